@@ -1,0 +1,106 @@
+"""Where things live: the database to open, the app's data and settings folders.
+
+One module over platformdirs so every path can be overridden: `MEMORY_DASHBOARD_DB` (a file or a
+SQLAlchemy URL), `MEMORY_DASHBOARD_DATA_DIR` (the embedded store's folder), and portable mode (a file
+named `portable.txt` beside the executable keeps settings and the store beside it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "memory-dashboard"
+DB_ENV = "MEMORY_DASHBOARD_DB"
+DATA_DIR_ENV = "MEMORY_DASHBOARD_DATA_DIR"
+PORTABLE_MARKER = "portable.txt"
+EMBEDDED_FILENAME = "memories.db"
+HOST_RELATIVE = Path("cortexkit") / "magic-context" / "context.db"
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseChoice:
+    """The database to open and why it was chosen (shown in the status bar and `--help`)."""
+
+    target: str  # a filesystem path or a SQLAlchemy URL
+    origin: str  # "--db" | "MEMORY_DASHBOARD_DB" | "host" | "embedded"
+
+    @property
+    def is_url(self) -> bool:
+        return is_url(self.target)
+
+    @property
+    def is_embedded(self) -> bool:
+        return self.origin == "embedded"
+
+
+def is_url(target: str) -> bool:
+    return "://" in target
+
+
+def executable_dir() -> Path:
+    """The folder of the running executable (the frozen binary, or the interpreter's script)."""
+    if getattr(sys, "frozen", False):
+        return Path(sys.executable).resolve().parent
+    return Path(sys.argv[0]).resolve().parent if sys.argv and sys.argv[0] else Path.cwd()
+
+
+def portable_dir() -> Path | None:
+    """The folder beside the executable when the portable marker file sits there."""
+    folder = executable_dir()
+    return folder if (folder / PORTABLE_MARKER).is_file() else None
+
+
+def data_dir(environ: dict[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    override = env.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    portable = portable_dir()
+    if portable is not None:
+        return portable / "data"
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def config_dir(environ: dict[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    override = env.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    portable = portable_dir()
+    if portable is not None:
+        return portable / "settings"
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def host_database_path(environ: dict[str, str] | None = None) -> Path:
+    """The host's `context.db`: under $XDG_DATA_HOME, else ~/.local/share, on every OS."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / HOST_RELATIVE
+
+
+def embedded_database_path(environ: dict[str, str] | None = None) -> Path:
+    return data_dir(environ) / EMBEDDED_FILENAME
+
+
+def choose_database(explicit: str | None, environ: dict[str, str] | None = None) -> DatabaseChoice:
+    """`--db`, else MEMORY_DASHBOARD_DB, else the host's context.db if it exists, else the embedded store."""
+    env = os.environ if environ is None else environ
+    if explicit:
+        return DatabaseChoice(_expand(explicit), "--db")
+    from_env = env.get(DB_ENV)
+    if from_env:
+        return DatabaseChoice(_expand(from_env), DB_ENV)
+    host = host_database_path(env)
+    if host.is_file():
+        return DatabaseChoice(str(host), "host")
+    return DatabaseChoice(str(embedded_database_path(env)), "embedded")
+
+
+def _expand(target: str) -> str:
+    return target if is_url(target) else str(Path(target).expanduser())

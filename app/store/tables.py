@@ -1,0 +1,126 @@
+"""SQLAlchemy Core tables: the host's (never altered; created only in a new file) and the dashboard's own.
+
+The dashboard's own tables all start with `mdash_` and are created by its migrations only.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, Index, Integer, MetaData, Table, Text
+
+host_metadata = MetaData()
+
+user_memories = Table(
+    "user_memories",
+    host_metadata,
+    Column("id", Integer, primary_key=True),
+    Column("content", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("promoted_at", Integer, nullable=False),
+    Column("source_candidate_ids", Text),
+    Column("source_candidate_provenance", Text),
+    Column("created_at", Integer, nullable=False),
+    Column("updated_at", Integer, nullable=False),
+)
+
+user_memory_candidates = Table(
+    "user_memory_candidates",
+    host_metadata,
+    Column("id", Integer, primary_key=True),
+    Column("content", Text, nullable=False),
+    Column("session_id", Text, nullable=False),
+    Column("source_compartment_start", Integer),
+    Column("source_compartment_end", Integer),
+    Column("created_at", Integer, nullable=False),
+)
+
+dream_state = Table(
+    "dream_state",
+    host_metadata,
+    Column("key", Text, primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+project_state = Table(
+    "project_state",
+    host_metadata,
+    Column("project_path", Text, primary_key=True),
+    Column("project_memory_epoch", Integer, nullable=False),
+    Column("project_user_profile_version", Integer, nullable=False),
+    Column("updated_at", Integer, nullable=False),
+)
+
+HOST_TABLES = ("user_memories", "user_memory_candidates", "dream_state", "project_state")
+FENCED_TABLES = ("user_memories", "user_memory_candidates")
+
+own_metadata = MetaData()
+
+VERSION_TABLE = "mdash_alembic_version"
+
+revisions = Table(
+    "mdash_revisions",
+    own_metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("memory_id", Integer, nullable=False),
+    Column("changed_at", Integer, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("run_id", Text),
+    Column("candidate_ids", Text, nullable=False, server_default="[]"),
+    Column("previous_content", Text),
+    Column("new_content", Text),
+    Column("previous_status", Text),
+    Column("new_status", Text),
+    Column("detail", Text),
+    Index("ix_mdash_revisions_memory", "memory_id", "changed_at", "id"),
+    Index("ix_mdash_revisions_run", "run_id"),
+)
+
+# What the store last saw of each memory, to notice rewrites made outside the dashboard.
+seen = Table(
+    "mdash_seen",
+    own_metadata,
+    Column("memory_id", Integer, primary_key=True, autoincrement=False),
+    Column("content", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("updated_at", Integer, nullable=False),
+    Column("first_seen_at", Integer, nullable=False),
+    # The row as first seen: was it already rewritten before the dashboard tracked it, and when.
+    Column("baseline_rewritten_at", Integer),
+)
+
+expiry = Table(
+    "mdash_expiry",
+    own_metadata,
+    Column("memory_id", Integer, primary_key=True, autoincrement=False),
+    Column("expires_at", Integer, nullable=False),
+    Column("set_at", Integer, nullable=False),
+    Index("ix_mdash_expiry_at", "expires_at"),
+)
+
+# Sources the host's provenance cannot hold (e.g. `user:dashboard`), in the order they were added.
+memory_sources = Table(
+    "mdash_memory_sources",
+    own_metadata,
+    Column("memory_id", Integer, primary_key=True, autoincrement=False),
+    Column("source", Text, primary_key=True),
+    Column("added_at", Integer, nullable=False),
+)
+
+# Review runs already applied, so re-applying a verdict with the same run id is a no-op.
+review_runs = Table(
+    "mdash_review_runs",
+    own_metadata,
+    Column("run_id", Text, primary_key=True),
+    Column("applied_at", Integer, nullable=False),
+    Column("holder", Text),
+    Column("summary", Text, nullable=False),
+)
+
+meta = Table(
+    "mdash_meta",
+    own_metadata,
+    Column("key", Text, primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+OWN_TABLES = tuple(own_metadata.tables)
