@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -62,7 +63,7 @@ def format_instant(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def clock_from_env(environ: dict[str, str] | None = None) -> Clock:
+def clock_from_env(environ: Mapping[str, str] | None = None) -> Clock:
     """A ManualClock fixed at MEMORY_DASHBOARD_NOW when it is set, else the system clock."""
     env = os.environ if environ is None else environ
     fixed = env.get(NOW_ENV)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def portable_dir() -> Path | None:
     return folder if (folder / PORTABLE_MARKER).is_file() else None
 
 
-def data_dir(environ: dict[str, str] | None = None) -> Path:
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     override = env.get(DATA_DIR_ENV)
     if override:
@@ -66,7 +67,7 @@ def data_dir(environ: dict[str, str] | None = None) -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
-def config_dir(environ: dict[str, str] | None = None) -> Path:
+def config_dir(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     override = env.get(DATA_DIR_ENV)
     if override:
@@ -77,18 +78,18 @@ def config_dir(environ: dict[str, str] | None = None) -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
-def host_database_path(environ: dict[str, str] | None = None) -> Path:
+def host_database_path(environ: Mapping[str, str] | None = None) -> Path:
     """The host's `context.db`: under $XDG_DATA_HOME, else ~/.local/share, on every OS."""
     env = os.environ if environ is None else environ
     base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base).expanduser() / HOST_RELATIVE
 
 
-def embedded_database_path(environ: dict[str, str] | None = None) -> Path:
+def embedded_database_path(environ: Mapping[str, str] | None = None) -> Path:
     return data_dir(environ) / EMBEDDED_FILENAME
 
 
-def choose_database(explicit: str | None, environ: dict[str, str] | None = None) -> DatabaseChoice:
+def choose_database(explicit: str | None, environ: Mapping[str, str] | None = None) -> DatabaseChoice:
     """`--db`, else MEMORY_DASHBOARD_DB, else the host's context.db if it exists, else the embedded store."""
     env = os.environ if environ is None else environ
     if explicit:

@@ -139,9 +139,7 @@ def ids_without_provenance(ids: Sequence[int], entries: Sequence[ProvenanceEntry
     return tuple(item for item in ids if item not in known)
 
 
-def merged_provenance_json(
-    previous_raw: str | None, appended: Sequence[ProvenanceEntry]
-) -> str | None:
+def merged_provenance_json(previous_raw: str | None, appended: Sequence[ProvenanceEntry]) -> str | None:
     """The provenance column after appending entries: never NULL-ed by an update.
 
     Nothing found to append keeps the previous JSON exactly as it was (NULL stays NULL). A legacy NULL

@@ -35,7 +35,15 @@ def relative(then_ms: int, now_ms: int) -> str:
 
 def parse_duration(text: str) -> int:
     """Milliseconds from `90s`, `15m`, `12h`, `7d`, `2w`, `3mo`, `1y`."""
-    units = {"s": 1000, "m": MINUTE_MS, "h": HOUR_MS, "d": DAY_MS, "w": 7 * DAY_MS, "mo": MONTH_MS, "y": YEAR_MS}
+    units = {
+        "s": 1000,
+        "m": MINUTE_MS,
+        "h": HOUR_MS,
+        "d": DAY_MS,
+        "w": 7 * DAY_MS,
+        "mo": MONTH_MS,
+        "y": YEAR_MS,
+    }
     value = text.strip().lower()
     for suffix in sorted(units, key=len, reverse=True):
         number = value.removesuffix(suffix)

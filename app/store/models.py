@@ -98,7 +98,7 @@ class Revision:
     new_content: str | None
     previous_status: str | None = None
     new_status: str | None = None
-    detail: Mapping[str, Any] = field(default=_EMPTY, compare=False)
+    detail: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
 
     @property
     def changes_content(self) -> bool:

@@ -1,0 +1,33 @@
+"""The memory store: host-compatible reads and writers, the dashboard's own tables, expiry and recall."""
+
+from app.store.errors import (
+    ConflictError,
+    DatabaseLockedError,
+    DatabaseOpenError,
+    ExpiryRequiredError,
+    InvalidInputError,
+    NotFoundError,
+    ReadOnlyError,
+    StoreError,
+)
+from app.store.models import Candidate, Counts, Memory, Revision
+from app.store.query import MemoryFilter
+from app.store.store import KEEP, MemoryStore
+
+__all__ = [
+    "KEEP",
+    "Candidate",
+    "ConflictError",
+    "Counts",
+    "DatabaseLockedError",
+    "DatabaseOpenError",
+    "ExpiryRequiredError",
+    "InvalidInputError",
+    "Memory",
+    "MemoryFilter",
+    "MemoryStore",
+    "NotFoundError",
+    "ReadOnlyError",
+    "Revision",
+    "StoreError",
+]

@@ -1,0 +1,206 @@
+"""Opening a database: checks that never modify a file we refuse, then an engine with the host's rules.
+
+SQLite files are checked before anything is written: the header must say SQLite, the host's tables
+must be there, and a lock held past the busy timeout is a message. Writes take `BEGIN IMMEDIATE`
+(as the host does), reads a plain `BEGIN`; the busy timeout is at least 5 s. A file that cannot be
+written, or any file opened read-only, is opened with `mode=ro` so SQLite itself refuses every write.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy.exc import OperationalError
+
+from app.store.errors import DatabaseLockedError, DatabaseOpenError
+from app.store.tables import HOST_TABLES
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+DEFAULT_BUSY_TIMEOUT_MS = 5_000
+BUSY_ENV = "MEMORY_DASHBOARD_BUSY_TIMEOUT_MS"
+BEGIN_OPTION = "sqlite_begin"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedDatabase:
+    engine: Engine
+    location: str  # a path for files, the URL (password hidden) otherwise
+    read_only: bool
+    read_only_reason: str | None
+    is_sqlite: bool
+
+
+def busy_timeout_ms() -> int:
+    """The busy timeout: MEMORY_DASHBOARD_BUSY_TIMEOUT_MS may raise it, never below the host's 5 s."""
+    try:
+        requested = int(os.environ.get(BUSY_ENV, DEFAULT_BUSY_TIMEOUT_MS))
+    except ValueError:
+        requested = DEFAULT_BUSY_TIMEOUT_MS
+    return max(requested, DEFAULT_BUSY_TIMEOUT_MS)
+
+
+def host_schema_sql() -> str:
+    return resources.files("app.store").joinpath("host_schema.sql").read_text(encoding="utf-8")
+
+
+def create_host_database(path: Path) -> None:
+    """A new, empty store in the host's shape (standalone mode). Only ever for a file that does not exist."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.executescript(host_schema_sql())
+        connection.commit()
+    finally:
+        connection.close()
+
+
+def is_locked_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text or "database table is locked" in text
+
+
+def locked_message(location: str) -> str:
+    seconds = busy_timeout_ms() / 1000
+    return (
+        f"{location} is locked by another process (waited {seconds:g} s). "
+        "The agent host may be writing to it; try again in a moment."
+    )
+
+
+def _check_sqlite_header(path: Path) -> None:
+    with path.open("rb") as handle:
+        header = handle.read(len(SQLITE_HEADER))
+    if header and header != SQLITE_HEADER:
+        raise DatabaseOpenError(f"{path} is not a SQLite database; nothing was changed.")
+
+
+def _file_uri(path: Path, mode: str, immutable: bool = False) -> str:
+    uri = f"file:{quote(str(path.resolve()))}?mode={mode}"
+    return uri + "&immutable=1" if immutable else uri
+
+
+def _connect(uri: str, timeout_ms: int) -> sqlite3.Connection:
+    return sqlite3.connect(
+        uri, uri=True, timeout=timeout_ms / 1000, check_same_thread=False, isolation_level=None
+    )
+
+
+def _probe(path: Path, timeout_ms: int) -> bool:
+    """Validate read-only (no write can happen here); returns whether `immutable=1` was needed."""
+    for immutable in (False, True):
+        try:
+            connection = _connect(_file_uri(path, "ro", immutable), timeout_ms)
+        except sqlite3.OperationalError:
+            continue
+        try:
+            names = {
+                row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+        except sqlite3.DatabaseError as exc:
+            if is_locked_error(exc):
+                raise DatabaseLockedError(locked_message(str(path))) from exc
+            if "unable to open" in str(exc).lower() and not immutable:
+                continue
+            raise DatabaseOpenError(
+                f"{path} is not a usable SQLite database ({exc}); nothing was changed."
+            ) from exc
+        finally:
+            connection.close()
+        missing = [name for name in HOST_TABLES if name not in names]
+        if missing:
+            raise DatabaseOpenError(
+                f"{path} is a SQLite file but not an agent memory database "
+                f"(missing tables: {', '.join(missing)}); nothing was changed."
+            )
+        return immutable
+    raise DatabaseOpenError(f"{path} cannot be opened.")
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _install_transaction_events(engine: Engine) -> None:
+    """pysqlite's own transaction handling is off; emit BEGIN ourselves (IMMEDIATE for writes)."""
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        mode = conn.get_execution_options().get(BEGIN_OPTION, "")
+        conn.exec_driver_sql(f"BEGIN {mode}".strip())
+
+
+def _ensure_wal(engine: Engine, location: str) -> None:
+    try:
+        with engine.connect() as conn:
+            mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
+            if str(mode).lower() != "wal":
+                conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+    except OperationalError as exc:
+        if is_locked_error(exc):
+            raise DatabaseLockedError(locked_message(location)) from exc
+        raise
+
+
+def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedDatabase:
+    timeout_ms = busy_timeout_ms()
+    if not path.exists():
+        if not create:
+            raise DatabaseOpenError(f"{path} does not exist.")
+        create_host_database(path)
+    if path.is_dir():
+        raise DatabaseOpenError(f"{path} is a folder, not a database file.")
+    _check_sqlite_header(path)
+    immutable = _probe(path, timeout_ms)
+    reason = "opened with --read-only" if read_only else None
+    if reason is None and not _writable(path):
+        reason = "the file or its folder cannot be written"
+    effective_ro = reason is not None
+    uri = _file_uri(path, "ro" if effective_ro else "rw", immutable)
+    engine = create_engine("sqlite+pysqlite://", creator=lambda: _connect(uri, timeout_ms))
+    _install_transaction_events(engine)
+    if not effective_ro:
+        _ensure_wal(engine, str(path))
+    return OpenedDatabase(engine, str(path), effective_ro, reason, True)
+
+
+def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        _install_transaction_events(engine)
+    try:
+        tables = set(inspect(engine).get_table_names())
+    except Exception as exc:
+        raise DatabaseOpenError(
+            f"cannot open {engine.url.render_as_string(hide_password=True)}: {exc}"
+        ) from exc
+    location = engine.url.render_as_string(hide_password=True)
+    missing = [name for name in HOST_TABLES if name not in tables]
+    if missing:
+        raise DatabaseOpenError(
+            f"{location} lacks the host's tables: {', '.join(missing)}; nothing was changed."
+        )
+    reason = "opened with --read-only" if read_only else None
+    return OpenedDatabase(engine, location, read_only, reason, engine.dialect.name == "sqlite")
+
+
+@contextmanager
+def transaction(engine: Engine, *, write: bool, location: str) -> Iterator[Connection]:
+    """One transaction: `BEGIN IMMEDIATE` for a write; a lock held past the timeout becomes a message."""
+    options: dict[str, Any] = {BEGIN_OPTION: "IMMEDIATE" if write else ""}
+    try:
+        with engine.connect().execution_options(**options) as conn, conn.begin():
+            yield conn
+    except OperationalError as exc:
+        if is_locked_error(exc):
+            raise DatabaseLockedError(locked_message(location)) from exc
+        raise

@@ -1,0 +1,55 @@
+"""Running the dashboard's own migrations (Alembic, version table `mdash_alembic_version`).
+
+Alembic is imported only when a migration has to run, so opening an up-to-date store stays quick.
+Every upgrade runs in one `BEGIN IMMEDIATE` transaction and is rolled back if the host's fenced
+tables changed shape, which no migration of ours may ever do.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from sqlalchemy import Connection, Engine, inspect
+
+from app.store.engine import transaction
+from app.store.errors import StoreError
+from app.store.fence import fence_fingerprints
+from app.store.tables import OWN_TABLES, VERSION_TABLE
+
+HEAD_REVISION = "0001"
+
+
+def current_revision(conn: Connection) -> str | None:
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    return conn.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalar()
+
+
+def own_tables_ready(conn: Connection) -> bool:
+    """The dashboard's tables exist at the revision this code expects."""
+    return current_revision(conn) == HEAD_REVISION and all(inspect(conn).has_table(t) for t in OWN_TABLES)
+
+
+def _alembic_upgrade(conn: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("app.store.migrations")))
+    config.attributes["connection"] = conn
+    command.upgrade(config, "head")
+
+
+def upgrade(engine: Engine, location: str, *, check_fence: bool = True) -> bool:
+    """Bring the dashboard's tables to head; returns whether anything ran."""
+    with transaction(engine, write=False, location=location) as conn:
+        if own_tables_ready(conn):
+            return False
+    with transaction(engine, write=True, location=location) as conn:
+        if own_tables_ready(conn):
+            return False
+        before = fence_fingerprints(conn) if check_fence else {}
+        _alembic_upgrade(conn)
+        if check_fence and fence_fingerprints(conn) != before:
+            raise StoreError("a migration would change the host's tables; it was rolled back")
+    return True

@@ -1,0 +1,255 @@
+"""Observed rewrites: the host changes memories without us, so each read compares with what we saw.
+
+The host always moves `updated_at` when it writes a row, so finding changes needs only ids, timestamps
+and statuses; contents are read for the changed rows alone. A read stays a read: the write transaction
+is taken only when something was found. Read-only stores keep their observations in memory.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, delete, exists, insert, not_, or_, select, update
+
+from app.store.models import (
+    KIND_CONTENT,
+    KIND_CREATE,
+    KIND_DELETE,
+    KIND_STATUS,
+    SOURCE_OBSERVED,
+    Revision,
+)
+from app.store.reads import fetch_rows
+from app.store.rows import HostRow, OwnFacts, looks_rewritten
+from app.store.tables import expiry, meta, seen, user_memories
+from app.store.writes import WriteContext, add_revision
+
+TRACKING_KEY = "tracking_since"
+m = user_memories.c
+
+
+@dataclass(frozen=True, slots=True)
+class SeenRow:
+    content: str
+    status: str
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    changed: tuple[int, ...]  # new to us, or moved since we saw them
+    gone: tuple[int, ...]  # seen, no longer in the host table
+
+    def __bool__(self) -> bool:
+        return bool(self.changed or self.gone)
+
+
+def find_changes(conn: Connection) -> Changes:
+    """The cheap check, against the dashboard's `mdash_seen` table."""
+    moved = (
+        select(m.id)
+        .outerjoin(seen, seen.c.memory_id == m.id)
+        .where(or_(seen.c.memory_id.is_(None), seen.c.updated_at != m.updated_at, seen.c.status != m.status))
+    )
+    gone = select(seen.c.memory_id).where(not_(exists().where(m.id == seen.c.memory_id)))
+    return Changes(
+        tuple(int(row[0]) for row in conn.execute(moved)),
+        tuple(int(row[0]) for row in conn.execute(gone)),
+    )
+
+
+def _seen_rows(conn: Connection, ids: tuple[int, ...]) -> dict[int, SeenRow]:
+    found = {}
+    for start in range(0, len(ids), 500):
+        query = select(seen.c.memory_id, seen.c.content, seen.c.status, seen.c.updated_at).where(
+            seen.c.memory_id.in_(ids[start : start + 500])
+        )
+        for row in conn.execute(query):
+            found[int(row[0])] = SeenRow(row[1], row[2], row[3])
+    return found
+
+
+def _record_change(ctx: WriteContext, row: HostRow, before: SeenRow) -> None:
+    status_moved = before.status != row.status
+    if before.content != row.content:
+        add_revision(
+            ctx,
+            row.id,
+            KIND_CONTENT,
+            SOURCE_OBSERVED,
+            previous_content=before.content,
+            new_content=row.content,
+            previous_status=before.status if status_moved else None,
+            new_status=row.status if status_moved else None,
+            changed_at=row.updated_at,
+        )
+    elif status_moved:
+        add_revision(
+            ctx,
+            row.id,
+            KIND_STATUS,
+            SOURCE_OBSERVED,
+            previous_content=row.content,
+            new_content=row.content,
+            previous_status=before.status,
+            new_status=row.status,
+            changed_at=row.updated_at,
+        )
+    ctx.conn.execute(
+        update(seen)
+        .where(seen.c.memory_id == row.id)
+        .values(content=row.content, status=row.status, updated_at=row.updated_at)
+    )
+
+
+def _record_new(ctx: WriteContext, row: HostRow, tracking: bool) -> None:
+    rewritten = looks_rewritten(row.status, row.promoted_at, row.updated_at)
+    ctx.conn.execute(
+        insert(seen).values(
+            memory_id=row.id,
+            content=row.content,
+            status=row.status,
+            updated_at=row.updated_at,
+            first_seen_at=ctx.now,
+            baseline_rewritten_at=row.updated_at if rewritten else None,
+        )
+    )
+    if tracking and not rewritten:
+        add_revision(
+            ctx,
+            row.id,
+            KIND_CREATE,
+            SOURCE_OBSERVED,
+            new_content=row.content,
+            new_status=row.status,
+            changed_at=row.promoted_at,
+        )
+
+
+def record_changes(ctx: WriteContext) -> Changes:
+    """Inside a write transaction: find the changes again (the host may have moved on) and record them."""
+    changes = find_changes(ctx.conn)
+    tracking = ctx.conn.execute(select(meta.c.value).where(meta.c.key == TRACKING_KEY)).first() is not None
+    before = _seen_rows(ctx.conn, changes.changed + changes.gone)
+    for row in fetch_rows(ctx.conn, changes.changed):
+        if row.id in before:
+            _record_change(ctx, row, before[row.id])
+        else:
+            _record_new(ctx, row, tracking)
+    for memory_id in changes.gone:
+        gone = before[memory_id]
+        add_revision(
+            ctx,
+            memory_id,
+            KIND_DELETE,
+            SOURCE_OBSERVED,
+            previous_content=gone.content,
+            previous_status=gone.status,
+        )
+        ctx.conn.execute(delete(seen).where(seen.c.memory_id == memory_id))
+        ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))
+    if not tracking:
+        ctx.conn.execute(insert(meta).values(key=TRACKING_KEY, value=str(ctx.now)))
+    return changes
+
+
+@dataclass
+class MemoryObservations:
+    """Read-only mode: what we saw and what changed, kept in this process only (negative revision ids)."""
+
+    seen: dict[int, SeenRow] = field(default_factory=dict)
+    revisions: dict[int, list[Revision]] = field(default_factory=dict)
+    baseline_rewritten: dict[int, int] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    started: bool = False
+
+    def observe(
+        self, conn: Connection, now: int, initial: Mapping[int, SeenRow] | None = None
+    ) -> list[Revision]:
+        if not self.started and initial:
+            self.seen.update(initial)
+        current = {
+            int(r[0]): (int(r[1]), str(r[2])) for r in conn.execute(select(m.id, m.updated_at, m.status))
+        }
+        moved = tuple(
+            mid
+            for mid, (at, status) in current.items()
+            if mid not in self.seen or self.seen[mid].updated_at != at or self.seen[mid].status != status
+        )
+        gone = [mid for mid in self.seen if mid not in current]
+        found: list[Revision] = []
+        for row in fetch_rows(conn, moved):
+            found.extend(self._compare(row, self.started))
+        for mid in gone:
+            before = self.seen.pop(mid)
+            found.append(self._revision(mid, now, KIND_DELETE, before.content, None, before.status, None))
+        self.started = True
+        return found
+
+    def _compare(self, row: HostRow, tracking: bool) -> list[Revision]:
+        before = self.seen.get(row.id)
+        self.seen[row.id] = SeenRow(row.content, row.status, row.updated_at)
+        if before is None:
+            if looks_rewritten(row.status, row.promoted_at, row.updated_at):
+                self.baseline_rewritten[row.id] = row.updated_at
+            return []
+        status = (before.status, row.status) if before.status != row.status else (None, None)
+        if before.content != row.content:
+            return [
+                self._revision(row.id, row.updated_at, KIND_CONTENT, before.content, row.content, *status)
+            ]
+        if status[0] is not None:
+            return [self._revision(row.id, row.updated_at, KIND_STATUS, row.content, row.content, *status)]
+        return []
+
+    def _revision(
+        self,
+        memory_id: int,
+        at: int,
+        kind: str,
+        old: str | None,
+        new: str | None,
+        old_status: str | None,
+        new_status: str | None,
+    ) -> Revision:
+        revision = Revision(
+            id=-next(self._ids),
+            memory_id=memory_id,
+            changed_at=at,
+            kind=kind,
+            source=SOURCE_OBSERVED,
+            run_id=None,
+            candidate_ids=(),
+            previous_content=old,
+            new_content=new,
+            previous_status=old_status,
+            new_status=new_status,
+        )
+        self.revisions.setdefault(memory_id, []).append(revision)
+        return revision
+
+    def facts(self, base: OwnFacts | None, memory_id: int) -> OwnFacts | None:
+        """Merge what this process observed into the stored facts of one memory."""
+        extra = self.revisions.get(memory_id, [])
+        baseline = self.baseline_rewritten.get(memory_id)
+        if not extra and baseline is None and memory_id not in self.seen:
+            return base
+        current = base or OwnFacts()
+        changes = [r.changed_at for r in extra if r.kind == KIND_CONTENT]
+        last = max([*changes, current.last_content_change or 0]) or None
+        return OwnFacts(
+            expires_at=current.expires_at,
+            own_sources=current.own_sources,
+            revision_count=current.revision_count + len(extra),
+            last_content_change=last,
+            tracked=True if base is None or not base.tracked else base.tracked,
+            baseline_rewritten_at=current.baseline_rewritten_at if current.tracked else baseline,
+        )
+
+
+def initial_seen(conn: Connection) -> dict[int, SeenRow]:
+    """The stored baseline, for a read-only store whose own tables exist."""
+    rows = conn.execute(select(seen.c.memory_id, seen.c.content, seen.c.status, seen.c.updated_at))
+    return {int(r[0]): SeenRow(r[1], r[2], r[3]) for r in rows}

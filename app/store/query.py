@@ -1,0 +1,113 @@
+"""The shared selectors: one place that says which rows a listing or a recall sees.
+
+Expiry rides in the selector every read shape uses (seed 001): a recall path that forgot a separate
+expiry pass would serve expired memory. `injected_predicate` is the host's view (status exactly
+`active`) with expiry on top; the listing filter keeps expired rows visible, marked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, or_, select, true
+
+from app.store.models import KIND_CONTENT, REWRITE_THRESHOLD_MS, STATUS_ACTIVE, STATUS_DISMISSED
+from app.store.tables import expiry, revisions, seen, user_memories
+
+StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other"]
+SortKey = Literal["promoted", "updated", "id"]
+STATUS_FILTERS: tuple[StatusFilter, ...] = (
+    "all",
+    "active",
+    "dismissed",
+    "expired",
+    "expiring",
+    "rewritten",
+    "other",
+)
+SORT_KEYS: tuple[SortKey, ...] = ("promoted", "updated", "id")
+
+m = user_memories.c
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    status: StatusFilter = "all"
+    search: str = ""
+    sort: SortKey = "promoted"
+    descending: bool = False
+
+
+def not_expired(now: int, own: bool) -> ColumnElement[bool]:
+    """Half-open: a memory with expiry T is recalled at T-1 ms and not at T."""
+    if not own:
+        return true()
+    return not_(exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at <= now)))
+
+
+def is_expired(now: int, own: bool) -> ColumnElement[bool]:
+    if not own:
+        return false()
+    return exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at <= now))
+
+
+def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
+    """What the agent is shown: status exactly `active` (as the host selects) and not expired."""
+    return and_(m.status == STATUS_ACTIVE, not_expired(now, own))
+
+
+def search_predicate(text: str) -> ColumnElement[bool]:
+    """Every word must occur (case-insensitive); `#12` or `12` also matches memory #12."""
+    terms = text.split()
+    clauses: list[ColumnElement[bool]] = []
+    for term in terms:
+        match = m.content.contains(term, autoescape=True)
+        bare = term.removeprefix("#")
+        if bare.isdigit():
+            match = or_(match, m.id == int(bare))
+        clauses.append(match)
+    return and_(true(), *clauses)
+
+
+def _rewritten(own: bool) -> ColumnElement[bool]:
+    heuristic = and_(m.status == STATUS_ACTIVE, m.updated_at - m.promoted_at > REWRITE_THRESHOLD_MS)
+    if not own:
+        return heuristic
+    has_content_revision = exists().where(
+        and_(revisions.c.memory_id == m.id, revisions.c.kind == KIND_CONTENT)
+    )
+    tracked = exists().where(seen.c.memory_id == m.id)
+    baseline = exists().where(and_(seen.c.memory_id == m.id, seen.c.baseline_rewritten_at.is_not(None)))
+    return or_(has_content_revision, baseline, and_(not_(tracked), heuristic))
+
+
+def status_predicate(status: StatusFilter, now: int, own: bool) -> ColumnElement[bool]:
+    if status == "active":
+        return m.status == STATUS_ACTIVE
+    if status == "dismissed":
+        return m.status == STATUS_DISMISSED
+    if status == "other":
+        return m.status.not_in([STATUS_ACTIVE, STATUS_DISMISSED])
+    if status == "expired":
+        return is_expired(now, own)
+    if status == "expiring":
+        if not own:
+            return false()
+        return exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at > now))
+    if status == "rewritten":
+        return _rewritten(own)
+    return true()
+
+
+def select_ids(flt: MemoryFilter, now: int, own: bool) -> Select[int]:
+    key = {"promoted": m.promoted_at, "updated": m.updated_at, "id": m.id}[flt.sort]
+    order = [key.desc(), m.id.desc()] if flt.descending else [key.asc(), m.id.asc()]
+    query = select(m.id).where(status_predicate(flt.status, now, own))
+    if flt.search.strip():
+        query = query.where(search_predicate(flt.search))
+    return query.order_by(*order)
+
+
+def count_by_status() -> Select[str, int]:
+    return select(m.status, func.count()).group_by(m.status)

@@ -1,0 +1,153 @@
+"""Reading rows: host rows by id, the dashboard's own facts about them, candidates and revisions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from sqlalchemy import Connection, Row, case, func, select
+
+from app.provenance import parse_candidate_ids
+from app.store.models import KIND_CONTENT, Candidate, Revision
+from app.store.rows import HostRow, OwnFacts
+from app.store.tables import expiry, memory_sources, revisions, seen, user_memories, user_memory_candidates
+
+CHUNK = 500
+m = user_memories.c
+
+
+def chunks(ids: Sequence[int], size: int = CHUNK) -> Iterator[Sequence[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _host_row(row: Row[Any]) -> HostRow:
+    return HostRow(
+        id=row.id,
+        content=row.content,
+        status=row.status,
+        promoted_at=row.promoted_at,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        source_candidate_ids=row.source_candidate_ids,
+        source_candidate_provenance=row.source_candidate_provenance,
+    )
+
+
+def fetch_rows(conn: Connection, ids: Sequence[int]) -> list[HostRow]:
+    """Host rows for `ids`, in the order given; ids without a row are skipped."""
+    found: dict[int, HostRow] = {}
+    for part in chunks(ids):
+        for row in conn.execute(select(user_memories).where(m.id.in_(part))):
+            found[row.id] = _host_row(row)
+    return [found[item] for item in ids if item in found]
+
+
+def fetch_row(conn: Connection, memory_id: int) -> HostRow | None:
+    row = conn.execute(select(user_memories).where(m.id == memory_id)).first()
+    return _host_row(row) if row is not None else None
+
+
+def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]:
+    """Expiry, own sources, revision counts and the seen baseline for `ids`, from the dashboard's tables."""
+    expires: dict[int, int] = {}
+    sources: dict[int, list[str]] = {}
+    stats: dict[int, tuple[int, int | None]] = {}
+    baselines: dict[int, int | None] = {}
+    last_change = func.max(case((revisions.c.kind == KIND_CONTENT, revisions.c.changed_at)))
+    for part in chunks(ids):
+        for mid, at in conn.execute(
+            select(expiry.c.memory_id, expiry.c.expires_at).where(expiry.c.memory_id.in_(part))
+        ):
+            expires[mid] = at
+        own = select(memory_sources.c.memory_id, memory_sources.c.source).where(
+            memory_sources.c.memory_id.in_(part)
+        )
+        for mid, source in conn.execute(own.order_by(memory_sources.c.added_at, memory_sources.c.source)):
+            sources.setdefault(mid, []).append(source)
+        grouped = (
+            select(revisions.c.memory_id, func.count(), last_change)
+            .where(revisions.c.memory_id.in_(part))
+            .group_by(revisions.c.memory_id)
+        )
+        for mid, count, changed in conn.execute(grouped):
+            stats[mid] = (count, changed)
+        for mid, base in conn.execute(
+            select(seen.c.memory_id, seen.c.baseline_rewritten_at).where(seen.c.memory_id.in_(part))
+        ):
+            baselines[mid] = base
+    facts = {}
+    for mid in set(expires) | set(sources) | set(stats) | set(baselines):
+        count, changed = stats.get(mid, (0, None))
+        facts[mid] = OwnFacts(
+            expires_at=expires.get(mid),
+            own_sources=tuple(sources.get(mid, ())),
+            revision_count=count,
+            last_content_change=changed,
+            tracked=mid in baselines,
+            baseline_rewritten_at=baselines.get(mid),
+        )
+    return facts
+
+
+def _candidate(row: Row[Any]) -> Candidate:
+    return Candidate(
+        id=row.id,
+        content=row.content,
+        session_id=row.session_id,
+        compartment_start=row.source_compartment_start,
+        compartment_end=row.source_compartment_end,
+        created_at=row.created_at,
+    )
+
+
+def fetch_candidates(conn: Connection, ids: Iterable[int] | None = None) -> list[Candidate]:
+    """Pending candidates (all, oldest first, or those of `ids`)."""
+    c = user_memory_candidates.c
+    if ids is None:
+        return [
+            _candidate(row)
+            for row in conn.execute(select(user_memory_candidates).order_by(c.created_at, c.id))
+        ]
+    wanted = list(dict.fromkeys(ids))
+    found: list[Candidate] = []
+    for part in chunks(wanted):
+        found.extend(
+            _candidate(row) for row in conn.execute(select(user_memory_candidates).where(c.id.in_(part)))
+        )
+    return found
+
+
+def revision_from_row(row: Row[Any]) -> Revision:
+    detail = json.loads(row.detail) if row.detail else {}
+    return Revision(
+        id=row.id,
+        memory_id=row.memory_id,
+        changed_at=row.changed_at,
+        kind=row.kind,
+        source=row.source,
+        run_id=row.run_id,
+        candidate_ids=parse_candidate_ids(row.candidate_ids),
+        previous_content=row.previous_content,
+        new_content=row.new_content,
+        previous_status=row.previous_status,
+        new_status=row.new_status,
+        detail=MappingProxyType(detail if isinstance(detail, dict) else {}),
+    )
+
+
+def fetch_revisions(conn: Connection, memory_id: int) -> list[Revision]:
+    """A memory's revisions, oldest first (changed_at, then id)."""
+    query = (
+        select(revisions)
+        .where(revisions.c.memory_id == memory_id)
+        .order_by(revisions.c.changed_at, revisions.c.id)
+    )
+    return [revision_from_row(row) for row in conn.execute(query)]
+
+
+def fetch_revision(conn: Connection, revision_id: int) -> Revision | None:
+    row = conn.execute(select(revisions).where(revisions.c.id == revision_id)).first()
+    return revision_from_row(row) if row is not None else None

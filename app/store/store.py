@@ -1,0 +1,301 @@
+"""`MemoryStore`: the one object the CLI, the window and the review use to read and change memories.
+
+It opens the database (host file, URL, or the embedded store), migrates the dashboard's own tables,
+sweeps expired memories, observes outside rewrites on every listing, and wraps each writer in one
+`BEGIN IMMEDIATE` transaction that also bumps the profile version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Connection, func, select
+
+from app.clock import Clock, clock_from_env
+from app.paths import DatabaseChoice, choose_database, is_url
+from app.store import expiry_sweep, writes
+from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, transaction
+from app.store.errors import ConflictError, DatabaseLockedError, NotFoundError, ReadOnlyError
+from app.store.migrate import own_tables_ready, upgrade
+from app.store.models import SOURCE_DASHBOARD, STATUS_DISMISSED, Candidate, Counts, Memory, Revision
+from app.store.observe import MemoryObservations, find_changes, initial_seen, record_changes
+from app.store.query import MemoryFilter, count_by_status, is_expired, select_ids
+from app.store.reads import fetch_candidates, fetch_own_facts, fetch_revision, fetch_revisions, fetch_rows
+from app.store.recall import RecallOrder, profile_ids, recall_ids
+from app.store.rows import build_memories
+from app.store.tables import user_memories, user_memory_candidates
+from app.trust import DASHBOARD_SOURCE
+
+KEEP = expiry_sweep.KEEP
+
+
+class MemoryStore:
+    def __init__(self, opened: OpenedDatabase, clock: Clock, origin: str = "--db") -> None:
+        self._db = opened
+        self.clock = clock
+        self.origin = origin
+        self.warnings: list[str] = []
+        with self._read() as conn:
+            self._own = own_tables_ready(conn)
+        self._memory_log = MemoryObservations() if opened.read_only else None
+
+    @classmethod
+    def open(
+        cls,
+        target: str | Path | DatabaseChoice | None = None,
+        *,
+        read_only: bool = False,
+        clock: Clock | None = None,
+        create: bool = False,
+        sweep: bool = True,
+    ) -> MemoryStore:
+        """Open (and, when writable, migrate and sweep) a database; `target` None picks the default."""
+        choice = (
+            target if isinstance(target, DatabaseChoice) else choose_database(str(target) if target else None)
+        )
+        if is_url(choice.target):
+            opened = open_url(choice.target, read_only=read_only)
+        else:
+            opened = open_sqlite_file(
+                Path(choice.target), read_only=read_only, create=create or choice.is_embedded
+            )
+        if not opened.read_only:
+            upgrade(opened.engine, opened.location, check_fence=opened.is_sqlite)
+        store = cls(opened, clock or clock_from_env(), choice.origin)
+        if sweep and not store.read_only:
+            store.sweep()
+        return store
+
+    def close(self) -> None:
+        self._db.engine.dispose()
+
+    # -- what this store is --------------------------------------------------------------------------
+
+    @property
+    def read_only(self) -> bool:
+        return self._db.read_only
+
+    @property
+    def read_only_reason(self) -> str | None:
+        return self._db.read_only_reason
+
+    @property
+    def location(self) -> str:
+        return self._db.location
+
+    @property
+    def has_own_tables(self) -> bool:
+        return self._own
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    # -- transactions ----------------------------------------------------------------------------------
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with transaction(self._db.engine, write=False, location=self.location) as conn:
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[writes.WriteContext]:
+        """One write transaction (`BEGIN IMMEDIATE`); the profile version moves once if anything changed."""
+        if self.read_only:
+            raise ReadOnlyError(
+                f"{self.location} is open read-only ({self.read_only_reason}); nothing was written"
+            )
+        with transaction(self._db.engine, write=True, location=self.location) as conn:
+            ctx = writes.WriteContext(conn, self.now())
+            yield ctx
+            if ctx.profile_changed:
+                writes.bump_profile_version(conn, ctx.now)
+
+    # -- observing outside rewrites --------------------------------------------------------------------
+
+    def observe(self) -> list[Revision]:
+        """Record rewrites made outside the dashboard since the last look; returns the new revisions."""
+        if self._memory_log is not None:
+            with self._read() as conn:
+                initial = initial_seen(conn) if self._own and not self._memory_log.started else None
+                return self._memory_log.observe(conn, self.now(), initial)
+        with self._read() as conn:
+            if not find_changes(conn):
+                return []
+        try:
+            with self.write() as ctx:
+                record_changes(ctx)
+                ids = list(ctx.revision_ids)
+        except DatabaseLockedError as exc:
+            self.warnings.append(f"outside changes not recorded yet: {exc}")
+            return []
+        with self._read() as conn:
+            return [rev for rid in ids if (rev := fetch_revision(conn, rid)) is not None]
+
+    # -- reads -----------------------------------------------------------------------------------------
+
+    def _memories(self, conn: Connection, ids: Sequence[int], now: int) -> list[Memory]:
+        rows = fetch_rows(conn, ids)
+        facts = fetch_own_facts(conn, ids) if self._own else {}
+        if self._memory_log is not None:
+            for memory_id in ids:
+                merged = self._memory_log.facts(facts.get(memory_id), memory_id)
+                if merged is not None:
+                    facts[memory_id] = merged
+        return build_memories(rows, facts, now)
+
+    def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
+        if observe:
+            self.observe()
+        with self._read() as conn:
+            query = select_ids(flt or MemoryFilter(), self.now(), self._own)
+            return [int(item) for item in conn.execute(query).scalars()]
+
+    def get_many(self, ids: Sequence[int]) -> list[Memory]:
+        """Memories by id, in the order given (no observation: callers page through a listing)."""
+        with self._read() as conn:
+            return self._memories(conn, ids, self.now())
+
+    def list_memories(self, flt: MemoryFilter | None = None) -> list[Memory]:
+        return self.get_many(self.list_ids(flt))
+
+    def get(self, memory_id: int, *, observe: bool = True) -> Memory:
+        if observe:
+            self.observe()
+        found = self.get_many([memory_id])
+        if not found:
+            raise NotFoundError(f"memory #{memory_id} does not exist")
+        return found[0]
+
+    def candidates(self, ids: Sequence[int] | None = None) -> list[Candidate]:
+        with self._read() as conn:
+            return fetch_candidates(conn, ids)
+
+    def history(self, memory_id: int) -> list[Revision]:
+        """Every revision of a memory (deleted ones too), oldest first."""
+        self.observe()
+        with self._read() as conn:
+            stored = fetch_revisions(conn, memory_id) if self._own else []
+        extra = self._memory_log.revisions.get(memory_id, []) if self._memory_log is not None else []
+        return sorted([*stored, *extra], key=lambda rev: (rev.changed_at, abs(rev.id)))
+
+    def counts(self) -> Counts:
+        now = self.now()
+        with self._read() as conn:
+            by_status: dict[str, int] = {str(s): int(n) for s, n in conn.execute(count_by_status())}
+            expired = conn.execute(
+                select(func.count()).select_from(user_memories).where(is_expired(now, self._own))
+            )
+            pending = conn.execute(select(func.count()).select_from(user_memory_candidates))
+            active, dismissed = int(by_status.pop("active", 0)), int(by_status.pop(STATUS_DISMISSED, 0))
+            return Counts(
+                active,
+                dismissed,
+                sum(by_status.values()),
+                int(expired.scalar_one()),
+                int(pending.scalar_one()),
+            )
+
+    def profile(self) -> list[Memory]:
+        self.observe()
+        now = self.now()
+        with self._read() as conn:
+            return self._memories(conn, profile_ids(conn, now, self._own), now)
+
+    def recall(
+        self, search: str = "", *, limit: int | None = None, order: RecallOrder = "recent"
+    ) -> list[Memory]:
+        self.observe()
+        now = self.now()
+        with self._read() as conn:
+            ids = recall_ids(conn, now, self._own, search=search, limit=limit, order=order)
+            return self._memories(conn, ids, now)
+
+    # -- writers ---------------------------------------------------------------------------------------
+
+    def promote(self, candidate_ids: Sequence[int], content: str | None = None) -> Memory:
+        """Manual promotion: candidates become one memory (content defaults to theirs, one per line)."""
+        with self.write() as ctx:
+            pool = writes.load_pool(ctx.conn, candidate_ids)
+            text = (
+                content
+                if content is not None
+                else "\n".join(pool[i].content for i in candidate_ids if i in pool)
+            )
+            memory_id = writes.promote(ctx, candidate_ids, text, pool=pool)
+            if content is not None and content != "\n".join(
+                pool[i].content for i in candidate_ids if i in pool
+            ):
+                writes.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+        return self.get(memory_id, observe=False)
+
+    def update_content(
+        self,
+        memory_id: int,
+        content: str,
+        appended_candidate_ids: Sequence[int] = (),
+        *,
+        run_id: str | None = None,
+        source: str = SOURCE_DASHBOARD,
+    ) -> Memory:
+        with self.write() as ctx:
+            writes.update_content(
+                ctx, memory_id, content, appended_candidate_ids, run_id=run_id, source=source
+            )
+        return self.get(memory_id, observe=False)
+
+    def edit(self, memory_id: int, content: str, *, expected_updated_at: int | None = None) -> Memory:
+        """A person's edit. With `expected_updated_at`, refuse if the row moved since the editor opened."""
+        with self.write() as ctx:
+            row = writes.require_row(ctx, memory_id)
+            if expected_updated_at is not None and row.updated_at != expected_updated_at:
+                raise ConflictError(
+                    f"memory #{memory_id} changed since you opened it",
+                    self._memories(ctx.conn, [memory_id], ctx.now)[0],
+                )
+            if writes.update_content(ctx, memory_id, content, source=SOURCE_DASHBOARD) is not None:
+                writes.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+        return self.get(memory_id, observe=False)
+
+    def dismiss(self, memory_id: int, reason: str | None = None) -> Memory:
+        with self.write() as ctx:
+            writes.set_status(ctx, memory_id, STATUS_DISMISSED, reason=reason)
+        return self.get(memory_id, observe=False)
+
+    def reactivate(self, memory_id: int, new_expiry: int | object | None = KEEP) -> Memory:
+        """Active again; an expired memory needs `new_expiry` (a future instant, or None for never)."""
+        with self.write() as ctx:
+            expiry_sweep.reactivate(ctx, memory_id, new_expiry)  # type: ignore[arg-type]
+        return self.get(memory_id, observe=False)
+
+    def delete(self, memory_id: int) -> Revision:
+        with self.write() as ctx:
+            revision_id = writes.delete_memory(ctx, memory_id)
+        with self._read() as conn:
+            revision = fetch_revision(conn, revision_id)
+        assert revision is not None
+        return revision
+
+    def restore(self, memory_id: int, revision_id: int) -> Memory:
+        with self.write() as ctx:
+            writes.restore(ctx, memory_id, revision_id, source="restore")
+        return self.get(memory_id, observe=False)
+
+    def set_expiry(self, memory_id: int, expires_at: int | None) -> Memory:
+        """Set (or clear, with None) the expiry; one already passed dismisses the memory at once."""
+        with self.write() as ctx:
+            writes.set_expiry(ctx, memory_id, expires_at)
+            expiry_sweep.sweep(ctx)
+        return self.get(memory_id, observe=False)
+
+    def sweep(self) -> list[int]:
+        """Dismiss every active memory whose expiry has passed (also run on every writable open)."""
+        if self.read_only:
+            return []
+        with self.write() as ctx:
+            return expiry_sweep.sweep(ctx)
+
+    def discard_candidates(self, candidate_ids: Sequence[int]) -> int:
+        with self.write() as ctx:
+            return writes.consume_candidates(ctx, candidate_ids)

@@ -1,0 +1,459 @@
+"""The writers: every change to a memory, each writing its revision, composable in one transaction.
+
+Each function takes a `WriteContext` (a connection inside `BEGIN IMMEDIATE` and one `now`), so the
+review can apply a whole verdict in one transaction through the same helpers the dashboard uses.
+The store's facade opens the transaction, bumps the profile version once, and commits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, CursorResult, delete, insert, select, update
+
+from app.provenance import (
+    ORIGIN_MANUAL,
+    ORIGIN_UPDATE,
+    ProvenanceEntry,
+    merged_provenance_json,
+    parse_candidate_ids,
+    serialize_candidate_ids,
+    serialize_provenance,
+    union_ids,
+)
+from app.store.errors import InvalidInputError, NotFoundError
+from app.store.models import (
+    KIND_CONTENT,
+    KIND_CREATE,
+    KIND_DELETE,
+    KIND_EXPIRY,
+    KIND_STATUS,
+    SOURCE_DASHBOARD,
+    STATUS_ACTIVE,
+    Candidate,
+)
+from app.store.reads import fetch_candidates, fetch_revision, fetch_row
+from app.store.rows import HostRow, looks_rewritten
+from app.store.tables import (
+    expiry,
+    memory_sources,
+    project_state,
+    revisions,
+    seen,
+    user_memories,
+    user_memory_candidates,
+)
+
+MAX_CONTENT_BYTES = 64 * 1024
+GLOBAL_PROJECT = "__global__"
+m = user_memories.c
+
+
+@dataclass
+class WriteContext:
+    """One write transaction: its connection, its instant, and what it changed."""
+
+    conn: Connection
+    now: int
+    touched: set[int] = field(default_factory=set)
+    revision_ids: list[int] = field(default_factory=list)
+    profile_changed: bool = False
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def validate_content(content: str) -> str:
+    if not content.strip():
+        raise InvalidInputError("content is empty")
+    size = len(content.encode("utf-8"))
+    if size > MAX_CONTENT_BYTES:
+        raise InvalidInputError(f"content is {size:,} bytes; the limit is {MAX_CONTENT_BYTES:,} (64 KiB)")
+    return content
+
+
+def next_updated_at(now: int, previous: int) -> int:
+    """Never backwards, never standing still, even with a clock behind the row."""
+    return max(now, previous + 1)
+
+
+def require_row(ctx: WriteContext, memory_id: int) -> HostRow:
+    row = fetch_row(ctx.conn, memory_id)
+    if row is None:
+        raise NotFoundError(f"memory #{memory_id} does not exist")
+    return row
+
+
+def add_revision(
+    ctx: WriteContext,
+    memory_id: int,
+    kind: str,
+    source: str,
+    *,
+    run_id: str | None = None,
+    candidate_ids: Sequence[int] = (),
+    previous_content: str | None = None,
+    new_content: str | None = None,
+    previous_status: str | None = None,
+    new_status: str | None = None,
+    detail: Mapping[str, Any] | None = None,
+    changed_at: int | None = None,
+) -> int:
+    result = ctx.conn.execute(
+        insert(revisions).values(
+            memory_id=memory_id,
+            changed_at=ctx.now if changed_at is None else changed_at,
+            kind=kind,
+            source=source,
+            run_id=run_id,
+            candidate_ids=serialize_candidate_ids(candidate_ids),
+            previous_content=previous_content,
+            new_content=new_content,
+            previous_status=previous_status,
+            new_status=new_status,
+            detail=json.dumps(dict(detail), sort_keys=True) if detail else None,
+        )
+    )
+    revision_id = inserted_id(result)
+    ctx.revision_ids.append(revision_id)
+    ctx.touched.add(memory_id)
+    return revision_id
+
+
+def mark_seen(ctx: WriteContext, memory_id: int, content: str, status: str, updated_at: int) -> None:
+    """Record what the row now is, so our own write is never mistaken for an outside rewrite."""
+    done = ctx.conn.execute(
+        update(seen)
+        .where(seen.c.memory_id == memory_id)
+        .values(content=content, status=status, updated_at=updated_at)
+    )
+    if done.rowcount == 0:
+        ctx.conn.execute(
+            insert(seen).values(
+                memory_id=memory_id,
+                content=content,
+                status=status,
+                updated_at=updated_at,
+                first_seen_at=ctx.now,
+            )
+        )
+
+
+def add_own_source(ctx: WriteContext, memory_id: int, source: str) -> None:
+    exists = ctx.conn.execute(
+        select(memory_sources.c.source).where(
+            memory_sources.c.memory_id == memory_id, memory_sources.c.source == source
+        )
+    ).first()
+    if exists is None:
+        ctx.conn.execute(insert(memory_sources).values(memory_id=memory_id, source=source, added_at=ctx.now))
+
+
+def bump_profile_version(conn: Connection, now: int) -> None:
+    """The host re-renders the profile it injects only when this version moves."""
+    done = conn.execute(
+        update(project_state)
+        .where(project_state.c.project_path == GLOBAL_PROJECT)
+        .values(project_user_profile_version=project_state.c.project_user_profile_version + 1, updated_at=now)
+    )
+    if done.rowcount == 0:
+        conn.execute(
+            insert(project_state).values(
+                project_path=GLOBAL_PROJECT,
+                project_memory_epoch=0,
+                project_user_profile_version=1,
+                updated_at=now,
+            )
+        )
+
+
+def provenance_entries(
+    ids: Sequence[int], pool: Mapping[int, Candidate], origin: str, added_at: int
+) -> list[ProvenanceEntry]:
+    return [
+        ProvenanceEntry(
+            candidate_id=pool[item].id,
+            session_id=pool[item].session_id,
+            compartment_start=pool[item].compartment_start,
+            compartment_end=pool[item].compartment_end,
+            origin=origin,
+            added_at=added_at,
+        )
+        for item in ids
+        if item in pool
+    ]
+
+
+def load_pool(conn: Connection, ids: Iterable[int]) -> dict[int, Candidate]:
+    return {candidate.id: candidate for candidate in fetch_candidates(conn, ids)}
+
+
+def promote(
+    ctx: WriteContext,
+    candidate_ids: Sequence[int],
+    content: str,
+    *,
+    source: str = SOURCE_DASHBOARD,
+    origin: str = ORIGIN_MANUAL,
+    run_id: str | None = None,
+    pool: Mapping[int, Candidate] | None = None,
+    consume: bool = True,
+) -> int:
+    """A new active memory from candidates, with provenance the host can read; then consume them."""
+    validate_content(content)
+    ids, _ = union_ids((), candidate_ids)
+    if not ids:
+        raise InvalidInputError("promote needs at least one candidate id")
+    found = dict(pool) if pool is not None else load_pool(ctx.conn, ids)
+    missing = [item for item in ids if item not in found]
+    if missing:
+        raise NotFoundError(
+            f"candidate {', '.join(f'#{i}' for i in missing)} not in the pool (consumed or pruned)"
+        )
+    entries = provenance_entries(ids, found, origin, ctx.now)
+    result = ctx.conn.execute(
+        insert(user_memories).values(
+            content=content,
+            status=STATUS_ACTIVE,
+            promoted_at=ctx.now,
+            source_candidate_ids=serialize_candidate_ids(ids),
+            source_candidate_provenance=serialize_provenance(entries),
+            created_at=ctx.now,
+            updated_at=ctx.now,
+        )
+    )
+    memory_id = inserted_id(result)
+    add_revision(
+        ctx,
+        memory_id,
+        KIND_CREATE,
+        source,
+        run_id=run_id,
+        candidate_ids=ids,
+        new_content=content,
+        new_status=STATUS_ACTIVE,
+    )
+    mark_seen(ctx, memory_id, content, STATUS_ACTIVE, ctx.now)
+    if consume:
+        consume_candidates(ctx, ids)
+    ctx.profile_changed = True
+    return memory_id
+
+
+def update_content(
+    ctx: WriteContext,
+    memory_id: int,
+    content: str,
+    appended_candidate_ids: Sequence[int] = (),
+    *,
+    run_id: str | None = None,
+    source: str = SOURCE_DASHBOARD,
+    pool: Mapping[int, Candidate] | None = None,
+    detail: Mapping[str, Any] | None = None,
+) -> int | None:
+    """Rewrite a memory's content, accumulating the appended candidates' ids and provenance.
+
+    Returns the revision id, or None when nothing would change (same content, no new ids).
+    """
+    validate_content(content)
+    row = require_row(ctx, memory_id)
+    ids, added = union_ids(parse_candidate_ids(row.source_candidate_ids), appended_candidate_ids)
+    if content == row.content and not added:
+        return None
+    found = dict(pool) if pool is not None else load_pool(ctx.conn, added)
+    entries = provenance_entries(added, found, ORIGIN_UPDATE, ctx.now)
+    updated_at = next_updated_at(ctx.now, row.updated_at)
+    ctx.conn.execute(
+        update(user_memories)
+        .where(m.id == memory_id)
+        .values(
+            content=content,
+            updated_at=updated_at,
+            source_candidate_ids=serialize_candidate_ids(ids),
+            source_candidate_provenance=merged_provenance_json(row.source_candidate_provenance, entries),
+        )
+    )
+    revision_id = add_revision(
+        ctx,
+        memory_id,
+        KIND_CONTENT,
+        source,
+        run_id=run_id,
+        candidate_ids=added,
+        previous_content=row.content,
+        new_content=content,
+        detail=detail,
+        changed_at=updated_at,
+    )
+    _keep_baseline(ctx, row)
+    mark_seen(ctx, memory_id, content, row.status, updated_at)
+    ctx.profile_changed = True
+    return revision_id
+
+
+def _keep_baseline(ctx: WriteContext, row: HostRow) -> None:
+    """First sight of a row in a write: remember whether it had been rewritten before we tracked it."""
+    known = ctx.conn.execute(select(seen.c.memory_id).where(seen.c.memory_id == row.id)).first()
+    if known is None:
+        rewritten_at = (
+            row.updated_at if looks_rewritten(row.status, row.promoted_at, row.updated_at) else None
+        )
+        ctx.conn.execute(
+            insert(seen).values(
+                memory_id=row.id,
+                content=row.content,
+                status=row.status,
+                updated_at=row.updated_at,
+                first_seen_at=ctx.now,
+                baseline_rewritten_at=rewritten_at,
+            )
+        )
+
+
+def set_status(
+    ctx: WriteContext,
+    memory_id: int,
+    status: str,
+    *,
+    source: str = SOURCE_DASHBOARD,
+    run_id: str | None = None,
+    reason: str | None = None,
+) -> int | None:
+    """Dismiss or reactivate: a status revision; like the host's dismiss, `updated_at` moves too."""
+    row = require_row(ctx, memory_id)
+    if row.status == status:
+        return None
+    updated_at = next_updated_at(ctx.now, row.updated_at)
+    ctx.conn.execute(
+        update(user_memories).where(m.id == memory_id).values(status=status, updated_at=updated_at)
+    )
+    revision_id = add_revision(
+        ctx,
+        memory_id,
+        KIND_STATUS,
+        source,
+        run_id=run_id,
+        previous_content=row.content,
+        new_content=row.content,
+        previous_status=row.status,
+        new_status=status,
+        detail={"reason": reason} if reason else None,
+        changed_at=updated_at,
+    )
+    _keep_baseline(ctx, row)
+    mark_seen(ctx, memory_id, row.content, status, updated_at)
+    ctx.profile_changed = True
+    return revision_id
+
+
+def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = SOURCE_DASHBOARD) -> int:
+    """Delete the host row; its revisions survive it, and the delete revision keeps the row for a restore."""
+    row = require_row(ctx, memory_id)
+    expires_at = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
+    snapshot = {
+        "row": {
+            "content": row.content,
+            "status": row.status,
+            "promoted_at": row.promoted_at,
+            "created_at": row.created_at,
+            "updated_at": row.updated_at,
+            "source_candidate_ids": row.source_candidate_ids,
+            "source_candidate_provenance": row.source_candidate_provenance,
+        },
+        "expires_at": expires_at,
+    }
+    ctx.conn.execute(delete(user_memories).where(m.id == memory_id))
+    ctx.conn.execute(delete(seen).where(seen.c.memory_id == memory_id))
+    ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))
+    ctx.profile_changed = True
+    return add_revision(
+        ctx,
+        memory_id,
+        KIND_DELETE,
+        source,
+        previous_content=row.content,
+        previous_status=row.status,
+        detail=snapshot,
+    )
+
+
+def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -> int:
+    """Put a deleted memory back from the snapshot its delete revision kept (same id)."""
+    revision = fetch_revision(ctx.conn, revision_id)
+    snapshot = revision.detail.get("row") if revision is not None else None
+    if revision is None or revision.memory_id != memory_id or not isinstance(snapshot, dict):
+        raise NotFoundError(f"revision #{revision_id} of memory #{memory_id} cannot bring it back")
+    if fetch_row(ctx.conn, memory_id) is not None:
+        raise InvalidInputError(f"memory #{memory_id} exists; nothing to bring back")
+    updated_at = next_updated_at(ctx.now, int(snapshot["updated_at"]))
+    values = {**snapshot, "id": memory_id, "updated_at": updated_at}
+    ctx.conn.execute(insert(user_memories).values(**values))
+    expires_at = revision.detail.get("expires_at")
+    if isinstance(expires_at, int):
+        ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=expires_at, set_at=ctx.now))
+    mark_seen(ctx, memory_id, snapshot["content"], snapshot["status"], updated_at)
+    ctx.profile_changed = True
+    return add_revision(
+        ctx,
+        memory_id,
+        KIND_CREATE,
+        source,
+        new_content=snapshot["content"],
+        new_status=snapshot["status"],
+        detail={"restored_from": revision_id},
+        changed_at=updated_at,
+    )
+
+
+def restore(ctx: WriteContext, memory_id: int, revision_id: int, *, source: str) -> int | None:
+    """Bring back the content a revision left (a new revision; history is never rewritten)."""
+    revision = fetch_revision(ctx.conn, revision_id)
+    if revision is None or revision.memory_id != memory_id:
+        raise NotFoundError(f"memory #{memory_id} has no revision #{revision_id}")
+    if revision.kind == KIND_DELETE or fetch_row(ctx.conn, memory_id) is None:
+        return undelete(ctx, memory_id, revision_id, source)
+    content = revision.new_content if revision.new_content is not None else revision.previous_content
+    if content is None:
+        raise InvalidInputError(f"revision #{revision_id} holds no content to restore")
+    return update_content(ctx, memory_id, content, source=source, detail={"restored_from": revision_id})
+
+
+def set_expiry(
+    ctx: WriteContext, memory_id: int, expires_at: int | None, *, source: str = SOURCE_DASHBOARD
+) -> int | None:
+    """Set or clear when a memory stops being recalled; the host row is untouched (until the sweep)."""
+    row = require_row(ctx, memory_id)
+    previous = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
+    if previous == expires_at:
+        return None
+    ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))
+    if expires_at is not None:
+        ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=expires_at, set_at=ctx.now))
+    ctx.profile_changed = True
+    return add_revision(
+        ctx,
+        memory_id,
+        KIND_EXPIRY,
+        source,
+        previous_content=row.content,
+        new_content=row.content,
+        detail={"previous_expires_at": previous, "expires_at": expires_at},
+    )
+
+
+def consume_candidates(ctx: WriteContext, candidate_ids: Iterable[int]) -> int:
+    """Delete candidates from the pool (the host's meaning of "consumed"); returns how many went."""
+    ids = list(dict.fromkeys(candidate_ids))
+    removed = 0
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        removed += ctx.conn.execute(
+            delete(user_memory_candidates).where(user_memory_candidates.c.id.in_(part))
+        ).rowcount
+    return removed

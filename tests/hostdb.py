@@ -1,0 +1,150 @@
+"""Building real SQLite files in the host's shape for tests (no mocks of the database).
+
+`build_host_db` executes the host's schema and, with `seed=True`, writes the scenario of the seed
+issue: memory #5 promoted from candidates 46, 47, 48 (consumed: gone from the pool, provenance in the
+row), later candidates 141-152 pending, a few other memories, a dismissed one and a legacy row whose
+provenance is NULL.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from app.store.engine import host_schema_sql
+
+DAY = 86_400_000
+HOUR = 3_600_000
+PROMOTED_5 = 1_790_521_080_000  # 2026-09-27 14:58 UTC
+T0 = PROMOTED_5 - 10 * DAY
+
+SEED_PROVENANCE_5 = [
+    {"candidate_id": 46, "session_id": "ses_a1", "source_compartment_start": 4, "source_compartment_end": 9},
+    {
+        "candidate_id": 47,
+        "session_id": "ses_a1",
+        "source_compartment_start": 10,
+        "source_compartment_end": 12,
+    },
+    {
+        "candidate_id": 48,
+        "session_id": "ses_b7",
+        "source_compartment_start": 2,
+        "source_compartment_end": None,
+    },
+]
+
+PENDING = [
+    (141, "Prefers pnpm over npm for every JavaScript project", "ses_c3f1", 1, 3),
+    (143, "Uses pnpm workspaces in monorepos", "ses_c3f1", 4, 6),
+    (145, "Asks for code first, explanation after", "ses_d9e2", 2, None),
+    (146, "Wants pnpm commands in examples, never yarn", "ses_d9e2", 7, 9),
+    (151, "Runs tests with pytest -q before committing", "ses_e004", 1, 2),
+    (152, "Keeps commit messages in the imperative", "ses_e004", 3, 4),
+]
+
+
+def memory_row(
+    conn: sqlite3.Connection,
+    memory_id: int,
+    content: str,
+    *,
+    promoted_at: int,
+    updated_at: int | None = None,
+    status: str = "active",
+    ids: list[int] | None = None,
+    provenance: list[dict[str, object]] | str | None = "auto",
+) -> None:
+    ids = ids or []
+    if provenance == "auto":
+        provenance = [
+            {
+                "candidate_id": i,
+                "session_id": "ses_seed",
+                "source_compartment_start": None,
+                "source_compartment_end": None,
+            }
+            for i in ids
+        ]
+    conn.execute(
+        "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids,"
+        " source_candidate_provenance, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
+        (
+            memory_id,
+            content,
+            status,
+            promoted_at,
+            json.dumps(ids),
+            None if provenance is None else json.dumps(provenance),
+            promoted_at,
+            promoted_at if updated_at is None else updated_at,
+        ),
+    )
+
+
+def build_host_db(path: Path, *, seed: bool = True) -> Path:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.executescript(host_schema_sql())
+    if seed:
+        memory_row(conn, 1, "Works mostly in Python and TypeScript", promoted_at=T0, ids=[1, 2])
+        memory_row(
+            conn,
+            2,
+            "Prefers tabs over spaces",
+            promoted_at=T0 + DAY,
+            ids=[3],
+            updated_at=T0 + 3 * DAY,
+            status="dismissed",
+        )
+        memory_row(
+            conn, 3, "Legacy memory without provenance", promoted_at=T0 + 2 * DAY, ids=[7, 8], provenance=None
+        )
+        memory_row(conn, 4, "Lives in Berlin (CET)", promoted_at=T0 + 3 * DAY, ids=[9])
+        memory_row(
+            conn, 5, "Prefers pnpm", promoted_at=PROMOTED_5, ids=[46, 47, 48], provenance=SEED_PROVENANCE_5
+        )
+        for cid, content, session, start, end in PENDING:
+            conn.execute(
+                "INSERT INTO user_memory_candidates (id, content, session_id, source_compartment_start,"
+                " source_compartment_end, created_at) VALUES (?,?,?,?,?,?)",
+                (cid, content, session, start, end, PROMOTED_5 + 20 * DAY),
+            )
+        conn.execute(
+            "INSERT INTO project_state (project_path, project_memory_epoch, project_user_profile_version,"
+            " updated_at) VALUES ('__global__', 0, 7, ?)",
+            (T0,),
+        )
+    conn.commit()
+    conn.close()
+    return path
+
+
+def profile_version(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        row = conn.execute(
+            "SELECT project_user_profile_version FROM project_state WHERE project_path='__global__'"
+        ).fetchone()
+        return int(row[0]) if row else 0
+    finally:
+        conn.close()
+
+
+def host_sql(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
+    """Write with plain SQL, as the host does (outside the dashboard)."""
+    conn = sqlite3.connect(path, timeout=5)
+    try:
+        conn.execute(sql, params)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def query(path: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.execute(sql, params))
+    finally:
+        conn.close()
