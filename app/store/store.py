@@ -37,6 +37,7 @@ class MemoryStore:
         self.clock = clock
         self.origin = origin
         self.warnings: list[str] = []
+        self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
         with self._read() as conn:
             self._own = own_tables_ready(conn)
         self._memory_log = MemoryObservations() if opened.read_only else None
@@ -65,7 +66,10 @@ class MemoryStore:
             upgrade(opened.engine, opened.location, check_fence=opened.is_sqlite)
         store = cls(opened, clock or clock_from_env(), choice.origin)
         if sweep and not store.read_only:
-            store.sweep()
+            try:
+                store.swept = store.sweep()
+            except DatabaseLockedError as exc:
+                store.warnings.append(f"expired memories not swept yet: {exc}")
         return store
 
     def close(self) -> None:
@@ -172,9 +176,10 @@ class MemoryStore:
         with self._read() as conn:
             return fetch_candidates(conn, ids)
 
-    def history(self, memory_id: int) -> list[Revision]:
+    def history(self, memory_id: int, *, observe: bool = True) -> list[Revision]:
         """Every revision of a memory (deleted ones too), oldest first."""
-        self.observe()
+        if observe:
+            self.observe()
         with self._read() as conn:
             stored = fetch_revisions(conn, memory_id) if self._own else []
         extra = self._memory_log.revisions.get(memory_id, []) if self._memory_log is not None else []

@@ -1,0 +1,117 @@
+"""`memory-dashboard`: the command-line interface (also `python -m app`).
+
+Global options (`--db`, `--read-only`) may stand before or after the subcommand. With no subcommand the
+window opens, through the GUI hooks in `ui.cli_hooks`, loaded lazily so `app/` never imports Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
+
+from app import __version__
+from app.cli import memory_commands, write_commands
+from app.cli.opener import open_store
+from app.store.errors import EXIT_UNUSABLE_DATABASE, StoreError
+
+DEBUG_ENV = "MEMORY_DASHBOARD_DEBUG"
+
+
+class GuiHooks(Protocol):
+    def register(self, subparsers: Any, parents: list[argparse.ArgumentParser]) -> None: ...
+
+    def open_window(self, args: argparse.Namespace, store: Any) -> int: ...
+
+
+def load_gui_hooks() -> GuiHooks | None:
+    """The window's commands, when the `ui` package (and Qt) are installed."""
+    try:
+        module = importlib.import_module("ui.cli_hooks")
+    except ImportError:
+        return None
+    hooks: GuiHooks = module.HOOKS
+    return hooks
+
+
+def _global_options(suppress: bool) -> argparse.ArgumentParser:
+    default: Any = argparse.SUPPRESS if suppress else None
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        default=default,
+        help="database file or SQLAlchemy URL (default: $MEMORY_DASHBOARD_DB, the host's context.db, "
+        "else the embedded store)",
+    )
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="open without writing anything, not even a migration",
+    )
+    return parser
+
+
+def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memory-dashboard",
+        description="See, review and restore the long-term memories your AI coding agent keeps about you.",
+        parents=[_global_options(suppress=False)],
+    )
+    parser.add_argument("--version", action="version", version=f"memory-dashboard {__version__}")
+    parser.add_argument("--demo", action="store_true", help="open the demo store (created on first use)")
+    parser.add_argument(
+        "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parents = [_global_options(suppress=True)]
+    memory_commands.register(subparsers, parents)
+    write_commands.register(subparsers, parents)
+    try:
+        review = importlib.import_module("app.cli.review_commands")
+    except ImportError:
+        review = None
+    if review is not None:
+        review.register(subparsers, parents)
+    if gui is not None:
+        gui.register(subparsers, parents)
+    return parser
+
+
+def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.ArgumentParser) -> int:
+    handler = getattr(args, "handler", None)
+    if handler is not None:
+        result: int = handler(args, open_store)
+        return result
+    if gui is None:
+        parser.print_help()
+        print("\nerror: the window needs PySide6; install the app with its GUI.", file=sys.stderr)
+        return 2
+    with open_store(args, write=not args.read_only) as store:
+        return gui.open_window(args, store)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    gui = load_gui_hooks()
+    parser = build_parser(gui)
+    args = parser.parse_args(argv)
+    try:
+        return _run(args, gui, parser)
+    except StoreError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except SQLAlchemyDatabaseError as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"error: the database failed: {exc.orig}", file=sys.stderr)
+        return EXIT_UNUSABLE_DATABASE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

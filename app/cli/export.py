@@ -1,0 +1,69 @@
+"""`export`: every memory with its provenance and revisions, as JSON or Markdown."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from app.card import card_meta
+from app.cli.render import compartments, memory_json
+from app.clock import format_instant
+from app.store import MemoryStore
+from app.store.models import Memory, Revision
+
+
+def export_data(store: MemoryStore) -> dict[str, Any]:
+    now = store.now()
+    memories = []
+    for memory in store.list_memories():
+        item = memory_json(memory, now)
+        item["revisions"] = [revision.to_json() for revision in store.history(memory.id, observe=False)]
+        memories.append(item)
+    return {"exported_at": now, "database": store.location, "memories": memories}
+
+
+def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> list[str]:
+    lines = [f"## Memory #{memory.id}", "", f"*{card_meta(memory, now)}*", ""]
+    lines += ["```text", memory.content.replace("```", "ˋˋˋ"), "```", ""]
+    lines.append(f"- Sources: {', '.join(memory.sources)} (trust: {memory.trust})")
+    for entry in memory.provenance or ():
+        lines.append(
+            f"- Candidate #{entry.candidate_id}: session `{entry.session_id}`, "
+            f"compartments {compartments(entry.compartment_start, entry.compartment_end)}, {entry.origin}"
+        )
+    if memory.unknown_provenance_ids:
+        lines.append(f"- Provenance unknown: {', '.join(map(str, memory.unknown_provenance_ids))}")
+    if revisions:
+        lines += ["", "Revisions:", ""]
+        for revision in revisions:
+            run = f", run `{revision.run_id}`" if revision.run_id else ""
+            lines.append(
+                f"1. {format_instant(revision.changed_at)}: {revision.kind} by {revision.source}{run}"
+            )
+    lines.append("")
+    return lines
+
+
+def export_markdown(store: MemoryStore) -> str:
+    now = store.now()
+    lines = ["# Memories", "", f"Exported {format_instant(now)} from `{store.location}`.", ""]
+    for memory in store.list_memories():
+        lines += _markdown_memory(memory, store.history(memory.id, observe=False), now)
+    return "\n".join(lines)
+
+
+def export_command(args: argparse.Namespace, opener: Any) -> int:
+    with opener(args, write=False) as store:
+        if args.format == "json":
+            text = json.dumps(export_data(store), indent=2, ensure_ascii=False) + "\n"
+        else:
+            text = export_markdown(store)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"exported to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,140 @@
+"""Read commands: list, show, history, candidates, profile, recall, export."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from app.cli.export import export_command
+from app.cli.render import (
+    candidate_json,
+    memory_details,
+    memory_json,
+    memory_line,
+    one_line,
+    print_json,
+    revision_line,
+)
+from app.store.query import STATUS_FILTERS, MemoryFilter
+from app.store.recall import RECALL_ORDERS
+from app.timefmt import relative
+
+Opener = Callable[..., Any]
+
+
+def cmd_list(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        memories = store.list_memories(MemoryFilter(status=args.status, search=args.search or ""))
+        now = store.now()
+    if args.json:
+        print_json([memory_json(memory, now) for memory in memories])
+    else:
+        for memory in memories:
+            print(memory_line(memory, now))
+        if not memories:
+            print("no memories match")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        memory = store.get(args.id)
+        now = store.now()
+    if args.json:
+        print_json(memory_json(memory, now))
+    else:
+        print(memory_details(memory, now))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        revisions = store.history(args.id)
+    if args.json:
+        print_json([revision.to_json() for revision in revisions])
+    elif not revisions:
+        print(f"memory #{args.id} has no recorded revisions")
+    else:
+        for revision in revisions:
+            print(revision_line(revision))
+    return 0
+
+
+def cmd_candidates(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        pending = store.candidates()
+        now = store.now()
+    if args.json:
+        print_json([candidate_json(candidate) for candidate in pending])
+        return 0
+    for candidate in pending:
+        age = relative(candidate.created_at, now)
+        print(
+            f"#{candidate.id:<6} [session {candidate.session_id}] {age:>8}  {one_line(candidate.content, 64)}"
+        )
+    if not pending:
+        print("no pending candidates")
+    return 0
+
+
+def cmd_profile(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        memories = store.profile()
+    for memory in memories:
+        print(f"- {memory.content}")
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        memories = store.recall(args.search or "", limit=args.limit, order=args.order)
+        now = store.now()
+    if args.json:
+        print_json([memory_json(memory, now) for memory in memories])
+    else:
+        for memory in memories:
+            print(f"- {memory.content}")
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    def add(name: str, handler: Callable[[argparse.Namespace, Opener], int], help_text: str) -> Any:
+        parser = subparsers.add_parser(name, parents=parents, help=help_text, description=help_text)
+        parser.set_defaults(handler=handler)
+        return parser
+
+    parser = add("list", cmd_list, "list memories (expired ones marked)")
+    parser.add_argument("--status", choices=STATUS_FILTERS, default="all")
+    parser.add_argument("--search", metavar="TEXT", help="words that must all occur (or #ID)")
+    parser.add_argument("--json", action="store_true")
+
+    parser = add("show", cmd_show, "one memory with its card line, provenance, sources and trust")
+    parser.add_argument("id", type=int)
+    parser.add_argument("--json", action="store_true")
+
+    parser = add("history", cmd_history, "a memory's revisions, oldest first")
+    parser.add_argument("id", type=int)
+    parser.add_argument("--json", action="store_true")
+
+    parser = add("candidates", cmd_candidates, "pending candidates in the pool")
+    parser.add_argument("--json", action="store_true")
+
+    add("profile", cmd_profile, "what the agent is shown now: active, unexpired memories")
+
+    parser = add("recall", cmd_recall, "the agent's other reads: search, newest or best match first")
+    parser.add_argument("--search", metavar="TEXT")
+    parser.add_argument("--limit", type=_positive)
+    parser.add_argument("--order", choices=RECALL_ORDERS, default="recent")
+    parser.add_argument("--json", action="store_true")
+
+    parser = add("export", export_command, "every memory with its provenance and revisions")
+    parser.add_argument("--format", choices=("json", "markdown"), default="json")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")

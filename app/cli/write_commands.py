@@ -1,0 +1,171 @@
+"""Write commands: edit, dismiss, reactivate, delete, restore, promote, expire, sweep, init."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.cli.render import memory_line, print_json
+from app.clock import format_instant, parse_instant
+from app.paths import is_url
+from app.store import KEEP, InvalidInputError, MemoryStore
+from app.store.engine import create_host_database
+from app.store.errors import DatabaseOpenError
+from app.timefmt import parse_duration
+
+Opener = Callable[..., Any]
+
+
+def _content(args: argparse.Namespace) -> str:
+    if args.content is not None:
+        return str(args.content)
+    if args.file == "-":
+        return sys.stdin.read()
+    try:
+        return Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {args.file}: {exc.strerror}") from exc
+
+
+def cmd_edit(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        before = store.get(args.id)
+        memory = store.edit(args.id, _content(args))
+        print(
+            memory_line(memory, store.now()) if memory.content != before.content else f"#{args.id}: no change"
+        )
+    return 0
+
+
+def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        was = store.get(args.id).status
+        memory = store.dismiss(args.id, args.reason)
+        print(f"#{args.id}: already {was}" if was == memory.status else memory_line(memory, store.now()))
+    return 0
+
+
+def _new_expiry(args: argparse.Namespace, now: int) -> int | object | None:
+    if getattr(args, "never", False):
+        return None
+    if getattr(args, "at", None):
+        return parse_instant(args.at)
+    if getattr(args, "in_", None):
+        return now + parse_duration(args.in_)
+    return KEEP
+
+
+def cmd_reactivate(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        memory = store.reactivate(args.id, _new_expiry(args, store.now()))
+        print(memory_line(memory, store.now()))
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        revision = store.delete(args.id)
+    print(f"deleted #{args.id}; bring it back with: memory-dashboard restore {args.id} {revision.id}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        memory = store.restore(args.id, args.revision_id)
+        print(memory_line(memory, store.now()))
+    return 0
+
+
+def cmd_promote(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        memory = store.promote(args.candidate_ids, args.content)
+        if args.json:
+            print_json({"id": memory.id})
+        else:
+            print(memory_line(memory, store.now()))
+    return 0
+
+
+def cmd_expire(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        at = _new_expiry(args, store.now())
+        memory = store.set_expiry(args.id, at if isinstance(at, int) else None)
+        when = (
+            "never expires" if memory.expires_at is None else f"expires {format_instant(memory.expires_at)}"
+        )
+        print(f"#{memory.id}: {when}" + (" (expired: dismissed)" if memory.expired else ""))
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        # Opening a writable store already swept; report that and anything due since.
+        dismissed = [*store.swept, *store.sweep()]
+    print(
+        f"dismissed {len(dismissed)} expired memor{'y' if len(dismissed) == 1 else 'ies'}"
+        + (f": {', '.join(f'#{i}' for i in dismissed)}" if dismissed else "")
+    )
+    return 0
+
+
+def cmd_init(args: argparse.Namespace, opener: Opener) -> int:
+    target = getattr(args, "db", None)
+    if not target or is_url(target):
+        raise InvalidInputError("init needs --db PATH for the new store file")
+    path = Path(target)
+    if path.exists():
+        raise DatabaseOpenError(f"{path} already exists; nothing was changed")
+    create_host_database(path)
+    MemoryStore.open(path).close()
+    print(f"created an empty memory store at {path}")
+    return 0
+
+
+def _add_expiry_options(parser: argparse.ArgumentParser, required: bool) -> None:
+    group = parser.add_mutually_exclusive_group(required=required)
+    group.add_argument("--at", metavar="EPOCH_MS|ISO", help="an instant: epoch milliseconds or ISO 8601")
+    group.add_argument("--in", dest="in_", metavar="DURATION", help="from now: 30m, 12h, 7d, 2w, 3mo, 1y")
+    group.add_argument("--never", action="store_true", help="no expiry")
+
+
+def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    def add(name: str, handler: Callable[[argparse.Namespace, Opener], int], help_text: str) -> Any:
+        parser = subparsers.add_parser(name, parents=parents, help=help_text, description=help_text)
+        parser.set_defaults(handler=handler)
+        return parser
+
+    parser = add("edit", cmd_edit, "replace a memory's content (a dashboard revision)")
+    parser.add_argument("id", type=int)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--content", metavar="TEXT")
+    source.add_argument("--file", metavar="FILE", help="read the content from FILE (- for standard input)")
+
+    parser = add("dismiss", cmd_dismiss, "stop the agent from being shown a memory")
+    parser.add_argument("id", type=int)
+    parser.add_argument("--reason", metavar="TEXT")
+
+    parser = add("reactivate", cmd_reactivate, "make a dismissed memory active again")
+    parser.add_argument("id", type=int)
+    _add_expiry_options(parser, required=False)
+
+    parser = add("delete", cmd_delete, "delete a memory (its revisions survive; restore brings it back)")
+    parser.add_argument("id", type=int)
+
+    parser = add("restore", cmd_restore, "bring back the content of a revision (as a new revision)")
+    parser.add_argument("id", type=int)
+    parser.add_argument("revision_id", type=int)
+
+    parser = add("promote", cmd_promote, "promote pending candidates into one new memory")
+    parser.add_argument("candidate_ids", type=int, nargs="+", metavar="CANDIDATE_ID")
+    parser.add_argument("--content", metavar="TEXT", help="default: the candidates' contents, one per line")
+    parser.add_argument("--json", action="store_true")
+
+    parser = add("expire", cmd_expire, "set when a memory stops being recalled")
+    parser.add_argument("id", type=int)
+    _add_expiry_options(parser, required=True)
+
+    add("sweep", cmd_sweep, "dismiss memories whose expiry has passed (for a scheduler)")
+    add("init", cmd_init, "create an empty store in the host's shape at --db PATH")

@@ -1,0 +1,35 @@
+"""The review's errors: each a message fit to show as it is, with the CLI's exit code (see app.store.errors)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.store.errors import StoreError
+
+EXIT_VERDICT_REJECTED = 5
+EXIT_LEASE_HELD = 6
+EXIT_REVIEWER_FAILED = 7
+
+
+class VerdictError(StoreError):
+    """The verdict is malformed or does not fit the database; nothing was written."""
+
+    exit_code = EXIT_VERDICT_REJECTED
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        count = len(self.problems)
+        header = f"verdict rejected ({count} problem{'s' if count != 1 else ''}); nothing was changed"
+        super().__init__("\n  - ".join([header, *self.problems]))
+
+
+class LeaseHeldError(StoreError):
+    """Another process holds the `user-memories` lease, or took it from us before we committed."""
+
+    exit_code = EXIT_LEASE_HELD
+
+
+class ReviewerError(StoreError):
+    """The reviewer command failed, timed out, or printed something that is not a verdict."""
+
+    exit_code = EXIT_REVIEWER_FAILED
