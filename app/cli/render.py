@@ -8,6 +8,7 @@ from typing import Any
 
 from app.card import card_meta
 from app.clock import format_instant
+from app.screening import make_visible
 from app.store.models import Candidate, Memory, Revision
 from app.timefmt import relative
 
@@ -58,7 +59,7 @@ def print_json(data: Any) -> None:
 
 
 def one_line(text: str, width: int = 72) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(make_visible(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
