@@ -1,0 +1,302 @@
+"""The window's controller: owns the MemoryStore, runs every read and write off the GUI thread, emits results.
+
+All store calls go through one serial TaskRunner, so transactions run in the order they were asked
+for and no two touch the store at once. Results come back as signals on the GUI thread; errors a
+person can cause (`StoreError`, a failing database) become `error(str)` messages, never tracebacks.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from PySide6.QtCore import QObject, Signal
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
+from app.store.models import Memory, Revision
+from ui import undo as undo_ops
+from ui.listing import Listing, ViewFilter, load_listing
+from ui.tasks import TaskRunner
+
+T = TypeVar("T")
+FIRST_PAGE = 200
+
+
+def describe_error(exc: BaseException) -> str:
+    """A message fit for the person; unexpected exceptions also go to stderr with their traceback."""
+    if isinstance(exc, StoreError):
+        return exc.message
+    if isinstance(exc, SQLAlchemyError):
+        original = getattr(exc, "orig", None)
+        return f"The database failed: {original or exc}"
+    traceback.print_exception(exc, file=sys.stderr)
+    return f"Unexpected error: {exc}"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    memory: Memory | None
+    message: str
+
+
+class Controller(QObject):
+    memoriesLoaded = Signal(object)  # Listing
+    rowsLoaded = Signal(object)  # list[Memory]
+    memoryChanged = Signal(object)  # Memory
+    memoryRemoved = Signal(int)
+    historyLoaded = Signal(int, object)  # memory id, list[Revision] newest first
+    candidatesLoaded = Signal(object)  # list[Candidate]
+    countsChanged = Signal(object)  # Counts
+    error = Signal(str)
+    message = Signal(str)
+    undoChanged = Signal(str)  # the undo action's label, "" when nothing can be undone
+
+    def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.runner = TaskRunner(self)
+        self.filter = ViewFilter()
+        self.wanted_ids: Callable[[], Sequence[int]] = list
+        self._listing_token = 0
+        self._refreshing = False
+        self._refresh_again = False
+        self._undo: undo_ops.UndoEntry | None = None
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    @property
+    def undo_label(self) -> str:
+        return self._undo.label if self._undo else ""
+
+    def _run(
+        self,
+        work: Callable[[], T],
+        done: Callable[[T], None],
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        self.runner.submit(work, done, on_error or self._report)
+
+    def _report(self, exc: BaseException) -> None:
+        self.error.emit(describe_error(exc))
+
+    # -- reads -----------------------------------------------------------------------------------------
+
+    def set_filter(self, flt: ViewFilter) -> None:
+        self.filter = flt
+        self._listing_token += 1
+        self.refresh(force=True)
+
+    def refresh(self, *, force: bool = False) -> None:
+        """Reload the listing (observing outside rewrites); coalesced while one is running."""
+        if self._refreshing and not force:
+            self._refresh_again = True
+            return
+        self._refreshing = True
+        token, flt, wanted = self._listing_token, self.filter, list(self.wanted_ids())
+        self._run(
+            lambda: load_listing(self.store, flt, wanted, FIRST_PAGE),
+            lambda listing: self._listing_done(token, listing),
+            self._listing_failed,
+        )
+
+    def _listing_done(self, token: int, listing: Listing) -> None:
+        self._refreshing = False
+        if token == self._listing_token:
+            self.memoriesLoaded.emit(listing)
+            self.countsChanged.emit(listing.counts)
+        if self._refresh_again:
+            self._refresh_again = False
+            self.refresh()
+
+    def _listing_failed(self, exc: BaseException) -> None:
+        self._refreshing = False
+        self._refresh_again = False
+        self._report(exc)
+
+    def fetch_rows(self, ids: Sequence[int]) -> None:
+        wanted = list(ids)
+        self._run(lambda: self.store.get_many(wanted), self.rowsLoaded.emit)
+
+    def load_history(self, memory_id: int) -> None:
+        def work() -> list[Revision]:
+            return list(reversed(self.store.history(memory_id)))
+
+        self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions))
+
+    def load_candidates(self) -> None:
+        self._run(self.store.candidates, self.candidatesLoaded.emit)
+
+    def load_counts(self) -> None:
+        self._run(self.store.counts, self.countsChanged.emit)
+
+    # -- writes ----------------------------------------------------------------------------------------
+
+    def _write(
+        self,
+        work: Callable[[MemoryStore], T],
+        done: Callable[[T], None],
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> bool:
+        if self.store.read_only:
+            self.error.emit(f"Read-only: {self.store.read_only_reason}. Nothing was changed.")
+            return False
+
+        def finish(result: T) -> None:
+            done(result)
+            self.refresh()
+
+        self._run(lambda: work(self.store), finish, on_error)
+        return True
+
+    def _changed(self, memory: Memory, message: str, entry: undo_ops.UndoEntry | None) -> None:
+        self.memoryChanged.emit(memory)
+        self._set_undo(entry)
+        self.message.emit(message)
+
+    def _set_undo(self, entry: undo_ops.UndoEntry | None) -> None:
+        self._undo = entry
+        self.undoChanged.emit(self.undo_label)
+
+    def edit(
+        self,
+        before: Memory,
+        content: str,
+        *,
+        expected_updated_at: int | None = None,
+        on_conflict: Callable[[ConflictError], None] | None = None,
+        on_saved: Callable[[Memory], None] | None = None,
+    ) -> None:
+        def done(after: Memory) -> None:
+            self._changed(after, f"Saved #{after.id}", undo_ops.after_content_change(before, after))
+            if on_saved:
+                on_saved(after)
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, ConflictError) and on_conflict is not None:
+                on_conflict(exc)
+            else:
+                self._report(exc)
+
+        expected = expected_updated_at
+        self._write(lambda s: s.edit(before.id, content, expected_updated_at=expected), done, failed)
+
+    def dismiss(self, before: Memory) -> None:
+        self._write(
+            lambda s: s.dismiss(before.id),
+            lambda m: self._changed(m, f"Dismissed #{m.id}", undo_ops.after_dismiss(before)),
+        )
+
+    def reactivate(
+        self,
+        before: Memory,
+        new_expiry: int | object | None = None,
+        *,
+        on_expiry_required: Callable[[ExpiryRequiredError], None] | None = None,
+    ) -> None:
+        expiry = KEEP if new_expiry is None else new_expiry
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, ExpiryRequiredError) and on_expiry_required is not None:
+                on_expiry_required(exc)
+            else:
+                self._report(exc)
+
+        self._write(
+            lambda s: s.reactivate(before.id, expiry),
+            lambda m: self._changed(m, f"Reactivated #{m.id}", undo_ops.after_reactivate(before)),
+            failed,
+        )
+
+    def set_expiry(self, before: Memory, expires_at: int | None) -> None:
+        def done(m: Memory) -> None:
+            text = "Cleared the expiry of" if expires_at is None else "Set the expiry of"
+            self._changed(m, f"{text} #{m.id}", undo_ops.after_expiry(before))
+
+        self._write(lambda s: s.set_expiry(before.id, expires_at), done)
+
+    def delete(self, before: Memory) -> None:
+        def done(revision: Revision) -> None:
+            self.memoryRemoved.emit(before.id)
+            self._set_undo(undo_ops.after_delete(revision))
+            self.message.emit(f"Deleted #{before.id} (Ctrl+Z brings it back)")
+
+        self._write(lambda s: s.delete(before.id), done)
+
+    def restore(self, before: Memory, revision_id: int) -> None:
+        self._write(
+            lambda s: s.restore(before.id, revision_id),
+            lambda m: self._changed(
+                m,
+                f"Restored #{m.id} from revision {revision_id}",
+                undo_ops.after_content_change(before, m, "restore"),
+            ),
+        )
+
+    def undo(self) -> None:
+        entry = self._undo
+        if entry is None:
+            return
+        self._set_undo(None)
+        self._write(entry.run, lambda result: self._undone(entry, result))
+
+    def _undone(self, entry: undo_ops.UndoEntry, result: object) -> None:
+        if isinstance(result, Memory):
+            self.memoryChanged.emit(result)
+        self.message.emit(f"{entry.label.removeprefix('Undo ').capitalize()}: undone")
+
+    def sweep(self) -> None:
+        """Dismiss what has expired (the window runs this on a timer for writable stores)."""
+        if self.store.read_only:
+            return
+
+        def done(ids: list[int]) -> None:
+            if ids:
+                self.message.emit("Expired and dismissed: " + ", ".join(f"#{i}" for i in ids))
+
+        self._write(lambda s: s.sweep(), done)
+
+    # -- candidates ------------------------------------------------------------------------------------
+
+    def promote(
+        self,
+        candidate_ids: Sequence[int],
+        content: str | None,
+        on_done: Callable[[Memory], None] | None = None,
+    ) -> None:
+        ids = list(candidate_ids)
+
+        def done(m: Memory) -> None:
+            self._changed(m, f"Promoted {len(ids)} candidate(s) into #{m.id}", None)
+            self.load_candidates()
+            if on_done:
+                on_done(m)
+
+        self._write(lambda s: s.promote(ids, content), done)
+
+    def merge(self, before: Memory, candidate_ids: Sequence[int], content: str) -> None:
+        ids = list(candidate_ids)
+
+        def done(m: Memory) -> None:
+            self._changed(
+                m,
+                f"Merged {len(ids)} candidate(s) into #{m.id}",
+                undo_ops.after_content_change(before, m, "merge"),
+            )
+            self.load_candidates()
+
+        self._write(lambda s: s.update_content(before.id, content, ids), done)
+
+    def discard(self, candidate_ids: Sequence[int]) -> None:
+        ids = list(candidate_ids)
+
+        def done(count: int) -> None:
+            self.message.emit(f"Discarded {count} candidate(s)")
+            self.load_candidates()
+
+        self._write(lambda s: s.discard_candidates(ids), done)

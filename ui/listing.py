@@ -1,0 +1,55 @@
+"""One listing read for the window: the ids a filter selects, the rows to show first, and the counts.
+
+Runs in a worker thread (plain `app/` calls, no Qt). The window's filter `expiring_or_expired` is the
+union of the store's `expiring` and `expired` filters, in the listing's own order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.store import MemoryFilter, MemoryStore
+from app.store.models import Counts, Memory
+from app.store.query import STATUS_FILTERS, SortKey, StatusFilter
+
+EXPIRING_OR_EXPIRED = "expiring_or_expired"
+
+
+@dataclass(frozen=True, slots=True)
+class ViewFilter:
+    """What the toolbar selects: a store status filter or `expiring_or_expired`, search text and sort."""
+
+    status: str = "active"
+    search: str = ""
+    sort: SortKey = "promoted"
+    descending: bool = True
+
+    def store_filter(self, status: StatusFilter) -> MemoryFilter:
+        return MemoryFilter(status=status, search=self.search, sort=self.sort, descending=self.descending)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    filter: ViewFilter
+    ids: list[int]
+    rows: list[Memory]  # the first page plus the rows the view already held, refreshed
+    counts: Counts
+
+
+def select_ids(store: MemoryStore, flt: ViewFilter) -> list[int]:
+    """The ids a filter selects; observes outside rewrites first (one observation per listing)."""
+    if flt.status != EXPIRING_OR_EXPIRED:
+        status = flt.status if flt.status in STATUS_FILTERS else "all"
+        return store.list_ids(flt.store_filter(status))
+    every = store.list_ids(flt.store_filter("all"))
+    wanted = set(store.list_ids(flt.store_filter("expiring"), observe=False))
+    wanted.update(store.list_ids(flt.store_filter("expired"), observe=False))
+    return [item for item in every if item in wanted]
+
+
+def load_listing(store: MemoryStore, flt: ViewFilter, wanted: Sequence[int], first: int) -> Listing:
+    ids = select_ids(store, flt)
+    present = set(ids)
+    rows_for = list(dict.fromkeys([*ids[:first], *(i for i in wanted if i in present)]))
+    return Listing(flt, ids, store.get_many(rows_for), store.counts())
