@@ -1,0 +1,234 @@
+"""The conformance suite: every store backend must pass it.
+
+Backends: the host's own `context.db` shape (a file built from the host schema, with the seed rows) and
+a fresh embedded store (created by the app itself). Candidates are added with plain SQL, as the host
+adds them. A manual clock is driven across the expiry instant.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hostdb import build_host_db, host_sql, profile_version, query
+
+from app.clock import ManualClock
+from app.paths import embedded_database_path
+from app.provenance import host_can_read
+from app.store import ExpiryRequiredError, MemoryFilter, MemoryStore, NotFoundError
+
+NOW = 1_800_000_000_000
+
+
+@pytest.fixture(params=["host-file", "embedded"])
+def backend(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[MemoryStore, Path, ManualClock]]:
+    clock = ManualClock(NOW)
+    if request.param == "host-file":
+        path = build_host_db(tmp_path / "context.db", seed=False)
+        store = MemoryStore.open(path, clock=clock)
+    else:
+        store = MemoryStore.open(None, clock=clock)  # no --db, no host file: the embedded store
+        path = embedded_database_path()
+        assert store.origin == "embedded"
+    yield store, path, clock
+    store.close()
+
+
+def add_candidate(
+    path: Path, cid: int, content: str, session: str, start: int | None = 1, end: int | None = 2
+) -> None:
+    host_sql(
+        path,
+        "INSERT INTO user_memory_candidates (id, content, session_id, source_compartment_start,"
+        " source_compartment_end, created_at) VALUES (?,?,?,?,?,?)",
+        (cid, content, session, start, end, NOW - 1000),
+    )
+
+
+def test_promote_writes_host_readable_provenance_and_consumes(
+    backend: tuple[MemoryStore, Path, ManualClock],
+) -> None:
+    store, path, _ = backend
+    add_candidate(path, 10, "Prefers pnpm", "ses_x", 1, None)
+    add_candidate(path, 11, "Uses pnpm workspaces", "ses_y")
+    before = profile_version(path)
+    memory = store.promote([10, 11])
+    assert memory.content == "Prefers pnpm\nUses pnpm workspaces"
+    assert memory.source_candidate_ids == (10, 11)
+    assert host_can_read(memory.provenance_raw)
+    assert [e.session_id for e in memory.provenance or ()] == ["ses_x", "ses_y"]
+    assert memory.sources == ("session:ses_x", "session:ses_y")
+    assert memory.promoted_at == memory.created_at == memory.updated_at == NOW
+    assert not memory.rewritten
+    assert query(path, "SELECT count(*) FROM user_memory_candidates") == [(0,)]
+    assert profile_version(path) == before + 1
+    assert [r.kind for r in store.history(memory.id)] == ["create"]
+
+
+def test_update_accumulates_ids_and_provenance(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
+    store, path, clock = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "A")
+    add_candidate(path, 2, "b", "ses_b")
+    clock.advance(5_000)
+    updated = store.update_content(memory.id, "AB", [2, 1, 2, 99], run_id="r1", source="review")
+    assert updated.source_candidate_ids == (1, 2, 99)
+    assert [e.candidate_id for e in updated.provenance or ()] == [1, 2]
+    assert updated.provenance and updated.provenance[1].origin == "update"
+    assert updated.provenance[1].added_at == NOW + 5_000
+    assert updated.unknown_provenance_ids == (99,)
+    assert "unknown:" in updated.sources
+    assert updated.rewritten and updated.updated_at == NOW + 5_000
+    last = store.history(memory.id)[-1]
+    assert (last.source, last.run_id, last.candidate_ids) == ("review", "r1", (2, 99))
+    assert (last.previous_content, last.new_content) == ("A", "AB")
+
+
+def test_update_with_only_gone_ids_keeps_provenance_json(
+    backend: tuple[MemoryStore, Path, ManualClock],
+) -> None:
+    store, path, _ = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "A")
+    raw = memory.provenance_raw
+    updated = store.update_content(memory.id, "A2", [500, 501])
+    assert updated.provenance_raw == raw
+    assert updated.source_candidate_ids == (1, 500, 501)
+
+
+def test_updated_at_is_monotonic_with_clock_behind(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
+    store, path, clock = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "A")
+    clock.set(NOW - 60_000)  # the clock went backwards
+    first = store.update_content(memory.id, "B")
+    second = store.update_content(memory.id, "C")
+    assert memory.updated_at < first.updated_at < second.updated_at
+
+
+def _expiring(backend: tuple[MemoryStore, Path, ManualClock]) -> tuple[MemoryStore, Path, ManualClock, int]:
+    store, path, clock = backend
+    add_candidate(path, 1, "rotating credential note", "ses_a")
+    add_candidate(path, 2, "stable note", "ses_a")
+    expiring = store.promote([1]).id
+    store.promote([2])
+    store.set_expiry(expiring, NOW + 10_000)
+    return store, path, clock, expiring
+
+
+RECALL_SHAPES = [
+    ("profile", lambda s: s.profile()),
+    ("recall-all", lambda s: s.recall()),
+    ("recall-search", lambda s: s.recall("note")),
+    ("recall-relevance", lambda s: s.recall("note credential", order="relevance")),
+    ("recall-limit", lambda s: s.recall(limit=5)),
+    ("recall-search-limit", lambda s: s.recall("credential", limit=1, order="relevance")),
+]
+
+
+@pytest.mark.parametrize(("shape", "read"), RECALL_SHAPES, ids=[name for name, _ in RECALL_SHAPES])
+def test_expiry_is_half_open_on_every_recall_shape(
+    backend: tuple[MemoryStore, Path, ManualClock], shape: str, read: object
+) -> None:
+    store, path, clock, expiring = _expiring(backend)
+    assert callable(read)
+    clock.set(NOW + 10_000 - 1)
+    assert expiring in [m.id for m in read(store)], shape
+    clock.set(NOW + 10_000)
+    assert expiring not in [m.id for m in read(store)], shape
+    # The dashboard's listing still shows it, marked expired.
+    listed = {m.id: m for m in store.list_memories()}
+    assert listed[expiring].expired
+    assert expiring in store.list_ids(MemoryFilter(status="expired"))
+
+
+def test_expiry_lives_in_own_tables_until_the_sweep(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
+    store, path, clock, expiring = _expiring(backend)
+    row = query(path, "SELECT status, updated_at FROM user_memories WHERE id=?", (expiring,))
+    assert row[0][0] == "active"
+    version = profile_version(path)
+    clock.set(NOW + 10_000)
+    assert store.sweep() == [expiring]
+    assert query(path, "SELECT status FROM user_memories WHERE id=?", (expiring,)) == [("dismissed",)]
+    assert profile_version(path) == version + 1
+    last = store.history(expiring)[-1]
+    assert (last.kind, last.source, last.new_status) == ("status", "expiry", "dismissed")
+    assert store.sweep() == []
+
+
+def test_reactivating_an_expired_memory_asks_for_a_new_expiry(
+    backend: tuple[MemoryStore, Path, ManualClock],
+) -> None:
+    store, path, clock, expiring = _expiring(backend)
+    clock.set(NOW + 20_000)
+    store.sweep()
+    with pytest.raises(ExpiryRequiredError):
+        store.reactivate(expiring)
+    again = store.reactivate(expiring, None)
+    assert again.status == "active" and again.expires_at is None and again.injected
+
+
+def test_trust_is_the_weakest_source(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
+    store, path, _ = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1])
+    assert memory.trust == "semi"
+    edited = store.edit(memory.id, "edited by me")
+    assert edited.sources == ("session:ses_a", "user:dashboard")
+    assert edited.trust == "semi"
+
+
+def test_observed_rewrite_is_recorded_once(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
+    store, path, _ = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "original")
+    host_sql(
+        path, "UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 7, memory.id)
+    )
+    seen = store.get(memory.id)
+    assert seen.rewritten and seen.content_changed_at == NOW + 7
+    history = store.history(memory.id)
+    observed = [r for r in history if r.source == "observed"]
+    assert len(observed) == 1
+    assert (observed[0].previous_content, observed[0].new_content, observed[0].changed_at) == (
+        "original",
+        "host version",
+        NOW + 7,
+    )
+    store.list_memories()
+    assert len([r for r in store.history(memory.id) if r.source == "observed"]) == 1
+
+
+def test_delete_keeps_revisions_and_restore_brings_it_back(
+    backend: tuple[MemoryStore, Path, ManualClock],
+) -> None:
+    store, path, _ = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "keep me")
+    store.set_expiry(memory.id, NOW + 99_000)
+    revision = store.delete(memory.id)
+    with pytest.raises(NotFoundError):
+        store.get(memory.id)
+    assert [r.kind for r in store.history(memory.id)] == ["create", "expiry", "delete"]
+    back = store.restore(memory.id, revision.id)
+    assert back.id == memory.id and back.content == "keep me" and back.expires_at == NOW + 99_000
+    assert json.loads(
+        query(path, "SELECT source_candidate_ids FROM user_memories WHERE id=?", (memory.id,))[0][0]
+    ) == [1]
+
+
+def test_restore_writes_a_new_revision(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
+    store, path, _ = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "v1")
+    store.edit(memory.id, "v2")
+    first = store.history(memory.id)[0]
+    restored = store.restore(memory.id, first.id)
+    history = store.history(memory.id)
+    assert restored.content == "v1"
+    assert [r.source for r in history] == ["dashboard", "dashboard", "restore"]
+    assert history[1].new_content == "v2"  # history is never rewritten
