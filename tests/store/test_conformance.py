@@ -134,7 +134,7 @@ RECALL_SHAPES = [
 def test_expiry_is_half_open_on_every_recall_shape(
     backend: tuple[MemoryStore, Path, ManualClock], shape: str, read: object
 ) -> None:
-    store, path, clock, expiring = _expiring(backend)
+    store, _path, clock, expiring = _expiring(backend)
     assert callable(read)
     clock.set(NOW + 10_000 - 1)
     assert expiring in [m.id for m in read(store)], shape
@@ -147,7 +147,7 @@ def test_expiry_is_half_open_on_every_recall_shape(
 
 
 def test_expiry_lives_in_own_tables_until_the_sweep(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, clock, expiring = _expiring(backend)
+    store, _path, clock, expiring = _expiring(backend)
     row = query(path, "SELECT status, updated_at FROM user_memories WHERE id=?", (expiring,))
     assert row[0][0] == "active"
     version = profile_version(path)
@@ -163,7 +163,7 @@ def test_expiry_lives_in_own_tables_until_the_sweep(backend: tuple[MemoryStore, 
 def test_reactivating_an_expired_memory_asks_for_a_new_expiry(
     backend: tuple[MemoryStore, Path, ManualClock],
 ) -> None:
-    store, path, clock, expiring = _expiring(backend)
+    store, _path, clock, expiring = _expiring(backend)
     clock.set(NOW + 20_000)
     store.sweep()
     with pytest.raises(ExpiryRequiredError):
