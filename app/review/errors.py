@@ -1,4 +1,4 @@
-"""The review's errors: each a message fit to show as it is, with the CLI's exit code (see app.store.errors)."""
+"""The review's errors: each a message fit to show as it is, with its CLI exit code (as app.store.errors)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,122 @@
+"""`memory-dashboard review prompt | apply | run`: the automated review from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.cli.render import print_json
+from app.clock import format_instant
+from app.review.apply import ApplyResult, apply_verdict
+from app.review.errors import VerdictError
+from app.review.prompt import build_prompt
+from app.review.runner import resolve_command, run_review
+from app.review.verdict import parse_verdict
+from app.settings import load_settings
+from app.store import InvalidInputError
+
+Opener = Callable[..., Any]
+MAX_RUN_ID = 200
+
+
+def _read_verdict(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise VerdictError([f"{path} is not UTF-8 text"]) from exc
+
+
+def _run_id(args: argparse.Namespace) -> str | None:
+    run_id: str | None = args.run_id
+    if run_id is not None and not (0 < len(run_id.strip()) <= MAX_RUN_ID):
+        raise InvalidInputError(f"--run-id must be 1 to {MAX_RUN_ID} characters")
+    return run_id.strip() if run_id else None
+
+
+def _report(result: ApplyResult, as_json: bool) -> int:
+    if as_json:
+        print_json(result.summary())
+    elif result.already_applied:
+        print(
+            f"run {result.run_id} was already applied at {format_instant(result.applied_at)}; "
+            f"nothing changed ({result.counts_line()} then)"
+        )
+    else:
+        print(f"run {result.run_id}: {result.counts_line()}")
+        if result.changed_memory_ids:
+            print("changed memories: " + ", ".join(f"#{i}" for i in result.changed_memory_ids))
+    return 0
+
+
+def cmd_prompt(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        sys.stdout.write(build_prompt(store))
+    return 0
+
+
+def cmd_apply(args: argparse.Namespace, opener: Opener) -> int:
+    verdict = parse_verdict(_read_verdict(args.verdict), allow_hidden=args.allow_hidden)
+    run_id = _run_id(args)
+    with opener(args, write=True) as store:
+        result = apply_verdict(store, verdict, run_id=run_id, holder=args.holder)
+    return _report(result, args.json)
+
+
+def cmd_run(args: argparse.Namespace, opener: Opener) -> int:
+    settings = load_settings()
+    command = resolve_command(args.reviewer, settings)
+    timeout = args.timeout if args.timeout is not None else settings.reviewer_timeout_s
+    if timeout <= 0:
+        raise InvalidInputError("--timeout must be a positive number of seconds")
+    run_id = _run_id(args)
+    with opener(args, write=True) as store:
+        result = run_review(
+            store,
+            command,
+            timeout_s=timeout,
+            run_id=run_id,
+            holder=args.holder,
+            allow_hidden=args.allow_hidden,
+        )
+    return _report(result, args.json)
+
+
+def _apply_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--run-id", metavar="ID", help="the run's id; a run id already applied is a no-op")
+    parser.add_argument("--holder", metavar="ID", help="the lease holder to record (default: this process)")
+    parser.add_argument(
+        "--allow-hidden", action="store_true", help="accept content with invisible, bidi or tag characters"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    review = subparsers.add_parser(
+        "review", help="the automated review: prompt, apply a verdict, run a reviewer command"
+    )
+    commands = review.add_subparsers(dest="review_command", metavar="SUBCOMMAND", required=True)
+
+    def add(name: str, handler: Callable[[argparse.Namespace, Opener], int], help_text: str) -> Any:
+        parser = commands.add_parser(name, parents=parents, help=help_text, description=help_text)
+        parser.set_defaults(handler=handler)
+        return parser
+
+    add("prompt", cmd_prompt, "print the reviewer's prompt: active memories and pending candidates")
+
+    parser = add("apply", cmd_apply, "apply a verdict JSON under the user-memories lease, print counts")
+    parser.add_argument("verdict", metavar="VERDICT.json", help="the verdict file (- for standard input)")
+    _apply_options(parser)
+
+    parser = add("run", cmd_run, "build the prompt, run the reviewer command, apply its verdict")
+    parser.add_argument(
+        "--reviewer", metavar="COMMAND", help="prompt on stdin, verdict on stdout (default: from settings)"
+    )
+    parser.add_argument("--timeout", type=float, metavar="S", help="seconds to wait (default: from settings)")
+    _apply_options(parser)

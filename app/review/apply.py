@@ -1,0 +1,228 @@
+"""Apply a reviewer's verdict under the host's `user-memories` lease, through the store's shared writers.
+
+Transaction boundaries (what another process sees):
+
+1. **Acquire**, one short `BEGIN IMMEDIATE` transaction: skip a run id already applied, validate the verdict
+   against the database, then take the lease and commit, so the host sees it held. A rejected verdict or a
+   lease held by someone else rolls this back: nothing changes, the lease rows included.
+2. **Apply**, one `BEGIN IMMEDIATE` transaction: the lease must still be ours; validate again (the pool may
+   have moved); load the provenance of every candidate named; promotions, updates (their candidate ids
+   appended, never dropped), dismissals, consumption; record the run; re-check the generation right before
+   commit and release the lease in the same transaction, so a committed verdict never leaves a lease behind;
+   the store bumps the profile version once.
+3. On any failure in 2 everything in it rolls back and a short transaction releases the lease (if it is
+   still ours). Only a verdict that turns invalid between 1 and 2 therefore moves the generation. A crash
+   between 1 and 2 leaves a lease that blocks for at most its two minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+
+from app.provenance import ORIGIN_PROMOTION
+from app.review import lease as leases
+from app.review.errors import VerdictError
+from app.review.verdict import Verdict, check_against_database
+from app.store import MemoryStore, StoreError, writes
+from app.store.models import SOURCE_REVIEW, STATUS_DISMISSED, Candidate
+from app.store.reads import chunks
+from app.store.tables import review_runs, user_memories
+
+BeforeCommit = Callable[[Connection], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyResult:
+    run_id: str
+    promoted: int
+    updated: int
+    dismissed: int
+    consumed: int
+    changed_memory_ids: tuple[int, ...]  # promoted, updated and dismissed memories (the GUI highlights them)
+    promoted_memory_ids: tuple[int, ...]
+    applied_at: int
+    already_applied: bool = False
+
+    def counts_line(self) -> str:
+        return (
+            f"promoted {self.promoted}, updated {self.updated}, dismissed {self.dismissed}, "
+            f"consumed {self.consumed}"
+        )
+
+    def summary(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["changed_memory_ids"] = list(self.changed_memory_ids)
+        data["promoted_memory_ids"] = list(self.promoted_memory_ids)
+        return data
+
+
+def new_run_id() -> str:
+    return f"review-{uuid.uuid4().hex}"
+
+
+def _recorded_run(conn: Connection, run_id: str) -> ApplyResult | None:
+    row = conn.execute(select(review_runs).where(review_runs.c.run_id == run_id)).first()
+    if row is None:
+        return None
+    try:
+        summary = json.loads(row.summary)
+    except ValueError:
+        summary = {}
+    return ApplyResult(
+        run_id=run_id,
+        promoted=int(summary.get("promoted", 0)),
+        updated=int(summary.get("updated", 0)),
+        dismissed=int(summary.get("dismissed", 0)),
+        consumed=int(summary.get("consumed", 0)),
+        changed_memory_ids=tuple(summary.get("changed_memory_ids", ())),
+        promoted_memory_ids=tuple(summary.get("promoted_memory_ids", ())),
+        applied_at=int(row.applied_at),
+        already_applied=True,
+    )
+
+
+def _existing_memory_ids(conn: Connection, ids: list[int]) -> set[int]:
+    found: set[int] = set()
+    for part in chunks(list(dict.fromkeys(ids))):
+        found.update(
+            int(i)
+            for i in conn.execute(select(user_memories.c.id).where(user_memories.c.id.in_(part))).scalars()
+        )
+    return found
+
+
+def validate_in_transaction(conn: Connection, verdict: Verdict) -> dict[int, Candidate]:
+    """Check the verdict against the database as it is now; returns the pool of the candidates named."""
+    pool = writes.load_pool(conn, verdict.candidate_ids())
+    check_against_database(verdict, _existing_memory_ids(conn, verdict.memory_ids()), set(pool))
+    return pool
+
+
+def _write_verdict(
+    ctx: writes.WriteContext, verdict: Verdict, pool: Mapping[int, Candidate], run_id: str
+) -> ApplyResult:
+    """The verdict's changes, in the host's order; the pool was loaded before anything is consumed."""
+    promoted = [
+        writes.promote(
+            ctx,
+            p.candidate_ids,
+            p.content,
+            source=SOURCE_REVIEW,
+            origin=ORIGIN_PROMOTION,
+            run_id=run_id,
+            pool=pool,
+            consume=False,
+        )
+        for p in verdict.promote
+    ]
+    updated = [
+        u.memory_id
+        for u in verdict.update_existing
+        if writes.update_content(
+            ctx, u.memory_id, u.content, u.candidate_ids, run_id=run_id, source=SOURCE_REVIEW, pool=pool
+        )
+        is not None
+    ]
+    dismissed = [
+        d.memory_id
+        for d in verdict.dismiss_existing
+        if writes.set_status(
+            ctx, d.memory_id, STATUS_DISMISSED, source=SOURCE_REVIEW, run_id=run_id, reason=d.reason
+        )
+        is not None
+    ]
+    consumed = writes.consume_candidates(ctx, verdict.consume_candidate_ids)
+    return ApplyResult(
+        run_id=run_id,
+        promoted=len(promoted),
+        updated=len(updated),
+        dismissed=len(dismissed),
+        consumed=consumed,
+        changed_memory_ids=tuple(dict.fromkeys([*promoted, *updated, *dismissed])),
+        promoted_memory_ids=tuple(promoted),
+        applied_at=ctx.now,
+    )
+
+
+def _record_run(conn: Connection, result: ApplyResult, holder: str) -> None:
+    conn.execute(
+        insert(review_runs).values(
+            run_id=result.run_id,
+            applied_at=result.applied_at,
+            holder=holder,
+            summary=json.dumps(result.summary(), sort_keys=True),
+        )
+    )
+
+
+def acquire_for(store: MemoryStore, verdict: Verdict, run_id: str, holder: str) -> leases.Lease | ApplyResult:
+    """Step 1: a run already applied comes back as its result; else validate and take the lease."""
+    with store.write() as ctx:
+        recorded = _recorded_run(ctx.conn, run_id)
+        if recorded is not None:
+            return recorded
+        validate_in_transaction(ctx.conn, verdict)
+        return leases.acquire(ctx.conn, holder, ctx.now)
+
+
+def apply_under_lease(
+    store: MemoryStore,
+    verdict: Verdict,
+    lease: leases.Lease,
+    run_id: str,
+    *,
+    before_commit: BeforeCommit | None = None,
+) -> ApplyResult:
+    """Step 2: the whole verdict in one transaction, committed only if the lease is still ours."""
+    with store.write() as ctx:
+        leases.verify(ctx.conn, lease)
+        recorded = _recorded_run(ctx.conn, run_id)
+        if recorded is not None:
+            leases.release(ctx.conn, lease)
+            return recorded
+        pool = validate_in_transaction(ctx.conn, verdict)
+        result = _write_verdict(ctx, verdict, pool, run_id)
+        _record_run(ctx.conn, result, lease.holder)
+        if before_commit is not None:
+            before_commit(ctx.conn)
+        leases.verify(ctx.conn, lease)
+        leases.release(ctx.conn, lease)
+    return result
+
+
+def release_quietly(store: MemoryStore, lease: leases.Lease) -> None:
+    """Step 3: give the lease back after a failure; if even that fails, its expiry frees it."""
+    try:
+        with store.write() as ctx:
+            leases.release(ctx.conn, lease)
+    except StoreError as exc:
+        store.warnings.append(f"the review lease was not released ({exc}); it expires by itself")
+
+
+def apply_verdict(
+    store: MemoryStore,
+    verdict: Verdict,
+    *,
+    run_id: str | None = None,
+    holder: str | None = None,
+    before_commit: BeforeCommit | None = None,
+) -> ApplyResult:
+    """Apply a parsed verdict (see the module docstring for the transactions); idempotent per run id."""
+    run = run_id or new_run_id()
+    taken = acquire_for(store, verdict, run, holder or leases.default_holder())
+    if isinstance(taken, ApplyResult):
+        return taken
+    try:
+        return apply_under_lease(store, verdict, taken, run, before_commit=before_commit)
+    except BaseException:
+        release_quietly(store, taken)
+        raise
+
+
+__all__ = ["ApplyResult", "VerdictError", "apply_verdict", "new_run_id"]

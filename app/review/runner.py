@@ -1,0 +1,140 @@
+"""Running a reviewer command: the prompt on its stdin, the verdict from its stdout.
+
+The command (e.g. a local model's CLI) is split with shlex and run without a shell, in its own process
+group so a timeout stops whatever it started. A model that wraps its answer in a ```json block (or
+says a sentence around a bare object) is understood; anything else is a clear error, as are a non-zero
+exit (with the tail of its stderr) and a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+from collections.abc import Sequence
+
+from app.review.apply import ApplyResult, apply_verdict
+from app.review.errors import ReviewerError
+from app.review.prompt import build_prompt
+from app.review.verdict import Verdict, parse_verdict
+from app.settings import Settings, settings_path
+from app.store import MemoryStore
+
+STDERR_TAIL_CHARS = 2_000
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ReviewerError(f"cannot read the reviewer command {command!r}: {exc}") from exc
+    else:
+        argv = list(command)
+    if not argv:
+        raise ReviewerError("the reviewer command is empty")
+    return argv
+
+
+def resolve_command(explicit: str | None, settings: Settings) -> str:
+    """`--reviewer`, else the settings' `reviewer_command`, else a message saying where to set one."""
+    command = explicit if explicit and explicit.strip() else settings.reviewer_command
+    if not command:
+        raise ReviewerError(
+            f"no reviewer command: pass --reviewer 'COMMAND' or set reviewer_command in {settings_path()}"
+        )
+    return command
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    try:
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+
+
+def _tail(data: bytes) -> str:
+    text = data.decode("utf-8", errors="replace").strip()
+    return text if len(text) <= STDERR_TAIL_CHARS else "…" + text[-STDERR_TAIL_CHARS:]
+
+
+def run_reviewer(command: str | Sequence[str], prompt: str, *, timeout_s: float) -> str:
+    """The reviewer's stdout; a failure to start, a timeout or a non-zero exit is a ReviewerError."""
+    argv = split_command(command)
+    try:
+        process = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=os.name == "posix",
+        )
+    except OSError as exc:
+        raise ReviewerError(f"cannot run the reviewer {argv[0]!r}: {exc.strerror or exc}") from exc
+    try:
+        stdout, stderr = process.communicate(prompt.encode("utf-8"), timeout=timeout_s)
+    except subprocess.TimeoutExpired as exc:
+        _stop(process)
+        process.communicate()
+        raise ReviewerError(f"the reviewer did not answer within {timeout_s:g} s and was stopped") from exc
+    if process.returncode != 0:
+        status = (
+            f"was killed by signal {-process.returncode}"
+            if process.returncode < 0
+            else f"exited with status {process.returncode}"
+        )
+        tail = _tail(stderr)
+        raise ReviewerError(f"the reviewer {status}" + (f"; its stderr ended with:\n{tail}" if tail else ""))
+    return stdout.decode("utf-8", errors="replace")
+
+
+def extract_json(output: str) -> str:
+    """The JSON text of a reviewer's answer: its one ```json block, else its one bare ``` block, else all."""
+    blocks: list[tuple[str, str]] = [
+        (str(match.group(1)).lower(), str(match.group(2)).strip()) for match in _FENCE.finditer(output)
+    ]
+    tagged = [body for lang, body in blocks if lang == "json"]
+    if len(tagged) > 1:
+        raise ReviewerError(f"the reviewer's answer holds {len(tagged)} ```json blocks; expected one")
+    if tagged:
+        return tagged[0]
+    bare = [body for lang, body in blocks if not lang]
+    if len(bare) == 1:
+        return bare[0]
+    text = output.strip()
+    if not text.startswith("{") and "{" in text and "}" in text:
+        return text[text.index("{") : text.rindex("}") + 1]
+    return text
+
+
+def verdict_from_output(output: str, *, allow_hidden: bool = False) -> Verdict:
+    """Parse a reviewer's stdout: unparsable JSON is a ReviewerError, a bad verdict a VerdictError."""
+    text = extract_json(output)
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        began = output.strip()[:200] or "(nothing)"
+        raise ReviewerError(f"the reviewer's answer is not verdict JSON ({exc}); it began:\n{began}") from exc
+    return parse_verdict(document, allow_hidden=allow_hidden)
+
+
+def run_review(
+    store: MemoryStore,
+    command: str | Sequence[str],
+    *,
+    timeout_s: float,
+    run_id: str | None = None,
+    holder: str | None = None,
+    allow_hidden: bool = False,
+) -> ApplyResult:
+    """Build the prompt, ask the reviewer, apply its verdict under the lease."""
+    output = run_reviewer(command, build_prompt(store), timeout_s=timeout_s)
+    verdict = verdict_from_output(output, allow_hidden=allow_hidden)
+    return apply_verdict(store, verdict, run_id=run_id, holder=holder)
