@@ -74,7 +74,7 @@ def test_update_then_card_meta_two_hours_later(
         "active · promoted 23d ago · updated 2h ago · from candidates: 46, 47, 48, 141, 143, 145, 146"
     )
     assert data["rewritten"] is True
-    code, out, _ = run(capsys, "--db", str(host_db), "history", "5", "--json")
+    _code, out, _ = run(capsys, "--db", str(host_db), "history", "5", "--json")
     (revision,) = json.loads(out)
     assert {
         "id",
@@ -132,7 +132,7 @@ def test_expire_profile_and_sweep(
 def test_recall_json_and_order(host_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--db", str(host_db), "recall", "--search", "pnpm", "--json")
     assert [m["id"] for m in json.loads(out)] == [5]
-    code, out, _ = run(capsys, "--db", str(host_db), "recall", "--limit", "2", "--json")
+    _code, out, _ = run(capsys, "--db", str(host_db), "recall", "--limit", "2", "--json")
     assert len(json.loads(out)) == 2
 
 
@@ -141,7 +141,7 @@ def test_errors_are_messages_with_exit_codes(
 ) -> None:
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"\x00\x01not sqlite at all" * 100)
-    code, out, err = run(capsys, "--db", str(junk), "list")
+    code, _out, err = run(capsys, "--db", str(junk), "list")
     assert code == 3 and err.startswith("error: ") and "Traceback" not in err
     code, _, err = run(capsys, "--db", str(host_db), "--read-only", "dismiss", "1")
     assert code == 4 and "read-only" in err
@@ -157,7 +157,7 @@ def test_export_formats(host_db: Path, tmp_path: Path, capsys: pytest.CaptureFix
     data = json.loads(out_file.read_text())
     assert [m["id"] for m in data["memories"]] == [1, 2, 3, 4, 5]
     assert data["memories"][4]["provenance"][0]["candidate_id"] == 46
-    code, out, _ = run(capsys, "--db", str(host_db), "export", "--format", "markdown")
+    _code, out, _ = run(capsys, "--db", str(host_db), "export", "--format", "markdown")
     assert "## Memory #5" in out and "Provenance unknown: 7, 8" in out
 
 
