@@ -69,6 +69,7 @@ def test_update_then_card_meta_two_hours_later(
     host_sql(host_db, "DELETE FROM user_memory_candidates WHERE id IN (141,143,145,146)")
     monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(parse_instant(REVIEW_TIME) + 2 * HOUR))
     code, out, _ = run(capsys, "--db", str(host_db), "show", "5", "--json")
+    assert code == 0
     data = json.loads(out)
     assert data["card_meta"] == (
         "active · promoted 23d ago · updated 2h ago · from candidates: 46, 47, 48, 141, 143, 145, 146"
@@ -131,6 +132,7 @@ def test_expire_profile_and_sweep(
 
 def test_recall_json_and_order(host_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--db", str(host_db), "recall", "--search", "pnpm", "--json")
+    assert code == 0
     assert [m["id"] for m in json.loads(out)] == [5]
     _code, out, _ = run(capsys, "--db", str(host_db), "recall", "--limit", "2", "--json")
     assert len(json.loads(out)) == 2
