@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from sqlalchemy import and_, select
+from sqlalchemy import Connection, and_, select
 
 from app.clock import format_instant
 from app.store.errors import ExpiryRequiredError, InvalidInputError
@@ -26,20 +26,21 @@ class _Keep:
 KEEP: Final = _Keep()
 
 
-def due_ids(ctx: WriteContext) -> list[int]:
+def due_ids(conn: Connection, now: int) -> list[int]:
+    """Active memories whose expiry has passed (a read: the sweep writes only when this is not empty)."""
     query = (
         select(user_memories.c.id)
         .join(expiry, expiry.c.memory_id == user_memories.c.id)
-        .where(and_(user_memories.c.status == STATUS_ACTIVE, expiry.c.expires_at <= ctx.now))
+        .where(and_(user_memories.c.status == STATUS_ACTIVE, expiry.c.expires_at <= now))
         .order_by(user_memories.c.id)
     )
-    return [int(row[0]) for row in ctx.conn.execute(query)]
+    return [int(row[0]) for row in conn.execute(query)]
 
 
 def sweep(ctx: WriteContext) -> list[int]:
     """Dismiss what has expired; returns the ids dismissed."""
     dismissed = []
-    for memory_id in due_ids(ctx):
+    for memory_id in due_ids(ctx.conn, ctx.now):
         at = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar_one()
         set_status(
             ctx, memory_id, STATUS_DISMISSED, source=SOURCE_EXPIRY, reason=f"expired at {format_instant(at)}"

@@ -296,8 +296,11 @@ class MemoryStore:
 
     def sweep(self) -> list[int]:
         """Dismiss every active memory whose expiry has passed (also run on every writable open)."""
-        if self.read_only:
+        if self.read_only or not self._own:
             return []
+        with self._read() as conn:
+            if not expiry_sweep.due_ids(conn, self.now()):
+                return []
         with self.write() as ctx:
             return expiry_sweep.sweep(ctx)
 

@@ -147,7 +147,7 @@ def test_expiry_is_half_open_on_every_recall_shape(
 
 
 def test_expiry_lives_in_own_tables_until_the_sweep(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, _path, clock, expiring = _expiring(backend)
+    store, path, clock, expiring = _expiring(backend)
     row = query(path, "SELECT status, updated_at FROM user_memories WHERE id=?", (expiring,))
     assert row[0][0] == "active"
     version = profile_version(path)
