@@ -10,12 +10,13 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
 from app.store.models import Memory, Revision
 from ui import undo as undo_ops
@@ -37,12 +38,6 @@ def describe_error(exc: BaseException) -> str:
     return f"Unexpected error: {exc}"
 
 
-@dataclass(frozen=True, slots=True)
-class WriteResult:
-    memory: Memory | None
-    message: str
-
-
 class Controller(QObject):
     memoriesLoaded = Signal(object)  # Listing
     rowsLoaded = Signal(object)  # list[Memory]
@@ -54,6 +49,7 @@ class Controller(QObject):
     error = Signal(str)
     message = Signal(str)
     undoChanged = Signal(str)  # the undo action's label, "" when nothing can be undone
+    storeChanged = Signal(object)  # MemoryStore: another database was opened
 
     def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -80,10 +76,25 @@ class Controller(QObject):
         done: Callable[[T], None],
         on_error: Callable[[BaseException], None] | None = None,
     ) -> None:
-        self.runner.submit(work, done, on_error or self._report)
+        self.runner.submit(work, done, on_error or self.report)
 
-    def _report(self, exc: BaseException) -> None:
+    def report(self, exc: BaseException) -> None:
         self.error.emit(describe_error(exc))
+
+    # -- which database ---------------------------------------------------------------------------------
+
+    def open_database(self, target: str | Path | DatabaseChoice, *, read_only: bool = False) -> None:
+        """Open another database off the GUI thread; on success it replaces the current store."""
+        self._run(lambda: MemoryStore.open(target, read_only=read_only), self._switch)
+
+    def _switch(self, store: MemoryStore) -> None:
+        old, self.store = self.store, store
+        self._listing_token += 1
+        self._set_undo(None)
+        self.storeChanged.emit(store)
+        self._run(old.close, lambda _result: None)
+        self.refresh(force=True)
+        self.load_candidates()
 
     # -- reads -----------------------------------------------------------------------------------------
 
@@ -117,7 +128,7 @@ class Controller(QObject):
     def _listing_failed(self, exc: BaseException) -> None:
         self._refreshing = False
         self._refresh_again = False
-        self._report(exc)
+        self.report(exc)
 
     def fetch_rows(self, ids: Sequence[int]) -> None:
         wanted = list(ids)
@@ -137,7 +148,7 @@ class Controller(QObject):
 
     # -- writes ----------------------------------------------------------------------------------------
 
-    def _write(
+    def write(
         self,
         work: Callable[[MemoryStore], T],
         done: Callable[[T], None],
@@ -154,7 +165,7 @@ class Controller(QObject):
         self._run(lambda: work(self.store), finish, on_error)
         return True
 
-    def _changed(self, memory: Memory, message: str, entry: undo_ops.UndoEntry | None) -> None:
+    def changed(self, memory: Memory, message: str, entry: undo_ops.UndoEntry | None) -> None:
         self.memoryChanged.emit(memory)
         self._set_undo(entry)
         self.message.emit(message)
@@ -173,7 +184,7 @@ class Controller(QObject):
         on_saved: Callable[[Memory], None] | None = None,
     ) -> None:
         def done(after: Memory) -> None:
-            self._changed(after, f"Saved #{after.id}", undo_ops.after_content_change(before, after))
+            self.changed(after, f"Saved #{after.id}", undo_ops.after_content_change(before, after))
             if on_saved:
                 on_saved(after)
 
@@ -181,15 +192,15 @@ class Controller(QObject):
             if isinstance(exc, ConflictError) and on_conflict is not None:
                 on_conflict(exc)
             else:
-                self._report(exc)
+                self.report(exc)
 
         expected = expected_updated_at
-        self._write(lambda s: s.edit(before.id, content, expected_updated_at=expected), done, failed)
+        self.write(lambda s: s.edit(before.id, content, expected_updated_at=expected), done, failed)
 
     def dismiss(self, before: Memory) -> None:
-        self._write(
+        self.write(
             lambda s: s.dismiss(before.id),
-            lambda m: self._changed(m, f"Dismissed #{m.id}", undo_ops.after_dismiss(before)),
+            lambda m: self.changed(m, f"Dismissed #{m.id}", undo_ops.after_dismiss(before)),
         )
 
     def reactivate(
@@ -205,20 +216,20 @@ class Controller(QObject):
             if isinstance(exc, ExpiryRequiredError) and on_expiry_required is not None:
                 on_expiry_required(exc)
             else:
-                self._report(exc)
+                self.report(exc)
 
-        self._write(
+        self.write(
             lambda s: s.reactivate(before.id, expiry),
-            lambda m: self._changed(m, f"Reactivated #{m.id}", undo_ops.after_reactivate(before)),
+            lambda m: self.changed(m, f"Reactivated #{m.id}", undo_ops.after_reactivate(before)),
             failed,
         )
 
     def set_expiry(self, before: Memory, expires_at: int | None) -> None:
         def done(m: Memory) -> None:
             text = "Cleared the expiry of" if expires_at is None else "Set the expiry of"
-            self._changed(m, f"{text} #{m.id}", undo_ops.after_expiry(before))
+            self.changed(m, f"{text} #{m.id}", undo_ops.after_expiry(before))
 
-        self._write(lambda s: s.set_expiry(before.id, expires_at), done)
+        self.write(lambda s: s.set_expiry(before.id, expires_at), done)
 
     def delete(self, before: Memory) -> None:
         def done(revision: Revision) -> None:
@@ -226,12 +237,12 @@ class Controller(QObject):
             self._set_undo(undo_ops.after_delete(revision))
             self.message.emit(f"Deleted #{before.id} (Ctrl+Z brings it back)")
 
-        self._write(lambda s: s.delete(before.id), done)
+        self.write(lambda s: s.delete(before.id), done)
 
     def restore(self, before: Memory, revision_id: int) -> None:
-        self._write(
+        self.write(
             lambda s: s.restore(before.id, revision_id),
-            lambda m: self._changed(
+            lambda m: self.changed(
                 m,
                 f"Restored #{m.id} from revision {revision_id}",
                 undo_ops.after_content_change(before, m, "restore"),
@@ -243,7 +254,7 @@ class Controller(QObject):
         if entry is None:
             return
         self._set_undo(None)
-        self._write(entry.run, lambda result: self._undone(entry, result))
+        self.write(entry.run, lambda result: self._undone(entry, result))
 
     def _undone(self, entry: undo_ops.UndoEntry, result: object) -> None:
         if isinstance(result, Memory):
@@ -259,44 +270,4 @@ class Controller(QObject):
             if ids:
                 self.message.emit("Expired and dismissed: " + ", ".join(f"#{i}" for i in ids))
 
-        self._write(lambda s: s.sweep(), done)
-
-    # -- candidates ------------------------------------------------------------------------------------
-
-    def promote(
-        self,
-        candidate_ids: Sequence[int],
-        content: str | None,
-        on_done: Callable[[Memory], None] | None = None,
-    ) -> None:
-        ids = list(candidate_ids)
-
-        def done(m: Memory) -> None:
-            self._changed(m, f"Promoted {len(ids)} candidate(s) into #{m.id}", None)
-            self.load_candidates()
-            if on_done:
-                on_done(m)
-
-        self._write(lambda s: s.promote(ids, content), done)
-
-    def merge(self, before: Memory, candidate_ids: Sequence[int], content: str) -> None:
-        ids = list(candidate_ids)
-
-        def done(m: Memory) -> None:
-            self._changed(
-                m,
-                f"Merged {len(ids)} candidate(s) into #{m.id}",
-                undo_ops.after_content_change(before, m, "merge"),
-            )
-            self.load_candidates()
-
-        self._write(lambda s: s.update_content(before.id, content, ids), done)
-
-    def discard(self, candidate_ids: Sequence[int]) -> None:
-        ids = list(candidate_ids)
-
-        def done(count: int) -> None:
-            self.message.emit(f"Discarded {count} candidate(s)")
-            self.load_candidates()
-
-        self._write(lambda s: s.discard_candidates(ids), done)
+        self.write(lambda s: s.sweep(), done)

@@ -1,0 +1,252 @@
+"""The side panel: the selected memory's full content, provenance, revisions newest first, and the
+diff of the selected revision, with `Restore this version`.
+
+Content is untrusted: it is shown as plain text with hidden characters made visible. Selection changes
+are debounced (a burst of J/K presses loads one history), and a history that arrives for a memory no
+longer selected is dropped.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Protocol, cast
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.card import card_meta
+from app.screening import hidden_characters, make_visible
+from app.store.models import KIND_DELETE, Memory, Revision
+from ui.provenance_table import ProvenanceTable
+from ui.revision_table import RevisionTable, change_text
+
+DEBOUNCE_MS = 120
+
+
+class DiffDisplay(Protocol):
+    def show_texts(self, old: str, new: str) -> None: ...
+
+
+class _PlainDiff(QPlainTextEdit):
+    """Stand-in until `ui.diff_view.DiffView` exists: the new text, plainly."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+
+    def show_texts(self, old: str, new: str) -> None:
+        self.setPlainText(make_visible(new))
+
+
+def make_diff_view(parent: QWidget) -> QWidget:
+    try:
+        module = importlib.import_module("ui.diff_view")
+    except ImportError:
+        return _PlainDiff(parent)
+    return cast(QWidget, module.DiffView(parent))
+
+
+def section_label(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    font = label.font()
+    font.setWeight(font.Weight.DemiBold)
+    label.setFont(font)
+    return label
+
+
+def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def revision_summary(revision: Revision) -> str:
+    who = {"observed": "outside the dashboard (observed)", "review": "the review"}.get(
+        revision.source, revision.source
+    )
+    added = (
+        f", adding candidates {', '.join(map(str, revision.candidate_ids))}" if revision.candidate_ids else ""
+    )
+    run = f" (run {revision.run_id})" if revision.run_id else ""
+    return f"Revision {revision.id}: {change_text(revision)} by {who}{run}{added}"
+
+
+def restorable(revision: Revision | None, memory: Memory | None) -> bool:
+    if revision is None or memory is None:
+        return False
+    content = revision.new_content if revision.new_content is not None else revision.previous_content
+    return revision.kind != KIND_DELETE and content is not None and content != memory.content
+
+
+class HistoryPanel(QWidget):
+    historyWanted = Signal(int)
+    restoreRequested = Signal(object, int)  # Memory, revision id
+
+    def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._now = now
+        self._memory: Memory | None = None
+        self._pending: Memory | None = None
+        self._read_only_reason: str | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._apply_pending)
+        self._stack = QStackedWidget(self)
+        self.empty = plain_label("Select a memory to see its content, provenance and history.")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._stack.addWidget(self.empty)
+        self._stack.addWidget(self._build_details())
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self._stack)
+
+    def _build_details(self) -> QWidget:
+        page = QWidget(self)
+        self.title = plain_label(wrap=False)
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setWeight(font.Weight.DemiBold)
+        self.title.setFont(font)
+        self.meta = plain_label()
+        self.meta.setForegroundRole(self.meta.foregroundRole())
+        self.warning = plain_label()
+        self.warning.setStyleSheet("color: #d64545;")
+        self.content = QPlainTextEdit(page)
+        self.content.setReadOnly(True)
+        self.sources = plain_label()
+        self.provenance = ProvenanceTable(self._now, page)
+        self.revisions = RevisionTable(self._now, page)
+        self.revisions.revisionSelected.connect(self._show_revision)
+        self.revision_summary = plain_label()
+        self.diff = make_diff_view(page)
+        self.restore_button = QPushButton("Restore this version", page)
+        self.restore_button.clicked.connect(self._restore_clicked)
+        top = QWidget(page)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.title, self.meta, self.warning, self.content, self.sources):
+            top_layout.addWidget(widget)
+        splitter = QSplitter(Qt.Orientation.Vertical, page)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(top)
+        splitter.addWidget(_boxed("Provenance", self.provenance))
+        splitter.addWidget(_boxed("History", self.revisions))
+        diff_box = _boxed("Change", self.revision_summary, self.diff)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.restore_button)
+        cast(QVBoxLayout, diff_box.layout()).addLayout(buttons)
+        splitter.addWidget(diff_box)
+        splitter.setSizes([220, 130, 170, 260])
+        self.splitter = splitter
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        return page
+
+    # -- what is shown ---------------------------------------------------------------------------------
+
+    @property
+    def memory(self) -> Memory | None:
+        return self._memory
+
+    def show_memory(self, memory: Memory | None) -> None:
+        """Debounced: only the last of a burst of selection changes is shown and loads its history."""
+        self._pending = memory
+        self._timer.start()
+
+    def _apply_pending(self) -> None:
+        memory, self._pending = self._pending, None
+        changed_id = memory is None or self._memory is None or memory.id != self._memory.id
+        self._memory = memory
+        if memory is None:
+            self._stack.setCurrentIndex(0)
+            return
+        if changed_id:
+            self.revisions.set_revisions([])
+        self._fill(memory)
+        self._stack.setCurrentIndex(1)
+        self.historyWanted.emit(memory.id)
+
+    def update_memory(self, memory: Memory) -> None:
+        """The shown memory changed in the store (an edit, a rewrite): refresh it and its history."""
+        if self._memory is not None and memory.id == self._memory.id:
+            self.show_memory(memory)
+
+    def _fill(self, memory: Memory) -> None:
+        now = self._now()
+        self.title.setText(f"Memory #{memory.id}")
+        expired = " · expired" if memory.expired else ""
+        self.meta.setText(card_meta(memory, now) + expired)
+        found = hidden_characters(memory.content)
+        self.warning.setVisible(bool(found))
+        if found:
+            labels = ", ".join(sorted({char.label for char in found}))
+            self.warning.setText(f"⚠ Hidden characters (shown as ⟦U+…⟧): {labels}")
+        if self.content.toPlainText() != make_visible(memory.content):
+            self.content.setPlainText(make_visible(memory.content))
+        self.sources.setText(f"Trust: {memory.trust} · sources: {', '.join(memory.sources) or 'none'}")
+        self.provenance.set_memory(memory)
+        self._update_restore()
+
+    def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:
+        if self._memory is None or memory_id != self._memory.id:
+            return  # superseded: another memory is selected now
+        self.revisions.set_revisions(revisions)
+        if not revisions:
+            self.revision_summary.setText("No revisions recorded yet: this memory is as it was promoted.")
+            cast(DiffDisplay, self.diff).show_texts(self._memory.content, self._memory.content)
+
+    def _show_revision(self, revision: Revision | None) -> None:
+        self._update_restore()
+        if revision is None:
+            return
+        self.revision_summary.setText(revision_summary(revision))
+        old = revision.previous_content or ""
+        new = revision.new_content if revision.new_content is not None else old
+        cast(DiffDisplay, self.diff).show_texts(old, new)
+
+    def set_read_only(self, reason: str | None) -> None:
+        self._read_only_reason = reason
+        self._update_restore()
+
+    def _update_restore(self) -> None:
+        revision = self.revisions.current_revision()
+        ok = restorable(revision, self._memory) and self._read_only_reason is None
+        self.restore_button.setEnabled(ok)
+        if self._read_only_reason is not None:
+            tip = f"Read-only: {self._read_only_reason}"
+        elif ok:
+            tip = "Make the content after this revision current again (writes a new revision)"
+        else:
+            tip = "Select a revision whose content differs from the current one"
+        self.restore_button.setToolTip(tip)
+
+    def _restore_clicked(self) -> None:
+        revision = self.revisions.current_revision()
+        if revision is not None and self._memory is not None:
+            self.restoreRequested.emit(self._memory, revision.id)
+
+
+def _boxed(title: str, *widgets: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 6, 0, 0)
+    layout.addWidget(section_label(title))
+    for widget in widgets:
+        layout.addWidget(widget)
+    return box

@@ -1,0 +1,70 @@
+"""Noticing that another process wrote the database: a file watcher on the file and its `-wal`,
+plus a cheap poll of their size and mtime (watchers miss events on some filesystems, and SQLite may
+replace the `-wal` file, which drops it from the watcher: such paths are added again).
+
+Bursts of changes are coalesced into one `changed` signal.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+
+COALESCE_MS = 300
+POLL_MS = 2_000
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
+
+
+class DatabaseWatcher(QObject):
+    changed = Signal()
+
+    def __init__(self, database: Path, parent: QObject | None = None, *, poll_ms: int = POLL_MS) -> None:
+        super().__init__(parent)
+        self.paths = [database, Path(f"{database}-wal")]
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._file_changed)
+        self._coalesce = QTimer(self)
+        self._coalesce.setSingleShot(True)
+        self._coalesce.setInterval(COALESCE_MS)
+        self._coalesce.timeout.connect(self.changed)
+        self._poll = QTimer(self)
+        self._poll.setInterval(poll_ms)
+        self._poll.timeout.connect(self._check)
+        self._stamps = self._current_stamps()
+        self._watch()
+        self._poll.start()
+
+    def _current_stamps(self) -> list[tuple[int, int] | None]:
+        return [_stamp(path) for path in self.paths]
+
+    def _watch(self) -> None:
+        watched = set(self._watcher.files())
+        missing = [str(path) for path in self.paths if str(path) not in watched and path.exists()]
+        if missing:
+            self._watcher.addPaths(missing)
+
+    def _file_changed(self, _path: str) -> None:
+        self._watch()  # a replaced file leaves the watcher; add it back
+        self._check()
+
+    def _check(self) -> None:
+        self._watch()
+        stamps = self._current_stamps()
+        if stamps != self._stamps:
+            self._stamps = stamps
+            self._coalesce.start()
+
+    def stop(self) -> None:
+        self._poll.stop()
+        self._coalesce.stop()
+        if self._watcher.files():
+            self._watcher.removePaths(self._watcher.files())

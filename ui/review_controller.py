@@ -1,0 +1,110 @@
+"""The review queue's side of the controller: manual triage of candidates and the automated review run.
+
+Triage goes through `app.review.triage` (the same writers as the review, refused while the review holds
+its lease) on the controller's serial runner. A review run (the reviewer command can take minutes) has
+its own worker so reads keep flowing meanwhile; the store's transactions keep the two apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from app.review import triage
+from app.review.apply import ApplyResult
+from app.review.runner import resolve_command, run_review
+from app.settings import load_settings
+from app.store.models import Memory
+from ui import undo as undo_ops
+from ui.controller import Controller, describe_error
+from ui.tasks import TaskRunner
+
+
+class ReviewController(QObject):
+    reviewStarted = Signal(str)  # the command
+    reviewFinished = Signal(object)  # ApplyResult
+    reviewFailed = Signal(str)
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self._review_runner = TaskRunner(self)
+        self.running = False
+
+    def load_candidates(self) -> None:
+        self.controller.load_candidates()
+
+    def promote(
+        self,
+        candidate_ids: Sequence[int],
+        content: str | None,
+        on_done: Callable[[Memory], None] | None = None,
+    ) -> None:
+        ids = list(candidate_ids)
+
+        def done(memory: Memory) -> None:
+            self.controller.changed(memory, f"Promoted {len(ids)} candidate(s) into #{memory.id}", None)
+            self.controller.load_candidates()
+            if on_done:
+                on_done(memory)
+
+        self.controller.write(lambda store: triage.promote_candidates(store, ids, content), done)
+
+    def merge(self, before: Memory, candidate_ids: Sequence[int], content: str | None) -> None:
+        ids = list(candidate_ids)
+
+        def done(memory: Memory) -> None:
+            entry = undo_ops.after_content_change(before, memory, "merge")
+            self.controller.changed(memory, f"Merged {len(ids)} candidate(s) into #{memory.id}", entry)
+            self.controller.load_candidates()
+
+        self.controller.write(lambda store: triage.merge_candidates(store, before.id, ids, content), done)
+
+    def discard(self, candidate_ids: Sequence[int]) -> None:
+        ids = list(candidate_ids)
+
+        def done(count: int) -> None:
+            self.controller.message.emit(f"Discarded {count} candidate(s)")
+            self.controller.load_candidates()
+
+        self.controller.write(lambda store: triage.discard_candidates(store, ids), done)
+
+    def configured_command(self) -> str | None:
+        try:
+            return load_settings().reviewer_command
+        except Exception:
+            return None
+
+    def run_review(self, command: str | None = None) -> None:
+        """Run the configured reviewer (or `command`) and apply its verdict; one run at a time."""
+        if self.running:
+            return
+        store = self.controller.store
+        if store.read_only:
+            self.reviewFailed.emit(f"Read-only: {store.read_only_reason}. The review cannot write.")
+            return
+        try:
+            settings = load_settings()
+            resolved = resolve_command(command, settings)
+        except Exception as exc:
+            self.reviewFailed.emit(describe_error(exc))
+            return
+        self.running = True
+        self.reviewStarted.emit(resolved)
+        timeout = settings.reviewer_timeout_s
+        self._review_runner.submit(
+            lambda: run_review(store, resolved, timeout_s=timeout), self._finished, self._failed
+        )
+
+    def _finished(self, result: ApplyResult) -> None:
+        self.running = False
+        self.reviewFinished.emit(result)
+        self.controller.message.emit(f"Review {result.run_id}: {result.counts_line()}")
+        self.controller.refresh()
+        self.controller.load_candidates()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.running = False
+        self.reviewFailed.emit(describe_error(exc))
+        self.controller.refresh()
