@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-SEED_UPDATE_IDS = [141, 143, 145, 146]
+SEED_UPDATE_IDS = (141, 143, 145, 146)
 LEASE_PREFIX = "lease:user-memories:"
 
 
@@ -29,8 +29,8 @@ def verdict(
 def seed_verdict(content: str = "Prefers pnpm: workspaces, and pnpm in every example") -> dict[str, Any]:
     """The seed's run: memory #5 rewritten from candidates 141, 143, 145, 146."""
     return verdict(
-        update_existing=[{"memory_id": 5, "content": content, "candidate_ids": SEED_UPDATE_IDS}],
-        consume=SEED_UPDATE_IDS,
+        update_existing=[{"memory_id": 5, "content": content, "candidate_ids": list(SEED_UPDATE_IDS)}],
+        consume=list(SEED_UPDATE_IDS),
     )
 
 
