@@ -2,7 +2,8 @@
 ; shortcut, an optional desktop shortcut and an uninstaller (Settings > Apps).
 ; Compiled by packaging/build.py, which passes:
 ;   /DAppVersion=0.1.0  /DSourceDir=dist\memory-dashboard  /DOutputDir=dist\release
-;   /DOutputBaseFilename=...-setup  /DIconFile=build\icons\memory-dashboard.ico  /DAppExeName=Memory Dashboard.exe
+;   /DOutputBaseFilename=...-setup  /DIconFile=build\icons\memory-dashboard.ico
+;   /DAppExeName="Memory Dashboard.exe"
 ;   and, when a signing certificate is configured, /Smdsign=<signtool command> /DUseSignTool.
 ; The shortcuts start the windowed "Memory Dashboard.exe"; memory-dashboard.exe beside it is the console
 ; build for the command line.
