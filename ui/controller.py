@@ -206,11 +206,12 @@ class Controller(QObject):
     def reactivate(
         self,
         before: Memory,
-        new_expiry: int | object | None = None,
+        new_expiry: int | object | None = KEEP,
         *,
         on_expiry_required: Callable[[ExpiryRequiredError], None] | None = None,
     ) -> None:
-        expiry = KEEP if new_expiry is None else new_expiry
+        """`new_expiry`: KEEP the current one, None for never, or a future instant (epoch ms)."""
+        expiry = new_expiry
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, ExpiryRequiredError) and on_expiry_required is not None:

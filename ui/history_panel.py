@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, cast
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -29,8 +30,10 @@ from app.screening import hidden_characters, make_visible
 from app.store.models import KIND_DELETE, Memory, Revision
 from ui.provenance_table import ProvenanceTable
 from ui.revision_table import RevisionTable, change_text
+from ui.theme import Tone, badge_colors, muted_text
 
 DEBOUNCE_MS = 120
+TRUST_WORDS = {"trusted": "Trusted", "semi": "Semi-trusted", "untrusted": "Untrusted"}
 
 
 class DiffDisplay(Protocol):
@@ -99,6 +102,7 @@ class HistoryPanel(QWidget):
         super().__init__(parent)
         self._now = now
         self._memory: Memory | None = None
+        self.history_memory_id: int | None = None  # whose revisions are shown
         self._pending: Memory | None = None
         self._read_only_reason: str | None = None
         self._timer = QTimer(self)
@@ -111,7 +115,7 @@ class HistoryPanel(QWidget):
         self._stack.addWidget(self.empty)
         self._stack.addWidget(self._build_details())
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setContentsMargins(10, 8, 12, 8)
         outer.addWidget(self._stack)
 
     def _build_details(self) -> QWidget:
@@ -122,9 +126,9 @@ class HistoryPanel(QWidget):
         font.setWeight(font.Weight.DemiBold)
         self.title.setFont(font)
         self.meta = plain_label()
-        self.meta.setForegroundRole(self.meta.foregroundRole())
         self.warning = plain_label()
-        self.warning.setStyleSheet("color: #d64545;")
+        tint(self.meta, muted_text(self.palette()))
+        tint(self.warning, badge_colors(self.palette(), Tone.RED).foreground)
         self.content = QPlainTextEdit(page)
         self.content.setReadOnly(True)
         self.sources = plain_label()
@@ -199,13 +203,15 @@ class HistoryPanel(QWidget):
             self.warning.setText(f"⚠ Hidden characters (shown as ⟦U+…⟧): {labels}")
         if self.content.toPlainText() != make_visible(memory.content):
             self.content.setPlainText(make_visible(memory.content))
-        self.sources.setText(f"Trust: {memory.trust} · sources: {', '.join(memory.sources) or 'none'}")
+        trust = TRUST_WORDS.get(memory.trust, memory.trust)
+        self.sources.setText(f"{trust} · sources: {', '.join(memory.sources) or 'none'}")
         self.provenance.set_memory(memory)
         self._update_restore()
 
     def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:
         if self._memory is None or memory_id != self._memory.id:
             return  # superseded: another memory is selected now
+        self.history_memory_id = memory_id
         self.revisions.set_revisions(revisions)
         if not revisions:
             self.revision_summary.setText("No revisions recorded yet: this memory is as it was promoted.")
@@ -242,10 +248,16 @@ class HistoryPanel(QWidget):
             self.restoreRequested.emit(self._memory, revision.id)
 
 
+def tint(label: QLabel, color: QColor) -> None:
+    palette = label.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, color)
+    label.setPalette(palette)
+
+
 def _boxed(title: str, *widgets: QWidget) -> QWidget:
     box = QWidget()
     layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 6, 0, 0)
+    layout.setContentsMargins(0, 10, 0, 0)
     layout.addWidget(section_label(title))
     for widget in widgets:
         layout.addWidget(widget)

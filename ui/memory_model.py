@@ -68,6 +68,7 @@ class MemoryListModel(QAbstractListModel):
         self._rows_by_id: dict[int, int] | None = {}
         self._cache: OrderedDict[int, Memory] = OrderedDict()
         self._pending: set[int] = set()
+        self._stale: set[int] = set()  # cached rows older than the last listing: shown, and re-read
         self._wanted: set[int] = set()
         self._highlighted: frozenset[int] = frozenset()
         self._page_size = page_size
@@ -96,8 +97,9 @@ class MemoryListModel(QAbstractListModel):
         if role == HIGHLIGHT_ROLE:
             return memory_id in self._highlighted
         memory = self._cache.get(memory_id)
-        if memory is None:
+        if memory is None or memory_id in self._stale:
             self._want(index.row())
+        if memory is None:
             return f"#{memory_id}" if role == Qt.ItemDataRole.DisplayRole else None
         self._cache.move_to_end(memory_id)
         if role == Qt.ItemDataRole.DisplayRole:
@@ -136,7 +138,11 @@ class MemoryListModel(QAbstractListModel):
     def _want(self, row: int) -> None:
         start = row - row % self._page_size
         page = self._ids[start : start + self._page_size]
-        missing = [item for item in page if item not in self._cache and item not in self._pending]
+        missing = [
+            item
+            for item in page
+            if (item not in self._cache or item in self._stale) and item not in self._pending
+        ]
         if missing:
             self._wanted.update(missing)
             self._pending.update(missing)
@@ -153,6 +159,7 @@ class MemoryListModel(QAbstractListModel):
         changed: list[int] = []
         for memory in memories:
             self._pending.discard(memory.id)
+            self._stale.discard(memory.id)
             old = self._cache.get(memory.id)
             self._cache[memory.id] = memory
             self._cache.move_to_end(memory.id)
@@ -165,7 +172,8 @@ class MemoryListModel(QAbstractListModel):
 
     def _trim_cache(self) -> None:
         while len(self._cache) > self._cache_limit:
-            self._cache.popitem(last=False)
+            gone, _ = self._cache.popitem(last=False)
+            self._stale.discard(gone)
 
     def forget_pending(self) -> None:
         """A fetch failed: let the rows be asked for again."""
@@ -184,6 +192,8 @@ class MemoryListModel(QAbstractListModel):
         new_ids = list(dict.fromkeys(ids))
         if new_ids != self._ids:
             self._apply_ids(new_ids)
+        self._stale = set(self._cache)
+        self._pending.clear()
         self.update_rows(rows)
 
     def clear(self) -> None:
@@ -191,6 +201,7 @@ class MemoryListModel(QAbstractListModel):
         self._ids, self._rows_by_id = [], {}
         self._cache.clear()
         self._pending.clear()
+        self._stale.clear()
         self.endResetModel()
 
     def remove_id(self, memory_id: int) -> None:

@@ -15,6 +15,7 @@ from app.review import triage
 from app.review.apply import ApplyResult
 from app.review.runner import resolve_command, run_review
 from app.settings import load_settings
+from app.store import MemoryStore
 from app.store.models import Memory
 from ui import undo as undo_ops
 from ui.controller import Controller, describe_error
@@ -51,15 +52,21 @@ class ReviewController(QObject):
 
         self.controller.write(lambda store: triage.promote_candidates(store, ids, content), done)
 
-    def merge(self, before: Memory, candidate_ids: Sequence[int], content: str | None) -> None:
+    def merge(self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None) -> None:
+        """Fold candidates into memory `memory_id` (None content: its text plus theirs, one per line)."""
         ids = list(candidate_ids)
 
-        def done(memory: Memory) -> None:
-            entry = undo_ops.after_content_change(before, memory, "merge")
-            self.controller.changed(memory, f"Merged {len(ids)} candidate(s) into #{memory.id}", entry)
+        def work(store: MemoryStore) -> tuple[Memory, Memory]:
+            before = store.get(memory_id, observe=False)
+            return before, triage.merge_candidates(store, memory_id, ids, content)
+
+        def done(result: tuple[Memory, Memory]) -> None:
+            before, after = result
+            entry = undo_ops.after_content_change(before, after, "merge")
+            self.controller.changed(after, f"Merged {len(ids)} candidate(s) into #{after.id}", entry)
             self.controller.load_candidates()
 
-        self.controller.write(lambda store: triage.merge_candidates(store, before.id, ids, content), done)
+        self.controller.write(work, done)
 
     def discard(self, candidate_ids: Sequence[int]) -> None:
         ids = list(candidate_ids)

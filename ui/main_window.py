@@ -1,0 +1,333 @@
+"""The main window: the card list on the left, the history panel on the right, a toolbar, menus and a
+status bar, wired to the controller. Conditional logic lives in the controller and `WindowCommands`;
+this file lays out widgets and connects signals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QListView,
+    QMainWindow,
+    QSplitter,
+    QStackedWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.store import MemoryStore
+from app.store.models import STATUS_ACTIVE, Counts, Memory
+from ui.actions import WindowActions
+from ui.card_delegate import CardDelegate
+from ui.controller import Controller
+from ui.filter_bar import FilterBar
+from ui.history_panel import HistoryPanel, plain_label
+from ui.listing import Listing, ViewFilter
+from ui.live_refresh import DatabaseWatcher
+from ui.memory_model import ID_ROLE, MemoryListModel
+from ui.menus import build_menus
+from ui.recent_files import recent_databases, remember_database
+from ui.review_controller import ReviewController
+from ui.review_queue import ReviewQueue
+from ui.status_line import ErrorBanner, StatusLine
+from ui.welcome import WelcomePage
+from ui.window_commands import WindowCommands
+
+MINUTE_MS = 60_000
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self, controller: Controller, *, settings: QSettings | None = None, watch: bool = True
+    ) -> None:
+        super().__init__()
+        self.controller = controller
+        self.review = ReviewController(controller)
+        self.settings = settings or QSettings("memory-dashboard", "memory-dashboard")
+        self.acts = WindowActions(self)
+        self.commands = WindowCommands(self)
+        self.model = MemoryListModel(self)
+        self.watch = watch
+        self.watcher: DatabaseWatcher | None = None
+        self._select_after_listing: int | None = None
+        self._build()
+        self._connect()
+        self.queue = ReviewQueue(self.review, self.acts.run_review, controller.store.now, self)
+        build_menus(self)
+        self._store_changed(controller.store)
+        self._restore_state()
+        self._timers()
+
+    # -- layout ----------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.setWindowTitle("Memory Dashboard")
+        self.list = QListView(self)
+        self.list.setModel(self.model)
+        self.list.setItemDelegate(CardDelegate(self.controller.store.now, self.list))
+        self.list.setUniformItemSizes(True)
+        self.list.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
+        self.list.setMouseTracking(True)
+        self.list.setFrameShape(QListView.Shape.NoFrame)
+        self.list.setSelectionMode(QListView.SelectionMode.SingleSelection)
+        self.list.addActions(self.acts.card_actions)
+        self.list.setAccessibleName("Memory cards")
+        self.no_match = plain_label("No memories match this filter.")
+        self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.left = QStackedWidget(self)
+        self.left.addWidget(self.list)
+        self.left.addWidget(self.no_match)
+        self.panel = HistoryPanel(self.controller.store.now, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.left)
+        self.splitter.addWidget(self.panel)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([600, 500])
+        self.welcome = WelcomePage(self)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.splitter)
+        self.pages.addWidget(self.welcome)
+        self.banner = ErrorBanner(self)
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        self.filters = FilterBar(self)
+        self.toolbar = QToolBar("Main", self)
+        self.toolbar.setObjectName("mainToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.addWidget(self.filters)
+        self.toolbar.addSeparator()
+        for action in (
+            self.acts.edit,
+            self.acts.dismiss,
+            self.acts.reactivate,
+            self.acts.delete,
+            self.acts.expiry,
+        ):
+            self.toolbar.addAction(action)
+        self.toolbar.addSeparator()
+        self.toolbar.addAction(self.acts.undo)
+        self.toolbar.addSeparator()
+        for action in (self.acts.review_queue, self.acts.run_review, self.acts.refresh):
+            self.toolbar.addAction(action)
+        self.addToolBar(self.toolbar)
+        self.status = StatusLine(self.statusBar())
+
+    def _connect(self) -> None:
+        c, a = self.controller, self.acts
+        self.model.rowsWanted.connect(c.fetch_rows)
+        c.wanted_ids = self.visible_ids
+        c.memoriesLoaded.connect(self._listing_loaded)
+        c.rowsLoaded.connect(self.model.update_rows)
+        c.memoryChanged.connect(self._memory_changed)
+        c.memoryRemoved.connect(self.model.remove_id)
+        c.historyLoaded.connect(self.panel.set_history)
+        c.countsChanged.connect(self._counts_changed)
+        c.error.connect(self._show_error)
+        c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        c.undoChanged.connect(self._undo_changed)
+        c.storeChanged.connect(self._store_changed)
+        self.model.dataChanged.connect(self._rows_changed)
+        self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
+        self.list.selectionModel().currentChanged.connect(
+            lambda current, _old: self._current_changed(current)
+        )
+        self.list.activated.connect(lambda _index: self.commands.edit())
+        self.panel.historyWanted.connect(c.load_history)
+        self.panel.restoreRequested.connect(c.restore)
+        self.filters.filterChanged.connect(self._filter_changed)
+        self.welcome.openDatabaseRequested.connect(self.commands.open_database)
+        self.welcome.openRecentRequested.connect(c.open_database)
+        self.welcome.openDemoRequested.connect(self.commands.open_demo)
+        a.edit.triggered.connect(self.commands.edit)
+        a.dismiss.triggered.connect(self.commands.dismiss)
+        a.reactivate.triggered.connect(self.commands.reactivate)
+        a.delete.triggered.connect(self.commands.delete)
+        a.expiry.triggered.connect(self.commands.set_expiry)
+        a.undo.triggered.connect(c.undo)
+        a.refresh.triggered.connect(self.refresh)
+        a.next.triggered.connect(lambda: self.move_selection(1))
+        a.previous.triggered.connect(lambda: self.move_selection(-1))
+        a.find.triggered.connect(self._focus_search)
+        a.review_queue.triggered.connect(self.show_queue)
+        a.run_review.triggered.connect(self.commands.run_review)
+        a.open_database.triggered.connect(self.commands.open_database)
+        a.open_demo.triggered.connect(self.commands.open_demo)
+        a.quit.triggered.connect(self.close)
+        a.undo.setEnabled(False)
+
+    def _timers(self) -> None:
+        self.minute = QTimer(self)
+        self.minute.setInterval(MINUTE_MS)
+        self.minute.timeout.connect(self._each_minute)
+        self.minute.start()
+
+    # -- state -----------------------------------------------------------------------------------------
+
+    def selected_memory(self) -> Memory | None:
+        index = self.list.currentIndex()
+        return self.model.memory(int(index.data(ID_ROLE))) if index.isValid() else None
+
+    def visible_ids(self) -> list[int]:
+        viewport = self.list.viewport().rect()
+        top, bottom = self.list.indexAt(viewport.topLeft()), self.list.indexAt(viewport.bottomLeft())
+        first = top.row() if top.isValid() else 0
+        last = bottom.row() if bottom.isValid() else min(self.model.rowCount(), first + 30) - 1
+        ids = [int(self.model.index(row, 0).data(ID_ROLE)) for row in range(first, last + 1)]
+        current = self.list.currentIndex()
+        return [*ids, int(current.data(ID_ROLE))] if current.isValid() else ids
+
+    def refresh(self) -> None:
+        self.controller.refresh()
+        self.controller.load_candidates()
+
+    def select_id(self, memory_id: int) -> bool:
+        index = self.model.index_of(memory_id)
+        if not index.isValid():
+            return False
+        self.list.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.list.scrollTo(index)
+        return True
+
+    def move_selection(self, step: int) -> None:
+        rows = self.model.rowCount()
+        if rows:
+            current = self.list.currentIndex()
+            row = min(max((current.row() if current.isValid() else -1) + step, 0), rows - 1)
+            self.select_id(int(self.model.index(row, 0).data(ID_ROLE)))
+
+    def show_queue(self) -> None:
+        self.controller.load_candidates()
+        self.queue.show()
+        self.queue.raise_()
+
+    def _focus_search(self) -> None:
+        self.filters.search.setFocus()
+        self.filters.search.selectAll()
+
+    def _filter_changed(self, flt: ViewFilter) -> None:
+        self.model.set_highlighted(())
+        self.controller.set_filter(flt)
+
+    def _listing_loaded(self, listing: Listing) -> None:
+        self.model.set_listing(listing.ids, listing.rows)
+        self.left.setCurrentIndex(0 if listing.ids else 1)
+        wanted, self._select_after_listing = self._select_after_listing, None
+        if wanted is not None and self.select_id(wanted):
+            return
+        if not self.list.currentIndex().isValid() and listing.ids:
+            self.select_id(listing.ids[0])
+        self._current_changed(self.list.currentIndex())
+
+    def _current_changed(self, index: AnyIndex) -> None:
+        memory = self.model.memory(int(index.data(ID_ROLE))) if index.isValid() else None
+        if memory is None or self.panel.memory is None or memory.id != self.panel.memory.id:
+            self.panel.show_memory(memory)
+        self._update_actions(memory)
+
+    def _rows_changed(self, top: QModelIndex, bottom: QModelIndex, _roles: object = None) -> None:
+        current = self.list.currentIndex()
+        if current.isValid() and top.row() <= current.row() <= bottom.row():
+            memory = self.model.memory(int(current.data(ID_ROLE)))
+            if memory is not None:
+                if self.panel.memory is None or self.panel.memory.id != memory.id:
+                    self.panel.show_memory(memory)
+                else:
+                    self.panel.update_memory(memory)
+            self._update_actions(memory)
+
+    def _memory_changed(self, memory: Memory) -> None:
+        if self.model.row_of(memory.id) is None:
+            self._select_after_listing = memory.id  # a new memory: select it once listed
+        self.model.update_rows([memory])
+        self.panel.update_memory(memory)
+
+    def _update_actions(self, memory: Memory | None) -> None:
+        writable = not self.controller.read_only
+        a = self.acts
+        a.edit.setEnabled(writable and memory is not None)
+        a.delete.setEnabled(writable and memory is not None)
+        a.expiry.setEnabled(writable and memory is not None)
+        a.dismiss.setEnabled(writable and memory is not None and memory.status == STATUS_ACTIVE)
+        a.reactivate.setEnabled(
+            writable and memory is not None and (memory.status != STATUS_ACTIVE or memory.expired)
+        )
+        a.run_review.setEnabled(writable and not self.review.running)
+        a.undo.setEnabled(writable and bool(self.controller.undo_label))
+
+    def _undo_changed(self, label: str) -> None:
+        self.acts.undo.setText(label or "Undo")
+        self.acts.undo.setEnabled(bool(label) and not self.controller.read_only)
+
+    def _counts_changed(self, counts: Counts) -> None:
+        self.status.set_counts(counts)
+        self.acts.review_queue.setText(f"Review queue ({counts.candidates})")
+        empty = counts.total == 0
+        if empty:
+            self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
+        self.pages.setCurrentIndex(1 if empty else 0)
+
+    def _show_error(self, text: str) -> None:
+        self.banner.show_error(text)
+        self.statusBar().showMessage(text, 10_000)
+
+    def _store_changed(self, store: MemoryStore) -> None:
+        self.model.clear()
+        self.panel.show_memory(None)
+        reason = store.read_only_reason if store.read_only else None
+        self.status.set_database(store.location, reason)
+        self.panel.set_read_only(reason)
+        self.setWindowTitle(f"Memory Dashboard — {Path(store.location).name}")
+        for action, tip in self.acts.writers.items():
+            action.setToolTip(f"Read-only: {reason}" if reason else tip)
+        if Path(store.location).exists():
+            remember_database(self.settings, store.location)
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher.deleteLater()
+            self.watcher = None
+        if self.watch and Path(store.location).is_file():
+            self.watcher = DatabaseWatcher(Path(store.location), self)
+            self.watcher.changed.connect(self.refresh)
+        self._update_actions(None)
+
+    def _each_minute(self) -> None:
+        self.list.viewport().update()  # relative times move on
+        self.controller.sweep()
+
+    # -- persistence -----------------------------------------------------------------------------------
+
+    def _restore_state(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 900)
+        state = self.settings.value("window/state")
+        if state is not None:
+            self.restoreState(state)
+        splitter = self.settings.value("window/splitter")
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+
+    def save_state(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/splitter", self.splitter.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        if self.watcher is not None:
+            self.watcher.stop()
+        super().closeEvent(event)

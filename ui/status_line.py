@@ -1,0 +1,87 @@
+"""The status bar's permanent parts (counts, database path, read-only badge) and the error banner.
+
+Errors a person can cause are shown in a banner above the cards until dismissed (and in the status
+bar), never as a traceback and never only as a transient message.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStatusBar, QToolButton, QWidget
+
+from app.store.models import Counts
+from ui.theme import Tone, badge_colors
+
+
+def counts_text(counts: Counts) -> str:
+    parts = [f"{counts.active} active", f"{counts.dismissed} dismissed"]
+    if counts.other:
+        parts.append(f"{counts.other} other")
+    if counts.expired:
+        parts.append(f"{counts.expired} expired")
+    parts.append(f"{counts.candidates} candidate{'s' if counts.candidates != 1 else ''}")
+    return " · ".join(parts)
+
+
+def _plain(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+class StatusLine:
+    """Owns the permanent widgets of a QStatusBar."""
+
+    def __init__(self, bar: QStatusBar) -> None:
+        self.bar = bar
+        self.counts = _plain()
+        self.counts.setToolTip("Memories by status, and candidates waiting for review")
+        self.path = _plain()
+        self.read_only = _plain(" read-only ")
+        colors = badge_colors(bar.palette(), Tone.AMBER)
+        self.read_only.setStyleSheet(
+            f"background: {colors.background.name()}; color: {colors.foreground.name()};"
+            f" border: 1px solid {colors.border.name()}; border-radius: 4px; padding: 0 4px;"
+        )
+        self.read_only.hide()
+        bar.addPermanentWidget(self.counts)
+        bar.addPermanentWidget(self.path)
+        bar.addPermanentWidget(self.read_only)
+
+    def set_counts(self, counts: Counts) -> None:
+        self.counts.setText(counts_text(counts))
+
+    def set_database(self, location: str, read_only_reason: str | None) -> None:
+        shown = location if len(location) <= 60 else "…" + location[-58:]
+        self.path.setText(shown)
+        self.path.setToolTip(f"Database: {location}")
+        self.read_only.setVisible(read_only_reason is not None)
+        self.read_only.setToolTip(f"Nothing can be changed: {read_only_reason}" if read_only_reason else "")
+
+
+class ErrorBanner(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = _plain()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton(self)
+        close.setText("✕")
+        close.setToolTip("Dismiss this message")
+        close.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(close)
+        self.setAutoFillBackground(True)
+        self.hide()
+
+    def show_error(self, text: str) -> None:
+        colors = badge_colors(self.palette(), Tone.RED)
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Window, colors.background)
+        palette.setColor(QPalette.ColorRole.WindowText, colors.foreground)
+        self.setPalette(palette)
+        self.label.setText(text)
+        self.show()

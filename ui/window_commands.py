@@ -1,0 +1,149 @@
+"""What the window's actions do when they need a dialog or a confirmation: edit, reactivate (an expired
+memory asks for a new expiry), delete (confirmed), set expiry, open another database, run the review.
+
+The dialogs are opened non-blocking (`open()`/`show()`), so the event loop keeps delivering results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
+
+from app.review.apply import ApplyResult
+from app.store import ExpiryRequiredError
+from app.store.models import Memory
+from ui.edit_dialog import EditDialog
+from ui.expiry_dialog import ExpiryDialog
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
+
+Confirm = Callable[[str, str], bool]
+
+
+def ask(window: MainWindow, title: str, text: str) -> bool:
+    answer = QMessageBox.question(
+        window, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
+class WindowCommands:
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.controller = window.controller
+        self.confirm: Confirm = lambda title, text: ask(window, title, text)
+        self.edit_dialog: EditDialog | None = None
+        self.expiry_dialog: ExpiryDialog | None = None
+        self.progress: QProgressDialog | None = None
+        window.review.reviewFinished.connect(self._review_done)
+        window.review.reviewFailed.connect(self._review_done)
+
+    def edit(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is None or self.controller.read_only:
+            return
+        self.edit_dialog = EditDialog(self.controller, memory, self.window)
+        self.edit_dialog.open()
+        self.edit_dialog.editor.setFocus()
+
+    def dismiss(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is not None:
+            self.controller.dismiss(memory)
+
+    def reactivate(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is None:
+            return
+        if memory.expired:
+            self._ask_expiry(memory, reactivating=True)
+        else:
+            self.controller.reactivate(
+                memory, on_expiry_required=lambda _e: self._ask_expiry(memory, reactivating=True)
+            )
+
+    def delete(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is None:
+            return
+        preview = memory.content if len(memory.content) <= 160 else memory.content[:157] + "…"
+        text = (
+            f"Delete memory #{memory.id}?\n\n{preview}\n\n"
+            "Its history is kept, and Undo (Ctrl+Z) brings it back."
+        )
+        if self.confirm(f"Delete memory #{memory.id}", text):
+            self.controller.delete(memory)
+
+    def set_expiry(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is not None:
+            self._ask_expiry(memory, reactivating=False)
+
+    def _ask_expiry(self, memory: Memory, *, reactivating: bool) -> None:
+        dialog = ExpiryDialog(
+            memory, self.controller.store.now, reactivating=reactivating, parent=self.window
+        )
+        self.expiry_dialog = dialog
+
+        def finished(result: int) -> None:
+            if result != QDialog.DialogCode.Accepted:
+                return
+            chosen = dialog.chosen_expiry()
+            if reactivating:
+                self.controller.reactivate(memory, chosen, on_expiry_required=self._expiry_error)
+            else:
+                self.controller.set_expiry(memory, chosen)
+
+        dialog.finished.connect(finished)
+        dialog.open()
+
+    def _expiry_error(self, error: ExpiryRequiredError) -> None:
+        self.controller.error.emit(error.message)
+
+    def open_database(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window,
+            "Open a memory database",
+            "",
+            "SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)",
+        )
+        if path:
+            self.controller.open_database(path)
+
+    def open_demo(self) -> None:
+        from app.demo import ensure_demo_store
+        from app.paths import DatabaseChoice
+
+        self.controller.message.emit("Opening the demo data…")
+        self.controller.runner.submit(
+            lambda: DatabaseChoice(str(ensure_demo_store()), "demo"),
+            self.controller.open_database,
+            self.controller.report,
+        )
+
+    def run_review(self) -> None:
+        review = self.window.review
+        if review.running:
+            return
+        progress = QProgressDialog("Running the reviewer…", "", 0, 0, self.window)
+        progress.setWindowTitle("Review")
+        progress.setCancelButton(None)  # a run applies under the lease; it ends by itself or times out
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(300)
+        self.progress = progress
+        review.run_review()
+
+    def _review_done(self, result: ApplyResult | str) -> None:
+        if self.progress is not None:
+            self.progress.reset()
+            self.progress.deleteLater()
+            self.progress = None
+        if isinstance(result, ApplyResult):
+            self.window.model.set_highlighted(result.changed_memory_ids)
+            self.window.statusBar().showMessage(f"Review: {result.counts_line()}", 15_000)
+        else:
+            self.controller.error.emit(f"The review did not run: {result}")
