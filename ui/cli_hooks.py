@@ -1,0 +1,54 @@
+"""The window's CLI commands, loaded lazily by `app.cli` (so `app/` never imports Qt).
+
+No Qt import at module level: `register` only adds argparse options; Qt is imported when a
+command actually runs. `HOOKS` is what `app.cli.load_gui_hooks` reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+THEMES = ("light", "dark")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`1400x900` → (1400, 900)."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit() or int(width) < 200 or int(height) < 150:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT like 1400x900, got {text!r}")
+    return int(width), int(height)
+
+
+def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
+    from ui.app import screenshot
+
+    out = Path(args.out)
+    with opener(args, write=False) as store:
+        screenshot(store, out, select=args.select, size=args.size, theme=args.theme)
+    print(out)
+    return 0
+
+
+def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    help_text = "render the main window offscreen to a PNG (with a memory's history panel)"
+    parser = subparsers.add_parser("screenshot", parents=parents, help=help_text, description=help_text)
+    parser.add_argument("out", metavar="OUT.png", help="where to write the PNG")
+    parser.add_argument("--select", type=int, metavar="ID", help="the memory to select (default: the first)")
+    parser.add_argument(
+        "--size", type=parse_size, default=(1400, 900), metavar="WxH", help="default 1400x900"
+    )
+    parser.add_argument("--theme", choices=THEMES, default="light")
+    parser.set_defaults(handler=cmd_screenshot)
+
+
+def open_window(args: argparse.Namespace, store: Any) -> int:
+    from ui.app import run_window
+
+    return run_window(store, smoke=bool(getattr(args, "smoke", False)))
+
+
+HOOKS = SimpleNamespace(register=register, open_window=open_window)
