@@ -77,7 +77,10 @@ def starts_at_all(executable: Path, env: dict[str, str]) -> str:
     a missing option."""
     code, output = launch(executable, ["--help"], env)
     if code == 0:
-        return "the frozen binary starts (--help exits 0): the failing options are missing or broken in app/"
+        return (
+            "the frozen binary starts (--help exits 0): the failing options are missing or broken "
+            "in app/ or ui/ (ui.cli_hooks)"
+        )
     return f"the frozen binary does not start (--help exit {code}):\n{tail(output)}"
 
 

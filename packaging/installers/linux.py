@@ -62,8 +62,9 @@ def make_appimage(info: BuildInfo) -> Path | None:
     shutil.copy2(PACKAGING / "linux" / "AppRun", apprun)
     apprun.chmod(0o755)
     target = info.release_dir / f"{info.artifact_stem('linux')}.AppImage"
-    env = {**os.environ, "ARCH": APPIMAGE_ARCH.get(machine_arch(), machine_arch())}
-    run([tool, "--no-appstream", appdir, target], what="appimagetool", env=env)
+    arch = APPIMAGE_ARCH.get(machine_arch(), machine_arch())
+    env = {**os.environ, "ARCH": arch, "VERSION": info.version}
+    run([tool, appdir, target], what="appimagetool", env=env)
     return target
 
 
