@@ -179,3 +179,18 @@ def test_a_legacy_row_without_provenance_gains_only_the_found_entries(
     assert json.loads(row["source_candidate_ids"]) == [7, 8, 152]
     assert [e["candidate_id"] for e in json.loads(row["source_candidate_provenance"])] == [152]
     assert store.get(3).unknown_provenance_ids == (7, 8)
+
+
+def test_a_host_rewrite_not_yet_seen_is_recorded_before_the_review(store: MemoryStore, host_db: Path) -> None:
+    store.list_memories()  # the store has looked once
+    host_sql(
+        host_db,
+        "UPDATE user_memories SET content = 'Prefers pnpm, says the host', updated_at = ? WHERE id = 5",
+        (REVIEW_TIME - HOUR,),
+    )
+    apply_document(store, seed_verdict("Prefers pnpm everywhere"), run_id="after-host")
+    history = store.history(5)
+    assert [(rev.source, rev.previous_content, rev.new_content) for rev in history[-2:]] == [
+        ("observed", "Prefers pnpm", "Prefers pnpm, says the host"),
+        ("review", "Prefers pnpm, says the host", "Prefers pnpm everywhere"),
+    ]
