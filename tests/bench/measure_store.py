@@ -1,0 +1,145 @@
+"""The measurements without a screen: search, diff of a 64 KiB revision, apply a verdict, observe rewrites.
+
+Each alternates our call and its floor round by round on the same file; measurements that write get a
+fresh copy of the generated file every round.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import random
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from app.diff import side_by_side as diff_rows
+from app.diff import word_diff
+from app.review import apply_verdict, parse_verdict
+from app.store import MemoryFilter, MemoryStore
+from app.store.models import KIND_CONTENT
+from tests.bench.generate import BenchDb
+from tests.bench.timing import Result, fresh_copy, result, side_by_side
+from tests.bench.verdict_case import build_verdict, raw_apply
+
+REWRITES = 1_000
+
+
+def search(db: BenchDb, work: Path, rounds: int, term: str, label: str) -> Result:
+    path = fresh_copy(db.path, work)
+    store = MemoryStore.open(path)
+    store.list_ids()  # first look: the store's baseline, as when the window opened
+    raw = sqlite3.connect(path)
+    found: dict[str, int] = {}
+
+    def ours() -> Callable[[], object]:
+        return lambda: found.__setitem__("ours", len(store.list_ids(MemoryFilter(status="all", search=term))))
+
+    def floor() -> Callable[[], object]:
+        sql = "SELECT id FROM user_memories WHERE content LIKE ?"
+        return lambda: found.__setitem__("floor", len(raw.execute(sql, (f"%{term}%",)).fetchall()))
+
+    times = side_by_side(rounds, ours, floor)
+    store.close()
+    raw.close()
+    assert found["ours"] == found["floor"], found
+    note = f"'{term}': {found['ours']:,} hits; ours = the listing call (observe + search + sort)"
+    return result(f"search ({label})", times, 1.0, note)
+
+
+def diff(db: BenchDb, work: Path, rounds: int) -> Result:
+    path = fresh_copy(db.path, work)
+    store = MemoryStore.open(path)
+    store.list_ids()
+    revisions = store.history(db.diff_memory_id)
+    newest = next(r for r in reversed(revisions) if r.kind == KIND_CONTENT)
+    old, new = newest.previous_content or "", newest.new_content or ""
+
+    def ours() -> Callable[[], object]:
+        def run() -> object:
+            history = store.history(db.diff_memory_id)
+            latest = next(r for r in reversed(history) if r.kind == KIND_CONTENT)
+            return word_diff(latest.previous_content or "", latest.new_content or "")
+
+        return run
+
+    def floor() -> Callable[[], object]:
+        return lambda: difflib.SequenceMatcher(None, old.splitlines(), new.splitlines()).get_opcodes()
+
+    times = side_by_side(rounds, ours, floor)
+    rows = side_by_side(rounds, lambda: lambda: diff_rows(old, new), floor)
+    store.close()
+    note = (
+        f"{len(revisions)} revisions, {len(old.encode()):,} -> {len(new.encode()):,} bytes; ours = history"
+        f" + word diff; side-by-side rows alone: {sorted(rows[0])[len(rows[0]) // 2] * 1e3:.1f} ms"
+    )
+    return result("select a 50-revision memory + diff", times, 1.5, note)
+
+
+def apply(db: BenchDb, work: Path, rounds: int) -> Result:
+    verdict_json = json.dumps(build_verdict(db))
+    counts: dict[str, str] = {}
+
+    def ours() -> Callable[[], object]:
+        store = MemoryStore.open(fresh_copy(db.path, work))
+
+        def run() -> None:
+            outcome = apply_verdict(store, parse_verdict(json.loads(verdict_json)), run_id="bench")
+            counts["ours"] = outcome.counts_line()
+            store.close()
+
+        return run
+
+    def floor() -> Callable[[], object]:
+        return raw_apply(fresh_copy(db.path, work), json.loads(verdict_json), db.now)
+
+    times = side_by_side(rounds, ours, floor)
+    return result("apply a verdict (500/500/3,000)", times, 3.0, counts.get("ours", ""))
+
+
+def _rewrite(path: Path, db: BenchDb, seed: int) -> None:
+    """1,000 outside rewrites, as the host makes them (content and updated_at, plain SQL)."""
+    rng = random.Random(seed)
+    ids = rng.sample(range(1, db.memories + 1), REWRITES)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    conn.executemany(
+        "UPDATE user_memories SET content = content || ' (rewritten by the host)', updated_at = ?"
+        " WHERE id = ?",
+        [(db.now + n, memory_id) for n, memory_id in enumerate(ids)],
+    )
+    conn.execute("COMMIT")
+    conn.close()
+
+
+def observe(db: BenchDb, work: Path, rounds: int) -> Result:
+    found: dict[str, int] = {}
+
+    def ours() -> Callable[[], object]:
+        path = fresh_copy(db.path, work)
+        store = MemoryStore.open(path)
+        store.list_ids()
+        _rewrite(path, db, seed=len(found))
+
+        def run() -> None:
+            found["ours"] = len(store.observe())
+            store.close()
+
+        return run
+
+    def floor() -> Callable[[], object]:
+        path = fresh_copy(db.path, work)
+        _rewrite(path, db, seed=1)
+
+        def run() -> None:
+            raw = sqlite3.connect(path)
+            found["floor"] = len(raw.execute("SELECT * FROM user_memories").fetchall())
+            raw.close()
+
+        return run
+
+    times = side_by_side(rounds, ours, floor)
+    note = (
+        f"{found.get('ours', 0):,} observed revisions; floor = SELECT * of all {found.get('floor', 0):,} rows"
+    )
+    return result("observe 1,000 outside rewrites", times, 2.0, note)

@@ -1,0 +1,113 @@
+"""Run every benchmark of issue 6 and print ours vs the floor: `python -m tests.bench.run [--quick]`.
+
+Each measurement runs several rounds, alternating our code and its floor on the same generated data in
+the same process, and reports median times and their ratio against the target. `--quick` uses 10,000
+memories (under a minute); the default is 100,000. `--only NAME` runs the measurements whose key
+contains NAME. The figures also go to a JSON file (`--json`, default `bench-results.json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+
+from tests.bench.generate import NOW, BenchDb, Spec, cached
+from tests.bench.timing import Result
+
+Measurement = Callable[[BenchDb, Path, int], list[Result]]
+
+
+def _call(module: str, function: str, *args: object) -> Result:
+    """Import a measurement module only when it runs (the GUI ones pull in Qt)."""
+    return getattr(importlib.import_module(f"tests.bench.{module}"), function)(*args)  # type: ignore[no-any-return]
+
+
+def _measurements() -> dict[str, Measurement]:
+    return {
+        "open": lambda db, work, n: [_call("measure_gui", "open_first_screen", db, work, n)],
+        "scroll": lambda db, work, n: [_call("measure_gui", "scroll", db, work, max(1, n // 3))],
+        "search": lambda db, work, n: [
+            _call("measure_store", "search", db, work, n, db.rare_term, "rare term"),
+            _call("measure_store", "search", db, work, n, db.common_term, "common term"),
+        ],
+        "diff": lambda db, work, n: [_call("measure_store", "diff", db, work, n)],
+        "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],
+        "observe": lambda db, work, n: [_call("measure_store", "observe", db, work, n)],
+        "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
+        "start": lambda db, work, n: list(_call("measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
+    }
+
+
+def _format(value: float, unit: str) -> str:
+    if unit == "B":
+        return f"{value / 1e6:8.1f} MB"
+    return f"{value * 1e3:8.1f} ms" if value < 10 else f"{value:8.2f} s "
+
+
+def print_table(results: list[Result]) -> None:
+    print(f"\n{'measurement':42} {'ours':>11} {'floor':>11} {'ratio':>7} {'target':>7}  result")
+    for row in results:
+        target = f"≤{row.target:g}×" if row.target is not None else "-"
+        print(
+            f"{row.name:42} {_format(row.ours, row.unit)} {_format(row.floor, row.unit)} "
+            f"{row.ratio:6.2f}× {target:>7}  {row.verdict}"
+        )
+    for row in results:
+        if row.note:
+            print(f"  {row.name}: {row.note}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="10,000 memories, fewer rounds")
+    parser.add_argument("--memories", type=int, help="override the number of memories")
+    parser.add_argument("--rounds", type=int, help="rounds per measurement (default 5, quick 3)")
+    parser.add_argument("--only", action="append", default=[], help="run only measurements matching NAME")
+    parser.add_argument("--json", default="bench-results.json", help="where to write the figures")
+    args = parser.parse_args(argv)
+    os.environ["MEMORY_DASHBOARD_NOW"] = str(NOW)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    memories = args.memories or (10_000 if args.quick else 100_000)
+    rounds = args.rounds or (3 if args.quick else 5)
+    started = time.perf_counter()
+    db = cached(Spec.for_size(memories))
+    print(
+        f"data: {db.path} ({Path(db.path).stat().st_size / 1e6:.0f} MB, {db.memories:,} memories); "
+        f"{rounds} rounds",
+        flush=True,
+    )
+    results: list[Result] = []
+    with tempfile.TemporaryDirectory(prefix="mdash-bench-") as tmp:
+        for key, measure in _measurements().items():
+            if args.only and not any(name in key for name in args.only):
+                continue
+            step = time.perf_counter()
+            results.extend(measure(db, Path(tmp), rounds))
+            print(f"  {key}: {time.perf_counter() - step:.1f} s", file=sys.stderr, flush=True)
+    print_table(results)
+    report = {
+        "memories": db.memories,
+        "revisions": db.revisions,
+        "pending": db.pending,
+        "rounds": rounds,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "seconds": round(time.perf_counter() - started, 1),
+        "results": [{**asdict(row), "ratio": row.ratio, "verdict": row.verdict} for row in results],
+    }
+    Path(args.json).write_text(json.dumps(report, indent=2))
+    print(f"\nwritten: {args.json} ({report['seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
