@@ -29,7 +29,7 @@ from sqlalchemy import Connection, insert, select
 from app.provenance import ORIGIN_PROMOTION
 from app.review import lease as leases
 from app.review.verdict import Verdict, check_against_database
-from app.store import MemoryStore, StoreError, writes
+from app.store import MemoryStore, StoreError, revision_log, writes
 from app.store.models import SOURCE_REVIEW, STATUS_DISMISSED, Candidate
 from app.store.observe import record_changes
 from app.store.reads import chunks
@@ -106,7 +106,7 @@ def validate_in_transaction(conn: Connection, verdict: Verdict) -> dict[int, Can
 
 
 def _write_verdict(
-    ctx: writes.WriteContext, verdict: Verdict, pool: Mapping[int, Candidate], run_id: str
+    ctx: revision_log.WriteContext, verdict: Verdict, pool: Mapping[int, Candidate], run_id: str
 ) -> ApplyResult:
     """The verdict's changes, in the host's order; the pool was loaded before anything is consumed."""
     promoted = [

@@ -12,12 +12,14 @@ from collections.abc import Mapping, Sequence
 
 from app.provenance import ORIGIN_MANUAL
 from app.review import lease as leases
-from app.store import InvalidInputError, Memory, MemoryStore, NotFoundError, writes
+from app.store import InvalidInputError, Memory, MemoryStore, NotFoundError, revision_log, writes
 from app.store.models import SOURCE_DASHBOARD, Candidate
 from app.trust import DASHBOARD_SOURCE
 
 
-def _pool(ctx: writes.WriteContext, candidate_ids: Sequence[int]) -> tuple[list[int], dict[int, Candidate]]:
+def _pool(
+    ctx: revision_log.WriteContext, candidate_ids: Sequence[int]
+) -> tuple[list[int], dict[int, Candidate]]:
     """The selected candidates, all still pending, in the order given (repeats dropped)."""
     ids = list(dict.fromkeys(candidate_ids))
     if not ids:
@@ -50,7 +52,7 @@ def promote_candidates(
             pool=pool,
         )
         if content is not None and content != default:
-            writes.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+            revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
     return store.get(memory_id, observe=False)
 
 
@@ -69,7 +71,7 @@ def merge_candidates(
         text = default if content is None else content
         writes.update_content(ctx, memory_id, text, ids, source=SOURCE_DASHBOARD, pool=pool)
         if content is not None and content != default:
-            writes.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+            revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
         writes.consume_candidates(ctx, ids)
     return store.get(memory_id, observe=False)
 

@@ -14,8 +14,9 @@ from sqlalchemy import Connection, and_, select
 from app.clock import format_instant
 from app.store.errors import ExpiryRequiredError, InvalidInputError
 from app.store.models import SOURCE_DASHBOARD, SOURCE_EXPIRY, STATUS_ACTIVE, STATUS_DISMISSED
+from app.store.revision_log import WriteContext
 from app.store.tables import expiry, user_memories
-from app.store.writes import WriteContext, require_row, set_expiry, set_status
+from app.store.writes import require_row, set_expiry, set_status
 
 
 class _Keep:

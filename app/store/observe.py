@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, delete, exists, insert, not_, or_, select, update
+from sqlalchemy import Connection, delete, exists, insert, not_, or_, select
 
 from app.store.models import (
     KIND_CONTENT,
@@ -22,19 +22,12 @@ from app.store.models import (
     Revision,
 )
 from app.store.reads import fetch_rows
+from app.store.revision_log import SeenRow, WriteContext, add_revision, record_observed
 from app.store.rows import HostRow, OwnFacts, looks_rewritten
 from app.store.tables import expiry, meta, seen, user_memories
-from app.store.writes import WriteContext, add_revision
 
 TRACKING_KEY = "tracking_since"
 m = user_memories.c
-
-
-@dataclass(frozen=True, slots=True)
-class SeenRow:
-    content: str
-    status: str
-    updated_at: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,39 +64,6 @@ def _seen_rows(conn: Connection, ids: tuple[int, ...]) -> dict[int, SeenRow]:
     return found
 
 
-def _record_change(ctx: WriteContext, row: HostRow, before: SeenRow) -> None:
-    status_moved = before.status != row.status
-    if before.content != row.content:
-        add_revision(
-            ctx,
-            row.id,
-            KIND_CONTENT,
-            SOURCE_OBSERVED,
-            previous_content=before.content,
-            new_content=row.content,
-            previous_status=before.status if status_moved else None,
-            new_status=row.status if status_moved else None,
-            changed_at=row.updated_at,
-        )
-    elif status_moved:
-        add_revision(
-            ctx,
-            row.id,
-            KIND_STATUS,
-            SOURCE_OBSERVED,
-            previous_content=row.content,
-            new_content=row.content,
-            previous_status=before.status,
-            new_status=row.status,
-            changed_at=row.updated_at,
-        )
-    ctx.conn.execute(
-        update(seen)
-        .where(seen.c.memory_id == row.id)
-        .values(content=row.content, status=row.status, updated_at=row.updated_at)
-    )
-
-
 def _record_new(ctx: WriteContext, row: HostRow, tracking: bool) -> None:
     rewritten = looks_rewritten(row.status, row.promoted_at, row.updated_at)
     ctx.conn.execute(
@@ -135,7 +95,7 @@ def record_changes(ctx: WriteContext) -> Changes:
     before = _seen_rows(ctx.conn, changes.changed + changes.gone)
     for row in fetch_rows(ctx.conn, changes.changed):
         if row.id in before:
-            _record_change(ctx, row, before[row.id])
+            record_observed(ctx, row, before[row.id])
         else:
             _record_new(ctx, row, tracking)
     for memory_id in changes.gone:

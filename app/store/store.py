@@ -15,7 +15,7 @@ from sqlalchemy import Connection, func, select
 
 from app.clock import Clock, clock_from_env
 from app.paths import DatabaseChoice, choose_database, is_url
-from app.store import expiry_sweep, writes
+from app.store import expiry_sweep, revision_log, writes
 from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, transaction
 from app.store.errors import ConflictError, DatabaseLockedError, NotFoundError, ReadOnlyError
 from app.store.migrate import own_tables_ready, upgrade
@@ -104,17 +104,17 @@ class MemoryStore:
             yield conn
 
     @contextmanager
-    def write(self) -> Iterator[writes.WriteContext]:
+    def write(self) -> Iterator[revision_log.WriteContext]:
         """One write transaction (`BEGIN IMMEDIATE`); the profile version moves once if anything changed."""
         if self.read_only:
             raise ReadOnlyError(
                 f"{self.location} is open read-only ({self.read_only_reason}); nothing was written"
             )
         with transaction(self._db.engine, write=True, location=self.location) as conn:
-            ctx = writes.WriteContext(conn, self.now())
+            ctx = revision_log.WriteContext(conn, self.now())
             yield ctx
             if ctx.profile_changed:
-                writes.bump_profile_version(conn, ctx.now)
+                revision_log.bump_profile_version(conn, ctx.now)
 
     # -- observing outside rewrites --------------------------------------------------------------------
 
@@ -232,7 +232,7 @@ class MemoryStore:
             if content is not None and content != "\n".join(
                 pool[i].content for i in candidate_ids if i in pool
             ):
-                writes.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+                revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
         return self.get(memory_id, observe=False)
 
     def update_content(
@@ -260,7 +260,7 @@ class MemoryStore:
                     self._memories(ctx.conn, [memory_id], ctx.now)[0],
                 )
             if writes.update_content(ctx, memory_id, content, source=SOURCE_DASHBOARD) is not None:
-                writes.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+                revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
         return self.get(memory_id, observe=False)
 
     def dismiss(self, memory_id: int, reason: str | None = None) -> Memory:

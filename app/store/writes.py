@@ -7,12 +7,10 @@ The store's facade opens the transaction, bumps the profile version once, and co
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from app.provenance import (
     ORIGIN_MANUAL,
@@ -36,37 +34,23 @@ from app.store.models import (
     Candidate,
 )
 from app.store.reads import fetch_candidates, fetch_revision, fetch_row
-from app.store.rows import HostRow, looks_rewritten
+from app.store.revision_log import (
+    WriteContext,
+    add_revision,
+    catch_up,
+    inserted_id,
+    mark_seen,
+)
+from app.store.rows import HostRow
 from app.store.tables import (
     expiry,
-    memory_sources,
-    project_state,
-    revisions,
     seen,
     user_memories,
     user_memory_candidates,
 )
 
 MAX_CONTENT_BYTES = 64 * 1024
-GLOBAL_PROJECT = "__global__"
 m = user_memories.c
-
-
-@dataclass
-class WriteContext:
-    """One write transaction: its connection, its instant, and what it changed."""
-
-    conn: Connection
-    now: int
-    touched: set[int] = field(default_factory=set)
-    revision_ids: list[int] = field(default_factory=list)
-    profile_changed: bool = False
-
-
-def inserted_id(result: CursorResult[Any]) -> int:
-    key = result.inserted_primary_key
-    assert key is not None
-    return int(key[0])
 
 
 def validate_content(content: str) -> str:
@@ -84,93 +68,12 @@ def next_updated_at(now: int, previous: int) -> int:
 
 
 def require_row(ctx: WriteContext, memory_id: int) -> HostRow:
+    """The row about to be written, after recording any outside change to it that no read has seen."""
     row = fetch_row(ctx.conn, memory_id)
     if row is None:
         raise NotFoundError(f"memory #{memory_id} does not exist")
+    catch_up(ctx, row)
     return row
-
-
-def add_revision(
-    ctx: WriteContext,
-    memory_id: int,
-    kind: str,
-    source: str,
-    *,
-    run_id: str | None = None,
-    candidate_ids: Sequence[int] = (),
-    previous_content: str | None = None,
-    new_content: str | None = None,
-    previous_status: str | None = None,
-    new_status: str | None = None,
-    detail: Mapping[str, Any] | None = None,
-    changed_at: int | None = None,
-) -> int:
-    result = ctx.conn.execute(
-        insert(revisions).values(
-            memory_id=memory_id,
-            changed_at=ctx.now if changed_at is None else changed_at,
-            kind=kind,
-            source=source,
-            run_id=run_id,
-            candidate_ids=serialize_candidate_ids(candidate_ids),
-            previous_content=previous_content,
-            new_content=new_content,
-            previous_status=previous_status,
-            new_status=new_status,
-            detail=json.dumps(dict(detail), sort_keys=True) if detail else None,
-        )
-    )
-    revision_id = inserted_id(result)
-    ctx.revision_ids.append(revision_id)
-    ctx.touched.add(memory_id)
-    return revision_id
-
-
-def mark_seen(ctx: WriteContext, memory_id: int, content: str, status: str, updated_at: int) -> None:
-    """Record what the row now is, so our own write is never mistaken for an outside rewrite."""
-    done = ctx.conn.execute(
-        update(seen)
-        .where(seen.c.memory_id == memory_id)
-        .values(content=content, status=status, updated_at=updated_at)
-    )
-    if done.rowcount == 0:
-        ctx.conn.execute(
-            insert(seen).values(
-                memory_id=memory_id,
-                content=content,
-                status=status,
-                updated_at=updated_at,
-                first_seen_at=ctx.now,
-            )
-        )
-
-
-def add_own_source(ctx: WriteContext, memory_id: int, source: str) -> None:
-    exists = ctx.conn.execute(
-        select(memory_sources.c.source).where(
-            memory_sources.c.memory_id == memory_id, memory_sources.c.source == source
-        )
-    ).first()
-    if exists is None:
-        ctx.conn.execute(insert(memory_sources).values(memory_id=memory_id, source=source, added_at=ctx.now))
-
-
-def bump_profile_version(conn: Connection, now: int) -> None:
-    """The host re-renders the profile it injects only when this version moves."""
-    done = conn.execute(
-        update(project_state)
-        .where(project_state.c.project_path == GLOBAL_PROJECT)
-        .values(project_user_profile_version=project_state.c.project_user_profile_version + 1, updated_at=now)
-    )
-    if done.rowcount == 0:
-        conn.execute(
-            insert(project_state).values(
-                project_path=GLOBAL_PROJECT,
-                project_memory_epoch=0,
-                project_user_profile_version=1,
-                updated_at=now,
-            )
-        )
 
 
 def provenance_entries(
@@ -291,29 +194,9 @@ def update_content(
         detail=detail,
         changed_at=updated_at,
     )
-    _keep_baseline(ctx, row)
     mark_seen(ctx, memory_id, content, row.status, updated_at)
     ctx.profile_changed = True
     return revision_id
-
-
-def _keep_baseline(ctx: WriteContext, row: HostRow) -> None:
-    """First sight of a row in a write: remember whether it had been rewritten before we tracked it."""
-    known = ctx.conn.execute(select(seen.c.memory_id).where(seen.c.memory_id == row.id)).first()
-    if known is None:
-        rewritten_at = (
-            row.updated_at if looks_rewritten(row.status, row.promoted_at, row.updated_at) else None
-        )
-        ctx.conn.execute(
-            insert(seen).values(
-                memory_id=row.id,
-                content=row.content,
-                status=row.status,
-                updated_at=row.updated_at,
-                first_seen_at=ctx.now,
-                baseline_rewritten_at=rewritten_at,
-            )
-        )
 
 
 def set_status(
@@ -346,7 +229,6 @@ def set_status(
         detail={"reason": reason} if reason else None,
         changed_at=updated_at,
     )
-    _keep_baseline(ctx, row)
     mark_seen(ctx, memory_id, row.content, status, updated_at)
     ctx.profile_changed = True
     return revision_id

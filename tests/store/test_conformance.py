@@ -232,3 +232,19 @@ def test_restore_writes_a_new_revision(backend: tuple[MemoryStore, Path, ManualC
     assert restored.content == "v1"
     assert [r.source for r in history] == ["dashboard", "dashboard", "restore"]
     assert history[1].new_content == "v2"  # history is never rewritten
+
+
+def test_writer_records_an_unseen_host_rewrite_first(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
+    store, path, clock = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "original")
+    host_sql(
+        path, "UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id)
+    )
+    clock.advance(60_000)
+    store.edit(memory.id, "my version")  # no read in between: the writer itself must notice
+    history = store.history(memory.id)
+    assert [(r.source, r.previous_content, r.new_content) for r in history[1:]] == [
+        ("observed", "original", "host version"),
+        ("dashboard", "host version", "my version"),
+    ]

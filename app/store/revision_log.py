@@ -1,0 +1,198 @@
+"""The revision log inside a write transaction: revisions, what the store has seen, profile version.
+
+Every writer and the observer of outside rewrites share these helpers. `catch_up` is what keeps a
+writer honest: before it changes a row, a change the host made that no read has recorded yet becomes
+an `observed` revision first, so the host's rewrite is never folded into ours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, CursorResult, insert, select, update
+
+from app.provenance import serialize_candidate_ids
+from app.store.models import KIND_CONTENT, KIND_STATUS, SOURCE_OBSERVED
+from app.store.rows import HostRow, looks_rewritten
+from app.store.tables import memory_sources, project_state, revisions, seen
+
+GLOBAL_PROJECT = "__global__"
+
+
+@dataclass
+class WriteContext:
+    """One write transaction: its connection, its instant, and what it changed."""
+
+    conn: Connection
+    now: int
+    touched: set[int] = field(default_factory=set)
+    revision_ids: list[int] = field(default_factory=list)
+    profile_changed: bool = False
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+@dataclass(frozen=True, slots=True)
+class SeenRow:
+    content: str
+    status: str
+    updated_at: int
+
+
+def add_revision(
+    ctx: WriteContext,
+    memory_id: int,
+    kind: str,
+    source: str,
+    *,
+    run_id: str | None = None,
+    candidate_ids: Sequence[int] = (),
+    previous_content: str | None = None,
+    new_content: str | None = None,
+    previous_status: str | None = None,
+    new_status: str | None = None,
+    detail: Mapping[str, Any] | None = None,
+    changed_at: int | None = None,
+) -> int:
+    result = ctx.conn.execute(
+        insert(revisions).values(
+            memory_id=memory_id,
+            changed_at=ctx.now if changed_at is None else changed_at,
+            kind=kind,
+            source=source,
+            run_id=run_id,
+            candidate_ids=serialize_candidate_ids(candidate_ids),
+            previous_content=previous_content,
+            new_content=new_content,
+            previous_status=previous_status,
+            new_status=new_status,
+            detail=json.dumps(dict(detail), sort_keys=True) if detail else None,
+        )
+    )
+    revision_id = inserted_id(result)
+    ctx.revision_ids.append(revision_id)
+    ctx.touched.add(memory_id)
+    return revision_id
+
+
+def mark_seen(ctx: WriteContext, memory_id: int, content: str, status: str, updated_at: int) -> None:
+    """Record what the row now is, so our own write is never mistaken for an outside rewrite."""
+    done = ctx.conn.execute(
+        update(seen)
+        .where(seen.c.memory_id == memory_id)
+        .values(content=content, status=status, updated_at=updated_at)
+    )
+    if done.rowcount == 0:
+        ctx.conn.execute(
+            insert(seen).values(
+                memory_id=memory_id,
+                content=content,
+                status=status,
+                updated_at=updated_at,
+                first_seen_at=ctx.now,
+            )
+        )
+
+
+def add_own_source(ctx: WriteContext, memory_id: int, source: str) -> None:
+    exists = ctx.conn.execute(
+        select(memory_sources.c.source).where(
+            memory_sources.c.memory_id == memory_id, memory_sources.c.source == source
+        )
+    ).first()
+    if exists is None:
+        ctx.conn.execute(insert(memory_sources).values(memory_id=memory_id, source=source, added_at=ctx.now))
+
+
+def bump_profile_version(conn: Connection, now: int) -> None:
+    """The host re-renders the profile it injects only when this version moves."""
+    done = conn.execute(
+        update(project_state)
+        .where(project_state.c.project_path == GLOBAL_PROJECT)
+        .values(project_user_profile_version=project_state.c.project_user_profile_version + 1, updated_at=now)
+    )
+    if done.rowcount == 0:
+        conn.execute(
+            insert(project_state).values(
+                project_path=GLOBAL_PROJECT,
+                project_memory_epoch=0,
+                project_user_profile_version=1,
+                updated_at=now,
+            )
+        )
+
+
+def keep_baseline(ctx: WriteContext, row: HostRow) -> None:
+    """First sight of a row in a write: remember whether it had been rewritten before we tracked it."""
+    known = ctx.conn.execute(select(seen.c.memory_id).where(seen.c.memory_id == row.id)).first()
+    if known is None:
+        rewritten_at = (
+            row.updated_at if looks_rewritten(row.status, row.promoted_at, row.updated_at) else None
+        )
+        ctx.conn.execute(
+            insert(seen).values(
+                memory_id=row.id,
+                content=row.content,
+                status=row.status,
+                updated_at=row.updated_at,
+                first_seen_at=ctx.now,
+                baseline_rewritten_at=rewritten_at,
+            )
+        )
+
+
+def record_observed(ctx: WriteContext, row: HostRow, before: SeenRow) -> None:
+    """An outside change to a row we saw before: an `observed` revision, then the new baseline."""
+    status_moved = before.status != row.status
+    if before.content != row.content:
+        add_revision(
+            ctx,
+            row.id,
+            KIND_CONTENT,
+            SOURCE_OBSERVED,
+            previous_content=before.content,
+            new_content=row.content,
+            previous_status=before.status if status_moved else None,
+            new_status=row.status if status_moved else None,
+            changed_at=row.updated_at,
+        )
+    elif status_moved:
+        add_revision(
+            ctx,
+            row.id,
+            KIND_STATUS,
+            SOURCE_OBSERVED,
+            previous_content=row.content,
+            new_content=row.content,
+            previous_status=before.status,
+            new_status=row.status,
+            changed_at=row.updated_at,
+        )
+    ctx.conn.execute(
+        update(seen)
+        .where(seen.c.memory_id == row.id)
+        .values(content=row.content, status=row.status, updated_at=row.updated_at)
+    )
+
+
+def load_seen(conn: Connection, memory_id: int) -> SeenRow | None:
+    row = conn.execute(
+        select(seen.c.content, seen.c.status, seen.c.updated_at).where(seen.c.memory_id == memory_id)
+    ).first()
+    return SeenRow(row[0], row[1], row[2]) if row is not None else None
+
+
+def catch_up(ctx: WriteContext, row: HostRow) -> None:
+    """Before our write to `row`: record the host's unseen change to it, or its baseline if never seen."""
+    before = load_seen(ctx.conn, row.id)
+    if before is None:
+        keep_baseline(ctx, row)
+    elif before.updated_at != row.updated_at or before.status != row.status:
+        record_observed(ctx, row, before)
