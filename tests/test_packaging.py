@@ -1,0 +1,123 @@
+"""The packaging pieces that can break without a freeze: icon containers, bundled resources, the files the
+PyInstaller spec collects, and the Linux install script (run against a fake unpacked build)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGING = ROOT / "packaging"
+
+
+def load(name: str) -> ModuleType:
+    """A module of packaging/ by path: that folder is no package, and a `packaging` import means PyPA's."""
+    spec = importlib.util.spec_from_file_location(f"_packaging_{name}", PACKAGING / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+make_icons = load("make_icons")
+buildkit = load("buildkit")
+
+
+def test_ico_container_indexes_every_png() -> None:
+    pngs = {16: b"\x89PNG-a", 256: b"\x89PNG-bbbb"}
+    data = make_icons.ico_bytes(pngs)
+    assert struct.unpack("<HHH", data[:6]) == (0, 1, 2)
+    entries = [struct.unpack("<BBBBHHII", data[6 + 16 * i : 22 + 16 * i]) for i in range(2)]
+    assert [(e[0], e[6]) for e in entries] == [(16, 6), (0, 9)]  # 0 means 256
+    assert [data[e[7] : e[7] + e[6]] for e in entries] == [pngs[16], pngs[256]]
+
+
+def test_icns_container_lengths_add_up() -> None:
+    data = make_icons.icns_bytes([("ic07", b"abc"), ("ic10", b"defgh")])
+    assert data[:4] == b"icns" and struct.unpack(">I", data[4:8])[0] == len(data)
+    assert data[8:12] == b"ic07" and struct.unpack(">I", data[12:16])[0] == 8 + 3
+    assert data[19:23] == b"ic10" and data[-5:] == b"defgh"
+
+
+def test_rendered_icons_load_in_qt(tmp_path: Path, qapp: object) -> None:
+    from PySide6.QtGui import QImage
+
+    make_icons.write_icons(tmp_path)
+    assert QImage(str(tmp_path / "png" / "memory-dashboard-16.png")).size().width() == 16
+    assert not QImage(str(tmp_path / "memory-dashboard.ico")).isNull()
+    assert (tmp_path / "memory-dashboard.icns").read_bytes()[:4] == b"icns"
+
+
+def test_resources_are_read_through_the_package() -> None:
+    import resources
+
+    assert resources.read_bytes(resources.APP_ICON_PNG)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in resources.read_bytes(resources.APP_ICON_SVG)
+    entry = resources.read_bytes(resources.DESKTOP_ENTRY).decode()
+    assert "Exec=memory-dashboard" in entry and "Icon=memory-dashboard" in entry
+
+
+def test_files_the_spec_bundles_exist() -> None:
+    store = ROOT / "app" / "store"
+    assert (store / "host_schema.sql").is_file()
+    assert (store / "migrations" / "env.py").is_file()
+    assert (store / "migrations" / "script.py.mako").is_file()
+    assert list((store / "migrations" / "versions").glob("*.py"))
+    assert (PACKAGING / "entry.py").is_file() and (PACKAGING / "memory-dashboard.spec").is_file()
+
+
+def test_build_info_reads_pyproject() -> None:
+    info = buildkit.BuildInfo.from_pyproject(ROOT)
+    assert info.name == "memory-dashboard"
+    assert info.artifact_stem("linux") == f"memory-dashboard-{info.version}-linux-{buildkit.machine_arch()}"
+
+
+def fake_unpacked_build(folder: Path) -> Path:
+    """What the tarball unpacks to, with a shell script standing in for the frozen executable."""
+    folder.mkdir()
+    (folder / "_internal").mkdir()
+    exe = folder / "memory-dashboard"
+    exe.write_text("#!/bin/sh\necho frozen\n")
+    exe.chmod(0o755)
+    shutil.copy2(PACKAGING / "linux" / "install.sh", folder / "install.sh")
+    (folder / "share" / "applications").mkdir(parents=True)
+    shutil.copy2(ROOT / "resources" / "memory-dashboard.desktop", folder / "share" / "applications")
+    icons = folder / "share" / "icons" / "hicolor" / "48x48" / "apps"
+    icons.mkdir(parents=True)
+    (icons / "memory-dashboard.png").write_bytes(b"png")
+    return folder
+
+
+@pytest.mark.skipif(sys.platform == "win32" or shutil.which("sh") is None, reason="POSIX shell script")
+def test_install_script_installs_and_uninstalls(tmp_path: Path) -> None:
+    unpacked = fake_unpacked_build(tmp_path / "memory-dashboard-9.9.9")
+    home = tmp_path / "home"
+    env = {key: value for key, value in os.environ.items() if key != "XDG_DATA_HOME"}
+    env["HOME"] = str(home)
+    subprocess.run(["sh", str(unpacked / "install.sh")], env=env, check=True, capture_output=True)
+    opt = home / ".local" / "opt" / "memory-dashboard"
+    launcher = home / ".local" / "bin" / "memory-dashboard"
+    desktop = home / ".local" / "share" / "applications" / "memory-dashboard.desktop"
+    icon = home / ".local" / "share" / "icons" / "hicolor" / "48x48" / "apps" / "memory-dashboard.png"
+    assert (opt / "memory-dashboard").is_file() and (opt / "_internal").is_dir()
+    assert not (opt / "install.sh").exists()
+    assert (
+        launcher.is_symlink()
+        and subprocess.run([launcher], capture_output=True, text=True).stdout == "frozen\n"
+    )
+    assert f'Exec="{opt}/memory-dashboard"' in desktop.read_text()
+    assert icon.read_bytes() == b"png"
+
+    subprocess.run(
+        ["sh", str(unpacked / "install.sh"), "--uninstall"], env=env, check=True, capture_output=True
+    )
+    assert not opt.exists() and not launcher.exists() and not desktop.exists() and not icon.exists()
