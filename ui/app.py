@@ -127,7 +127,7 @@ def screenshot(
             window.filters.set_status("all")
         wait_until(app, lambda: window.model.rowCount() > 0 or window.pages.currentIndex() == 1)
         if select is not None:
-            wait_until(app, lambda: window.select_id(select))
+            wait_until(app, lambda: window.select_id(select, center=True))
         _settle(app, window)
         image = window.grab()
         if not image.save(str(out_path), "PNG"):

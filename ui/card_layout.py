@@ -67,7 +67,9 @@ class CardMetrics:
         )
 
     def card_height(self) -> int:
-        inner = self.pill_height + self.gap + CONTENT_LINES * self.line_spacing + 2 * self.gap + self.small_height
+        inner = (
+            self.pill_height + self.gap + CONTENT_LINES * self.line_spacing + 2 * self.gap + self.small_height
+        )
         return inner + 2 * self.pad + 2 * self.margin_y
 
 

@@ -41,6 +41,7 @@ def describe_error(exc: BaseException) -> str:
 class Controller(QObject):
     memoriesLoaded = Signal(object)  # Listing
     rowsLoaded = Signal(object)  # list[Memory]
+    rowsFailed = Signal()
     memoryChanged = Signal(object)  # Memory
     memoryRemoved = Signal(int)
     historyLoaded = Signal(int, object)  # memory id, list[Revision] newest first
@@ -132,7 +133,12 @@ class Controller(QObject):
 
     def fetch_rows(self, ids: Sequence[int]) -> None:
         wanted = list(ids)
-        self._run(lambda: self.store.get_many(wanted), self.rowsLoaded.emit)
+
+        def failed(exc: BaseException) -> None:
+            self.rowsFailed.emit()
+            self.report(exc)
+
+        self._run(lambda: self.store.get_many(wanted), self.rowsLoaded.emit, failed)
 
     def load_history(self, memory_id: int) -> None:
         def work() -> list[Revision]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
-from ui.listing import EXPIRING_OR_EXPIRED, ViewFilter
+from ui.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
 
 SEARCH_DEBOUNCE_MS = 250
 STATUSES = (
@@ -67,3 +67,10 @@ class FilterBar(QWidget):
     def _emit(self) -> None:
         self._timer.stop()
         self.filterChanged.emit(self.current())
+
+
+def listing_title(listing: Listing) -> str:
+    count = len(listing.ids)
+    label = {value: text for text, value in STATUSES}.get(listing.filter.status, listing.filter.status)
+    search = f" matching “{listing.filter.search}”" if listing.filter.search else ""
+    return f"{count:,} {'memory' if count == 1 else 'memories'} · {label}{search}"

@@ -204,7 +204,10 @@ class HistoryPanel(QWidget):
         if self.content.toPlainText() != make_visible(memory.content):
             self.content.setPlainText(make_visible(memory.content))
         trust = TRUST_WORDS.get(memory.trust, memory.trust)
-        self.sources.setText(f"{trust} · sources: {', '.join(memory.sources) or 'none'}")
+        shown = ", ".join(memory.sources[:4]) or "none"
+        more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
+        self.sources.setText(f"{trust} · sources: {shown}{more}")
+        self.sources.setToolTip("Sources (trust is the weakest one's):\n" + "\n".join(memory.sources))
         self.provenance.set_memory(memory)
         self._update_restore()
 

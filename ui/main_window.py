@@ -24,8 +24,8 @@ from app.store.models import STATUS_ACTIVE, Counts, Memory
 from ui.actions import WindowActions
 from ui.card_delegate import CardDelegate
 from ui.controller import Controller
-from ui.filter_bar import FilterBar
-from ui.history_panel import HistoryPanel, plain_label
+from ui.filter_bar import FilterBar, listing_title
+from ui.history_panel import HistoryPanel, plain_label, tint
 from ui.listing import Listing, ViewFilter
 from ui.live_refresh import DatabaseWatcher
 from ui.memory_model import ID_ROLE, MemoryListModel
@@ -34,8 +34,10 @@ from ui.recent_files import recent_databases, remember_database
 from ui.review_controller import ReviewController
 from ui.review_queue import ReviewQueue
 from ui.status_line import ErrorBanner, StatusLine
+from ui.theme import muted_text
 from ui.welcome import WelcomePage
 from ui.window_commands import WindowCommands
+from ui.window_state import restore_window, save_window
 
 MINUTE_MS = 60_000
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -79,9 +81,18 @@ class MainWindow(QMainWindow):
         self.list.setAccessibleName("Memory cards")
         self.no_match = plain_label("No memories match this filter.")
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.left = QStackedWidget(self)
-        self.left.addWidget(self.list)
-        self.left.addWidget(self.no_match)
+        self.cards = QStackedWidget(self)
+        self.cards.addWidget(self.list)
+        self.cards.addWidget(self.no_match)
+        self.list_header = plain_label(wrap=False)
+        self.list_header.setContentsMargins(14, 8, 8, 2)
+        tint(self.list_header, muted_text(self.palette()))
+        self.left = QWidget(self)
+        left_layout = QVBoxLayout(self.left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(0)
+        left_layout.addWidget(self.list_header)
+        left_layout.addWidget(self.cards, 1)
         self.panel = HistoryPanel(self.controller.store.now, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
@@ -129,6 +140,7 @@ class MainWindow(QMainWindow):
         c.wanted_ids = self.visible_ids
         c.memoriesLoaded.connect(self._listing_loaded)
         c.rowsLoaded.connect(self.model.update_rows)
+        c.rowsFailed.connect(self.model.forget_pending)
         c.memoryChanged.connect(self._memory_changed)
         c.memoryRemoved.connect(self.model.remove_id)
         c.historyLoaded.connect(self.panel.set_history)
@@ -191,12 +203,13 @@ class MainWindow(QMainWindow):
         self.controller.refresh()
         self.controller.load_candidates()
 
-    def select_id(self, memory_id: int) -> bool:
+    def select_id(self, memory_id: int, *, center: bool = False) -> bool:
         index = self.model.index_of(memory_id)
         if not index.isValid():
             return False
         self.list.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
-        self.list.scrollTo(index)
+        hint = QListView.ScrollHint.PositionAtCenter if center else QListView.ScrollHint.EnsureVisible
+        self.list.scrollTo(index, hint)
         return True
 
     def move_selection(self, step: int) -> None:
@@ -221,7 +234,8 @@ class MainWindow(QMainWindow):
 
     def _listing_loaded(self, listing: Listing) -> None:
         self.model.set_listing(listing.ids, listing.rows)
-        self.left.setCurrentIndex(0 if listing.ids else 1)
+        self.cards.setCurrentIndex(0 if listing.ids else 1)
+        self.list_header.setText(listing_title(listing))
         wanted, self._select_after_listing = self._select_after_listing, None
         if wanted is not None and self.select_id(wanted):
             return
@@ -308,23 +322,11 @@ class MainWindow(QMainWindow):
     # -- persistence -----------------------------------------------------------------------------------
 
     def _restore_state(self) -> None:
-        geometry = self.settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
+        if not restore_window(self, self.splitter, self.settings):
             self.resize(1400, 900)
-        state = self.settings.value("window/state")
-        if state is not None:
-            self.restoreState(state)
-        splitter = self.settings.value("window/splitter")
-        if splitter is not None:
-            self.splitter.restoreState(splitter)
 
     def save_state(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.setValue("window/splitter", self.splitter.saveState())
-        self.settings.sync()
+        save_window(self, self.splitter, self.settings)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()

@@ -122,6 +122,9 @@ def light_palette() -> QPalette:
     base = QApplication.style().standardPalette() if QApplication.instance() else QPalette()
     for role, color in colors.items():
         base.setColor(role, color)
+    disabled = QPalette.ColorGroup.Disabled
+    for role in (Role.Text, Role.ButtonText, Role.WindowText):
+        base.setColor(disabled, role, QColor("#a0a6ad"))
     return base
 
 

@@ -1,0 +1,34 @@
+"""Window geometry, toolbar/dock state and the splitter, kept in QSettings between runs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtWidgets import QMainWindow, QSplitter
+
+GEOMETRY, STATE, SPLITTER = "window/geometry", "window/state", "window/splitter"
+
+
+def _bytes(settings: QSettings, key: str) -> QByteArray | None:
+    value = settings.value(key)
+    return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+
+def restore_window(window: QMainWindow, splitter: QSplitter, settings: QSettings) -> bool:
+    """Put the window back as it was; False when nothing was saved yet (the caller picks a size)."""
+    geometry = _bytes(settings, GEOMETRY)
+    if geometry is not None:
+        window.restoreGeometry(geometry)
+    state = _bytes(settings, STATE)
+    if state is not None:
+        window.restoreState(state)
+    sizes = _bytes(settings, SPLITTER)
+    if sizes is not None:
+        splitter.restoreState(sizes)
+    return geometry is not None
+
+
+def save_window(window: QMainWindow, splitter: QSplitter, settings: QSettings) -> None:
+    settings.setValue(GEOMETRY, window.saveGeometry())
+    settings.setValue(STATE, window.saveState())
+    settings.setValue(SPLITTER, splitter.saveState())
+    settings.sync()
