@@ -84,11 +84,12 @@ def run_window(store: MemoryStore, *, smoke: bool = False, theme: str = "system"
         _FirstPaint(window, app)
         QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))
     window.show()
-    controller.refresh()
+    controller.refresh(quick_first=True)
     controller.load_candidates()
     code = app.exec()
     window.save_state()
-    controller.runner.wait_for_done(10_000)
+    window.review.wait_for_done()  # a review run holds the host's lease: let it finish and release it
+    controller.runner.wait_for_done()
     if controller.store is not store:
         controller.store.close()
     return code

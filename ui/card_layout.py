@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QTextLayout
 
+from app.screening import make_visible
 from app.store.models import Memory
 from ui.card_parts import Badge, MetaPiece, meta_pieces, origin_piece, side_badges, status_badge
 
@@ -147,7 +148,8 @@ def layout_card(
         right -= width
         result.badges.append((badge, QRect(right, header_y, width, pill_h)))
         right -= metrics.gap // 2 + 2
-    result.content_lines = clamp_lines(memory.content, fonts.body, inner.width(), CONTENT_LINES)
+    shown = make_visible(memory.content)  # hidden characters become visible ⟦U+200B⟧ markers
+    result.content_lines = clamp_lines(shown, fonts.body, inner.width(), CONTENT_LINES)
     _layout_meta(result, memory, fonts, metrics, inner, now)
     return result
 

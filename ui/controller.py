@@ -104,18 +104,33 @@ class Controller(QObject):
         self._listing_token += 1
         self.refresh(force=True)
 
-    def refresh(self, *, force: bool = False) -> None:
-        """Reload the listing (observing outside rewrites); coalesced while one is running."""
+    def refresh(self, *, force: bool = False, quick_first: bool = False) -> None:
+        """Reload the listing (observing outside rewrites); coalesced while one is running.
+
+        `quick_first` shows the listing before observing (the first observation of a large database
+        records a baseline for every memory), then reloads it observed.
+        """
         if self._refreshing and not force:
             self._refresh_again = True
             return
         self._refreshing = True
         token, flt, wanted = self._listing_token, self.filter, list(self.wanted_ids())
+        if quick_first:
+            self._run(
+                lambda: load_listing(self.store, flt, wanted, FIRST_PAGE, observe=False),
+                lambda listing: self._quick_done(token, listing),
+                self._listing_failed,
+            )
         self._run(
             lambda: load_listing(self.store, flt, wanted, FIRST_PAGE),
             lambda listing: self._listing_done(token, listing),
             self._listing_failed,
         )
+
+    def _quick_done(self, token: int, listing: Listing) -> None:
+        if token == self._listing_token:
+            self.memoriesLoaded.emit(listing)
+            self.countsChanged.emit(listing.counts)
 
     def _listing_done(self, token: int, listing: Listing) -> None:
         self._refreshing = False

@@ -37,19 +37,22 @@ class Listing:
     counts: Counts
 
 
-def select_ids(store: MemoryStore, flt: ViewFilter) -> list[int]:
+def select_ids(store: MemoryStore, flt: ViewFilter, *, observe: bool = True) -> list[int]:
     """The ids a filter selects; observes outside rewrites first (one observation per listing)."""
     if flt.status != EXPIRING_OR_EXPIRED:
         status = flt.status if flt.status in STATUS_FILTERS else "all"
-        return store.list_ids(flt.store_filter(status))
-    every = store.list_ids(flt.store_filter("all"))
+        return store.list_ids(flt.store_filter(status), observe=observe)
+    every = store.list_ids(flt.store_filter("all"), observe=observe)
     wanted = set(store.list_ids(flt.store_filter("expiring"), observe=False))
     wanted.update(store.list_ids(flt.store_filter("expired"), observe=False))
     return [item for item in every if item in wanted]
 
 
-def load_listing(store: MemoryStore, flt: ViewFilter, wanted: Sequence[int], first: int) -> Listing:
-    ids = select_ids(store, flt)
+def load_listing(
+    store: MemoryStore, flt: ViewFilter, wanted: Sequence[int], first: int, *, observe: bool = True
+) -> Listing:
+    """`observe=False` skips recording outside rewrites: a quick first paint before the real listing."""
+    ids = select_ids(store, flt, observe=observe)
     present = set(ids)
     rows_for = list(dict.fromkeys([*ids[:first], *(i for i in wanted if i in present)]))
     return Listing(flt, ids, store.get_many(rows_for), store.counts())

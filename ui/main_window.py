@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QPalette
 from PySide6.QtWidgets import (
     QListView,
     QMainWindow,
@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.list.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
         self.list.setMouseTracking(True)
         self.list.setFrameShape(QListView.Shape.NoFrame)
+        self.list.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # cards (Base) stand out
         self.list.setSelectionMode(QListView.SelectionMode.SingleSelection)
         self.list.addActions(self.acts.card_actions)
         self.list.setAccessibleName("Memory cards")

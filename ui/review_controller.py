@@ -33,6 +33,9 @@ class ReviewController(QObject):
         self._review_runner = TaskRunner(self)
         self.running = False
 
+    def wait_for_done(self) -> None:
+        self._review_runner.wait_for_done()
+
     def load_candidates(self) -> None:
         self.controller.load_candidates()
 

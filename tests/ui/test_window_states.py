@@ -8,6 +8,7 @@ from pathlib import Path
 
 from conftest import REVIEW_TIME
 from hostdb import build_host_db, host_sql
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 from window_helpers import card_content, make_window, select, settle
@@ -150,3 +151,35 @@ def test_cli_screenshot_and_smoke_run(host_db: Path, tmp_path: Path) -> None:
     assert QImage(str(out)).width() == 900
     smoke = subprocess.run([*base, "--smoke"], capture_output=True, text=True, timeout=120)
     assert smoke.returncode == 0, smoke.stderr
+
+
+def test_untrusted_content_is_plain_text_with_hidden_characters_visible(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
+) -> None:
+    host_sql(
+        host_db,
+        "UPDATE user_memories SET content = ?, updated_at = ? WHERE id = 4",
+        ("<b>Lives</b> in\u200b Berlin <img src=x>", REVIEW_TIME),
+    )
+    window = make_window(qtbot, store, tmp_path)
+    select(qtbot, window, 4)
+    row = window.model.row_of(4)
+    assert row is not None
+    assert window.model.data(window.model.index(row, 0)) == "<b>Lives</b> in⟦U+200B⟧ Berlin <img src=x>"
+    panel = window.panel
+    assert panel.content.toPlainText() == "<b>Lives</b> in⟦U+200B⟧ Berlin <img src=x>"
+    assert panel.warning.isVisibleTo(panel) and "U+200B" in panel.warning.text()
+    for label in (panel.title, panel.meta, panel.warning, panel.sources, panel.revision_summary):
+        assert label.textFormat() == Qt.TextFormat.PlainText
+    settle(qtbot, window)
+
+
+def test_geometry_and_splitter_state_persist(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> None:
+    window = make_window(qtbot, store, tmp_path)
+    window.splitter.setSizes([300, 900])
+    sizes = window.splitter.sizes()
+    window.save_state()
+    settle(qtbot, window)
+    again = make_window(qtbot, store, tmp_path)
+    assert again.splitter.sizes() == sizes
+    settle(qtbot, again)
