@@ -1,61 +1,71 @@
 """The diff engine behind `app.diff`: (kind, text) ops between two texts, fast on 64 KiB in every shape.
 
-It is hierarchical so that no shape of input (one long line, many small edits, nothing in common)
-makes it quadratic:
+The work is done in layers so that no input (one long line, many small edits, nothing in common)
+costs more than a near-linear amount of Python:
 
-1. lines are matched first (`difflib.SequenceMatcher`, the cheap part);
-2. a changed block of lines is aligned line by line when its lines still look alike (a word changed in
-   place), otherwise it is diffed as one text;
-3. a changed text is trimmed of its common prefix and suffix at C speed, then its middle is split into
-   clauses and matched again, and only the changed clauses are diffed word by word;
-4. a middle too large for the word level is shown as a whole delete + insert rather than risk a
-   quadratic blow-up.
+1. lines are matched with `difflib.SequenceMatcher`;
+2. a replaced block of lines is split into line pairs when its lines still look alike (words changed
+   in place), otherwise it is diffed as one text;
+3. a changed text loses its common prefix and suffix (found by string comparison, at C speed), and a
+   long middle is cut in two at an anchor: a short run of words found exactly once in both middles;
+4. only small middles reach the word-level matcher, and one too large for it is shown as a whole
+   delete + insert instead of risking a quadratic blow-up.
 
 Every op boundary is a token boundary in both texts, and joining the equal + delete texts gives the old
-text back exactly, equal + insert the new one. No Qt here, no dataclasses: plain tuples keep it fast.
+text back exactly, equal + insert the new one. No Qt and no dataclasses here: plain tuples keep it fast.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from difflib import SequenceMatcher
 from typing import Literal
 
 OpKind = Literal["equal", "insert", "delete"]
+Op = tuple[OpKind, str]
 
 # Tokens: one newline, a run of other whitespace, a word, or a single other character. Every character
 # matches exactly one alternative, so the tokens of a text always join back to the text.
 TOKEN = re.compile(r"\n|[^\S\n]+|\w+|[^\w\s]")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
-# A clause ends after punctuation followed by blanks, after a newline, or after a long word followed by
-# blanks: the last rule is content-defined, so even one long unpunctuated line resynchronises after an edit.
-_CLAUSE = re.compile(r"[^\n]*?(?:[.!?;:,](?:[^\S\n]+|\Z)|\w{8,}[^\S\n]+|\n|\Z)")
+_BLANK = re.compile(r"\s+")
+# What the word-level matcher compares: a token other than a newline, with the blanks that follow it.
+_UNIT = re.compile(r"\n|[^\S\n]+|(?:\w+|[^\w\s])[^\S\n]*")
 
-# Below this many characters (per side) a changed middle goes straight to the word level.
-_SMALL_MIDDLE = 200
-# Above this many characters (per side) a changed middle is never diffed word by word.
-_WORD_LEVEL_MAX_CHARS = 3000
-# A pair of lines "looks alike" when their common prefix + suffix cover this share of the longer one.
+# Middles up to this many characters (per side) go straight to the word-level matcher.
+_SMALL_MIDDLE = 64
+# Middles above this many characters (per side) are never given to the word-level matcher.
+_WORD_LEVEL_MAX_CHARS = 1500
+# A pair of lines "looks alike" when their common prefix + suffix cover this share of the longer one,
+# and a replaced block of as many old lines as new is taken pair by pair when this share of pairs do.
 _ALIKE_SHARE = 0.5
+_ALIKE_PAIRS = 0.75
+# Anchors: about this many characters of whole words, tried at this many places around the middle.
+_ANCHOR_CHARS = 24
+_ANCHOR_TRIES = 8
+# Word-level matching is skipped when the two sides share less than this share of their distinct words:
+# a rewritten passage reads better as one delete + insert than as confetti around "the" and "a".
+_MIN_SHARED_WORDS = 0.2
+_MIN_WORDS_TO_CALL_A_REWRITE = 4
+# Above this many pairs of equal units to visit, the word-level matcher drops its most common units.
+_MAX_MATCHER_PAIRS = 20_000
 
-_Op = tuple[OpKind, str]
-_LINE_LEVEL, _CLAUSE_LEVEL = 0, 1
 
-
-def raw_diff(old: str, new: str) -> list[tuple[OpKind, str]]:
+def raw_diff(old: str, new: str) -> list[Op]:
     """The ops turning `old` into `new`: no empty op, and each run of changes between two equal ops
     merged into one delete followed by one insert."""
     if old == new:
         return [("equal", old)] if old else []
-    raw: list[_Op] = []
-    _diff_units(_LINE.findall(old), _LINE.findall(new), _LINE_LEVEL, raw)
-    return _normalized(raw)
+    raw: list[Op] = []
+    _diff_lines(_LINE.findall(old), _LINE.findall(new), raw)
+    # Normalized again once line breaks moved: that may leave an empty op, or two changes side by side.
+    return _normalized(_lines_kept_whole(_normalized(raw)))
 
 
-def _diff_units(old: list[str], new: list[str], level: int, out: list[_Op]) -> None:
-    """Match whole units (lines or clauses), then refine each replaced block one level down."""
-    # autojunk stays on: with it, a unit repeated everywhere (blank lines, "```") cannot make the
-    # matcher quadratic, and matches still extend across such units where both sides agree.
+def _diff_lines(old: list[str], new: list[str], out: list[Op]) -> None:
+    # autojunk stays on: with it, a line repeated everywhere (blank lines, "```") cannot make the
+    # matcher quadratic, and matches still extend across such lines where both sides agree.
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new).get_opcodes():
         if tag == "equal":
             out.append(("equal", "".join(old[i1:i2])))
@@ -64,68 +74,161 @@ def _diff_units(old: list[str], new: list[str], level: int, out: list[_Op]) -> N
         elif tag == "insert":
             out.append(("insert", "".join(new[j1:j2])))
         else:
-            _diff_replaced(old[i1:i2], new[j1:j2], level, out)
+            _diff_replaced(old[i1:i2], new[j1:j2], out)
 
 
-def _diff_replaced(old: list[str], new: list[str], level: int, out: list[_Op]) -> None:
-    """Pair the units of a replaced block when they look alike (edits in place), else diff it whole."""
-    if len(old) == len(new) and all(_alike(a, b) for a, b in zip(old, new, strict=True)):
-        for a, b in zip(old, new, strict=True):
-            _diff_text(a, b, level, out)
-    else:
-        _diff_text("".join(old), "".join(new), level, out)
+def _diff_replaced(old: list[str], new: list[str], out: list[Op]) -> None:
+    """Pair the lines of a replaced block when they look alike (edits in place), else diff it whole."""
+    if len(old) == len(new):
+        pairs = [(a, b, _common_ends(a, b)) for a, b in zip(old, new, strict=True)]
+        if sum(_alike(a, b, ends) for a, b, ends in pairs) >= _ALIKE_PAIRS * len(pairs):
+            for a, b, ends in pairs:
+                _diff_text(a, b, out, ends)
+            return
+    _diff_text("".join(old), "".join(new), out)
 
 
-def _diff_text(old: str, new: str, level: int, out: list[_Op]) -> None:
-    """Diff two texts: trim what they share at both ends, then refine the middle."""
-    prefix, suffix = _common_ends(old, new)
-    if prefix:
-        out.append(("equal", old[:prefix]))
-    old_middle, new_middle = old[prefix : len(old) - suffix], new[prefix : len(new) - suffix]
-    if not old_middle or not new_middle:
-        out.append(("delete", old_middle))
-        out.append(("insert", new_middle))
-    elif level == _LINE_LEVEL and max(len(old_middle), len(new_middle)) > _SMALL_MIDDLE:
-        _diff_units(_CLAUSE.findall(old_middle), _CLAUSE.findall(new_middle), _CLAUSE_LEVEL, out)
-    else:
-        _diff_words(old_middle, new_middle, out)
-    if suffix:
-        out.append(("equal", old[len(old) - suffix :]))
+def _diff_text(old: str, new: str, out: list[Op], ends: tuple[int, int] | None = None) -> None:
+    """Diff two texts by trimming their common ends and cutting their middles at anchors.
+
+    Pending work is a stack of (old, new, known ends) so that many cuts never deepen the call stack;
+    a piece known to be equal waits its turn as (text, None, None).
+    """
+    tasks: list[tuple[str, str | None, tuple[int, int] | None]] = [(old, new, ends)]
+    while tasks:
+        old_text, new_text, known_ends = tasks.pop()
+        if new_text is None:
+            out.append(("equal", old_text))
+            continue
+        prefix, suffix = known_ends or _common_ends(old_text, new_text)
+        if prefix:
+            out.append(("equal", old_text[:prefix]))
+        if suffix:  # pushed first, so it comes out after everything the middle produces
+            tasks.append((old_text[len(old_text) - suffix :], None, None))
+        old_middle = old_text[prefix : len(old_text) - suffix]
+        new_middle = new_text[prefix : len(new_text) - suffix]
+        cut = None
+        if max(len(old_middle), len(new_middle)) > _SMALL_MIDDLE and old_middle and new_middle:
+            cut = _find_anchor(old_middle, new_middle)
+        if cut is None:
+            _diff_middle(old_middle, new_middle, out)
+            continue
+        old_start, new_start, length = cut
+        tasks.append((old_middle[old_start + length :], new_middle[new_start + length :], None))
+        tasks.append((old_middle[old_start : old_start + length], None, None))
+        tasks.append((old_middle[:old_start], new_middle[:new_start], None))
 
 
-def _diff_words(old: str, new: str, out: list[_Op]) -> None:
-    """Token-level diff of two middles, or a whole delete + insert when they are too large for it."""
-    if max(len(old), len(new)) > _WORD_LEVEL_MAX_CHARS:
+def _find_anchor(old: str, new: str) -> tuple[int, int, int] | None:
+    """A run of whole words that occurs exactly once in each text: (start in old, start in new, length)."""
+    center = len(old) // 2
+    for attempt in range(_ANCHOR_TRIES):
+        offset = (attempt + 1) // 2 * 2 * _ANCHOR_CHARS * (1 if attempt % 2 else -1)
+        span = _words_around(old, center + offset)
+        if span is None:
+            continue
+        anchor = old[span[0] : span[1]]
+        found = new.find(anchor)
+        if (
+            found >= 0
+            and new.find(anchor, found + 1) < 0
+            and old.find(anchor) == span[0]
+            and old.find(anchor, span[0] + 1) < 0
+            and _is_boundary(new, found)
+            and _is_boundary(new, found + len(anchor))
+        ):
+            return span[0], found, len(anchor)
+    return None
+
+
+def _words_around(text: str, position: int) -> tuple[int, int] | None:
+    """About `_ANCHOR_CHARS` of text from the word after `position`, ending at the end of a word."""
+    if not 0 <= position < len(text):
+        return None
+    first_gap = _BLANK.search(text, position)
+    if first_gap is None:
+        return None
+    start = first_gap.end()
+    end_gap = _BLANK.search(text, start + _ANCHOR_CHARS)
+    if end_gap is None or not _is_boundary(text, start):
+        return None
+    return start, end_gap.start()
+
+
+def _diff_middle(old: str, new: str, out: list[Op]) -> None:
+    """Word-level diff of a middle whose first and last tokens differ, or a whole delete + insert."""
+    if not old or not new or max(len(old), len(new)) > _WORD_LEVEL_MAX_CHARS:
         out.append(("delete", old))
         out.append(("insert", new))
         return
-    old_tokens, new_tokens = TOKEN.findall(old), TOKEN.findall(new)
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_tokens, new_tokens).get_opcodes():
+    # The matcher sees a word with the blanks after it as one unit: a lone " " would be the commonest
+    # unit by far, and costly (as a unit, or as junk, which breaks every run of matching words).
+    old_units, new_units = _UNIT.findall(old), _UNIT.findall(new)
+    if _looks_rewritten(set(old_units), set(new_units)):
+        out.append(("delete", old))
+        out.append(("insert", new))
+        return
+    matcher = SequenceMatcher(None, old_units, new_units, autojunk=_costly(old_units, new_units))
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            out.append(("equal", "".join(old_tokens[i1:i2])))
-            continue
-        if i2 > i1:
-            out.append(("delete", "".join(old_tokens[i1:i2])))
-        if j2 > j1:
-            out.append(("insert", "".join(new_tokens[j1:j2])))
+            out.append(("equal", "".join(old_units[i1:i2])))
+        else:  # units differ, but may still share tokens at their ends: "pnpm " and "pnpm\n"
+            _trimmed_change("".join(old_units[i1:i2]), "".join(new_units[j1:j2]), out)
 
 
-def _alike(old: str, new: str) -> bool:
+def _trimmed_change(old: str, new: str, out: list[Op]) -> None:
     prefix, suffix = _common_ends(old, new)
+    out.append(("equal", old[:prefix]))
+    out.append(("delete", old[prefix : len(old) - suffix]))
+    out.append(("insert", new[prefix : len(new) - suffix]))
+    out.append(("equal", old[len(old) - suffix :]))
+
+
+def _costly(old_units: list[str], new_units: list[str]) -> bool:
+    """Whether units repeat so much that the matcher would compare too many pairs (one "a " in 300).
+
+    The matcher's inner loop visits, for each old unit, every place of that unit in the new text; with
+    autojunk, units that fill more than 1% of a text of 200 or more are left out of that loop.
+    """
+    new_counts = Counter(new_units)
+    pairs = sum(new_counts[unit] * count for unit, count in Counter(old_units).items() if unit in new_counts)
+    return pairs > _MAX_MATCHER_PAIRS
+
+
+def _looks_rewritten(old_units: set[str], new_units: set[str]) -> bool:
+    """Nothing in common, or so little that matching would only pick out stray words like "the"."""
+    if old_units.isdisjoint(new_units):
+        return True
+    old_words, new_words = _words(old_units), _words(new_units)
+    fewest = min(len(old_words), len(new_words))
+    return fewest >= _MIN_WORDS_TO_CALL_A_REWRITE and len(old_words & new_words) < _MIN_SHARED_WORDS * fewest
+
+
+def _words(units: set[str]) -> set[str]:
+    return {unit.rstrip() for unit in units if unit[0].isalnum() or unit[0] == "_"}
+
+
+def _alike(old: str, new: str, ends: tuple[int, int]) -> bool:
+    prefix, suffix = ends
     return prefix + suffix >= _ALIKE_SHARE * max(len(old), len(new))
 
 
 def _common_ends(old: str, new: str) -> tuple[int, int]:
     """Lengths of the common prefix and suffix, cut back to token boundaries and not overlapping."""
-    prefix = _snap_prefix(old, new, _common_prefix_length(old, new))
-    limit = min(len(old), len(new)) - prefix
-    suffix = _snap_suffix(old, new, _common_suffix_length(old, new, limit))
+    prefix = _common_prefix_length(old, new)
+    while prefix > 0 and not (_is_boundary(old, prefix) and _is_boundary(new, prefix)):
+        prefix -= 1  # before `prefix` both texts agree, so walking back reaches a boundary of both
+    suffix = _common_suffix_length(old, new, min(len(old), len(new)) - prefix)
+    while suffix > 0 and not (_is_boundary(old, len(old) - suffix) and _is_boundary(new, len(new) - suffix)):
+        suffix -= 1
     return prefix, suffix
 
 
 def _common_prefix_length(old: str, new: str) -> int:
-    # A binary search over slice comparisons runs at C speed, unlike a character loop.
-    low, high = 0, min(len(old), len(new))
+    # A binary search over slice comparisons runs at C speed, unlike a loop over characters.
+    if not old or not new or old[0] != new[0]:
+        return 0
+    low, high = 1, min(len(old), len(new))
     while low < high:
         middle = (low + high + 1) // 2
         if old[:middle] == new[:middle]:
@@ -136,7 +239,9 @@ def _common_prefix_length(old: str, new: str) -> int:
 
 
 def _common_suffix_length(old: str, new: str, limit: int) -> int:
-    low, high = 0, limit
+    if limit <= 0 or old[-1] != new[-1]:
+        return 0
+    low, high = 1, limit
     while low < high:
         middle = (low + high + 1) // 2
         if old[len(old) - middle :] == new[len(new) - middle :]:
@@ -146,71 +251,98 @@ def _common_suffix_length(old: str, new: str, limit: int) -> int:
     return low
 
 
-def _snap_prefix(old: str, new: str, length: int) -> int:
-    # Before `length` both texts agree, so their token boundaries agree too: walk back to one.
-    while length > 0 and not (_is_boundary(old, length) and _is_boundary(new, length)):
-        length -= 1
-    return length
-
-
-def _snap_suffix(old: str, new: str, length: int) -> int:
-    while length > 0 and not (_is_boundary(old, len(old) - length) and _is_boundary(new, len(new) - length)):
-        length -= 1
-    return length
+# Two characters that belong to one token: both word characters, or both blanks other than a newline.
+_SAME_TOKEN = re.compile(r"\w\w|[^\S\n][^\S\n]")
 
 
 def _is_boundary(text: str, index: int) -> bool:
     """Whether a token of `TOKEN` starts or ends at `index` in `text`."""
-    if index <= 0 or index >= len(text):
-        return True
-    before, after = _char_class(text[index - 1]), _char_class(text[index])
-    return before != after or before >= _SINGLE
+    return index <= 0 or index >= len(text) or _SAME_TOKEN.match(text, index - 1, index + 1) is None
 
 
-_WORD_CHAR, _BLANK, _SINGLE, _NEWLINE = 0, 1, 2, 3
-
-
-def _char_class(char: str) -> int:
-    # Mirrors TOKEN: `\w` is `isalnum() or "_"`, `\s` is `isspace()`; single characters never join.
-    if char == "\n":
-        return _NEWLINE
-    if char.isalnum() or char == "_":
-        return _WORD_CHAR
-    if char.isspace():
-        return _BLANK
-    return _SINGLE
-
-
-def _normalized(raw: list[_Op]) -> list[_Op]:
+def _normalized(raw: list[Op]) -> list[Op]:
     """Drop empty ops and merge each run of changes between two equal ops into one delete + one insert."""
-    ops: list[_Op] = []
+    ops: list[Op] = []
+    equal: list[str] = []
     deleted: list[str] = []
     inserted: list[str] = []
-    equal: list[str] = []
-
-    def flush_changes() -> None:
-        if deleted:
-            ops.append(("delete", "".join(deleted)))
-        if inserted:
-            ops.append(("insert", "".join(inserted)))
-        deleted.clear()
-        inserted.clear()
-
     for kind, text in raw:
         if not text:
             continue
-        if kind == "equal":
-            flush_changes()
-            equal.append(text)
+        if kind != "equal":
+            if equal:
+                ops.append(("equal", "".join(equal)))
+                equal.clear()
+            (deleted if kind == "delete" else inserted).append(text)
             continue
-        if equal:
-            ops.append(("equal", "".join(equal)))
-            equal.clear()
-        (deleted if kind == "delete" else inserted).append(text)
-    flush_changes()
+        if deleted:
+            ops.append(("delete", "".join(deleted)))
+            deleted.clear()
+        if inserted:
+            ops.append(("insert", "".join(inserted)))
+            inserted.clear()
+        equal.append(text)
     if equal:
         ops.append(("equal", "".join(equal)))
+    if deleted:
+        ops.append(("delete", "".join(deleted)))
+    if inserted:
+        ops.append(("insert", "".join(inserted)))
     return ops
 
 
-__all__ = ["TOKEN", "OpKind", "raw_diff"]
+def _lines_kept_whole(ops: list[Op]) -> list[Op]:
+    """Shift line breaks so that changes keep to whole lines where the same edit allows it.
+
+    A lone change "\nfoo" before an equal "\n…" becomes "foo\n" after the first "\n"; a delete "pnpm" and
+    an insert "npm\nnow" before an equal "\n…" become "pnpm" → "npm", "\n", then an inserted "now\n".
+    Each rewrite is the same edit, but the side-by-side view then pairs the right lines.
+    """
+    for index in range(1, len(ops) - 1):
+        kind, text = ops[index]
+        following = ops[index + 1][1]
+        if kind != "equal" and text[0] == "\n" and following[0] == "\n" and ops[index - 1][0] == "equal":
+            ops[index - 1] = ("equal", ops[index - 1][1] + "\n")
+            ops[index] = (kind, text[1:] + "\n")
+            ops[index + 1] = ("equal", following[1:])
+    aligned: list[Op] = []
+    index = 0
+    while index < len(ops):
+        if index + 2 < len(ops) and _breaks_align(ops[index], ops[index + 1], ops[index + 2]):
+            aligned.extend(_aligned_breaks(ops[index][1], ops[index + 1][1], ops[index + 2][1]))
+            index += 3
+        else:
+            aligned.append(ops[index])
+            index += 1
+    return aligned
+
+
+def _breaks_align(first: Op, second: Op, third: Op) -> bool:
+    return (
+        (first[0], second[0], third[0]) == ("delete", "insert", "equal")
+        and third[1][:1] == "\n"
+        and ("\n" in first[1]) != ("\n" in second[1])
+    )
+
+
+def _aligned_breaks(deleted: str, inserted: str, equal: str) -> list[Op]:
+    if "\n" in inserted:
+        head, _, rest = inserted.partition("\n")
+        return [
+            ("delete", deleted),
+            ("insert", head),
+            ("equal", "\n"),
+            ("insert", rest + "\n"),
+            ("equal", equal[1:]),
+        ]
+    head, _, rest = deleted.partition("\n")
+    return [
+        ("delete", head),
+        ("insert", inserted),
+        ("equal", "\n"),
+        ("delete", rest + "\n"),
+        ("equal", equal[1:]),
+    ]
+
+
+__all__ = ["TOKEN", "Op", "OpKind", "raw_diff"]

@@ -1,0 +1,408 @@
+"""Tests of the word-level diff (`app.diff`) and its HTML rendering (`app.diff_html`): pure, no Qt."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.diff import TOKEN, DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
+from app.diff_html import (
+    DARK_COLORS,
+    LIGHT_COLORS,
+    DiffColors,
+    render_inline,
+    render_message,
+    render_side_by_side,
+)
+from app.screening import classify
+
+# Words, blanks, newlines, punctuation, and the unicode that trips diffs up: combining marks, CJK,
+# emoji with a joiner, hidden and bidi-control characters, other line separators.
+_PIECES = [
+    "pnpm",
+    "npm",
+    "prefers",
+    "code",
+    "first",
+    "the",
+    "a",
+    "é",
+    "e\u0301",
+    "日本語",
+    "👩\u200d💻",
+    "x_y",
+    "42",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\n\n",
+    ".",
+    ",",
+    ";",
+    "!",
+    "`",
+    "<",
+    "&",
+    "\u202e",
+    "\u200b",
+    "\u2028",
+    "\U000e0041",
+    "\u00a0",
+]
+texts = st.one_of(
+    st.text(max_size=60),
+    st.lists(st.sampled_from(_PIECES), max_size=80).map("".join),
+)
+
+
+@st.composite
+def edited_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    """An old text and a new one made from it by a few token edits: the shape real revisions have."""
+    tokens = draw(st.lists(st.sampled_from(_PIECES + ["alpha", "beta", "gamma", "delta"] * 3), max_size=300))
+    new_tokens = list(tokens)
+    for _ in range(draw(st.integers(0, 6))):
+        position = draw(st.integers(0, len(new_tokens)))
+        action = draw(st.sampled_from(["insert", "delete", "replace"]))
+        piece = draw(st.sampled_from(_PIECES))
+        if action == "insert" or not new_tokens:
+            new_tokens.insert(position, piece)
+        elif action == "delete":
+            del new_tokens[min(position, len(new_tokens) - 1)]
+        else:
+            new_tokens[min(position, len(new_tokens) - 1)] = piece
+    return "".join(tokens), "".join(new_tokens)
+
+
+def _old_side(ops: list[DiffOp]) -> str:
+    return "".join(op.text for op in ops if op.kind != "insert")
+
+
+def _new_side(ops: list[DiffOp]) -> str:
+    return "".join(op.text for op in ops if op.kind != "delete")
+
+
+def _token_boundaries(text: str) -> set[int]:
+    return {0, len(text)} | {match.end() for match in TOKEN.finditer(text)}
+
+
+def _assert_well_formed(old: str, new: str, ops: list[DiffOp]) -> None:
+    assert _old_side(ops) == old
+    assert _new_side(ops) == new
+    assert all(op.text for op in ops), "no empty op"
+    assert all(op.kind in ("equal", "insert", "delete") for op in ops)
+    for before, after in itertools.pairwise(ops):
+        assert before.kind != after.kind, "adjacent ops of one kind are merged"
+        assert (before.kind, after.kind) != ("insert", "delete"), "a delete comes before its insert"
+    # Every op starts and ends on a token boundary of both texts: no word is ever cut in two.
+    old_boundaries, new_boundaries = _token_boundaries(old), _token_boundaries(new)
+    old_at = new_at = 0
+    for op in ops:
+        if op.kind != "insert":
+            old_at += len(op.text)
+            assert old_at in old_boundaries
+        if op.kind != "delete":
+            new_at += len(op.text)
+            assert new_at in new_boundaries
+
+
+@given(texts, texts)
+def test_ops_rebuild_both_texts_from_unrelated_texts(old: str, new: str) -> None:
+    _assert_well_formed(old, new, word_diff(old, new))
+
+
+@given(edited_pairs())
+@settings(max_examples=300)
+def test_ops_rebuild_both_texts_from_edited_texts(pair: tuple[str, str]) -> None:
+    old, new = pair
+    _assert_well_formed(old, new, word_diff(old, new))
+
+
+@given(texts)
+def test_identical_texts_are_one_equal_op(text: str) -> None:
+    assert word_diff(text, text) == ([DiffOp("equal", text)] if text else [])
+
+
+@given(texts)
+def test_from_and_to_empty(text: str) -> None:
+    assert word_diff("", text) == ([DiffOp("insert", text)] if text else [])
+    assert word_diff(text, "") == ([DiffOp("delete", text)] if text else [])
+
+
+def test_one_word_replaced_in_place() -> None:
+    ops = word_diff("I prefer pnpm for installs.\n", "I prefer npm for installs.\n")
+    assert ops == [
+        DiffOp("equal", "I prefer "),
+        DiffOp("delete", "pnpm"),
+        DiffOp("insert", "npm"),
+        DiffOp("equal", " for installs.\n"),
+    ]
+
+
+def test_words_are_not_cut_in_two() -> None:
+    # "prefers" and "preferred" share "prefer", but the diff swaps whole words.
+    ops = word_diff("she prefers code", "she preferred code")
+    assert ops == [
+        DiffOp("equal", "she "),
+        DiffOp("delete", "prefers"),
+        DiffOp("insert", "preferred"),
+        DiffOp("equal", " code"),
+    ]
+
+
+def test_punctuation_is_its_own_token() -> None:
+    ops = word_diff("code first, explanation after", "code first; explanation after")
+    assert DiffOp("delete", ",") in ops
+    assert DiffOp("insert", ";") in ops
+
+
+def test_a_rewritten_sentence_is_not_confetti() -> None:
+    old = "Keep it short. The user likes the shell and the editor to match. Thanks."
+    new = "Keep it short. Always answer with the code first, then a short explanation. Thanks."
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    assert [op.kind for op in ops] == ["equal", "delete", "insert", "equal"]
+
+
+def test_diff_stats_counts_words_not_blanks_or_punctuation() -> None:
+    ops = word_diff("a b c, d.", "a x c; d! e f")
+    assert diff_stats(ops) == DiffStats(words_inserted=3, words_deleted=1)
+    assert diff_stats(word_diff("", "one two three")) == DiffStats(3, 0)
+    assert diff_stats([]) == DiffStats(0, 0)
+
+
+# Side by side
+
+
+@given(edited_pairs())
+@settings(max_examples=200)
+def test_rows_rebuild_both_texts(pair: tuple[str, str]) -> None:
+    old, new = pair
+    rows = side_by_side(old, new)
+    assert "".join(op.text for row in rows for op in row.left_ops) == old
+    assert "".join(op.text for row in rows for op in row.right_ops) == new
+    assert [row.left_number for row in rows if row.left_number is not None] == list(
+        range(1, len(re.findall(r"[^\n]*\n|[^\n]+", old)) + 1)
+    )
+    for row in rows:
+        _assert_one_line(row)
+
+
+def _assert_one_line(row: SideBySideRow) -> None:
+    for number, ops, kinds in (
+        (row.left_number, row.left_ops, {"equal", "delete"}),
+        (row.right_number, row.right_ops, {"equal", "insert"}),
+    ):
+        text = "".join(op.text for op in ops)
+        assert (number is None) == (not ops)
+        assert "\n" not in text[:-1]
+        assert {op.kind for op in ops} <= kinds
+
+
+def test_side_by_side_pairs_changed_lines_and_leaves_inserted_ones_alone() -> None:
+    rows = side_by_side("keep\nI prefer pnpm.\ngone\nend\n", "keep\nI prefer npm.\nend\nnew line\n")
+    assert [(row.left, row.right) for row in rows] == [
+        ("keep", "keep"),
+        ("I prefer pnpm.", "I prefer npm."),
+        ("gone", None),
+        ("end", "end"),
+        (None, "new line"),
+    ]
+    assert [row.changed for row in rows] == [False, True, True, False, True]
+    assert rows[1].left_ops == (
+        DiffOp("equal", "I prefer "),
+        DiffOp("delete", "pnpm"),
+        DiffOp("equal", ".\n"),
+    )
+    assert rows[1].right_ops == (
+        DiffOp("equal", "I prefer "),
+        DiffOp("insert", "npm"),
+        DiffOp("equal", ".\n"),
+    )
+
+
+def test_side_by_side_deleted_line_does_not_pair_with_the_next_equal_line() -> None:
+    rows = side_by_side("x\ny\n", "y\n")
+    assert [(row.left_number, row.right_number) for row in rows] == [(1, None), (2, 1)]
+
+
+def test_side_by_side_shows_a_change_to_the_final_line_break() -> None:
+    (row,) = side_by_side("last line", "last line\n")
+    assert row.left == row.right == "last line"
+    assert row.changed
+    assert row.right_ops[-1] == DiffOp("insert", "\n")
+
+
+def test_side_by_side_of_empty_texts() -> None:
+    assert side_by_side("", "") == []
+    assert [(row.left, row.right) for row in side_by_side("", "a\nb")] == [(None, "a"), (None, "b")]
+
+
+# 64 KiB texts in the shapes that make naive diffs slow. No timing here (see tests/bench/bench_diff.py):
+# these check that the engine stays exact and precise where it takes its shortcuts.
+
+_VOCABULARY = (
+    "memory user prefers pnpm code first explanation after agent session review candidate promote "
+    "trust expiry rewrite host database dashboard diff revision history panel"
+)
+_WORDS = _VOCABULARY.split()
+
+
+def _memory(rng: random.Random, size: int = 64 * 1024) -> str:
+    lines = []
+    while sum(len(line) + 1 for line in lines) < size:
+        words = rng.choices(_WORDS, k=rng.randint(0, 60))
+        lines.append(" ".join(words) + rng.choice(["", ".", ";", ", ok."]))
+    return "\n".join(lines)[:size]
+
+
+def _substitute(rng: random.Random, text: str, share: float) -> tuple[str, int]:
+    tokens = re.split(r"(\W+)", text)
+    words = [index for index, token in enumerate(tokens) if token[:1].isalnum()]
+    chosen = rng.sample(words, int(len(words) * share))
+    for index in chosen:
+        tokens[index] = f"new{index}"
+    return "".join(tokens), len(chosen)
+
+
+def test_sparse_substitutions_in_64_kib_are_each_found_exactly() -> None:
+    rng = random.Random(5)
+    old = _memory(rng)
+    new, substituted = _substitute(rng, old, 0.01)
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    assert diff_stats(ops) == DiffStats(substituted, substituted)
+
+
+def test_one_long_line_of_64_kib_with_scattered_edits() -> None:
+    rng = random.Random(6)
+    old = _memory(rng).replace("\n", " ")
+    new, substituted = _substitute(rng, old, 0.05)
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    stats = diff_stats(ops)
+    # Dense stretches may be shown as a whole delete + insert, but most edits stay word-sized.
+    assert substituted <= stats.words_inserted <= 2 * substituted
+
+
+def test_completely_different_64_kib_texts() -> None:
+    old, new = _memory(random.Random(7)), _memory(random.Random(8))
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    rows = side_by_side(old, new)
+    assert "".join(op.text for row in rows for op in row.left_ops) == old
+
+
+def test_every_line_edited_in_64_kib() -> None:
+    old = _memory(random.Random(9))
+    new = "\n".join(line + " more" for line in old.split("\n"))
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    assert diff_stats(ops) == DiffStats(old.count("\n") + 1, 0)
+
+
+def test_64_kib_without_any_blank_or_newline() -> None:
+    rng = random.Random(10)
+    old = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(64 * 1024))
+    new = old[:1000] + "!" + old[1001:]
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    # One token this long cannot be split: it is replaced whole, around the "!" that cut it in two.
+    assert [op.kind for op in ops] == ["delete", "insert"]
+
+
+def test_repeated_and_blank_lines() -> None:
+    old, new = "same line\n" * 6000, "same line\n" * 3000 + "other\n"
+    _assert_well_formed(old, new, word_diff(old, new))
+    old, new = "\n" * 20000, _memory(random.Random(11))
+    _assert_well_formed(old, new, word_diff(old, new))
+
+
+# HTML rendering
+
+
+_OUR_TAGS = re.compile(r"<(?!/?(?:html|body|div|span|table|tr|td|p|i)\b)")
+
+
+@given(texts, texts)
+def test_rendered_html_holds_no_markup_and_no_hidden_character_from_the_texts(old: str, new: str) -> None:
+    for page in (
+        render_inline(word_diff(old, new), LIGHT_COLORS),
+        render_side_by_side(side_by_side(old, new), DARK_COLORS, context=1),
+    ):
+        assert not _OUR_TAGS.search(page)
+        assert all(classify(char) is None for char in page)
+        assert "\x00" not in page
+
+
+def test_script_tags_are_escaped() -> None:
+    ops = word_diff("Code first.", 'Code first. <script>alert("x")</script> & <b>bold</b>')
+    for page in (
+        render_inline(ops, LIGHT_COLORS),
+        render_side_by_side(side_by_side("a", "<script>"), LIGHT_COLORS),
+    ):
+        assert "<script>" not in page
+        assert "&lt;script&gt;" in page
+    assert "&lt;b&gt;bold&lt;/b&gt;" in render_inline(ops, LIGHT_COLORS)
+
+
+def test_hidden_characters_are_shown_as_highlighted_markers() -> None:
+    page = render_inline(word_diff("pay alice", "pay \u202eecila\u200b"), LIGHT_COLORS)
+    assert "\u202e" not in page
+    assert "\u200b" not in page
+    highlight = f"background-color:{LIGHT_COLORS.hidden_background};"
+    assert re.search(f"{re.escape(highlight)}[^>]*>⟦U\\+202E⟧</span>", page)
+    assert "⟦U+200B⟧" in page
+
+
+def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_break() -> None:
+    page = render_inline([DiffOp("equal", "a\r\nb\x1bc\rd")], LIGHT_COLORS)
+    assert "a\nb⟦U+001B⟧" in page.replace("</span>", "").replace(_span(LIGHT_COLORS), "")
+    assert "⟦U+000D⟧" in page
+    assert "\x1b" not in page
+    assert "\r" not in page
+
+
+def _span(colors: DiffColors) -> str:
+    return f'<span style="color:{colors.hidden_text}; background-color:{colors.hidden_background};">'
+
+
+def test_inline_marks_insertions_and_deletions_with_the_given_colors() -> None:
+    page = render_inline(word_diff("I prefer pnpm\n", "I prefer npm\nnow\n"), DARK_COLORS)
+    assert f"background-color:{DARK_COLORS.inserted_background}; text-decoration: underline;" in page
+    assert f"background-color:{DARK_COLORS.deleted_background}; text-decoration: line-through;" in page
+    assert "now↵\n" in page  # an inserted line break is shown, and still breaks the line
+    assert "white-space: pre-wrap" in page
+
+
+def test_side_by_side_has_line_numbers_and_folds_long_unchanged_runs() -> None:
+    old = "".join(f"line {number}\n" for number in range(1, 21))
+    new = old.replace("line 10\n", "line ten\n")
+    rows = side_by_side(old, new)
+    full = render_side_by_side(rows, LIGHT_COLORS)
+    assert full.count("<tr>") == 20
+    assert ">20</td>" in full
+    folded = render_side_by_side(rows, LIGHT_COLORS, context=2)
+    assert "⋯ 7 unchanged lines ⋯" in folded  # lines 1-7, then 8-9 as context
+    assert "⋯ 8 unchanged lines ⋯" in folded  # 11-12 as context, then lines 13-20
+    assert folded.count("<tr>") == 2 + 5
+    assert "⋯ 3 unchanged lines ⋯" in render_side_by_side(
+        side_by_side("a\nb\nc\n", "a\nb\nc\n"), LIGHT_COLORS, 0
+    )
+
+
+def test_colors_must_be_hex() -> None:
+    with pytest.raises(ValueError, match="inserted_text"):
+        replace(LIGHT_COLORS, inserted_text="red; background: url(http://x)")
+    assert replace(LIGHT_COLORS, inserted_text="#abc").inserted_text == "#abc"
+
+
+def test_message_is_escaped() -> None:
+    assert "&lt;none&gt;" in render_message("<none>")
