@@ -9,29 +9,19 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
-from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from app.store import MemoryStore
 from ui.controller import Controller
+from ui.icons import app_icon
 from ui.main_window import MainWindow
 from ui.theme import apply_theme
 
 SMOKE_TIMEOUT_MS = 30_000
-
-
-def app_icon() -> QIcon:
-    try:
-        data = resources.files("resources").joinpath("icons/memory-dashboard-256.png").read_bytes()
-    except (FileNotFoundError, ModuleNotFoundError, OSError):
-        return QIcon()
-    pixmap = QPixmap()
-    pixmap.loadFromData(data)
-    return QIcon(pixmap)
 
 
 def application(*, offscreen: bool = False) -> QApplication:

@@ -41,6 +41,7 @@ class ExpiryDialog(QDialog):
         self._now = now
         self.memory = memory
         self.setWindowTitle(f"{'Reactivate' if reactivating else 'Expiry of'} memory #{memory.id}")
+        self.setMinimumWidth(380)
         layout = QVBoxLayout(self)
         layout.addWidget(plain_label(self._explanation(reactivating)))
         self.group = QButtonGroup(self)

@@ -222,6 +222,9 @@ class MainWindow(QMainWindow):
 
     def show_queue(self) -> None:
         self.controller.load_candidates()
+        memory = self.selected_memory()
+        if memory is not None:
+            self.queue.target.setValue(memory.id)  # merge into the selected memory by default
         self.queue.show()
         self.queue.raise_()
 

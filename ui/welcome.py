@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.paths import HOST_RELATIVE
+from ui.icons import app_pixmap
 
 EXPLANATION = (
     "Your AI coding agent keeps long-term memories about you: preferences, habits, facts about your "
@@ -34,6 +35,15 @@ class WelcomePage(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.6)
         font.setWeight(font.Weight.DemiBold)
         title.setFont(font)
+        icon = QLabel()
+        pixmap = app_pixmap()
+        if not pixmap.isNull():
+            size = title.fontMetrics().height() * 3
+            icon.setPixmap(
+                pixmap.scaled(
+                    size, size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+                )
+            )
         self.location = QLabel()
         self.location.setTextFormat(Qt.TextFormat.PlainText)
         self.location.setWordWrap(True)
@@ -53,7 +63,7 @@ class WelcomePage(QWidget):
         self.recent_box = QVBoxLayout()
         column = QVBoxLayout()
         column.addStretch(1)
-        for widget in (title, self.location, text):
+        for widget in (icon, title, self.location, text):
             column.addWidget(widget)
         column.addSpacing(12)
         column.addLayout(buttons)
