@@ -1,0 +1,162 @@
+"""The measurements on screen (offscreen Qt): open + first screen of cards, and scrolling through every card.
+
+Open: `MemoryStore.open`, the real `MainWindow` with its `Controller` (the listing loads in its worker
+thread), until the card list's first paint after the listing arrived; the floor is raw `sqlite3` doing
+`count(*)` and the first 200 rows of the same listing (active, newest promotion first).
+Scroll: a `QListView` with our model and `CardDelegate` at the window's settings, page by page through
+every memory, each viewport rendered with `grab()` (rows fetched from the store as the model asks, as the
+controller does, but synchronously); the floor is the same `QListView` with Qt's default delegate over a
+`QStringListModel` of the same display strings. Compared per viewport (median).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, QSettings, QStringListModel
+from PySide6.QtWidgets import QApplication, QListView
+
+from app.screening import make_visible
+from app.store import MemoryStore
+from tests.bench.generate import BenchDb
+from tests.bench.timing import Result, fresh_copy, result, side_by_side
+from ui.app import application, wait_until
+from ui.card_delegate import CardDelegate
+from ui.controller import Controller
+from ui.listing import ViewFilter, load_listing
+from ui.main_window import MainWindow
+from ui.memory_model import MemoryListModel
+
+VIEWPORT = (560, 900)
+FIRST_ROWS = 200
+
+
+class _PaintSeen(QObject):
+    """Watches the card list: a paint after the listing arrived is the first screen."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.loaded = False
+        self.painted = False
+        window.controller.memoriesLoaded.connect(self._loaded)
+        window.list.viewport().installEventFilter(self)
+
+    def _loaded(self, _listing: object) -> None:
+        self.loaded = True
+        self.painted = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self.loaded and event.type() == QEvent.Type.Paint:
+            self.painted = True
+        return False
+
+
+def _open_window(app: QApplication, path: Path, settings_dir: str) -> Callable[[], object]:
+    def run() -> None:
+        store = MemoryStore.open(path)
+        controller = Controller(store)
+        settings = QSettings(str(Path(settings_dir) / "window.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(controller, settings=settings, watch=False)
+        window.resize(1200, 900)
+        seen = _PaintSeen(window)
+        window.show()
+        controller.refresh()
+        controller.load_candidates()
+        if not wait_until(app, lambda: seen.painted and window.model.rowCount() > 0, 60_000):
+            raise RuntimeError("the window did not paint its first cards")
+        window.close()
+        controller.runner.wait_for_done(10_000)
+        app.processEvents()
+        window.deleteLater()
+        app.processEvents()  # the store is left to the garbage collector: a review task may still hold it
+
+    return run
+
+
+def open_first_screen(db: BenchDb, work: Path, rounds: int) -> Result:
+    app = application(offscreen=True)
+    path = fresh_copy(db.path, work)
+    MemoryStore.open(path).close()  # any migration runs once, outside the timing
+
+    def floor() -> Callable[[], object]:
+        def run() -> None:
+            raw = sqlite3.connect(path)
+            raw.execute("SELECT count(*) FROM user_memories").fetchone()
+            raw.execute(
+                "SELECT * FROM user_memories WHERE status = 'active'"
+                " ORDER BY promoted_at DESC, id DESC LIMIT ?",
+                (FIRST_ROWS,),
+            ).fetchall()
+            raw.close()
+
+        return run
+
+    with tempfile.TemporaryDirectory() as settings_dir:
+        times = side_by_side(rounds, lambda: _open_window(app, path, settings_dir), floor)
+    note = "ours = MemoryStore.open + MainWindow until the first paint of the loaded card list"
+    return result("open + first screen of cards", times, 3.0, note)
+
+
+def _view(model: QListView | object, delegate: CardDelegate | None) -> QListView:
+    view = QListView()
+    view.setModel(model)  # type: ignore[arg-type]
+    if delegate is not None:
+        view.setItemDelegate(delegate)
+    view.setUniformItemSizes(True)
+    view.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
+    view.resize(*VIEWPORT)
+    view.show()
+    return view
+
+
+def _scroll_all(app: QApplication, view: QListView) -> list[float]:
+    """Seconds per viewport: scroll one page, let wanted rows arrive, render the viewport."""
+    bar = view.verticalScrollBar()
+    page = view.viewport().height()
+    times: list[float] = []
+    position = 0
+    app.processEvents()
+    while True:
+        start = time.perf_counter()
+        bar.setValue(position)
+        app.processEvents()
+        view.viewport().grab()
+        app.processEvents()  # rows the paint asked for arrive (synchronously, see `scroll`)
+        times.append(time.perf_counter() - start)
+        if position >= bar.maximum():
+            return times
+        position = min(position + page, bar.maximum())
+
+
+def scroll(db: BenchDb, work: Path, rounds: int, cards: int | None = None) -> Result:
+    """Every card (or the first `cards`), page by page; `rounds` passes."""
+    app = application(offscreen=True)
+    path = fresh_copy(db.path, work)
+    store = MemoryStore.open(path)
+    listing = load_listing(store, ViewFilter(status="all"), [], FIRST_ROWS)
+    listing = replace(listing, ids=listing.ids[:cards]) if cards else listing
+    strings = [make_visible(memory.content) for memory in store.get_many(listing.ids)]
+    ours_times: list[float] = []
+    floor_times: list[float] = []
+    for _ in range(rounds):
+        plain = QStringListModel(strings)
+        floor_times += _scroll_all(app, _view(plain, None))
+        model = MemoryListModel()
+        model.rowsWanted.connect(lambda ids, m=model: m.update_rows(store.get_many(ids)))
+        model.set_listing(listing.ids, listing.rows)
+        ours_times += _scroll_all(app, _view(model, CardDelegate(store.now)))
+    store.close()
+    ours, floor = statistics.median(ours_times), statistics.median(floor_times)
+    p95 = sorted(ours_times)[int(len(ours_times) * 0.95)]
+    note = (
+        f"{len(listing.ids):,} cards: {len(ours_times) // rounds:,} viewports of {VIEWPORT[0]}x{VIEWPORT[1]}"
+        f" (default delegate: {len(floor_times) // rounds:,}); total {sum(ours_times) / rounds:.1f} s vs"
+        f" {sum(floor_times) / rounds:.1f} s; p95 {p95 * 1e3:.1f} ms"
+    )
+    return Result("scroll every card (per viewport)", ours, floor, 2.0, note=note)
