@@ -32,7 +32,12 @@ def _action(
 
 
 def keys(*names: str | StdKey) -> list[QKeySequence]:
-    return [QKeySequence(name) for name in names]
+    """The key sequences, platform standard ones expanded, without repeats."""
+    found: list[QKeySequence] = []
+    for name in names:
+        sequences = QKeySequence.keyBindings(name) if isinstance(name, StdKey) else [QKeySequence(name)]
+        found.extend(seq for seq in sequences if not seq.isEmpty() and seq not in found)
+    return found
 
 
 class WindowActions:

@@ -169,7 +169,11 @@ def test_search_is_debounced_and_next_previous_move_the_selection(
     assert window.selected_memory() is not None and window.selected_memory().id == 4  # type: ignore[union-attr]
     qtbot.keyClick(window.list, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
     assert window.selected_memory().id == 5  # type: ignore[union-attr]
+    qtbot.keyClick(window.list, Qt.Key.Key_Return)
+    assert window.commands.edit_dialog is not None and window.commands.edit_dialog.before.id == 5
+    window.commands.edit_dialog.reject()
     window.acts.find.trigger()
+    assert window.filters.search.hasFocus()
     qtbot.keyClicks(window.filters.search, "berlin")
     qtbot.waitUntil(lambda: list(window.model.ids) == [4], timeout=10_000)
     window.filters.search.clear()

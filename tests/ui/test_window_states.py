@@ -183,3 +183,33 @@ def test_geometry_and_splitter_state_persist(qtbot: QtBot, store: MemoryStore, t
     again = make_window(qtbot, store, tmp_path)
     assert again.splitter.sizes() == sizes
     settle(qtbot, again)
+
+
+def test_an_error_is_a_message_in_the_banner(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, store, tmp_path)
+    select(qtbot, window, 4)
+    host_sql(host_db, "DELETE FROM user_memories WHERE id = 4")
+    window.acts.dismiss.trigger()
+    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=10_000)
+    assert "#4" in window.banner.label.text() and "Traceback" not in window.banner.label.text()
+    settle(qtbot, window)
+
+
+def test_expiring_filter_and_opening_another_database(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    store.set_expiry(1, REVIEW_TIME + 3 * DAY_MS)
+    window = make_window(qtbot, store, tmp_path)
+    window.filters.set_status("expiring_or_expired")
+    qtbot.waitUntil(lambda: list(window.model.ids) == [1], timeout=10_000)
+    select(qtbot, window, 1)
+    other = build_host_db(tmp_path / "other.db", seed=False)
+    with qtbot.waitSignal(window.controller.storeChanged, timeout=10_000):
+        window.controller.open_database(other)
+    qtbot.waitUntil(lambda: window.pages.currentIndex() == 1, timeout=10_000)
+    assert window.status.path.text().endswith("other.db")
+    assert window.model.rowCount() == 0 and window.controller.undo_label == ""
+    settle(qtbot, window)
+    window.controller.store.close()
