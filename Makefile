@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,package]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -20,8 +20,8 @@ demo: $(STAMP)
 	$(VENV)/bin/memory-dashboard --demo
 
 lint: $(STAMP)
-	$(PY) -m ruff check app ui tests packaging
-	$(PY) -m ruff format --check app ui tests packaging
+	$(PY) -m ruff check app ui tests packaging resources
+	$(PY) -m ruff format --check app ui tests packaging resources
 
 typecheck: $(STAMP)
 	$(PY) -m mypy
@@ -30,6 +30,10 @@ pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# Freeze the app for this OS, smoke-run the frozen binary and make its installer (packaging/README.md).
+package: $(STAMP)
+	$(PY) packaging/build.py $(PACKAGE_ARGS)
 
 clean:
 	rm -rf build dist .mypy_cache .pytest_cache .ruff_cache

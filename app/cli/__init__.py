@@ -34,6 +34,8 @@ def load_gui_hooks() -> GuiHooks | None:
     try:
         module = importlib.import_module("ui.cli_hooks")
     except ImportError:
+        if getattr(sys, "frozen", False):  # a module missing from the bundle, not a missing install
+            raise
         return None
     hooks: GuiHooks = module.HOOKS
     return hooks
@@ -98,6 +100,9 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for name in ("stdout", "stderr"):  # a windowed executable has none; keep the CLI from crashing there
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115
     gui = load_gui_hooks()
     parser = build_parser(gui)
     args = parser.parse_args(argv)
