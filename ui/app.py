@@ -135,7 +135,7 @@ def _settle(app: QApplication, window: MainWindow) -> None:
     diff = window.panel.diff
     if hasattr(diff, "diffShown"):
         wait_until(app, lambda: not getattr(diff, "busy", False), 5_000)
-    wait_until(app, lambda: all(window.model.memory(i) is not None for i in window.visible_ids()))
+    wait_until(app, lambda: all(window.model.memory(i) is not None for i in window.list.visible_ids()))
     wait_until(app, lambda: not window.controller.runner.busy)
     end = time.monotonic() + 0.3
     wait_until(app, lambda: time.monotonic() > end)

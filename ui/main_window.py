@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QPalette
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QSettings,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QListView,
     QMainWindow,
     QSplitter,
     QStackedWidget,
@@ -22,7 +27,7 @@ from PySide6.QtWidgets import (
 from app.store import MemoryStore
 from app.store.models import STATUS_ACTIVE, Counts, Memory
 from ui.actions import WindowActions
-from ui.card_delegate import CardDelegate
+from ui.card_list import CardList
 from ui.controller import Controller
 from ui.filter_bar import FilterBar, listing_title
 from ui.history_panel import HistoryPanel, plain_label, tint
@@ -69,17 +74,8 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.setWindowTitle("Memory Dashboard")
-        self.list = QListView(self)
-        self.list.setModel(self.model)
-        self.list.setItemDelegate(CardDelegate(self.controller.store.now, self.list))
-        self.list.setUniformItemSizes(True)
-        self.list.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
-        self.list.setMouseTracking(True)
-        self.list.setFrameShape(QListView.Shape.NoFrame)
-        self.list.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # cards (Base) stand out
-        self.list.setSelectionMode(QListView.SelectionMode.SingleSelection)
+        self.list = CardList(self.model, self.controller.store.now, self)
         self.list.addActions(self.acts.card_actions)
-        self.list.setAccessibleName("Memory cards")
         self.no_match = plain_label("No memories match this filter.")
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.cards = QStackedWidget(self)
@@ -138,7 +134,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         c, a = self.controller, self.acts
         self.model.rowsWanted.connect(c.fetch_rows)
-        c.wanted_ids = self.visible_ids
+        c.wanted_ids = self.list.visible_ids
         c.memoriesLoaded.connect(self._listing_loaded)
         c.rowsLoaded.connect(self.model.update_rows)
         c.rowsFailed.connect(self.model.forget_pending)
@@ -169,8 +165,8 @@ class MainWindow(QMainWindow):
         a.expiry.triggered.connect(self.commands.set_expiry)
         a.undo.triggered.connect(c.undo)
         a.refresh.triggered.connect(self.refresh)
-        a.next.triggered.connect(lambda: self.move_selection(1))
-        a.previous.triggered.connect(lambda: self.move_selection(-1))
+        a.next.triggered.connect(lambda: self.list.move_selection(1))
+        a.previous.triggered.connect(lambda: self.list.move_selection(-1))
         a.find.triggered.connect(self._focus_search)
         a.review_queue.triggered.connect(self.show_queue)
         a.run_review.triggered.connect(self.commands.run_review)
@@ -188,37 +184,15 @@ class MainWindow(QMainWindow):
     # -- state -----------------------------------------------------------------------------------------
 
     def selected_memory(self) -> Memory | None:
-        index = self.list.currentIndex()
-        return self.model.memory(int(index.data(ID_ROLE))) if index.isValid() else None
+        memory_id = self.list.current_id()
+        return self.model.memory(memory_id) if memory_id is not None else None
 
-    def visible_ids(self) -> list[int]:
-        viewport = self.list.viewport().rect()
-        top, bottom = self.list.indexAt(viewport.topLeft()), self.list.indexAt(viewport.bottomLeft())
-        first = top.row() if top.isValid() else 0
-        last = bottom.row() if bottom.isValid() else min(self.model.rowCount(), first + 30) - 1
-        ids = [int(self.model.index(row, 0).data(ID_ROLE)) for row in range(first, last + 1)]
-        current = self.list.currentIndex()
-        return [*ids, int(current.data(ID_ROLE))] if current.isValid() else ids
+    def select_id(self, memory_id: int, *, center: bool = False) -> bool:
+        return self.list.select_id(memory_id, center=center)
 
     def refresh(self) -> None:
         self.controller.refresh()
         self.controller.load_candidates()
-
-    def select_id(self, memory_id: int, *, center: bool = False) -> bool:
-        index = self.model.index_of(memory_id)
-        if not index.isValid():
-            return False
-        self.list.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
-        hint = QListView.ScrollHint.PositionAtCenter if center else QListView.ScrollHint.EnsureVisible
-        self.list.scrollTo(index, hint)
-        return True
-
-    def move_selection(self, step: int) -> None:
-        rows = self.model.rowCount()
-        if rows:
-            current = self.list.currentIndex()
-            row = min(max((current.row() if current.isValid() else -1) + step, 0), rows - 1)
-            self.select_id(int(self.model.index(row, 0).data(ID_ROLE)))
 
     def show_queue(self) -> None:
         self.controller.load_candidates()
@@ -237,7 +211,9 @@ class MainWindow(QMainWindow):
         self.controller.set_filter(flt)
 
     def _listing_loaded(self, listing: Listing) -> None:
+        anchor = self.list.scroll_anchor()
         self.model.set_listing(listing.ids, listing.rows)
+        self.list.keep_anchor(anchor)
         self.cards.setCurrentIndex(0 if listing.ids else 1)
         self.list_header.setText(listing_title(listing))
         wanted, self._select_after_listing = self._select_after_listing, None
