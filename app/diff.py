@@ -65,7 +65,12 @@ def word_diff(old: str, new: str) -> list[DiffOp]:
 
 def side_by_side(old: str, new: str) -> list[SideBySideRow]:
     """Rows pairing old and new lines, with word-level ops on each side of a changed pair."""
-    return _RowBuilder().build(word_diff(old, new))
+    return rows_from_ops(word_diff(old, new))
+
+
+def rows_from_ops(ops: list[DiffOp]) -> list[SideBySideRow]:
+    """The rows of `side_by_side`, from ops already computed (by `word_diff`)."""
+    return _RowBuilder().build(ops)
 
 
 def diff_stats(ops: Iterable[DiffOp]) -> DiffStats:
@@ -198,6 +203,7 @@ __all__ = [
     "OpKind",
     "SideBySideRow",
     "diff_stats",
+    "rows_from_ops",
     "side_by_side",
     "word_diff",
 ]

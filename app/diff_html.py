@@ -74,10 +74,20 @@ def render_inline(ops: Iterable[DiffOp], colors: DiffColors) -> str:
     return _document(f'<div style="white-space: pre-wrap;">{"".join(parts)}</div>')
 
 
-def render_side_by_side(rows: Sequence[SideBySideRow], colors: DiffColors, context: int | None = None) -> str:
-    """A two-column table with line numbers; with `context`, long unchanged runs are folded away."""
+def render_side_by_side(
+    rows: Sequence[SideBySideRow], colors: DiffColors, context: int | None = None, max_rows: int | None = None
+) -> str:
+    """A two-column table with line numbers.
+
+    With `context`, each unchanged run longer than 2 × context + 1 lines is folded to a "⋯ N unchanged
+    lines ⋯" row. With `max_rows`, the table stops there and says how many rows it left out: a huge
+    table would freeze the text browser that lays it out.
+    """
     parts = ['<table width="100%" cellspacing="0" cellpadding="2">']
-    for row in _with_folds(rows, context):
+    for count, row in enumerate(_with_folds(rows, context), start=1):
+        if max_rows is not None and count > max_rows:
+            parts.append(_note_row("⋯ the rest is not shown here: see the inline view ⋯", colors))
+            break
         parts.append(_row_html(row, colors) if isinstance(row, SideBySideRow) else _fold_html(row, colors))
     parts.append("</table>")
     return _document("".join(parts))
@@ -139,7 +149,9 @@ def _row_html(row: SideBySideRow, colors: DiffColors) -> str:
 
 def _number_cell(number: int | None, colors: DiffColors) -> str:
     shown = "" if number is None else str(number)
-    return f'<td width="1%" align="right" style="color:{colors.line_number};">{shown}</td>'
+    return (
+        f'<td width="1%" align="right" style="color:{colors.line_number}; white-space: nowrap;">{shown}</td>'
+    )
 
 
 def _text_cell(ops: tuple[DiffOp, ...], colors: DiffColors, background: str | None) -> str:
@@ -172,11 +184,11 @@ def _with_folds(rows: Sequence[SideBySideRow], context: int | None) -> Iterable[
 
 
 def _fold_html(hidden_rows: int, colors: DiffColors) -> str:
-    noun = "line" if hidden_rows == 1 else "lines"
-    return (
-        f'<tr><td colspan="4" align="center" style="color:{colors.line_number};">'
-        f"⋯ {hidden_rows} unchanged {noun} ⋯</td></tr>"
-    )
+    return _note_row(f"⋯ {hidden_rows} unchanged {'line' if hidden_rows == 1 else 'lines'} ⋯", colors)
+
+
+def _note_row(note: str, colors: DiffColors) -> str:
+    return f'<tr><td colspan="4" align="center" style="color:{colors.line_number};">{note}</td></tr>'
 
 
 def _document(body: str) -> str:
