@@ -130,11 +130,13 @@ def screenshot(
 
 def _settle(app: QApplication, window: MainWindow) -> None:
     """Wait for the selected memory's history (and its diff) and for every visible card's row."""
-    current = window.selected_memory
-    wait_until(app, lambda: current() is None or window.panel.history_memory_id == current().id)  # type: ignore[union-attr]
-    diff = window.panel.diff
-    if hasattr(diff, "diffShown"):
-        wait_until(app, lambda: not getattr(diff, "busy", False), 5_000)
+
+    def history_shown() -> bool:
+        memory = window.selected_memory()
+        return memory is None or window.panel.history_memory_id == memory.id
+
+    wait_until(app, history_shown)
+    wait_until(app, lambda: window.panel.diff.settled, 5_000)
     wait_until(app, lambda: all(window.model.memory(i) is not None for i in window.list.visible_ids()))
     wait_until(app, lambda: not window.controller.runner.busy)
     end = time.monotonic() + 0.3

@@ -7,8 +7,6 @@ person choose: keep theirs, overwrite with mine (again guarded by their `updated
 
 from __future__ import annotations
 
-from typing import cast
-
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -26,7 +24,8 @@ from app.screening import has_hidden_characters
 from app.store import ConflictError
 from app.store.models import Memory
 from ui.controller import Controller
-from ui.history_panel import DiffDisplay, make_diff_view, plain_label
+from ui.diff_slot import DiffSlot
+from ui.history_panel import plain_label
 
 
 class EditDialog(QDialog):
@@ -69,7 +68,7 @@ class EditDialog(QDialog):
     def _conflict_page(self) -> QWidget:
         page = QWidget(self)
         self.conflict_text = plain_label()
-        self.diff = make_diff_view(page)
+        self.diff = DiffSlot(page)
         self.keep_theirs_button = QPushButton("Keep theirs", page)
         self.keep_theirs_button.setToolTip("Discard your edit; the memory stays as it is now")
         self.overwrite_button = QPushButton("Overwrite with mine", page)
@@ -131,7 +130,7 @@ class EditDialog(QDialog):
         )
         self.overwrite_button.setEnabled(True)
         self.pages.setCurrentIndex(1)
-        cast(DiffDisplay, self.diff).show_texts(error.current.content, self.mine)
+        self.diff.show_texts(error.current.content, self.mine, "Theirs → yours")
 
     def overwrite(self) -> None:
         if self.theirs is None:

@@ -8,9 +8,8 @@ longer selected is dropped.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
-from typing import Protocol, cast
+from typing import cast
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
@@ -28,35 +27,13 @@ from PySide6.QtWidgets import (
 from app.card import card_meta
 from app.screening import hidden_characters, make_visible
 from app.store.models import KIND_DELETE, Memory, Revision
+from ui.diff_slot import DiffSlot
 from ui.provenance_table import ProvenanceTable
 from ui.revision_table import RevisionTable, change_text
 from ui.theme import Tone, badge_colors, muted_text
 
 DEBOUNCE_MS = 120
 TRUST_WORDS = {"trusted": "Trusted", "semi": "Semi-trusted", "untrusted": "Untrusted"}
-
-
-class DiffDisplay(Protocol):
-    def show_texts(self, old: str, new: str) -> None: ...
-
-
-class _PlainDiff(QPlainTextEdit):
-    """Stand-in until `ui.diff_view.DiffView` exists: the new text, plainly."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setReadOnly(True)
-
-    def show_texts(self, old: str, new: str) -> None:
-        self.setPlainText(make_visible(new))
-
-
-def make_diff_view(parent: QWidget) -> QWidget:
-    try:
-        module = importlib.import_module("ui.diff_view")
-    except ImportError:
-        return _PlainDiff(parent)
-    return cast(QWidget, module.DiffView(parent))
 
 
 def section_label(text: str) -> QLabel:
@@ -136,7 +113,7 @@ class HistoryPanel(QWidget):
         self.revisions = RevisionTable(self._now, page)
         self.revisions.revisionSelected.connect(self._show_revision)
         self.revision_summary = plain_label()
-        self.diff = make_diff_view(page)
+        self.diff = DiffSlot(page)
         self.restore_button = QPushButton("Restore this version", page)
         self.restore_button.clicked.connect(self._restore_clicked)
         top = QWidget(page)
@@ -218,16 +195,18 @@ class HistoryPanel(QWidget):
         self.revisions.set_revisions(revisions)
         if not revisions:
             self.revision_summary.setText("No revisions recorded yet: this memory is as it was promoted.")
-            cast(DiffDisplay, self.diff).show_texts(self._memory.content, self._memory.content)
+            self.diff.show_texts(self._memory.content, self._memory.content, "As promoted")
 
     def _show_revision(self, revision: Revision | None) -> None:
         self._update_restore()
         if revision is None:
             return
         self.revision_summary.setText(revision_summary(revision))
-        old = revision.previous_content or ""
-        new = revision.new_content if revision.new_content is not None else old
-        cast(DiffDisplay, self.diff).show_texts(old, new)
+        old, new = revision.previous_content, revision.new_content
+        if old is None and new is None:  # a status or expiry change: the content stayed as it was
+            content = self._memory.content if self._memory is not None else ""
+            old = new = content
+        self.diff.show_texts(old, new)
 
     def set_read_only(self, reason: str | None) -> None:
         self._read_only_reason = reason
