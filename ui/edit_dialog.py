@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QStackedWidget,
@@ -88,7 +87,6 @@ class EditDialog(QDialog):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.conflict_text)
-        layout.addWidget(QLabel("Their version → yours:"))
         layout.addWidget(self.diff)
         layout.addLayout(row)
         return page
@@ -129,6 +127,7 @@ class EditDialog(QDialog):
             "agent host's review, rewrote it). Nothing was saved. Choose what to keep."
         )
         self.overwrite_button.setEnabled(True)
+        self.setWindowTitle(f"Memory #{error.current.id} changed while you were editing")
         self.pages.setCurrentIndex(1)
         self.diff.show_texts(error.current.content, self.mine, "Theirs → yours")
 
