@@ -15,14 +15,14 @@ from sqlalchemy import Connection, delete, exists, insert, not_, or_, select
 
 from app.store.models import (
     KIND_CONTENT,
-    KIND_CREATE,
     KIND_DELETE,
     KIND_STATUS,
     SOURCE_OBSERVED,
     Revision,
 )
+from app.store.observe_batch import record_rows
 from app.store.reads import fetch_rows
-from app.store.revision_log import SeenRow, WriteContext, add_revision, record_observed
+from app.store.revision_log import SeenRow, WriteContext, add_revision
 from app.store.rows import HostRow, OwnFacts, looks_rewritten
 from app.store.tables import expiry, meta, seen, user_memories
 
@@ -64,40 +64,12 @@ def _seen_rows(conn: Connection, ids: tuple[int, ...]) -> dict[int, SeenRow]:
     return found
 
 
-def _record_new(ctx: WriteContext, row: HostRow, tracking: bool) -> None:
-    rewritten = looks_rewritten(row.status, row.promoted_at, row.updated_at)
-    ctx.conn.execute(
-        insert(seen).values(
-            memory_id=row.id,
-            content=row.content,
-            status=row.status,
-            updated_at=row.updated_at,
-            first_seen_at=ctx.now,
-            baseline_rewritten_at=row.updated_at if rewritten else None,
-        )
-    )
-    if tracking and not rewritten:
-        add_revision(
-            ctx,
-            row.id,
-            KIND_CREATE,
-            SOURCE_OBSERVED,
-            new_content=row.content,
-            new_status=row.status,
-            changed_at=row.promoted_at,
-        )
-
-
 def record_changes(ctx: WriteContext) -> Changes:
     """Inside a write transaction: find the changes again (the host may have moved on) and record them."""
     changes = find_changes(ctx.conn)
     tracking = ctx.conn.execute(select(meta.c.value).where(meta.c.key == TRACKING_KEY)).first() is not None
     before = _seen_rows(ctx.conn, changes.changed + changes.gone)
-    for row in fetch_rows(ctx.conn, changes.changed):
-        if row.id in before:
-            record_observed(ctx, row, before[row.id])
-        else:
-            _record_new(ctx, row, tracking)
+    record_rows(ctx, fetch_rows(ctx.conn, changes.changed), before, tracking)
     for memory_id in changes.gone:
         gone = before[memory_id]
         add_revision(

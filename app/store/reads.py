@@ -148,6 +148,15 @@ def fetch_revisions(conn: Connection, memory_id: int) -> list[Revision]:
     return [revision_from_row(row) for row in conn.execute(query)]
 
 
+def fetch_revisions_by_id(conn: Connection, revision_ids: Sequence[int]) -> list[Revision]:
+    """Revisions by id, in the order given (a few IN queries, not one query per id)."""
+    found: dict[int, Revision] = {}
+    for part in chunks(revision_ids):
+        for row in conn.execute(select(revisions).where(revisions.c.id.in_(part))):
+            found[row.id] = revision_from_row(row)
+    return [found[item] for item in revision_ids if item in found]
+
+
 def fetch_revision(conn: Connection, revision_id: int) -> Revision | None:
     row = conn.execute(select(revisions).where(revisions.c.id == revision_id)).first()
     return revision_from_row(row) if row is not None else None

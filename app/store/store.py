@@ -16,13 +16,21 @@ from sqlalchemy import Connection, func, select
 from app.clock import Clock, clock_from_env
 from app.paths import DatabaseChoice, choose_database, is_url
 from app.store import expiry_sweep, revision_log, writes
+from app.store.change_watch import ChangeWatch
 from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, transaction
 from app.store.errors import ConflictError, DatabaseLockedError, NotFoundError, ReadOnlyError
 from app.store.migrate import own_tables_ready, upgrade
 from app.store.models import SOURCE_DASHBOARD, STATUS_DISMISSED, Candidate, Counts, Memory, Revision
 from app.store.observe import MemoryObservations, find_changes, initial_seen, record_changes
 from app.store.query import MemoryFilter, count_by_status, is_expired, select_ids
-from app.store.reads import fetch_candidates, fetch_own_facts, fetch_revision, fetch_revisions, fetch_rows
+from app.store.reads import (
+    fetch_candidates,
+    fetch_own_facts,
+    fetch_revision,
+    fetch_revisions,
+    fetch_revisions_by_id,
+    fetch_rows,
+)
 from app.store.recall import RecallOrder, profile_ids, recall_ids
 from app.store.rows import build_memories
 from app.store.tables import user_memories, user_memory_candidates
@@ -41,6 +49,7 @@ class MemoryStore:
         with self._read() as conn:
             self._own = own_tables_ready(conn)
         self._memory_log = MemoryObservations() if opened.read_only else None
+        self._watch = ChangeWatch(enabled=opened.is_sqlite and not opened.read_only)
 
     @classmethod
     def open(
@@ -125,7 +134,11 @@ class MemoryStore:
                 initial = initial_seen(conn) if self._own and not self._memory_log.started else None
                 return self._memory_log.observe(conn, self.now(), initial)
         with self._read() as conn:
+            look = self._watch.look(conn)
+            if self._watch.unchanged(look):
+                return []
             if not find_changes(conn):
+                self._watch.mark_clean(look)
                 return []
         try:
             with self.write() as ctx:
@@ -135,7 +148,7 @@ class MemoryStore:
             self.warnings.append(f"outside changes not recorded yet: {exc}")
             return []
         with self._read() as conn:
-            return [rev for rid in ids if (rev := fetch_revision(conn, rid)) is not None]
+            return fetch_revisions_by_id(conn, ids)
 
     # -- reads -----------------------------------------------------------------------------------------
 
