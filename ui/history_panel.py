@@ -132,7 +132,8 @@ class HistoryPanel(QWidget):
         buttons.addWidget(self.restore_button)
         cast(QVBoxLayout, diff_box.layout()).addLayout(buttons)
         splitter.addWidget(diff_box)
-        splitter.setSizes([220, 130, 170, 260])
+        em = self.fontMetrics().height()
+        splitter.setSizes([em * 9, em * 8, em * 8, em * 16])
         self.splitter = splitter
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -57,7 +57,7 @@ class ProvenanceTable(QTableWidget):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
 
     def set_memory(self, memory: Memory | None) -> None:
         rows = provenance_rows(memory, self._now()) if memory is not None else []
