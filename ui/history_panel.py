@@ -53,15 +53,26 @@ def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
     return label
 
 
+_WHO = {
+    "observed": "outside the dashboard (observed)",
+    "review": "by the review",
+    "dashboard": "in the dashboard",
+    "restore": "in the dashboard",
+    "expiry": "by the expiry sweep",
+}
+_WHAT = {"content": "Content rewritten", "create": "Created", "delete": "Deleted", "expiry": "Expiry changed"}
+
+
 def revision_summary(revision: Revision) -> str:
-    who = {"observed": "outside the dashboard (observed)", "review": "the review"}.get(
-        revision.source, revision.source
-    )
-    added = (
-        f", adding candidates {', '.join(map(str, revision.candidate_ids))}" if revision.candidate_ids else ""
-    )
+    """`Revision 7: Content rewritten by the review (run r-1), adding candidates 141, 143`."""
+    what = _WHAT.get(revision.kind, revision.kind.capitalize())
+    if revision.kind == "status" or revision.detail.get("restored_from") is not None:
+        what = change_text(revision).capitalize()
+    who = _WHO.get(revision.source, f"by {revision.source}")
     run = f" (run {revision.run_id})" if revision.run_id else ""
-    return f"Revision {revision.id}: {change_text(revision)} by {who}{run}{added}"
+    ids = ", ".join(map(str, revision.candidate_ids))
+    added = f", adding candidates {ids}" if ids else ""
+    return f"Revision {revision.id}: {what} {who}{run}{added}"
 
 
 def restorable(revision: Revision | None, memory: Memory | None) -> bool:

@@ -6,6 +6,8 @@ bar), never as a traceback and never only as a transient message.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStatusBar, QToolButton, QWidget
@@ -22,6 +24,15 @@ def counts_text(counts: Counts) -> str:
         parts.append(f"{counts.expired} expired")
     parts.append(f"{counts.candidates} candidate{'s' if counts.candidates != 1 else ''}")
     return " · ".join(parts)
+
+
+def home_relative(location: str) -> str:
+    """`~/…` for a path under the home folder (shorter, and no user name in screenshots)."""
+    try:
+        relative = Path(location).resolve().relative_to(Path.home().resolve())
+    except (ValueError, OSError, RuntimeError):
+        return location
+    return str(Path("~") / relative)
 
 
 def _plain(text: str = "") -> QLabel:
@@ -53,7 +64,8 @@ class StatusLine:
         self.counts.setText(counts_text(counts))
 
     def set_database(self, location: str, read_only_reason: str | None) -> None:
-        shown = location if len(location) <= 60 else "…" + location[-58:]
+        shown = home_relative(location)
+        shown = shown if len(shown) <= 60 else "…" + shown[-58:]
         self.path.setText(shown)
         self.path.setToolTip(f"Database: {location}")
         self.read_only.setVisible(read_only_reason is not None)
