@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from app.diff_engine import TOKEN, OpKind, raw_diff
 
 _WORD = re.compile(r"\w+")
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,36 +125,44 @@ class _RowBuilder:
         line, pending = (
             (self.left, self.pending_left) if kind == "delete" else (self.right, self.pending_right)
         )
-        for piece in _LINE.findall(text):
-            line.append(DiffOp(kind, piece))
-            if piece.endswith("\n"):
-                pending.append(line)
-                line = []
+        *whole, rest = text.split("\n")  # str.split: far cheaper than a regex on 64 KiB
+        for part in whole:
+            line.append(DiffOp(kind, part + "\n"))
+            pending.append(line)
+            line = []
+        if rest:
+            line.append(DiffOp(kind, rest))
         if kind == "delete":
             self.left = line
         else:
             self.right = line
 
     def _add_equal(self, text: str) -> None:
-        pieces = _LINE.findall(text)
-        first = DiffOp("equal", pieces[0])
-        self.left.append(first)
-        self.right.append(first)
-        if not pieces[0].endswith("\n"):
+        if "\n" not in text:  # part of a line: later ops may still change the line
+            op = DiffOp("equal", text)
+            self.left.append(op)
+            self.right.append(op)
             return
-        self.pending_left.append(self.left)
-        self.pending_right.append(self.right)
-        self.left, self.right = [], []
+        first, *whole, rest = text.split("\n")
+        op = DiffOp("equal", first + "\n")
+        self.pending_left.append([*self.left, op])
+        self.pending_right.append([*self.right, op])
         self._flush()
-        for piece in pieces[1:]:
-            op = DiffOp("equal", piece)
-            if piece.endswith("\n"):
-                self._emit([op], [op])
-            else:  # the unfinished last line of this op: later ops may still change it
-                self.left, self.right = [op], [op]
+        for part in whole:
+            op = DiffOp("equal", part + "\n")
+            self._emit([op], [op])
+        op = DiffOp("equal", rest)
+        self.left, self.right = ([op], [op]) if rest else ([], [])
 
     def _flush(self) -> None:
         lefts, rights = self.pending_left, self.pending_right
+        self.pending_left, self.pending_right = [], []
+        if not lefts or not rights:  # lines on one side only (a deleted or inserted block): no pairing
+            for line in lefts:
+                self._emit(line, None)
+            for line in rights:
+                self._emit(None, line)
+            return
         alone_left = _standing_alone(lefts, len(lefts) - len(rights), "delete")
         alone_right = _standing_alone(rights, len(rights) - len(lefts), "insert")
         i = j = 0
@@ -170,7 +177,6 @@ class _RowBuilder:
                 self._emit(lefts[i], rights[j])
                 i += 1
                 j += 1
-        self.pending_left, self.pending_right = [], []
 
     def _emit(self, left: _Line | None, right: _Line | None) -> None:
         left_number = right_number = None

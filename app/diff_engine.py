@@ -20,15 +20,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from difflib import SequenceMatcher
-from typing import Literal
 
-OpKind = Literal["equal", "insert", "delete"]
-Op = tuple[OpKind, str]
+from app.diff_tidy import Op, OpKind, tidy
 
 # Tokens: one newline, a run of other whitespace, a word, or a single other character. Every character
 # matches exactly one alternative, so the tokens of a text always join back to the text.
 TOKEN = re.compile(r"\n|[^\S\n]+|\w+|[^\w\s]")
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
 _BLANK = re.compile(r"\s+")
 # What the word-level matcher compares: a token other than a newline, with the blanks that follow it.
 _UNIT = re.compile(r"\n|[^\S\n]+|(?:\w+|[^\w\s])[^\S\n]*")
@@ -57,24 +54,66 @@ def raw_diff(old: str, new: str) -> list[Op]:
     merged into one delete followed by one insert."""
     if old == new:
         return [("equal", old)] if old else []
-    raw: list[Op] = []
-    _diff_lines(_LINE.findall(old), _LINE.findall(new), raw)
-    # Normalized again once line breaks moved: that may leave an empty op, or two changes side by side.
-    return _normalized(_lines_kept_whole(_normalized(raw)))
+    # Whole lines the texts share at both ends never reach the line matcher: a typical revision
+    # rewrites a sentence or two, and then the matcher only sees the lines around them.
+    head, tail = _common_line_ends(old, new)
+    raw: list[Op] = [("equal", old[:head])]
+    _diff_lines(_Lines(old[head : len(old) - tail]), _Lines(new[head : len(new) - tail]), raw)
+    raw.append(("equal", old[len(old) - tail :]))
+    return tidy(raw)
 
 
-def _diff_lines(old: list[str], new: list[str], out: list[Op]) -> None:
+def _common_line_ends(old: str, new: str) -> tuple[int, int]:
+    """Lengths of the whole lines the texts share at their start and at their end."""
+    head = old.rfind("\n", 0, _common_prefix_length(old, new)) + 1
+    tail = _common_suffix_length(old, new, min(len(old), len(new)) - head)
+    old_start, new_start = len(old) - tail, len(new) - tail
+    if tail and not (old[old_start - 1 : old_start] == new[new_start - 1 : new_start] == "\n"):
+        # Move the start forward past the next line break, which lies in the shared part.
+        next_break = old.find("\n", old_start)
+        tail = 0 if next_break < 0 else len(old) - next_break - 1
+    return head, tail
+
+
+class _Lines:
+    """A text's lines, split at C speed: `parts` without their "\n", and `keys` to match them by.
+
+    The last line has no "\n" when the text does not end with one; its key is wrapped in a tuple so
+    that it never matches a line that does end with one.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.parts = text.split("\n")
+        self.terminated = len(self.parts) - 1
+        self.keys: list[str | tuple[str]] = list(self.parts[:-1])
+        if self.parts[-1]:
+            self.keys.append((self.parts[-1],))
+
+    def text(self, start: int, end: int) -> str:
+        if start >= end:
+            return ""
+        joined = "\n".join(self.parts[start:end])
+        return joined + "\n" if end <= self.terminated else joined
+
+    def lines(self, start: int, end: int) -> list[str]:
+        lines = [part + "\n" for part in self.parts[start : min(end, self.terminated)]]
+        if end > self.terminated:
+            lines.append(self.parts[self.terminated])
+        return lines
+
+
+def _diff_lines(old: _Lines, new: _Lines, out: list[Op]) -> None:
     # autojunk stays on: with it, a line repeated everywhere (blank lines, "```") cannot make the
     # matcher quadratic, and matches still extend across such lines where both sides agree.
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new).get_opcodes():
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old.keys, new.keys).get_opcodes():
         if tag == "equal":
-            out.append(("equal", "".join(old[i1:i2])))
+            out.append(("equal", old.text(i1, i2)))
         elif tag == "delete":
-            out.append(("delete", "".join(old[i1:i2])))
+            out.append(("delete", old.text(i1, i2)))
         elif tag == "insert":
-            out.append(("insert", "".join(new[j1:j2])))
+            out.append(("insert", new.text(j1, j2)))
         else:
-            _diff_replaced(old[i1:i2], new[j1:j2], out)
+            _diff_replaced(old.lines(i1, i2), new.lines(j1, j2), out)
 
 
 def _diff_replaced(old: list[str], new: list[str], out: list[Op]) -> None:
@@ -205,7 +244,7 @@ def _looks_rewritten(old_units: set[str], new_units: set[str]) -> bool:
 
 
 def _words(units: set[str]) -> set[str]:
-    return {unit.rstrip() for unit in units if unit[0].isalnum() or unit[0] == "_"}
+    return {unit for unit in units if unit[0].isalnum() or unit[0] == "_"}
 
 
 def _alike(old: str, new: str, ends: tuple[int, int]) -> bool:
@@ -258,91 +297,6 @@ _SAME_TOKEN = re.compile(r"\w\w|[^\S\n][^\S\n]")
 def _is_boundary(text: str, index: int) -> bool:
     """Whether a token of `TOKEN` starts or ends at `index` in `text`."""
     return index <= 0 or index >= len(text) or _SAME_TOKEN.match(text, index - 1, index + 1) is None
-
-
-def _normalized(raw: list[Op]) -> list[Op]:
-    """Drop empty ops and merge each run of changes between two equal ops into one delete + one insert."""
-    ops: list[Op] = []
-    equal: list[str] = []
-    deleted: list[str] = []
-    inserted: list[str] = []
-    for kind, text in raw:
-        if not text:
-            continue
-        if kind != "equal":
-            if equal:
-                ops.append(("equal", "".join(equal)))
-                equal.clear()
-            (deleted if kind == "delete" else inserted).append(text)
-            continue
-        if deleted:
-            ops.append(("delete", "".join(deleted)))
-            deleted.clear()
-        if inserted:
-            ops.append(("insert", "".join(inserted)))
-            inserted.clear()
-        equal.append(text)
-    if equal:
-        ops.append(("equal", "".join(equal)))
-    if deleted:
-        ops.append(("delete", "".join(deleted)))
-    if inserted:
-        ops.append(("insert", "".join(inserted)))
-    return ops
-
-
-def _lines_kept_whole(ops: list[Op]) -> list[Op]:
-    """Shift line breaks so that changes keep to whole lines where the same edit allows it.
-
-    A lone change "\nfoo" before an equal "\n…" becomes "foo\n" after the first "\n"; a delete "pnpm" and
-    an insert "npm\nnow" before an equal "\n…" become "pnpm" → "npm", "\n", then an inserted "now\n".
-    Each rewrite is the same edit, but the side-by-side view then pairs the right lines.
-    """
-    for index in range(1, len(ops) - 1):
-        kind, text = ops[index]
-        following = ops[index + 1][1]
-        if kind != "equal" and text[0] == "\n" and following[0] == "\n" and ops[index - 1][0] == "equal":
-            ops[index - 1] = ("equal", ops[index - 1][1] + "\n")
-            ops[index] = (kind, text[1:] + "\n")
-            ops[index + 1] = ("equal", following[1:])
-    aligned: list[Op] = []
-    index = 0
-    while index < len(ops):
-        if index + 2 < len(ops) and _breaks_align(ops[index], ops[index + 1], ops[index + 2]):
-            aligned.extend(_aligned_breaks(ops[index][1], ops[index + 1][1], ops[index + 2][1]))
-            index += 3
-        else:
-            aligned.append(ops[index])
-            index += 1
-    return aligned
-
-
-def _breaks_align(first: Op, second: Op, third: Op) -> bool:
-    return (
-        (first[0], second[0], third[0]) == ("delete", "insert", "equal")
-        and third[1][:1] == "\n"
-        and ("\n" in first[1]) != ("\n" in second[1])
-    )
-
-
-def _aligned_breaks(deleted: str, inserted: str, equal: str) -> list[Op]:
-    if "\n" in inserted:
-        head, _, rest = inserted.partition("\n")
-        return [
-            ("delete", deleted),
-            ("insert", head),
-            ("equal", "\n"),
-            ("insert", rest + "\n"),
-            ("equal", equal[1:]),
-        ]
-    head, _, rest = deleted.partition("\n")
-    return [
-        ("delete", head),
-        ("insert", inserted),
-        ("equal", "\n"),
-        ("delete", rest + "\n"),
-        ("equal", equal[1:]),
-    ]
 
 
 __all__ = ["TOKEN", "Op", "OpKind", "raw_diff"]
