@@ -149,7 +149,8 @@ class MemoryListModel(QAbstractListModel):
             self._want_timer.start()
 
     def _emit_wanted(self) -> None:
-        wanted = [item for item in self._ids if item in self._wanted] if self._wanted else []
+        rows = {item: row for item in self._wanted if (row := self.row_of(item)) is not None}
+        wanted = sorted(rows, key=rows.__getitem__)
         self._wanted.clear()
         if wanted:
             self.rowsWanted.emit(wanted)

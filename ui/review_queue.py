@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.clock import format_instant
+from app.review.apply import ApplyResult
 from app.screening import make_visible
 from app.store.models import Candidate
 from app.timefmt import relative
@@ -104,7 +105,21 @@ class ReviewQueue(QDialog):
         layout.addWidget(QLabel("Text of the promoted memory:"))
         layout.addWidget(self.text)
         layout.addLayout(row)
+        self.last_run = plain_label()
+        layout.addWidget(self.last_run)
         review.controller.candidatesLoaded.connect(self.set_candidates)
+        review.reviewStarted.connect(
+            lambda command: self.last_run.setText(f"Running the reviewer: {command}")
+        )
+        review.reviewFinished.connect(self._review_finished)
+        review.reviewFailed.connect(
+            lambda message: self.last_run.setText(f"The review did not run: {message}")
+        )
+        self._selection_changed()
+
+    def _review_finished(self, result: ApplyResult) -> None:
+        changed = ", ".join(f"#{i}" for i in result.changed_memory_ids) or "none"
+        self.last_run.setText(f"Last review ({result.run_id}): {result.counts_line()}; changed: {changed}")
         self._selection_changed()
 
     def set_candidates(self, candidates: Sequence[Candidate]) -> None:

@@ -91,6 +91,7 @@ def test_run_review_with_a_fake_reviewer_highlights_the_changed_cards(
     row = window.model.row_of(5)
     assert row is not None and window.model.data(window.model.index(row, 0), HIGHLIGHT_ROLE) is True
     assert "updated 1" in window.statusBar().currentMessage()
+    assert "updated 1" in window.queue.last_run.text() and "#5" in window.queue.last_run.text()
     ids = query(host_db, "SELECT source_candidate_ids FROM user_memories WHERE id = 5")[0][0]
     assert json.loads(str(ids)) == [46, 47, 48, 141, 143]
     settle(qtbot, window)
