@@ -64,9 +64,22 @@ def _seen_rows(conn: Connection, ids: tuple[int, ...]) -> dict[int, SeenRow]:
     return found
 
 
-def record_changes(ctx: WriteContext) -> Changes:
-    """Inside a write transaction: find the changes again (the host may have moved on) and record them."""
-    changes = find_changes(ctx.conn)
+def _recheck(conn: Connection, found: Changes) -> Changes:
+    """`found` (by a read just before) as it stands now: vanished rows are caught by the next look."""
+    gone = set(found.gone)
+    for start in range(0, len(found.gone), 500):
+        part = found.gone[start : start + 500]
+        gone.difference_update(int(i) for i in conn.execute(select(m.id).where(m.id.in_(part))).scalars())
+    return Changes(found.changed, tuple(i for i in found.gone if i in gone))
+
+
+def record_changes(ctx: WriteContext, found: Changes | None = None) -> Changes:
+    """Inside a write transaction: record the changes, found again here (the host may have moved on).
+
+    With `found` from a read just before, only those rows are looked at again (the write transaction then
+    costs no second scan of every memory); anything newer is left to the next look, which scans.
+    """
+    changes = find_changes(ctx.conn) if found is None else _recheck(ctx.conn, found)
     tracking = ctx.conn.execute(select(meta.c.value).where(meta.c.key == TRACKING_KEY)).first() is not None
     before = _seen_rows(ctx.conn, changes.changed + changes.gone)
     record_rows(ctx, fetch_rows(ctx.conn, changes.changed), before, tracking)

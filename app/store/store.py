@@ -137,12 +137,13 @@ class MemoryStore:
             look = self._watch.look(conn)
             if self._watch.unchanged(look):
                 return []
-            if not find_changes(conn):
+            found = find_changes(conn)
+            if not found:
                 self._watch.mark_clean(look)
                 return []
         try:
             with self.write() as ctx:
-                record_changes(ctx)
+                record_changes(ctx, found)
                 ids = list(ctx.revision_ids)
         except DatabaseLockedError as exc:
             self.warnings.append(f"outside changes not recorded yet: {exc}")
