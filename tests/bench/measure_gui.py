@@ -66,7 +66,7 @@ def _open_window(app: QApplication, path: Path, settings_dir: str) -> Callable[[
         window.resize(1200, 900)
         seen = _PaintSeen(window)
         window.show()
-        controller.refresh()
+        controller.refresh(quick_first=True)  # as ui.app.run_window does
         controller.load_candidates()
         if not wait_until(app, lambda: seen.painted and window.model.rowCount() > 0, 60_000):
             raise RuntimeError("the window did not paint its first cards")
