@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -115,8 +115,7 @@ class HistoryPanel(QWidget):
         self.title.setFont(font)
         self.meta = plain_label()
         self.warning = plain_label()
-        tint(self.meta, muted_text(self.palette()))
-        tint(self.warning, badge_colors(self.palette(), Tone.RED).foreground)
+        self._tint()
         self.content = QPlainTextEdit(page)
         self.content.setReadOnly(True)
         self.sources = plain_label()
@@ -150,6 +149,15 @@ class HistoryPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
         return page
+
+    def _tint(self) -> None:
+        tint(self.meta, muted_text(self.palette()))
+        tint(self.warning, badge_colors(self.palette(), Tone.RED).foreground)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "meta"):
+            self._tint()  # the system switched between light and dark
 
     # -- what is shown ---------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import (
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QSettings,
@@ -307,6 +308,11 @@ class MainWindow(QMainWindow):
 
     def save_state(self) -> None:
         save_window(self, self.splitter, self.settings)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "list_header"):
+            tint(self.list_header, muted_text(self.palette()))  # the system switched light/dark
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()

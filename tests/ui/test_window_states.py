@@ -213,3 +213,24 @@ def test_expiring_filter_and_opening_another_database(
     assert window.model.rowCount() == 0 and window.controller.undo_label == ""
     settle(qtbot, window)
     window.controller.store.close()
+
+
+def test_switching_light_to_dark_retints_the_labels(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> None:
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from ui.theme import apply_theme
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, "light")
+    window = make_window(qtbot, store, tmp_path)
+    select(qtbot, window, 5)
+    role = QPalette.ColorRole.WindowText
+    try:
+        apply_theme(app, "dark")
+        qtbot.waitUntil(lambda: window.panel.meta.palette().color(role).lightness() > 128)
+        assert window.list_header.palette().color(role).lightness() > 128
+    finally:
+        apply_theme(app, "light")
+    settle(qtbot, window)
