@@ -86,6 +86,16 @@ class WindowActions:
             parent, "About Memory Dashboard", "Version, database path, Qt and Python versions"
         )
         self.quit = _action(parent, "Quit", "Close the window", keys(StdKey.Quit))
+        writing = (
+            self.edit,
+            self.dismiss,
+            self.reactivate,
+            self.delete,
+            self.expiry,
+            self.undo,
+            self.run_review,
+        )
+        self._writer_tips = {action: action.toolTip() for action in writing}
 
     @property
     def card_actions(self) -> list[QAction]:
@@ -93,16 +103,8 @@ class WindowActions:
 
     @property
     def writers(self) -> dict[QAction, str]:
-        """Actions that write, with what they do (for the read-only tooltip)."""
-        return {
-            action: action.toolTip()
-            for action in (
-                self.edit,
-                self.dismiss,
-                self.reactivate,
-                self.delete,
-                self.expiry,
-                self.undo,
-                self.run_review,
-            )
-        }
+        """Actions that write, with what they do (their tooltip when the store is writable)."""
+        return self._writer_tips
+
+    def set_writer_tip(self, action: QAction, tip: str) -> None:
+        self._writer_tips[action] = tip

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.settings import settings_path
 from app.store import MemoryStore
 from app.store.models import STATUS_ACTIVE, Counts, Memory
 from ui.actions import WindowActions
@@ -283,6 +284,13 @@ class MainWindow(QMainWindow):
         self.status.set_database(store.location, reason)
         self.panel.set_read_only(reason)
         self.setWindowTitle(f"Memory Dashboard — {Path(store.location).name}")
+        command = self.review.configured_command()
+        self.acts.set_writer_tip(
+            self.acts.run_review,
+            f"Run the reviewer ({command}) and apply its verdict"
+            if command
+            else f"Run the reviewer command; none is set yet (reviewer_command in {settings_path()})",
+        )
         for action, tip in self.acts.writers.items():
             action.setToolTip(f"Read-only: {reason}" if reason else tip)
         if Path(store.location).exists():
