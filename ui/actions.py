@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
+from app.settings import settings_path
+
 StdKey = QKeySequence.StandardKey
 Ctx = Qt.ShortcutContext
 
@@ -106,5 +108,12 @@ class WindowActions:
         """Actions that write, with what they do (their tooltip when the store is writable)."""
         return self._writer_tips
 
-    def set_writer_tip(self, action: QAction, tip: str) -> None:
-        self._writer_tips[action] = tip
+    def set_store_state(self, read_only_reason: str | None, reviewer: str | None) -> None:
+        """Writers say why they are disabled on a read-only store; Run review says what it runs."""
+        self._writer_tips[self.run_review] = (
+            f"Run the reviewer ({reviewer}) and apply its verdict"
+            if reviewer
+            else f"Run the reviewer command; none is set yet (reviewer_command in {settings_path()})"
+        )
+        for action, tip in self._writer_tips.items():
+            action.setToolTip(f"Read-only: {read_only_reason}" if read_only_reason else tip)

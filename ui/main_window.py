@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.settings import settings_path
 from app.store import MemoryStore
 from app.store.models import STATUS_ACTIVE, Counts, Memory
 from ui.actions import WindowActions
@@ -160,20 +159,12 @@ class MainWindow(QMainWindow):
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)
         self.welcome.openDemoRequested.connect(self.commands.open_demo)
-        a.edit.triggered.connect(self.commands.edit)
-        a.dismiss.triggered.connect(self.commands.dismiss)
-        a.reactivate.triggered.connect(self.commands.reactivate)
-        a.delete.triggered.connect(self.commands.delete)
-        a.expiry.triggered.connect(self.commands.set_expiry)
-        a.undo.triggered.connect(c.undo)
+        self.commands.bind(a)
         a.refresh.triggered.connect(self.refresh)
         a.next.triggered.connect(lambda: self.list.move_selection(1))
         a.previous.triggered.connect(lambda: self.list.move_selection(-1))
         a.find.triggered.connect(self._focus_search)
         a.review_queue.triggered.connect(self.show_queue)
-        a.run_review.triggered.connect(self.commands.run_review)
-        a.open_database.triggered.connect(self.commands.open_database)
-        a.open_demo.triggered.connect(self.commands.open_demo)
         a.quit.triggered.connect(self.close)
         a.undo.setEnabled(False)
 
@@ -284,15 +275,7 @@ class MainWindow(QMainWindow):
         self.status.set_database(store.location, reason)
         self.panel.set_read_only(reason)
         self.setWindowTitle(f"Memory Dashboard — {Path(store.location).name}")
-        command = self.review.configured_command()
-        self.acts.set_writer_tip(
-            self.acts.run_review,
-            f"Run the reviewer ({command}) and apply its verdict"
-            if command
-            else f"Run the reviewer command; none is set yet (reviewer_command in {settings_path()})",
-        )
-        for action, tip in self.acts.writers.items():
-            action.setToolTip(f"Read-only: {reason}" if reason else tip)
+        self.acts.set_store_state(reason, self.review.configured_command())
         if Path(store.location).exists():
             remember_database(self.settings, store.location)
         if self.watcher is not None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
 from app.review.apply import ApplyResult
 from app.store import ExpiryRequiredError
 from app.store.models import Memory
+from ui.actions import WindowActions
 from ui.edit_dialog import EditDialog
 from ui.expiry_dialog import ExpiryDialog
 
@@ -41,6 +42,18 @@ class WindowCommands:
         self.progress: QProgressDialog | None = None
         window.review.reviewFinished.connect(self._review_done)
         window.review.reviewFailed.connect(self._review_done)
+
+    def bind(self, actions: WindowActions) -> None:
+        """Connect the actions whose work is here."""
+        actions.edit.triggered.connect(self.edit)
+        actions.dismiss.triggered.connect(self.dismiss)
+        actions.reactivate.triggered.connect(self.reactivate)
+        actions.delete.triggered.connect(self.delete)
+        actions.expiry.triggered.connect(self.set_expiry)
+        actions.undo.triggered.connect(self.controller.undo)
+        actions.run_review.triggered.connect(self.run_review)
+        actions.open_database.triggered.connect(self.open_database)
+        actions.open_demo.triggered.connect(self.open_demo)
 
     def edit(self) -> None:
         memory = self.window.selected_memory()
