@@ -7,6 +7,7 @@ made visible as `⟦U+200B⟧`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ _INVISIBLE = frozenset(
 class HiddenCharacter:
     index: int
     codepoint: int
-    kind: str  # "invisible" | "bidi" | "tag"
+    kind: str  # "invisible" | "bidi" | "tag" | "control"
 
     @property
     def label(self) -> str:
@@ -46,6 +47,8 @@ class HiddenCharacter:
 def classify(char: str) -> str | None:
     """The kind of hidden character `char` is, or None for an ordinary visible one."""
     code = ord(char)
+    if (code < 0x20 and char not in "\t\n\r") or 0x7F <= code <= 0x9F:
+        return "control"  # ESC and friends can rewrite a terminal or hide text
     if 0xE0000 <= code <= 0xE007F:
         return "tag"
     if code in _BIDI_CONTROLS:
@@ -55,8 +58,12 @@ def classify(char: str) -> str | None:
     return None
 
 
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _is_plain_ascii(text: str) -> bool:
-    return text.isascii()
+    """ASCII without control characters (tab and line breaks aside): nothing hidden, checked fast."""
+    return text.isascii() and _ASCII_CONTROL.search(text) is None
 
 
 def hidden_characters(text: str) -> list[HiddenCharacter]:

@@ -142,3 +142,10 @@ def test_portable_marker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     (tmp_path / "portable.txt").write_text("")
     assert paths.data_dir() == tmp_path / "data"
     assert paths.config_dir() == tmp_path / "settings"
+
+
+def test_control_characters_are_hidden_characters() -> None:
+    assert [h.kind for h in hidden_characters("a\x1b[2Jb\x07")] == ["control", "control"]
+    assert has_hidden_characters("lone\rcarriage") is False  # line breaks and tabs are ordinary
+    assert has_hidden_characters("tab\there\nnewline") is False
+    assert make_visible("x\x1by") == "x⟦U+001B⟧y"
