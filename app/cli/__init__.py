@@ -95,7 +95,7 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         parser.print_help()
         print("\nerror: the window needs PySide6; install the app with its GUI.", file=sys.stderr)
         return 2
-    with open_store(args, write=not args.read_only) as store:
+    with open_store(args) as store:  # an unwritable file opens read-only; the window says so
         return gui.open_window(args, store)
 
 
