@@ -17,11 +17,13 @@ from pathlib import Path
 from app.clock import ManualClock, SystemClock
 from app.demo_content import REVISIONS, all_texts
 from app.paths import data_dir
-from app.store import MemoryStore
+from app.provenance import ORIGIN_PROMOTION
+from app.store import MemoryStore, writes
 from app.store.engine import create_host_database
 from app.timefmt import DAY_MS, HOUR_MS, MINUTE_MS
 
 DEMO_FILENAME = "demo.db"
+SHOWCASE_INDEX = -9  # the memory the README's screenshot selects
 SPAN_DAYS = 120
 
 
@@ -63,8 +65,13 @@ def _host_sql(path: Path, sql: str, params: tuple[object, ...]) -> None:
         conn.close()
 
 
+_SESSION_RNG = random.Random(1)
+SESSIONS = ["ses_" + "".join(_SESSION_RNG.choice("0123456789abcdef") for _ in range(8)) for _ in range(40)]
+
+
 def _session(rng: random.Random) -> str:
-    return "ses_" + "".join(rng.choice("0123456789abcdef") for _ in range(8))
+    """Sessions recur: a few dozen working sessions produced every candidate."""
+    return rng.choice(SESSIONS)
 
 
 def _candidate_rows(
@@ -93,8 +100,9 @@ def build_demo_store(path: Path, *, count: int = 320, seed: int = 7, now: int | 
         clock.set(end - SPAN_DAYS * DAY_MS + index * step + rng.randint(0, step // 2))
         text = texts[index % len(texts)]
         candidates = _add_candidates(path, _candidate_rows(rng, text, clock.now_ms(), rng.randint(1, 4)))
-        memory_ids.append(store.promote(candidates, text).id)
+        memory_ids.append(_promote(store, candidates, text, manual=index % 9 == 0, run=index // 25))
     _review_rewrites(store, path, clock, rng, memory_ids, end)
+    _showcase(store, path, clock, rng, memory_ids[SHOWCASE_INDEX], end)
     _special_rows(store, path, clock, memory_ids, end)
     clock.set(end - 6 * HOUR_MS)
     _add_candidates(
@@ -106,6 +114,33 @@ def build_demo_store(path: Path, *, count: int = 320, seed: int = 7, now: int | 
     )
     store.close()
     return path
+
+
+def _promote(store: MemoryStore, candidates: list[int], text: str, *, manual: bool, run: int) -> int:
+    """Most memories come from the automated review; every ninth was promoted by hand."""
+    if manual:
+        return store.promote(candidates, text).id
+    with store.write() as ctx:
+        return writes.promote(
+            ctx, candidates, text, source="review", origin=ORIGIN_PROMOTION, run_id=f"run-{run:03d}"
+        )
+
+
+def _showcase(
+    store: MemoryStore, path: Path, clock: ManualClock, rng: random.Random, memory_id: int, end: int
+) -> None:
+    """One recent memory rewritten by three review runs: many candidates (`+N more`) and a real diff."""
+    steps = [
+        "Prefers pnpm for JavaScript projects; use pnpm commands in examples",
+        "Prefers pnpm for every JavaScript project, including CI scripts; use pnpm commands in examples",
+        "Prefers pnpm for every JavaScript and TypeScript project, including CI scripts and Dockerfiles; "
+        "use pnpm commands (never npm or yarn) in examples and READMEs",
+    ]
+    for number, text in enumerate(steps):
+        clock.set(end - (5 - number * 2) * HOUR_MS)
+        extra = _add_candidates(path, _candidate_rows(rng, text, clock.now_ms(), 4))
+        store.update_content(memory_id, text, extra, run_id=f"run-{100 + number}", source="review")
+        store.discard_candidates(extra)  # consumed by the run, as the host's review does
 
 
 def _review_rewrites(
