@@ -16,7 +16,10 @@ from app.store.errors import StoreError
 from app.store.fence import fence_fingerprints
 from app.store.tables import OWN_TABLES, VERSION_TABLE
 
-HEAD_REVISION = "0001"
+HEAD_REVISION = "0002"
+# Revisions whose tables this code reads: 0002 only adds the optional search index, so a database a
+# read-only store cannot migrate keeps its history and facts.
+READABLE_REVISIONS = ("0001", HEAD_REVISION)
 
 
 def current_revision(conn: Connection) -> str | None:
@@ -26,8 +29,14 @@ def current_revision(conn: Connection) -> str | None:
 
 
 def own_tables_ready(conn: Connection) -> bool:
-    """The dashboard's tables exist at the revision this code expects."""
-    return current_revision(conn) == HEAD_REVISION and all(inspect(conn).has_table(t) for t in OWN_TABLES)
+    """The dashboard's tables exist at a revision this code can read."""
+    return current_revision(conn) in READABLE_REVISIONS and all(
+        inspect(conn).has_table(t) for t in OWN_TABLES
+    )
+
+
+def _at_head(conn: Connection) -> bool:
+    return current_revision(conn) == HEAD_REVISION and own_tables_ready(conn)
 
 
 def _alembic_upgrade(conn: Connection) -> None:
@@ -43,10 +52,10 @@ def _alembic_upgrade(conn: Connection) -> None:
 def upgrade(engine: Engine, location: str, *, check_fence: bool = True) -> bool:
     """Bring the dashboard's tables to head; returns whether anything ran."""
     with transaction(engine, write=False, location=location) as conn:
-        if own_tables_ready(conn):
+        if _at_head(conn):
             return False
     with transaction(engine, write=True, location=location) as conn:
-        if own_tables_ready(conn):
+        if _at_head(conn):
             return False
         before = fence_fingerprints(conn) if check_fence else {}
         _alembic_upgrade(conn)

@@ -7,11 +7,13 @@ expiry pass would serve expired memory. `injected_predicate` is the host's view 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, or_, select, true
 
+from app.store import search_index
 from app.store.models import KIND_CONTENT, REWRITE_THRESHOLD_MS, STATUS_ACTIVE, STATUS_DISMISSED
 from app.store.tables import expiry, revisions, seen, user_memories
 
@@ -57,10 +59,14 @@ def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
     return and_(m.status == STATUS_ACTIVE, not_expired(now, own))
 
 
-def search_predicate(text: str) -> ColumnElement[bool]:
-    """Every word must occur (case-insensitive); `#12` or `12` also matches memory #12."""
+def search_predicate(text: str, indexed: Sequence[str] = ()) -> ColumnElement[bool]:
+    """Every word must occur (case-insensitive); `#12` or `12` also matches memory #12.
+
+    Terms in `indexed` are first narrowed by the search index (`app.store.search_index`); the LIKE on
+    the host's content stays, so the rows are exactly those of the plain scan.
+    """
     terms = text.split()
-    clauses: list[ColumnElement[bool]] = []
+    clauses: list[ColumnElement[bool]] = [search_index.matching_ids(term) for term in indexed]
     for term in terms:
         match = m.content.contains(term, autoescape=True)
         bare = term.removeprefix("#")
@@ -100,12 +106,13 @@ def status_predicate(status: StatusFilter, now: int, own: bool) -> ColumnElement
     return true()
 
 
-def select_ids(flt: MemoryFilter, now: int, own: bool) -> Select[int]:
+def select_ids(flt: MemoryFilter, now: int, own: bool, indexed: Sequence[str] = ()) -> Select[int]:
+    """The listing's ids in order; `indexed` names the search terms the search index may narrow."""
     key = {"promoted": m.promoted_at, "updated": m.updated_at, "id": m.id}[flt.sort]
     order = [key.desc(), m.id.desc()] if flt.descending else [key.asc(), m.id.asc()]
     query = select(m.id).where(status_predicate(flt.status, now, own))
     if flt.search.strip():
-        query = query.where(search_predicate(flt.search))
+        query = query.where(search_predicate(flt.search, indexed))
     return query.order_by(*order)
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import Connection, func, select
 
 from app.clock import Clock, clock_from_env
 from app.paths import DatabaseChoice, choose_database, is_url
-from app.store import expiry_sweep, revision_log, writes
+from app.store import expiry_sweep, revision_log, search_index, writes
 from app.store.change_watch import ChangeWatch
 from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, transaction
 from app.store.errors import ConflictError, DatabaseLockedError, NotFoundError, ReadOnlyError
@@ -50,6 +50,7 @@ class MemoryStore:
             self._own = own_tables_ready(conn)
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite and not opened.read_only)
+        self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
 
     @classmethod
     def open(
@@ -74,6 +75,8 @@ class MemoryStore:
         if not opened.read_only:
             upgrade(opened.engine, opened.location, check_fence=opened.is_sqlite)
         store = cls(opened, clock or clock_from_env(), choice.origin)
+        if not store.read_only:
+            store.fill_search_index()
         if sweep and not store.read_only:
             try:
                 store.swept = store.sweep()
@@ -125,6 +128,22 @@ class MemoryStore:
             if ctx.profile_changed:
                 revision_log.bump_profile_version(conn, ctx.now)
 
+    def fill_search_index(self) -> bool:
+        """Index what is not indexed yet, in short write transactions; True once the index is usable."""
+        with self._read() as conn:
+            if not (self._own and search_index.exists(conn)):
+                return False
+        try:
+            done = False
+            while not done:
+                with self.write() as ctx:
+                    done = search_index.fill_step(ctx.conn)
+        except DatabaseLockedError as exc:
+            self.warnings.append(f"search index not filled yet: {exc}")
+            return False
+        self._search_ready = True
+        return True
+
     # -- observing outside rewrites --------------------------------------------------------------------
 
     def observe(self) -> list[Revision]:
@@ -166,8 +185,13 @@ class MemoryStore:
     def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
         if observe:
             self.observe()
+        flt = flt or MemoryFilter()
         with self._read() as conn:
-            query = select_ids(flt or MemoryFilter(), self.now(), self._own)
+            look = self._watch.look(conn)
+            indexed: list[str] = []
+            if self._search_ready and flt.search.strip() and self._watch.unchanged(look):
+                indexed = search_index.selective_terms(conn, flt.search.split())
+            query = select_ids(flt, self.now(), self._own, indexed)
             return [int(item) for item in conn.execute(query).scalars()]
 
     def get_many(self, ids: Sequence[int]) -> list[Memory]:
