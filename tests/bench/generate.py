@@ -26,6 +26,7 @@ from pathlib import Path
 
 from app.clock import ManualClock
 from app.store import MemoryStore
+from app.store.migrate import HEAD_REVISION
 from tests.bench.texts import Corpus, change_words, realistic_memory
 from tests.hostdb import build_host_db
 
@@ -50,7 +51,8 @@ class Spec:
 
     @property
     def key(self) -> str:
-        return f"host-{self.memories}m-{self.revisions}r-{self.pending}c-seed{self.seed}"
+        # The dashboard's schema revision is part of the key: a file made before a migration is made anew.
+        return f"host-{self.memories}m-{self.revisions}r-{self.pending}c-seed{self.seed}-own{HEAD_REVISION}"
 
 
 @dataclass(frozen=True, slots=True)

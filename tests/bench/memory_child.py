@@ -6,6 +6,7 @@ Prints one JSON line with `peak_rss` in bytes.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
 from pathlib import Path
@@ -74,6 +75,7 @@ def main() -> None:
     else:
         dashboard(sys.argv[2])
     print(json.dumps({"peak_rss": _peak()}), flush=True)
+    os._exit(0)  # no interpreter teardown (PySide6 6.12 on Python 3.11 can abort in it)
 
 
 if __name__ == "__main__":

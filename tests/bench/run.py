@@ -50,13 +50,15 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
 
 
 def guard_none_refcount() -> None:
-    """PySide6 6.12's abi3 build drops a reference to None on every call that returns None (painter.save(),
-    processEvents(), index.data() of an empty role...). On Python < 3.12, where None is not immortal, a
-    process aborts with `none_dealloc` after a few thousand such calls; give None enough references to
-    outlive any benchmark. (The product itself is exposed: see tests/bench/RESULTS.md.)
+    """PySide6 6.12's abi3 build drops a reference to None, True or False on calls that return them
+    (painter.save(), processEvents(), index.data() of an empty role, bool getters...). On Python < 3.12,
+    where these are not immortal, a process aborts (`none_dealloc`, `bool_dealloc`) after a few thousand
+    such calls; give them enough references to outlive any benchmark. (The product is exposed too: see
+    tests/bench/RESULTS.md.)
     """
     if sys.version_info < (3, 12):
-        ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
+        for constant in (None, True, False):
+            ctypes.c_ssize_t.from_address(id(constant)).value += 1 << 40
 
 
 def _format(value: float, unit: str) -> str:
