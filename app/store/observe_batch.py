@@ -1,8 +1,8 @@
 """Recording many observed changes at once: one multi-row insert of revisions, batched `mdash_seen` changes.
 
-The same rows and revisions as `revision_log.record_observed` and `observe`'s first sight of a row, in the
-same order, without one statement per memory: a host review that rewrote 1,000 memories is recorded in a
-handful of statements (the revision ids come back in parameter order).
+One multi-row insert of revisions and batched `mdash_seen` changes, without one statement per memory:
+a host review that rewrote 1,000 memories is recorded in a handful of statements (the revision ids come
+back in parameter order). `catch_up` runs the same path for the one row a writer is about to change.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, insert, update
 
 from app.provenance import serialize_candidate_ids
 from app.store.models import KIND_CONTENT, KIND_CREATE, KIND_STATUS, SOURCE_OBSERVED
-from app.store.revision_log import SeenRow, WriteContext
+from app.store.revision_log import SeenRow, WriteContext, load_seen
 from app.store.rows import HostRow, looks_rewritten
 from app.store.tables import revisions, seen
 
@@ -40,7 +40,7 @@ def _revision(row: HostRow, kind: str, **values: Any) -> dict[str, Any]:
 
 
 def _observed(row: HostRow, before: SeenRow) -> dict[str, Any] | None:
-    """The revision `record_observed` writes for a row we saw before, if any."""
+    """The `observed` revision for a row we saw before, if its content or status moved."""
     status_moved = before.status != row.status
     if before.content != row.content:
         return _revision(
@@ -123,3 +123,15 @@ def record_rows(
         ids = [int(item) for item in ctx.conn.execute(statement, new_revisions).scalars()]
         ctx.revision_ids.extend(ids)
         ctx.touched.update(int(item["memory_id"]) for item in new_revisions)
+
+
+def catch_up(ctx: WriteContext, row: HostRow) -> None:
+    """Before our write to `row`: record the host's unseen change to it, or its baseline if never seen.
+
+    Without this a host rewrite that no read had noticed yet would be folded into our own revision.
+    """
+    before = load_seen(ctx.conn, row.id)
+    if before is None:
+        record_rows(ctx, [row], {}, tracking=False)
+    elif before.updated_at != row.updated_at or before.status != row.status:
+        record_rows(ctx, [row], {row.id: before}, tracking=False)

@@ -1,8 +1,6 @@
 """The revision log inside a write transaction: revisions, what the store has seen, profile version.
 
-Every writer and the observer of outside rewrites share these helpers. `catch_up` is what keeps a
-writer honest: before it changes a row, a change the host made that no read has recorded yet becomes
-an `observed` revision first, so the host's rewrite is never folded into ours.
+Every writer and the observer of outside rewrites share these helpers.
 """
 
 from __future__ import annotations
@@ -15,8 +13,6 @@ from typing import Any
 from sqlalchemy import Connection, CursorResult, insert, select, update
 
 from app.provenance import serialize_candidate_ids
-from app.store.models import KIND_CONTENT, KIND_STATUS, SOURCE_OBSERVED
-from app.store.rows import HostRow, looks_rewritten
 from app.store.tables import memory_sources, project_state, revisions, seen
 
 GLOBAL_PROJECT = "__global__"
@@ -129,70 +125,8 @@ def bump_profile_version(conn: Connection, now: int) -> None:
         )
 
 
-def keep_baseline(ctx: WriteContext, row: HostRow) -> None:
-    """First sight of a row in a write: remember whether it had been rewritten before we tracked it."""
-    known = ctx.conn.execute(select(seen.c.memory_id).where(seen.c.memory_id == row.id)).first()
-    if known is None:
-        rewritten_at = (
-            row.updated_at if looks_rewritten(row.status, row.promoted_at, row.updated_at) else None
-        )
-        ctx.conn.execute(
-            insert(seen).values(
-                memory_id=row.id,
-                content=row.content,
-                status=row.status,
-                updated_at=row.updated_at,
-                first_seen_at=ctx.now,
-                baseline_rewritten_at=rewritten_at,
-            )
-        )
-
-
-def record_observed(ctx: WriteContext, row: HostRow, before: SeenRow) -> None:
-    """An outside change to a row we saw before: an `observed` revision, then the new baseline."""
-    status_moved = before.status != row.status
-    if before.content != row.content:
-        add_revision(
-            ctx,
-            row.id,
-            KIND_CONTENT,
-            SOURCE_OBSERVED,
-            previous_content=before.content,
-            new_content=row.content,
-            previous_status=before.status if status_moved else None,
-            new_status=row.status if status_moved else None,
-            changed_at=row.updated_at,
-        )
-    elif status_moved:
-        add_revision(
-            ctx,
-            row.id,
-            KIND_STATUS,
-            SOURCE_OBSERVED,
-            previous_content=row.content,
-            new_content=row.content,
-            previous_status=before.status,
-            new_status=row.status,
-            changed_at=row.updated_at,
-        )
-    ctx.conn.execute(
-        update(seen)
-        .where(seen.c.memory_id == row.id)
-        .values(content=row.content, status=row.status, updated_at=row.updated_at)
-    )
-
-
 def load_seen(conn: Connection, memory_id: int) -> SeenRow | None:
     row = conn.execute(
         select(seen.c.content, seen.c.status, seen.c.updated_at).where(seen.c.memory_id == memory_id)
     ).first()
     return SeenRow(row[0], row[1], row[2]) if row is not None else None
-
-
-def catch_up(ctx: WriteContext, row: HostRow) -> None:
-    """Before our write to `row`: record the host's unseen change to it, or its baseline if never seen."""
-    before = load_seen(ctx.conn, row.id)
-    if before is None:
-        keep_baseline(ctx, row)
-    elif before.updated_at != row.updated_at or before.status != row.status:
-        record_observed(ctx, row, before)

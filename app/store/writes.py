@@ -33,11 +33,11 @@ from app.store.models import (
     STATUS_ACTIVE,
     Candidate,
 )
+from app.store.observe_batch import catch_up
 from app.store.reads import fetch_candidates, fetch_revision, fetch_row
 from app.store.revision_log import (
     WriteContext,
     add_revision,
-    catch_up,
     inserted_id,
     mark_seen,
 )
