@@ -56,26 +56,22 @@ def portable_dir() -> Path | None:
     return folder if (folder / PORTABLE_MARKER).is_file() else None
 
 
-def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+def _app_dir(environ: Mapping[str, str] | None, portable_sub: str, platform_dir: str) -> Path:
+    """MEMORY_DASHBOARD_DATA_DIR, else the portable folder beside the executable, else the platform's."""
     env = os.environ if environ is None else environ
     override = env.get(DATA_DIR_ENV)
     if override:
         return Path(override).expanduser()
     portable = portable_dir()
-    if portable is not None:
-        return portable / "data"
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return portable / portable_sub if portable is not None else Path(platform_dir)
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    return _app_dir(environ, "data", platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def config_dir(environ: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if environ is None else environ
-    override = env.get(DATA_DIR_ENV)
-    if override:
-        return Path(override).expanduser()
-    portable = portable_dir()
-    if portable is not None:
-        return portable / "settings"
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+    return _app_dir(environ, "settings", platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
 def host_database_path(environ: Mapping[str, str] | None = None) -> Path:
