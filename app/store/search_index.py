@@ -7,8 +7,8 @@ seen, kept current by the observation that precedes every listing; triggers on `
 table, never the host's) keep the index in step. `detail=none` keeps it small (about 40% of the text).
 
 How it is used: only for a term of at least 3 characters without LIKE wildcards, only while the store
-knows `mdash_seen` matches the host (see `ChangeWatch`), and only when the term is selective (a capped
-count below a quarter of the memories; for a common term the plain scan is faster). The host's own
+knows `mdash_seen` matches the host (see `ChangeWatch`), and only when the term is selective (fewer than
+2,000 hits, by a capped count; for a common term the plain scan is faster). The host's own
 `content LIKE` stays in the query, so the result is exactly the scan's; the index only narrows the rows.
 
 Filling: rows up to `mdash_meta['search_indexed_upto']` are indexed (the triggers act on those only);
@@ -28,6 +28,7 @@ UPTO_KEY = "search_indexed_upto"
 COMPLETE = 2**63 - 1  # every memory id, present and future, is indexed
 MIN_TERM = 3  # the trigram tokenizer cannot narrow a shorter pattern
 FILL_CHUNK = 5_000
+SELECTIVE_CAP = 2_000
 
 search = table(SEARCH_TABLE, column("rowid"), column("content"))
 
@@ -41,7 +42,7 @@ CREATE_STATEMENTS = (
     f" BEGIN INSERT INTO {SEARCH_TABLE}({SEARCH_TABLE}, rowid, content)"
     " VALUES ('delete', old.memory_id, old.content); END",
     f"CREATE TRIGGER mdash_seen_search_update AFTER UPDATE OF content ON mdash_seen"
-    f" WHEN old.memory_id <= {_UPTO} BEGIN"
+    f" WHEN old.memory_id <= {_UPTO} AND old.content IS NOT new.content BEGIN"
     f" INSERT INTO {SEARCH_TABLE}({SEARCH_TABLE}, rowid, content)"
     " VALUES ('delete', old.memory_id, old.content);"
     f" INSERT INTO {SEARCH_TABLE}(rowid, content) VALUES (new.memory_id, new.content); END",
@@ -110,10 +111,12 @@ def _pattern(term: str) -> str:
     return f"%{term}%"
 
 
-def selective_terms(conn: Connection, terms: list[str]) -> list[str]:
-    """The usable terms that match fewer than a quarter of the memories (capped counts, cheap)."""
-    total = conn.exec_driver_sql("SELECT coalesce(max(memory_id), 0) FROM mdash_seen").scalar() or 0
-    cap = max(1_000, int(total) // 4)
+def selective_terms(conn: Connection, terms: list[str], cap: int = SELECTIVE_CAP) -> list[str]:
+    """The usable terms the index finds in fewer than `cap` memories (a count stopped at `cap`: ~3 ms).
+
+    Past a few thousand hits, walking the index and then every hit costs about what the scan does (a term
+    in most memories: twice as much), so the scan is kept.
+    """
     chosen = []
     for term in terms:
         if not usable_term(term):

@@ -192,7 +192,7 @@ class MemoryStore:
             if self._search_ready and flt.search.strip() and self._watch.unchanged(look):
                 indexed = search_index.selective_terms(conn, flt.search.split())
             query = select_ids(flt, self.now(), self._own, indexed)
-            return [int(item) for item in conn.execute(query).scalars()]
+            return list(conn.execute(query).scalars().all())
 
     def get_many(self, ids: Sequence[int]) -> list[Memory]:
         """Memories by id, in the order given (no observation: callers page through a listing)."""
