@@ -87,7 +87,11 @@ def start_to_paint(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     if frozen is not None:
         targets.append(("frozen", [str(frozen), "--db", str(path), "--smoke"]))
     for label, args in targets:
-        ours = _wall(args, rounds)
+        try:
+            ours = _wall(args, rounds)
+        except RuntimeError as exc:  # e.g. a frozen build older than the database's schema
+            print(f"start to first paint ({label}) failed: {str(exc)[-300:]}", file=sys.stderr)
+            continue
         results.append(
             Result(
                 f"start to first paint ({label})",

@@ -101,12 +101,17 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     results: list[Result] = []
+    failures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="mdash-bench-") as tmp:
         for key, measure in _measurements(args.quick).items():
             if args.only and not any(name in key for name in args.only):
                 continue
             step = time.perf_counter()
-            results.extend(measure(db, Path(tmp), rounds))
+            try:
+                results.extend(measure(db, Path(tmp), rounds))
+            except Exception as exc:  # one broken measurement must not hide the others
+                print(f"  {key} FAILED: {exc!r}"[:600], file=sys.stderr)
+                failures.append(key)
             print(f"  {key}: {time.perf_counter() - step:.1f} s", file=sys.stderr, flush=True)
     print_table(results)
     report = {
@@ -117,11 +122,12 @@ def main(argv: list[str] | None = None) -> int:
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "seconds": round(time.perf_counter() - started, 1),
+        "failed": failures,
         "results": [{**asdict(row), "ratio": row.ratio, "verdict": row.verdict} for row in results],
     }
     Path(args.json).write_text(json.dumps(report, indent=2))
-    print(f"\nwritten: {args.json} ({report['seconds']} s)")
-    return 0
+    print(f"\nwritten: {args.json} ({report['seconds']} s)" + (f"; FAILED: {failures}" if failures else ""))
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
