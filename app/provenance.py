@@ -74,10 +74,18 @@ def host_can_read(raw: str | None) -> bool:
 
 def parse_provenance(raw: str | None) -> tuple[ProvenanceEntry, ...] | None:
     """The entries as the host reads them: None ("unknown") for NULL or any list the host would discard."""
-    if raw is None or not host_can_read(raw):
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)  # once: every card of a listing goes through here
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(data, list):
         return None
     entries = []
-    for item in json.loads(raw):
+    for item in data:
+        if not host_can_read_entry(item):
+            return None
         origin = item.get("origin")
         added_at = item.get("added_at")
         entries.append(
