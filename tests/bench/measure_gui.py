@@ -11,6 +11,7 @@ controller does, but synchronously); the floor is the same `QListView` with Qt's
 
 from __future__ import annotations
 
+import difflib
 import sqlite3
 import statistics
 import tempfile
@@ -160,3 +161,46 @@ def scroll(db: BenchDb, work: Path, rounds: int, cards: int | None = None) -> Re
         f" {sum(floor_times) / rounds:.1f} s; p95 {p95 * 1e3:.1f} ms"
     )
     return Result("scroll every card (per viewport)", ours, floor, 2.0, note=note)
+
+
+def diff_panel(db: BenchDb, work: Path, rounds: int) -> Result:
+    """History of the 50-revision memory, then its newest diff on screen in the window's `DiffView`.
+
+    The view's 120 ms debounce is a deliberate pause for bursts of selections, not work: it is set to 0.
+    """
+    from ui.diff_view import DiffView
+
+    app = application(offscreen=True)
+    path = fresh_copy(db.path, work)
+    store = MemoryStore.open(path)
+    store.list_ids()
+    view = DiffView()
+    view._timer.setInterval(0)
+    view.resize(700, 900)
+    view.show()
+    shown: list[int] = []
+    view.diffShown.connect(shown.append)
+    history = store.history(db.diff_memory_id)
+    newest = next(r for r in reversed(history) if r.kind == "content")
+    old, new = newest.previous_content or "", newest.new_content or ""
+
+    def ours() -> Callable[[], object]:
+        def run() -> None:
+            revisions = store.history(db.diff_memory_id)
+            latest = next(r for r in reversed(revisions) if r.kind == "content")
+            token = view.show_texts(latest.previous_content, latest.new_content)
+            if not wait_until(app, lambda: token in shown, 30_000):
+                raise RuntimeError("the diff was not shown")
+            view.browser.viewport().grab()
+
+        return run
+
+    def floor() -> Callable[[], object]:
+        return lambda: difflib.SequenceMatcher(None, old.splitlines(), new.splitlines()).get_opcodes()
+
+    times = side_by_side(rounds, ours, floor)
+    store.close()
+    note = (
+        "ours = store.history + DiffView (word diff + HTML off the GUI thread, setHtml, paint), no debounce"
+    )
+    return result("select + diff on screen (DiffView)", times, 1.5, note)

@@ -41,7 +41,10 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
             _call("measure_store", "search", db, work, n, db.rare_term, "rare term"),
             _call("measure_store", "search", db, work, n, db.common_term, "common term"),
         ],
-        "diff": lambda db, work, n: [_call("measure_store", "diff", db, work, n)],
+        "diff": lambda db, work, n: [
+            _call("measure_store", "diff", db, work, n),
+            _call("measure_gui", "diff_panel", db, work, n),
+        ],
         "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],
         "observe": lambda db, work, n: [_call("measure_store", "observe", db, work, n)],
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
