@@ -31,7 +31,6 @@ from app.review import lease as leases
 from app.review.verdict import Verdict, check_against_database
 from app.store import MemoryStore, StoreError, revision_log, writes
 from app.store.models import SOURCE_REVIEW, STATUS_DISMISSED, Candidate
-from app.store.observe import record_changes
 from app.store.reads import chunks
 from app.store.tables import review_runs, user_memories
 
@@ -187,7 +186,7 @@ def apply_under_lease(
         if recorded is not None:
             leases.release(ctx.conn, lease)
             return recorded
-        record_changes(ctx)
+        store.record_outside_changes(ctx)
         pool = validate_in_transaction(ctx.conn, verdict)
         result = _write_verdict(ctx, verdict, pool, run_id)
         _record_run(ctx.conn, result, lease.holder)
