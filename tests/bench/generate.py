@@ -27,7 +27,8 @@ from pathlib import Path
 from app.clock import ManualClock
 from app.store import MemoryStore
 from app.store.migrate import HEAD_REVISION
-from tests.bench.texts import Corpus, change_words, realistic_memory
+from tests.bench.bench_diff import change_words, realistic_memory
+from tests.bench.texts import Corpus
 from tests.hostdb import build_host_db
 
 CACHE = Path(__file__).resolve().parents[2] / ".bench-cache"
@@ -36,6 +37,7 @@ DAY = 86_400_000
 DIFF_SIZE = 64 * 1024
 RARE_TERM = "kubernetes"  # planted in 0.5% of memories; the corpus alphabet can never form it
 COMMON_TERM = "sion"  # a syllable of the corpus: in most memories
+GENERATOR = 2  # bump when the generated data changes, so cached files are made anew
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +53,10 @@ class Spec:
 
     @property
     def key(self) -> str:
-        # The dashboard's schema revision is part of the key: a file made before a migration is made anew.
-        return f"host-{self.memories}m-{self.revisions}r-{self.pending}c-seed{self.seed}-own{HEAD_REVISION}"
+        # The dashboard's schema revision and the generator's version are part of the key: a file made
+        # before a migration, or by an older generator, is made anew.
+        size = f"{self.memories}m-{self.revisions}r-{self.pending}c"
+        return f"host-{size}-seed{self.seed}-own{HEAD_REVISION}-g{GENERATOR}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,3 +143,23 @@ def observe(db: BenchDb, work: Path, rounds: int) -> Result:
         f"{found.get('ours', 0):,} observed revisions; floor = SELECT * of all {found.get('floor', 0):,} rows"
     )
     return result("observe 1,000 outside rewrites", times, 2.0, note)
+
+
+def diff_cases(db: BenchDb, work: Path, rounds: int) -> list[Result]:
+    """`bench_diff`'s cases (64 KiB texts: realistic edits and worst cases) in the same table.
+
+    `word_diff` against line-level difflib on each; the target (1.5) applies to the realistic cases, the
+    worst cases are reported to show that nothing blows up.
+    """
+    from tests.bench import bench_diff
+
+    rows = []
+    for name, old, new in bench_diff.cases(random.Random(bench_diff.SEED)):
+        times = side_by_side(
+            rounds,
+            lambda o=old, n=new: lambda: word_diff(o, n),
+            lambda o=old, n=new: lambda: bench_diff.baseline(o, n),
+        )
+        target = 1.5 if name.startswith("realistic") else None
+        rows.append(result(f"diff {name}", times, target, ""))
+    return rows

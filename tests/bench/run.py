@@ -45,6 +45,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
             _call("measure_store", "diff", db, work, n),
             _call("measure_gui", "diff_panel", db, work, n),
         ],
+        "diffcases": lambda db, work, n: list(_call("measure_store", "diff_cases", db, work, n)),  # type: ignore[call-overload]
         "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],
         "observe": lambda db, work, n: [_call("measure_store", "observe", db, work, n)],
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
@@ -71,11 +72,11 @@ def _format(value: float, unit: str) -> str:
 
 
 def print_table(results: list[Result]) -> None:
-    print(f"\n{'measurement':42} {'ours':>11} {'floor':>11} {'ratio':>7} {'target':>7}  result")
+    print(f"\n{'measurement':48} {'ours':>11} {'floor':>11} {'ratio':>7} {'target':>7}  result")
     for row in results:
         target = f"≤{row.target:g}×" if row.target is not None else "-"
         print(
-            f"{row.name:42} {_format(row.ours, row.unit)} {_format(row.floor, row.unit)} "
+            f"{row.name:48} {_format(row.ours, row.unit)} {_format(row.floor, row.unit)} "
             f"{row.ratio:6.2f}× {target:>7}  {row.verdict}"
         )
     for row in results:

@@ -1,7 +1,8 @@
-"""Deterministic synthetic text for the benchmarks: prose-like memory contents and edits of them.
+"""Deterministic synthetic text for the benchmarks: many short memory contents, quickly.
 
-`realistic_memory` and `change_words` make the 64 KiB revisions of the diff measurement (and the worst
-cases of `bench_diff.py`); `Corpus` hands out many short contents quickly, as slices of one long text.
+`Corpus` hands out contents as slices of one long Zipf-distributed text. The 64 KiB revisions of the diff
+measurement come from `bench_diff.realistic_memory` and `bench_diff.change_words` (one generator of
+prose-like notes and their edits for both benchmarks).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import itertools
 import random
 import re
 
-SIZE = 64 * 1024
 SYLLABLES = [
     "pre",
     "fer",
@@ -48,50 +48,6 @@ SYLLABLES = [
 
 def vocabulary(rng: random.Random, count: int = 3000) -> list[str]:
     return ["".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 4))) for _ in range(count)]
-
-
-def words(rng: random.Random, vocab: list[str], count: int) -> str:
-    """Zipf-like: a few words are very common, as in prose."""
-    last = len(vocab) - 1
-    return " ".join(vocab[min(int(rng.paretovariate(1.1)) - 1, last)] for _ in range(count))
-
-
-def realistic_memory(rng: random.Random, size: int = SIZE) -> str:
-    """Markdown-ish notes: headings, bullets, unwrapped paragraphs, blank lines, some punctuation."""
-    vocab = vocabulary(rng)
-    lines: list[str] = []
-    total = 0
-    while total < size:
-        shape = rng.random()
-        if shape < 0.08:
-            line = "## " + words(rng, vocab, 4).title()
-        elif shape < 0.2:
-            line = ""
-        elif shape < 0.7:
-            line = "- " + words(rng, vocab, rng.randint(6, 25)) + rng.choice([".", "", ";", ", `x`."])
-        else:
-            sentences = [words(rng, vocab, rng.randint(8, 20)) for _ in range(rng.randint(3, 7))]
-            line = ". ".join(sentence.capitalize() for sentence in sentences) + "."
-        lines.append(line)
-        total += len(line) + 1
-    return "\n".join(lines)[:size]
-
-
-def change_words(rng: random.Random, text: str, share: float, clustered: bool) -> str:
-    """`text` with `share` of its words replaced, spread uniformly or in a few rewritten passages."""
-    tokens = re.split(r"(\W+)", text)
-    word_positions = [index for index, token in enumerate(tokens) if token[:1].isalnum()]
-    targets = max(1, int(len(word_positions) * share))
-    if clustered:
-        chosen: set[int] = set()
-        while len(chosen) < targets:
-            start = rng.randrange(len(word_positions))
-            chosen.update(word_positions[start : start + rng.randint(10, 60)])
-    else:
-        chosen = set(rng.sample(word_positions, targets))
-    for index in chosen:
-        tokens[index] = "zz" + str(rng.randrange(10_000))
-    return "".join(tokens)
 
 
 class Corpus:
