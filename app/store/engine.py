@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import Connection, Engine, QueuePool, create_engine, event, inspect, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
 
 from app.store.errors import DatabaseLockedError, DatabaseOpenError
-from app.store.tables import HOST_TABLES
+from app.store.tables import HOST_TABLES, VERSION_TABLE
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
@@ -95,6 +95,17 @@ def _connect(uri: str, timeout_ms: int) -> sqlite3.Connection:
     )
 
 
+def _read_table_names(connection: sqlite3.Connection) -> set[str]:
+    names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if VERSION_TABLE not in names:
+        # Never opened by us, so the first write is near: corruption past the first page shows only
+        # when pages are read, so read them all now (once per file), before anything is written.
+        verdict = connection.execute("PRAGMA quick_check(1)").fetchone()
+        if verdict is None or verdict[0] != "ok":
+            raise sqlite3.DatabaseError(f"damaged: {verdict[0] if verdict else 'no answer'}")
+    return names
+
+
 def _probe(path: Path, timeout_ms: int) -> bool:
     """Validate read-only (no write can happen here); returns whether `immutable=1` was needed."""
     for immutable in (False, True):
@@ -103,9 +114,7 @@ def _probe(path: Path, timeout_ms: int) -> bool:
         except sqlite3.OperationalError:
             continue
         try:
-            names = {
-                row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
+            names = _read_table_names(connection)
         except sqlite3.DatabaseError as exc:
             if is_locked_error(exc):
                 raise DatabaseLockedError(locked_message(str(path))) from exc
@@ -139,16 +148,19 @@ def _install_transaction_events(engine: Engine) -> None:
         conn.exec_driver_sql(f"BEGIN {mode}".strip())
 
 
-def _ensure_wal(engine: Engine, location: str) -> None:
+def _ensure_wal(uri: str, timeout_ms: int, location: str) -> None:
+    """Switch to WAL (as the host runs it) on a plain connection: never inside a transaction."""
+    connection = _connect(uri, timeout_ms)
     try:
-        with engine.connect() as conn:
-            mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
-            if str(mode).lower() != "wal":
-                conn.exec_driver_sql("PRAGMA journal_mode=WAL")
-    except OperationalError as exc:
+        mode = connection.execute("PRAGMA journal_mode").fetchone()
+        if str(mode[0] if mode else "").lower() != "wal":
+            connection.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.OperationalError as exc:
         if is_locked_error(exc):
             raise DatabaseLockedError(locked_message(location)) from exc
-        raise
+        raise DatabaseOpenError(f"{location} cannot be switched to WAL mode ({exc}).") from exc
+    finally:
+        connection.close()
 
 
 def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedDatabase:
@@ -160,21 +172,41 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     if path.is_dir():
         raise DatabaseOpenError(f"{path} is a folder, not a database file.")
     _check_sqlite_header(path)
+    if path.stat().st_size == 0:
+        raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing was changed.")
     immutable = _probe(path, timeout_ms)
     reason = "opened with --read-only" if read_only else None
     if reason is None and not _writable(path):
         reason = "the file or its folder cannot be written"
     effective_ro = reason is not None
     uri = _file_uri(path, "ro" if effective_ro else "rw", immutable)
-    engine = create_engine("sqlite+pysqlite://", creator=lambda: _connect(uri, timeout_ms))
+    # An explicit QueuePool: the URL looks in-memory to SQLAlchemy, whose default for that (a pool per
+    # thread) closes connections other threads are still using once it holds more than five.
+    engine = create_engine(
+        "sqlite+pysqlite://", creator=lambda: _connect(uri, timeout_ms), poolclass=QueuePool, pool_size=4
+    )
     _install_transaction_events(engine)
     if not effective_ro:
-        _ensure_wal(engine, str(path))
+        _ensure_wal(uri, timeout_ms, str(path))
     return OpenedDatabase(engine, str(path), effective_ro, reason, True)
 
 
+def sqlite_file_of(url: str) -> Path | None:
+    """The file of a `sqlite:///PATH` URL (it gets every check a plain path gets), else None."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
 def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
-    engine = create_engine(url)
+    try:
+        engine = create_engine(url)
+    except Exception as exc:  # unknown dialect, missing driver, malformed URL: all the person's to fix
+        raise DatabaseOpenError(f"cannot use the database URL: {exc}") from exc
     if engine.dialect.name == "sqlite":
         _install_transaction_events(engine)
     try:

@@ -12,7 +12,7 @@ from importlib import resources
 from sqlalchemy import Connection, Engine, inspect
 
 from app.store.engine import transaction
-from app.store.errors import StoreError
+from app.store.errors import DatabaseOpenError, StoreError
 from app.store.fence import fence_fingerprints
 from app.store.tables import OWN_TABLES, VERSION_TABLE
 
@@ -26,6 +26,16 @@ def current_revision(conn: Connection) -> str | None:
     if not inspect(conn).has_table(VERSION_TABLE):
         return None
     return conn.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalar()
+
+
+def refuse_newer(conn: Connection, location: str) -> None:
+    """Tables of a newer version of this app: reading them as if absent would serve expired memories."""
+    revision = current_revision(conn)
+    if revision is not None and revision not in READABLE_REVISIONS:
+        raise DatabaseOpenError(
+            f"{location} was last used by a newer Memory Dashboard (its tables are at revision {revision}, "
+            f"this version knows up to {HEAD_REVISION}); update the app. Nothing was changed."
+        )
 
 
 def own_tables_ready(conn: Connection) -> bool:
@@ -52,9 +62,11 @@ def _alembic_upgrade(conn: Connection) -> None:
 def upgrade(engine: Engine, location: str, *, check_fence: bool = True) -> bool:
     """Bring the dashboard's tables to head; returns whether anything ran."""
     with transaction(engine, write=False, location=location) as conn:
+        refuse_newer(conn, location)
         if _at_head(conn):
             return False
     with transaction(engine, write=True, location=location) as conn:
+        refuse_newer(conn, location)
         if _at_head(conn):
             return False
         before = fence_fingerprints(conn) if check_fence else {}

@@ -17,9 +17,9 @@ from app.clock import Clock, clock_from_env
 from app.paths import DatabaseChoice, choose_database, is_url
 from app.store import expiry_sweep, revision_log, search_index, writes
 from app.store.change_watch import ChangeWatch
-from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, transaction
+from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
 from app.store.errors import ConflictError, DatabaseLockedError, NotFoundError, ReadOnlyError
-from app.store.migrate import own_tables_ready, upgrade
+from app.store.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.models import SOURCE_DASHBOARD, STATUS_DISMISSED, Candidate, Counts, Memory, Revision
 from app.store.observe import MemoryObservations, find_changes, initial_seen, record_changes
 from app.store.query import MemoryFilter, count_by_status, is_expired, select_ids
@@ -47,6 +47,7 @@ class MemoryStore:
         self.warnings: list[str] = []
         self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
         with self._read() as conn:
+            refuse_newer(conn, opened.location)
             self._own = own_tables_ready(conn)
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite and not opened.read_only)
@@ -66,12 +67,11 @@ class MemoryStore:
         choice = (
             target if isinstance(target, DatabaseChoice) else choose_database(str(target) if target else None)
         )
-        if is_url(choice.target):
+        file = sqlite_file_of(choice.target) if is_url(choice.target) else Path(choice.target)
+        if file is None:
             opened = open_url(choice.target, read_only=read_only)
         else:
-            opened = open_sqlite_file(
-                Path(choice.target), read_only=read_only, create=create or choice.is_embedded
-            )
+            opened = open_sqlite_file(file, read_only=read_only, create=create or choice.is_embedded)
         if not opened.read_only:
             upgrade(opened.engine, opened.location, check_fence=opened.is_sqlite)
         store = cls(opened, clock or clock_from_env(), choice.origin)
@@ -133,6 +133,9 @@ class MemoryStore:
         with self._read() as conn:
             if not (self._own and search_index.exists(conn)):
                 return False
+            if search_index.indexed_upto(conn) >= search_index.COMPLETE:
+                self._search_ready = True  # a read stays a read: no write lock when nothing is left
+                return True
         try:
             done = False
             while not done:

@@ -207,3 +207,116 @@ def test_concurrent_reader_threads(host_db: Path) -> None:
         thread.join()
     store.close()
     assert errors == []
+
+
+def test_database_not_in_wal_mode_opens_writable(host_db: Path) -> None:
+    conn = sqlite3.connect(host_db)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.close()
+    store = MemoryStore.open(host_db, clock=ManualClock(NOW))
+    try:
+        assert not store.read_only
+        assert store.dismiss(4).status == "dismissed"
+    finally:
+        store.close()
+    assert query(host_db, "PRAGMA journal_mode") == [("wal",)]
+
+
+def test_corrupt_file_with_valid_header_is_refused_untouched(host_db: Path) -> None:
+    conn = sqlite3.connect(host_db)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.execute(
+        "INSERT INTO user_memory_candidates (content, session_id, created_at) "
+        "SELECT hex(randomblob(900)), 's', 1 FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+        "SELECT i+1 FROM n WHERE i < 200) SELECT i FROM n)"
+    )
+    conn.commit()
+    conn.close()
+    data = bytearray(host_db.read_bytes())
+    page = 4096
+    for offset in range(3 * page, len(data), page):
+        data[offset : offset + 64] = b"\xde\xad\xbe\xef" * 16
+    host_db.write_bytes(bytes(data))
+    before = digest(host_db)
+    with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
+        MemoryStore.open(host_db)
+    assert digest(host_db) == before
+
+
+def test_many_threads_and_a_writer_share_one_store(host_db: Path) -> None:
+    store = MemoryStore.open(host_db, clock=ManualClock(NOW))
+    errors: list[BaseException] = []
+    started = threading.Event()
+
+    def write() -> None:
+        try:
+            with store.write() as ctx:
+                started.set()
+                from app.store import writes
+
+                writes.set_status(ctx, 4, "dismissed")
+                for _ in range(50):
+                    ctx.conn.exec_driver_sql("SELECT count(*) FROM user_memories").scalar()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def read() -> None:
+        started.wait(5)
+        try:
+            for _ in range(10):
+                store.get_many([1, 2, 3])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write)] + [threading.Thread(target=read) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert errors == []
+        assert store.get(4).status == "dismissed"
+    finally:
+        store.close()
+
+
+def test_sqlite_url_gets_the_file_checks(tmp_path: Path, host_db: Path) -> None:
+    missing = tmp_path / "new.db"
+    with pytest.raises(DatabaseOpenError, match="does not exist"):
+        MemoryStore.open(f"sqlite:///{missing}")
+    assert not missing.exists()
+    store = MemoryStore.open(f"sqlite:///{host_db}", read_only=True)
+    try:
+        assert len(store.list_memories()) == 5
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("url", ["nosuchdialect://x/y", "postgresql+nosuchdriver://u@h/db"])
+def test_unusable_urls_are_messages(url: str) -> None:
+    with pytest.raises(DatabaseOpenError, match="cannot use the database URL"):
+        MemoryStore.open(url)
+
+
+def test_tables_of_a_newer_version_are_refused(host_db: Path) -> None:
+    MemoryStore.open(host_db).close()
+    host_sql(host_db, "UPDATE mdash_alembic_version SET version_num = '9999'")
+    for read_only in (False, True):
+        with pytest.raises(DatabaseOpenError, match="newer Memory Dashboard"):
+            MemoryStore.open(host_db, read_only=read_only)
+
+
+def test_opening_a_ready_store_takes_no_write_lock(host_db: Path) -> None:
+    MemoryStore.open(host_db).close()
+    holder = sqlite3.connect(host_db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        store = MemoryStore.open(host_db, clock=ManualClock(NOW))
+        try:
+            assert store.warnings == []
+            assert [m.id for m in store.list_memories()] == [1, 2, 3, 4, 5]
+        finally:
+            store.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
