@@ -173,7 +173,7 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
         raise DatabaseOpenError(f"{path} is a folder, not a database file.")
     _check_sqlite_header(path)
     if path.stat().st_size == 0:
-        raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing was changed.")
+        raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
     immutable = _probe(path, timeout_ms)
     reason = "opened with --read-only" if read_only else None
     if reason is None and not _writable(path):
