@@ -192,3 +192,29 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 def test_seed_fixture_builds(tmp_path: Path) -> None:
     path = build_host_db(tmp_path / "again.db")
     assert query(path, "SELECT count(*) FROM user_memories") == [(5,)]
+
+
+def test_bad_times_and_unknown_candidates_are_messages(
+    host_db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = ["--db", str(host_db)]
+    for argv in (["expire", "4", "--at", "garbage"], ["expire", "4", "--in", "7x"], ["promote", "999"]):
+        code, _, err = run(capsys, *db, *argv)
+        assert code == 1 and err.startswith("error: ") and "Traceback" not in err, argv
+    assert "not in the pool" in run(capsys, *db, "promote", "999")[2]
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", "yesterday")
+    code, _, err = run(capsys, *db, "list")
+    assert code == 1 and "MEMORY_DASHBOARD_NOW" in err
+
+
+def test_text_output_shows_hidden_and_control_characters(
+    host_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host_sql(
+        host_db, "UPDATE user_memories SET content = ? WHERE id = 1", ("evil\x1b]0;title\x07 \u202etxt",)
+    )
+    for argv in (["show", "1"], ["profile"], ["recall"], ["export", "--format", "markdown"]):
+        code, out, _ = run(capsys, "--db", str(host_db), *argv)
+        assert code == 0 and "\x1b" not in out and "\u202e" not in out and "⟦U+001B⟧" in out, argv
+    code, out, _ = run(capsys, "--db", str(host_db), "show", "1", "--json")
+    assert json.loads(out)["content"].startswith("evil\x1b")  # JSON keeps the content exact

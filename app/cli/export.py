@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from app.card import card_meta
 from app.cli.render import compartments, memory_json
 from app.clock import format_instant
+from app.screening import make_visible
 from app.store import MemoryStore
 from app.store.models import Memory, Revision
 
@@ -27,7 +29,8 @@ def export_data(store: MemoryStore) -> dict[str, Any]:
 
 def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> list[str]:
     lines = [f"## Memory #{memory.id}", "", f"*{card_meta(memory, now)}*", ""]
-    lines += ["```text", memory.content.replace("```", "ˋˋˋ"), "```", ""]
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", memory.content)), default=0))
+    lines += [f"{fence}text", make_visible(memory.content), fence, ""]
     lines.append(f"- Sources: {', '.join(memory.sources)} (trust: {memory.trust})")
     for entry in memory.provenance or ():
         lines.append(

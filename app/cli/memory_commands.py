@@ -16,6 +16,7 @@ from app.cli.render import (
     print_json,
     revision_line,
 )
+from app.screening import make_visible
 from app.store.query import STATUS_FILTERS, MemoryFilter
 from app.store.recall import RECALL_ORDERS
 from app.timefmt import relative
@@ -82,7 +83,7 @@ def cmd_profile(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=False) as store:
         memories = store.profile()
     for memory in memories:
-        print(f"- {memory.content}")
+        print(f"- {make_visible(memory.content)}")
     return 0
 
 
@@ -94,7 +95,7 @@ def cmd_recall(args: argparse.Namespace, opener: Opener) -> int:
         print_json([memory_json(memory, now) for memory in memories])
     else:
         for memory in memories:
-            print(f"- {memory.content}")
+            print(f"- {make_visible(memory.content)}")
     return 0
 
 

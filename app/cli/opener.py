@@ -7,8 +7,9 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from app.clock import NOW_ENV, clock_from_env
 from app.paths import DatabaseChoice, choose_database
-from app.store import MemoryStore, ReadOnlyError
+from app.store import InvalidInputError, MemoryStore, ReadOnlyError
 
 
 def database_choice(args: argparse.Namespace) -> DatabaseChoice:
@@ -22,7 +23,13 @@ def database_choice(args: argparse.Namespace) -> DatabaseChoice:
 @contextmanager
 def open_store(args: argparse.Namespace, write: bool = False) -> Iterator[MemoryStore]:
     """The store for one command; a writer on a read-only store is refused by the store itself."""
-    store = MemoryStore.open(database_choice(args), read_only=bool(getattr(args, "read_only", False)))
+    try:
+        clock = clock_from_env()
+    except ValueError as exc:
+        raise InvalidInputError(f"{NOW_ENV}: {exc}") from exc
+    store = MemoryStore.open(
+        database_choice(args), read_only=bool(getattr(args, "read_only", False)), clock=clock
+    )
     if write and store.read_only:
         store.close()
         raise ReadOnlyError(

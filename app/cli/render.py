@@ -70,7 +70,7 @@ def memory_line(memory: Memory, now: int) -> str:
 
 def memory_details(memory: Memory, now: int) -> str:
     lines = [f"Memory #{memory.id}", card_meta(memory, now), ""]
-    lines.append(memory.content)
+    lines.append(make_visible(memory.content))
     lines.append("")
     lines.append(f"promoted  {format_instant(memory.promoted_at)}")
     if memory.content_changed_at is not None:

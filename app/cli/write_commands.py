@@ -51,10 +51,13 @@ def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
 def _new_expiry(args: argparse.Namespace, now: int) -> int | object | None:
     if getattr(args, "never", False):
         return None
-    if getattr(args, "at", None):
-        return parse_instant(args.at)
-    if getattr(args, "in_", None):
-        return now + parse_duration(args.in_)
+    try:
+        if getattr(args, "at", None):
+            return parse_instant(args.at)
+        if getattr(args, "in_", None):
+            return now + parse_duration(args.in_)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from exc
     return KEEP
 
 

@@ -109,7 +109,6 @@ def promote(
     consume: bool = True,
 ) -> int:
     """A new active memory from candidates, with provenance the host can read; then consume them."""
-    validate_content(content)
     ids, _ = union_ids((), candidate_ids)
     if not ids:
         raise InvalidInputError("promote needs at least one candidate id")
@@ -119,6 +118,7 @@ def promote(
         raise NotFoundError(
             f"candidate {', '.join(f'#{i}' for i in missing)} not in the pool (consumed or pruned)"
         )
+    validate_content(content)
     entries = provenance_entries(ids, found, origin, ctx.now)
     result = ctx.conn.execute(
         insert(user_memories).values(
