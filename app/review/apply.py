@@ -181,7 +181,7 @@ def apply_under_lease(
 ) -> ApplyResult:
     """Step 2: the whole verdict in one transaction, committed only if the lease is still ours."""
     with store.write() as ctx:
-        leases.verify(ctx.conn, lease)
+        leases.verify(ctx.conn, lease, ctx.now)
         recorded = _recorded_run(ctx.conn, run_id)
         if recorded is not None:
             leases.release(ctx.conn, lease)
@@ -192,7 +192,7 @@ def apply_under_lease(
         _record_run(ctx.conn, result, lease.holder)
         if before_commit is not None:
             before_commit(ctx.conn)
-        leases.verify(ctx.conn, lease)
+        leases.verify(ctx.conn, lease, store.now())  # the clock now, not at the transaction's start
         leases.release(ctx.conn, lease)
     return result
 

@@ -116,9 +116,17 @@ def acquire(
     return lease
 
 
-def verify(conn: Connection, lease: Lease) -> None:
-    """Still ours? The generation is the fencing token: anyone who took over has moved it."""
+def verify(conn: Connection, lease: Lease, now: int) -> None:
+    """Still ours and unexpired? The generation is the fencing token: anyone who took over has moved it.
+
+    An expired lease is not ours any more even if nobody took it yet: the host's protocol holds a lease
+    only while now < expiry, so writing past it could race a holder that acquires it this instant.
+    """
     state = read_lease(conn, lease.key)
+    if state.generation == lease.generation and state.holder == lease.holder and not state.held_at(now):
+        raise LeaseHeldError(
+            f"the {lease.key!r} lease expired before the verdict was written; everything was rolled back"
+        )
     if state.generation != lease.generation or state.holder != lease.holder:
         taken_by = state.holder or "nobody (released)"
         raise LeaseHeldError(

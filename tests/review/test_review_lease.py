@@ -162,3 +162,15 @@ def test_numbers_written_as_floats_are_read(store: MemoryStore, host_db: Path) -
     with store.write() as ctx:
         state = leases.read_lease(ctx.conn)
     assert state.expiry == NOW + 5_000 and state.held_at(NOW) and state.generation == 3
+
+
+def test_a_lease_that_expired_before_the_apply_is_not_used(
+    store: MemoryStore, host_db: Path, clock: ManualClock
+) -> None:
+    taken = acquire_for(store, SEED, "late-run", "dashboard")
+    assert isinstance(taken, leases.Lease)
+    before = snapshot(host_db)
+    clock.advance(3 * 60_000)  # past the two-minute lease
+    with pytest.raises(LeaseHeldError, match="expired"):
+        apply_under_lease(store, SEED, taken, "late-run")
+    assert snapshot(host_db) == before
