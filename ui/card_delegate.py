@@ -16,6 +16,7 @@ from app.store.models import STATUS_ACTIVE, Memory
 from ui.card_layout import SEPARATOR, CardFonts, CardLayout, CardMetrics, layout_card
 from ui.card_parts import Badge
 from ui.memory_model import HIGHLIGHT_ROLE, ID_ROLE, MEMORY_ROLE
+from ui.plain_tip import plain_tip
 from ui.theme import Tone, accent_text, badge_colors, blend, card_border, muted_text
 
 Role = QPalette.ColorRole
@@ -139,6 +140,6 @@ class CardDelegate(QStyledItemDelegate):
             if text is None and memory is not None:
                 text = index.data(Qt.ItemDataRole.ToolTipRole)
             if text:
-                QToolTip.showText(event.globalPos(), str(text), view)
+                QToolTip.showText(event.globalPos(), plain_tip(str(text)), view)
                 return True
         return super().helpEvent(event, view, option, index)

@@ -28,6 +28,7 @@ from app.card import card_meta
 from app.screening import hidden_characters, make_visible
 from app.store.models import KIND_DELETE, Memory, Revision
 from ui.diff_slot import DiffSlot
+from ui.plain_tip import plain_tip
 from ui.provenance_table import ProvenanceTable
 from ui.revision_table import RevisionTable, change_text
 from ui.theme import Tone, badge_colors, muted_text
@@ -204,7 +205,9 @@ class HistoryPanel(QWidget):
         shown = ", ".join(memory.sources[:4]) or "none"
         more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
         self.sources.setText(f"{trust} · sources: {shown}{more}")
-        self.sources.setToolTip("Sources (trust is the weakest one's):\n" + "\n".join(memory.sources))
+        self.sources.setToolTip(
+            plain_tip("Sources (trust is the weakest one's):\n" + "\n".join(memory.sources))
+        )
         self.provenance.set_memory(memory)
         self._update_restore()
 

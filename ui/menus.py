@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from ui.plain_tip import plain_tip
 from ui.recent_files import recent_databases
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ def build_menus(window: MainWindow) -> None:
         paths = recent_databases(window.settings)
         for path in paths:
             action = recent.addAction(path)
-            action.setToolTip(f"Open {path}")
+            action.setToolTip(plain_tip(f"Open {path}"))
             action.triggered.connect(lambda _checked=False, p=path: window.controller.open_database(p))
         if not paths:
             recent.addAction("(none yet)").setEnabled(False)

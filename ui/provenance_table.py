@@ -14,6 +14,7 @@ from app.clock import format_instant
 from app.provenance import ProvenanceEntry
 from app.store.models import Memory
 from app.timefmt import relative
+from ui.plain_tip import plain_tip
 
 HEADERS = ("Candidate", "Session", "Compartments", "Origin", "Added")
 
@@ -66,5 +67,5 @@ class ProvenanceTable(QTableWidget):
             for column, (text, tip) in enumerate(zip(cells, tips, strict=True)):
                 item = QTableWidgetItem(text)
                 if tip:
-                    item.setToolTip(tip)
+                    item.setToolTip(plain_tip(tip))
                 self.setItem(row, column, item)

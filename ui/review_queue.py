@@ -31,6 +31,7 @@ from app.screening import make_visible
 from app.store.models import Candidate
 from app.timefmt import relative
 from ui.history_panel import plain_label
+from ui.plain_tip import plain_tip
 from ui.review_controller import ReviewController
 
 HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")
@@ -139,7 +140,7 @@ class ReviewQueue(QDialog):
                 ]
             )
             item.setData(0, ID_ROLE, candidate.id)
-            item.setToolTip(1, content)
+            item.setToolTip(1, plain_tip(content))
             item.setToolTip(4, format_instant(candidate.created_at))
             self.table.addTopLevelItem(item)
             item.setSelected(candidate.id in selected)

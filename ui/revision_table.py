@@ -11,6 +11,7 @@ from app.card import candidate_summary
 from app.clock import format_instant
 from app.store.models import KIND_CONTENT, KIND_STATUS, Revision
 from app.timefmt import relative
+from ui.plain_tip import plain_tip
 
 HEADERS = ("When", "Source", "Change", "Run", "Candidates")
 _KIND_WORDS = {"create": "created", "content": "content", "status": "status", "delete": "deleted"}
@@ -68,7 +69,7 @@ class RevisionTable(QTreeWidget):
             )
             item.setData(0, REVISION_ROLE, revision)
             item.setToolTip(0, format_instant(revision.changed_at))
-            item.setToolTip(3, revision.run_id or "no run id")
+            item.setToolTip(3, plain_tip(revision.run_id or "no run id"))
             item.setToolTip(4, f"candidates added: {full}" if full else "no candidates added")
             self.addTopLevelItem(item)
             if current is not None and revision.id == current.id:

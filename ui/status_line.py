@@ -13,6 +13,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStatusBar, QToolButton, QWidget
 
 from app.store.models import Counts
+from ui.plain_tip import plain_tip
 from ui.theme import Tone, badge_colors
 
 
@@ -67,9 +68,11 @@ class StatusLine:
         shown = home_relative(location)
         shown = shown if len(shown) <= 60 else "…" + shown[-58:]
         self.path.setText(shown)
-        self.path.setToolTip(f"Database: {location}")
+        self.path.setToolTip(plain_tip(f"Database: {location}"))
         self.read_only.setVisible(read_only_reason is not None)
-        self.read_only.setToolTip(f"Nothing can be changed: {read_only_reason}" if read_only_reason else "")
+        self.read_only.setToolTip(
+            plain_tip(f"Nothing can be changed: {read_only_reason}" if read_only_reason else "")
+        )
 
 
 class ErrorBanner(QWidget):

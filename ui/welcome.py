@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from app.paths import HOST_RELATIVE
 from ui.icons import app_pixmap
+from ui.plain_tip import plain_tip
 
 EXPLANATION = (
     "Your AI coding agent keeps long-term memories about you: preferences, habits, facts about your "
@@ -91,7 +92,7 @@ class WelcomePage(QWidget):
         for path in others:
             button = QPushButton(path)
             button.setFlat(True)
-            button.setToolTip(f"Open {path}")
+            button.setToolTip(plain_tip(f"Open {path}"))
             button.setStyleSheet("text-align: left;")
             button.clicked.connect(lambda _checked=False, p=path: self.openRecentRequested.emit(p))
             self.recent_box.addWidget(button)
