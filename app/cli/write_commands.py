@@ -11,6 +11,7 @@ from typing import Any
 from app.cli.render import memory_line, print_json
 from app.clock import format_instant, parse_instant
 from app.paths import is_url
+from app.review.triage import promote_candidates
 from app.store import KEEP, InvalidInputError, MemoryStore
 from app.store.engine import create_host_database
 from app.store.errors import DatabaseOpenError
@@ -84,7 +85,7 @@ def cmd_restore(args: argparse.Namespace, opener: Opener) -> int:
 
 def cmd_promote(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        memory = store.promote(args.candidate_ids, args.content)
+        memory = promote_candidates(store, args.candidate_ids, args.content)
         if args.json:
             print_json({"id": memory.id})
         else:

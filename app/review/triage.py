@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from app.provenance import ORIGIN_MANUAL
 from app.review import lease as leases
 from app.store import InvalidInputError, Memory, MemoryStore, NotFoundError, revision_log, writes
 from app.store.models import SOURCE_DASHBOARD, Candidate
@@ -38,22 +37,10 @@ def joined_contents(ids: Sequence[int], pool: Mapping[int, Candidate]) -> str:
 def promote_candidates(
     store: MemoryStore, candidate_ids: Sequence[int], content: str | None = None
 ) -> Memory:
-    """One new memory from the selected candidates; content defaults to theirs, one per line."""
-    with store.write() as ctx:
-        leases.ensure_free(ctx.conn, ctx.now)
-        ids, pool = _pool(ctx, candidate_ids)
-        default = joined_contents(ids, pool)
-        memory_id = writes.promote(
-            ctx,
-            ids,
-            default if content is None else content,
-            source=SOURCE_DASHBOARD,
-            origin=ORIGIN_MANUAL,
-            pool=pool,
-        )
-        if content is not None and content != default:
-            revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
-    return store.get(memory_id, observe=False)
+    """One new memory from the selected candidates (the store's promotion), refused while the review runs."""
+    if not list(dict.fromkeys(candidate_ids)):
+        raise InvalidInputError("select at least one candidate")
+    return store.promote(candidate_ids, content, guard=lambda ctx: leases.ensure_free(ctx.conn, ctx.now))
 
 
 def merge_candidates(

@@ -7,7 +7,7 @@ sweeps expired memories, observes outside rewrites on every listing, and wraps e
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -267,19 +267,25 @@ class MemoryStore:
 
     # -- writers ---------------------------------------------------------------------------------------
 
-    def promote(self, candidate_ids: Sequence[int], content: str | None = None) -> Memory:
-        """Manual promotion: candidates become one memory (content defaults to theirs, one per line)."""
+    def promote(
+        self,
+        candidate_ids: Sequence[int],
+        content: str | None = None,
+        *,
+        guard: Callable[[revision_log.WriteContext], object] | None = None,
+    ) -> Memory:
+        """Manual promotion: candidates become one memory (content defaults to theirs, one per line).
+
+        `guard` runs first inside the write transaction and may refuse (the review's lease check).
+        """
         with self.write() as ctx:
-            pool = writes.load_pool(ctx.conn, candidate_ids)
-            text = (
-                content
-                if content is not None
-                else "\n".join(pool[i].content for i in candidate_ids if i in pool)
-            )
-            memory_id = writes.promote(ctx, candidate_ids, text, pool=pool)
-            if content is not None and content != "\n".join(
-                pool[i].content for i in candidate_ids if i in pool
-            ):
+            if guard is not None:
+                guard(ctx)
+            ids = list(dict.fromkeys(candidate_ids))
+            pool = writes.load_pool(ctx.conn, ids)
+            joined = "\n".join(pool[i].content for i in ids if i in pool)
+            memory_id = writes.promote(ctx, ids, joined if content is None else content, pool=pool)
+            if content is not None and content != joined:
                 revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
         return self.get(memory_id, observe=False)
 
