@@ -99,7 +99,9 @@ def _apply_options(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     review = subparsers.add_parser(
-        "review", help="the automated review: prompt, apply a verdict, run a reviewer command"
+        "review",
+        parents=parents,
+        help="the automated review: prompt, apply a verdict, run a reviewer command",
     )
     commands = review.add_subparsers(dest="review_command", metavar="SUBCOMMAND", required=True)
 
