@@ -26,9 +26,14 @@ def parse_size(text: str) -> tuple[int, int]:
 def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
     from ui.app import screenshot
 
+    from app.store import InvalidInputError
+
     out = Path(args.out)
     with opener(args, write=False) as store:
-        screenshot(store, out, select=args.select, size=args.size, theme=args.theme)
+        try:
+            screenshot(store, out, select=args.select, size=args.size, theme=args.theme)
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write the screenshot: {exc}") from exc
     print(out)
     return 0
 
