@@ -24,9 +24,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
-    from ui.app import screenshot
-
     from app.store import InvalidInputError
+    from ui.app import screenshot
 
     out = Path(args.out)
     with opener(args, write=False) as store:
