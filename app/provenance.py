@@ -158,13 +158,16 @@ def merged_provenance_json(previous_raw: str | None, appended: Sequence[Provenan
         return previous_raw
     previous = parse_provenance(previous_raw) if previous_raw is not None else ()
     if previous is None:
-        # Unreadable to the host: keep its items if it is a JSON list at all, append ours after them.
+        # Unreadable to the host, which would discard the new evidence with it: keep the entries it can
+        # read and append ours (the writer keeps the old JSON whole in its revision, so nothing is lost).
         try:
             kept = json.loads(previous_raw or "null")
         except ValueError:
             kept = None
-        base: list[Any] = kept if isinstance(kept, list) else []
-        known = {item.get("candidate_id") for item in base if isinstance(item, dict)}
+        base: list[Any] = (
+            [item for item in kept if host_can_read_entry(item)] if isinstance(kept, list) else []
+        )
+        known = {item["candidate_id"] for item in base}
         base = base + [e.to_json() for e in appended if e.candidate_id not in known]
         return json.dumps(base, separators=(",", ":"), ensure_ascii=False)
     known_ids = {entry.candidate_id for entry in previous}

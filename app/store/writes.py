@@ -16,6 +16,7 @@ from app.provenance import (
     ORIGIN_MANUAL,
     ORIGIN_UPDATE,
     ProvenanceEntry,
+    host_can_read,
     merged_provenance_json,
     parse_candidate_ids,
     serialize_candidate_ids,
@@ -171,6 +172,9 @@ def update_content(
         return None
     found = dict(pool) if pool is not None else load_pool(ctx.conn, added)
     entries = provenance_entries(added, found, ORIGIN_UPDATE, ctx.now)
+    if entries and not host_can_read(row.source_candidate_provenance):
+        # The host could not read the old list; the merged one drops what it cannot read: keep it here.
+        detail = {**(detail or {}), "previous_provenance": row.source_candidate_provenance}
     updated_at = next_updated_at(ctx.now, row.updated_at)
     ctx.conn.execute(
         update(user_memories)

@@ -248,3 +248,21 @@ def test_writer_records_an_unseen_host_rewrite_first(backend: tuple[MemoryStore,
         ("observed", "original", "host version"),
         ("dashboard", "host version", "my version"),
     ]
+
+
+def test_update_makes_unreadable_provenance_readable_and_keeps_the_old(
+    backend: tuple[MemoryStore, Path, ManualClock],
+) -> None:
+    store, path, _ = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "A")
+    broken = (
+        '[{"candidate_id":1,"session_id":"ses_a"},{"candidate_id":1,"session_id":"ses_a",'
+        '"source_compartment_start":1,"source_compartment_end":2}]'
+    )
+    host_sql(path, "UPDATE user_memories SET source_candidate_provenance=? WHERE id=?", (broken, memory.id))
+    add_candidate(path, 2, "b", "ses_b")
+    updated = store.update_content(memory.id, "AB", [2])
+    assert host_can_read(updated.provenance_raw)
+    assert [e.candidate_id for e in updated.provenance or ()] == [1, 2]
+    assert store.history(memory.id)[-1].detail["previous_provenance"] == broken
