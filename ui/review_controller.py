@@ -65,7 +65,8 @@ class ReviewController(QObject):
 
         def done(result: tuple[Memory, Memory]) -> None:
             before, after = result
-            entry = undo_ops.after_content_change(before, after, "merge")
+            # The text can go back; the candidates stay consumed and their ids stay (ids only accumulate).
+            entry = undo_ops.after_content_change(before, after, "merge (text only; candidates stay used)")
             self.controller.changed(after, f"Merged {len(ids)} candidate(s) into #{after.id}", entry)
             self.controller.load_candidates()
 
