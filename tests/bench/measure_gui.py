@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QStringListModel
+from PySide6.QtCore import QEvent, QEventLoop, QObject, QSettings, QStringListModel, QTimer
 from PySide6.QtWidgets import QApplication, QListView
 
 from app.screening import make_visible
@@ -170,7 +170,7 @@ def diff_panel(db: BenchDb, work: Path, rounds: int) -> Result:
     """
     from ui.diff_view import DiffView
 
-    app = application(offscreen=True)
+    application(offscreen=True)
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
     store.list_ids()
@@ -188,8 +188,14 @@ def diff_panel(db: BenchDb, work: Path, rounds: int) -> Result:
         def run() -> None:
             revisions = store.history(db.diff_memory_id)
             latest = next(r for r in reversed(revisions) if r.kind == "content")
+            loop = QEventLoop()  # no polling: `wait_until` sleeps 5 ms a turn, a sixth of this measurement
+            view.diffShown.connect(loop.quit)
+            QTimer.singleShot(30_000, loop.quit)
             token = view.show_texts(latest.previous_content, latest.new_content)
-            if not wait_until(app, lambda: token in shown, 30_000):
+            if token not in shown:
+                loop.exec()
+            view.diffShown.disconnect(loop.quit)
+            if token not in shown:
                 raise RuntimeError("the diff was not shown")
             view.browser.viewport().grab()
 
