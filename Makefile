@@ -31,6 +31,18 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
+# The README's screenshots, from the demo store (light and dark).
+screenshot: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot.png --select 312 --size 1400x900
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot-dark.png --select 312 --size 1400x900 --theme dark
+
+# Benchmarks at 100,000 memories (several minutes) or 10,000 (`bench-quick`, under a minute).
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m tests.bench.run --json bench-results.json
+
+bench-quick: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m tests.bench.run --quick --json bench-results-quick.json
+
 # Freeze the app for this OS, smoke-run the frozen binary and make its installer (packaging/README.md).
 package: $(STAMP)
 	$(PY) packaging/build.py $(PACKAGE_ARGS)
