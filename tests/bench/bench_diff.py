@@ -20,42 +20,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from app.diff import side_by_side, word_diff
+from tests.bench.texts import SYLLABLES
 
 SIZE = 64 * 1024
 SEED = 20_260_101
 
 
 def _vocabulary(rng: random.Random, count: int = 3000) -> list[str]:
-    syllables = [
-        "pre",
-        "fer",
-        "pn",
-        "pm",
-        "co",
-        "de",
-        "ex",
-        "plan",
-        "tion",
-        "ses",
-        "sion",
-        "re",
-        "view",
-        "mem",
-        "o",
-        "ry",
-        "tru",
-        "st",
-        "ho",
-        "st",
-        "da",
-        "ta",
-        "ba",
-        "se",
-        "in",
-        "ject",
-        "ed",
-    ]
-    return ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(count)]
+    return ["".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 4))) for _ in range(count)]
 
 
 def _zipf_weights(count: int) -> list[float]:

@@ -37,7 +37,7 @@ DAY = 86_400_000
 DIFF_SIZE = 64 * 1024
 RARE_TERM = "kubernetes"  # planted in 0.5% of memories; the corpus alphabet can never form it
 COMMON_TERM = "sion"  # a syllable of the corpus: in most memories
-GENERATOR = 2  # bump when the generated data changes, so cached files are made anew
+GENERATOR = 3  # bump when the generated data changes, so cached files are made anew
 
 
 @dataclass(frozen=True, slots=True)
