@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import Any
 
 from app.cli.export import export_command
+from app.cli.registry import Opener, command_adder
 from app.cli.render import (
     candidate_json,
     memory_details,
@@ -20,8 +20,6 @@ from app.screening import make_visible
 from app.store.query import STATUS_FILTERS, MemoryFilter
 from app.store.recall import RECALL_ORDERS
 from app.timefmt import relative
-
-Opener = Callable[..., Any]
 
 
 def cmd_list(args: argparse.Namespace, opener: Opener) -> int:
@@ -107,10 +105,7 @@ def _positive(text: str) -> int:
 
 
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
-    def add(name: str, handler: Callable[[argparse.Namespace, Opener], int], help_text: str) -> Any:
-        parser = subparsers.add_parser(name, parents=parents, help=help_text, description=help_text)
-        parser.set_defaults(handler=handler)
-        return parser
+    add = command_adder(subparsers, parents)
 
     parser = add("list", cmd_list, "list memories (expired ones marked)")
     parser.add_argument("--status", choices=STATUS_FILTERS, default="all")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.cli.registry import Opener, command_adder
 from app.cli.render import print_json
 from app.clock import format_instant
 from app.review.apply import ApplyResult, apply_verdict
@@ -18,7 +18,6 @@ from app.review.verdict import parse_verdict
 from app.settings import load_settings
 from app.store import InvalidInputError
 
-Opener = Callable[..., Any]
 MAX_RUN_ID = 200
 
 
@@ -105,10 +104,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     )
     commands = review.add_subparsers(dest="review_command", metavar="SUBCOMMAND", required=True)
 
-    def add(name: str, handler: Callable[[argparse.Namespace, Opener], int], help_text: str) -> Any:
-        parser = commands.add_parser(name, parents=parents, help=help_text, description=help_text)
-        parser.set_defaults(handler=handler)
-        return parser
+    add = command_adder(commands, parents)
 
     add("prompt", cmd_prompt, "print the reviewer's prompt: active memories and pending candidates")
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_line, print_json
 from app.clock import format_instant, parse_instant
 from app.paths import is_url
@@ -16,8 +16,6 @@ from app.store import KEEP, InvalidInputError, MemoryStore
 from app.store.engine import create_host_database
 from app.store.errors import DatabaseOpenError
 from app.timefmt import parse_duration
-
-Opener = Callable[..., Any]
 
 
 def _content(args: argparse.Namespace) -> str:
@@ -136,10 +134,7 @@ def _add_expiry_options(parser: argparse.ArgumentParser, required: bool) -> None
 
 
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
-    def add(name: str, handler: Callable[[argparse.Namespace, Opener], int], help_text: str) -> Any:
-        parser = subparsers.add_parser(name, parents=parents, help=help_text, description=help_text)
-        parser.set_defaults(handler=handler)
-        return parser
+    add = command_adder(subparsers, parents)
 
     parser = add("edit", cmd_edit, "replace a memory's content (a dashboard revision)")
     parser.add_argument("id", type=int)
