@@ -47,7 +47,11 @@ class WindowActions:
 
     def __init__(self, parent: QObject) -> None:
         on_list = Ctx.WidgetWithChildrenShortcut
-        self.edit = _action(parent, "Edit…", "Edit the selected memory's content", keys("F2"), on_list)
+        # Return/Enter as shortcuts, not the view's `activated` (a double-click on macOS, a single click
+        # on some styles): the same keys open the editor on every platform.
+        self.edit = _action(
+            parent, "Edit…", "Edit the selected memory's content", keys("Return", "Enter", "F2"), on_list
+        )
         self.dismiss = _action(
             parent, "Dismiss", "Stop the agent seeing this memory (reversible)", keys("Ctrl+D"), on_list
         )

@@ -152,7 +152,9 @@ class MainWindow(QMainWindow):
         self.list.selectionModel().currentChanged.connect(
             lambda current, _old: self._current_changed(current)
         )
-        self.list.activated.connect(lambda _index: self.commands.edit())
+        # Not `activated`: Return/Enter are the Edit action's shortcuts, and on single-click styles
+        # `activated` fires on one click. A double-click edits everywhere.
+        self.list.doubleClicked.connect(lambda _index: self.commands.edit())
         self.panel.historyWanted.connect(c.load_history)
         self.panel.restoreRequested.connect(c.restore)
         self.filters.filterChanged.connect(self._filter_changed)

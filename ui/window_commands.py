@@ -59,6 +59,9 @@ class WindowCommands:
         memory = self.window.selected_memory()
         if memory is None or self.controller.read_only:
             return
+        if self.edit_dialog is not None and self.edit_dialog.isVisible():
+            self.edit_dialog.raise_()  # one editor at a time, however the edit was asked for
+            return
         self.edit_dialog = EditDialog(self.controller, memory, self.window)
         self.edit_dialog.open()
         self.edit_dialog.editor.setFocus()

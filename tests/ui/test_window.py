@@ -179,3 +179,22 @@ def test_search_is_debounced_and_next_previous_move_the_selection(
     window.filters.search.clear()
     qtbot.waitUntil(lambda: len(window.model.ids) == 4, timeout=10_000)
     settle(qtbot, window)
+
+
+def test_return_enter_and_f2_on_the_list_open_one_editor_for_the_selected_card(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    from ui.edit_dialog import EditDialog
+
+    window = make_window(qtbot, store, tmp_path)
+    select(qtbot, window, 4)
+    window.list.setFocus()
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_F2):
+        qtbot.keyClick(window.list, key)
+        dialog = window.commands.edit_dialog
+        assert dialog is not None and dialog.isVisible() and dialog.before.id == 4
+        open_editors = [d for d in window.findChildren(EditDialog) if d.isVisible()]
+        assert open_editors == [dialog]  # the shortcut and the view never both open one
+        dialog.reject()
+        assert not dialog.isVisible()
+        window.list.setFocus()
