@@ -13,7 +13,8 @@ from PySide6.QtCore import QObject, Signal
 
 from app.review import triage
 from app.review.apply import ApplyResult
-from app.review.runner import resolve_command, run_review
+from app.review.errors import ReviewCancelled
+from app.review.runner import ReviewCancel, resolve_command, run_review
 from app.settings import load_settings
 from app.store import MemoryStore
 from app.store.models import Memory
@@ -26,12 +27,14 @@ class ReviewController(QObject):
     reviewStarted = Signal(str)  # the command
     reviewFinished = Signal(object)  # ApplyResult
     reviewFailed = Signal(str)
+    reviewCancelled = Signal(str)  # what to tell the person
 
     def __init__(self, controller: Controller) -> None:
         super().__init__(controller)
         self.controller = controller
         self._review_runner = TaskRunner(self)
         self.running = False
+        self._cancel: ReviewCancel | None = None
 
     def wait_for_done(self) -> None:
         self._review_runner.wait_for_done()
@@ -102,14 +105,27 @@ class ReviewController(QObject):
             self.reviewFailed.emit(describe_error(exc))
             return
         self.running = True
+        cancel = self._cancel = ReviewCancel()
         self.reviewStarted.emit(resolved)
         timeout = settings.reviewer_timeout_s
         self._review_runner.submit(
-            lambda: run_review(store, resolved, timeout_s=timeout), self._finished, self._failed
+            lambda: run_review(store, resolved, timeout_s=timeout, cancel=cancel),
+            self._finished,
+            self._failed,
         )
+
+    def cancel_review(self) -> bool:
+        """Stop the running review; False if there is none or its verdict is already being applied."""
+        if not self.running or self._cancel is None:
+            return False
+        if self._cancel.cancel():
+            return True
+        self.controller.message.emit("The review is already applying its verdict; it will finish.")
+        return False
 
     def _finished(self, result: ApplyResult) -> None:
         self.running = False
+        self._cancel = None
         self.reviewFinished.emit(result)
         self.controller.message.emit(f"Review {result.run_id}: {result.counts_line()}")
         self.controller.refresh()
@@ -117,5 +133,10 @@ class ReviewController(QObject):
 
     def _failed(self, exc: BaseException) -> None:
         self.running = False
+        self._cancel = None
+        if isinstance(exc, ReviewCancelled):
+            self.reviewCancelled.emit(str(exc))
+            self.controller.message.emit(str(exc))
+            return
         self.reviewFailed.emit(describe_error(exc))
         self.controller.refresh()

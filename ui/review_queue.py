@@ -113,6 +113,7 @@ class ReviewQueue(QDialog):
             lambda command: self.last_run.setText(f"Running the reviewer: {command}")
         )
         review.reviewFinished.connect(self._review_finished)
+        review.reviewCancelled.connect(self.last_run.setText)
         review.reviewFailed.connect(
             lambda message: self.last_run.setText(f"The review did not run: {message}")
         )

@@ -42,6 +42,7 @@ class WindowCommands:
         self.progress: QProgressDialog | None = None
         window.review.reviewFinished.connect(self._review_done)
         window.review.reviewFailed.connect(self._review_done)
+        window.review.reviewCancelled.connect(self._review_cancelled)
 
     def bind(self, actions: WindowActions) -> None:
         """Connect the actions whose work is here."""
@@ -145,19 +146,31 @@ class WindowCommands:
         review = self.window.review
         if review.running:
             return
-        progress = QProgressDialog("Running the reviewer…", "", 0, 0, self.window)
+        progress = QProgressDialog("Running the reviewer…", "Cancel", 0, 0, self.window)
         progress.setWindowTitle("Review")
-        progress.setCancelButton(None)  # a run applies under the lease; it ends by itself or times out
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        # Cancel stops the reviewer; a verdict is never applied after it (once applying, it finishes).
+        progress.canceled.connect(review.cancel_review)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
         self.progress = progress
         review.run_review()
 
-    def _review_done(self, result: ApplyResult | str) -> None:
+    def _close_progress(self) -> None:
         if self.progress is not None:
+            self.progress.canceled.disconnect()
             self.progress.reset()
+            self.progress.hide()
             self.progress.deleteLater()
             self.progress = None
+
+    def _review_cancelled(self, text: str) -> None:
+        self._close_progress()
+        self.window.statusBar().showMessage(text, 15_000)
+
+    def _review_done(self, result: ApplyResult | str) -> None:
+        self._close_progress()
         if isinstance(result, ApplyResult):
             self.window.model.set_highlighted(result.changed_memory_ids)
             self.window.statusBar().showMessage(f"Review: {result.counts_line()}", 15_000)

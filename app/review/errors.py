@@ -33,3 +33,10 @@ class ReviewerError(StoreError):
     """The reviewer command failed, timed out, or printed something that is not a verdict."""
 
     exit_code = EXIT_REVIEWER_FAILED
+
+
+class ReviewCancelled(ReviewerError):
+    """The person cancelled the review before its verdict was applied; nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__("Review cancelled; nothing was changed.")

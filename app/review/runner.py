@@ -4,6 +4,9 @@ The command (e.g. a local model's CLI) is split with shlex and run without a she
 group so a timeout stops whatever it started. A model that wraps its answer in a ```json block (or
 says a sentence around a bare object) is understood; anything else is a clear error, as are a non-zero
 exit (with the tail of its stderr) and a timeout.
+
+A `ReviewCancel` handle lets another thread stop a run: it kills the reviewer's process group, and once
+cancelled the verdict is never applied (cancelling after the apply began is refused instead).
 """
 
 from __future__ import annotations
@@ -14,14 +17,16 @@ import re
 import shlex
 import signal
 import subprocess
+import threading
 from collections.abc import Sequence
 
 from app.review.apply import ApplyResult, apply_verdict
-from app.review.errors import ReviewerError
+from app.review.errors import ReviewCancelled, ReviewerError
 from app.review.prompt import build_prompt
 from app.review.verdict import Verdict, parse_verdict
 from app.settings import Settings, settings_path
 from app.store import MemoryStore
+from app.store.errors import StoreError
 
 STDERR_TAIL_CHARS = 2_000
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
@@ -60,14 +65,66 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.kill()
 
 
+class ReviewCancel:
+    """Cancel a review from another thread: stop its reviewer, and make sure its verdict is not applied.
+
+    `cancel()` is True when the run will change nothing; False when the verdict is already being applied
+    (the run then finishes normally).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._applying = False
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        with self._lock:
+            return self._cancelled
+
+    def cancel(self) -> bool:
+        with self._lock:
+            if self._applying:
+                return False
+            self._cancelled = True
+            if self._process is not None and self._process.returncode is None:
+                _stop(self._process)
+            return True
+
+    def attach(self, process: subprocess.Popen[bytes] | None) -> None:
+        """The running reviewer (None once it ended); a run already cancelled stops it at once."""
+        with self._lock:
+            self._process = process
+            if process is not None and self._cancelled:
+                _stop(process)
+
+    def check(self) -> None:
+        """Raise ReviewCancelled if cancelled."""
+        if self.cancelled:
+            raise ReviewCancelled()
+
+    def begin_apply(self) -> None:
+        """From here on the run cannot be cancelled; raise ReviewCancelled if it already was."""
+        with self._lock:
+            if self._cancelled:
+                raise ReviewCancelled()
+            self._applying = True
+
+
 def _tail(data: bytes) -> str:
     text = data.decode("utf-8", errors="replace").strip()
     return text if len(text) <= STDERR_TAIL_CHARS else "…" + text[-STDERR_TAIL_CHARS:]
 
 
-def run_reviewer(command: str | Sequence[str], prompt: str, *, timeout_s: float) -> str:
-    """The reviewer's stdout; a failure to start, a timeout or a non-zero exit is a ReviewerError."""
+def run_reviewer(
+    command: str | Sequence[str], prompt: str, *, timeout_s: float, cancel: ReviewCancel | None = None
+) -> str:
+    """The reviewer's stdout; a failure to start, a timeout or a non-zero exit is a ReviewerError, and a
+    cancel (through `cancel`) is ReviewCancelled."""
     argv = split_command(command)
+    if cancel is not None:
+        cancel.check()
     try:
         process = subprocess.Popen(
             argv,
@@ -78,12 +135,21 @@ def run_reviewer(command: str | Sequence[str], prompt: str, *, timeout_s: float)
         )
     except OSError as exc:
         raise ReviewerError(f"cannot run the reviewer {argv[0]!r}: {exc.strerror or exc}") from exc
+    if cancel is not None:
+        cancel.attach(process)
     try:
         stdout, stderr = process.communicate(prompt.encode("utf-8"), timeout=timeout_s)
     except subprocess.TimeoutExpired as exc:
         _stop(process)
         process.communicate()
+        if cancel is not None:
+            cancel.check()
         raise ReviewerError(f"the reviewer did not answer within {timeout_s:g} s and was stopped") from exc
+    finally:
+        if cancel is not None:
+            cancel.attach(None)
+    if cancel is not None:
+        cancel.check()
     if process.returncode != 0:
         status = (
             f"was killed by signal {-process.returncode}"
@@ -133,8 +199,16 @@ def run_review(
     run_id: str | None = None,
     holder: str | None = None,
     allow_hidden: bool = False,
+    cancel: ReviewCancel | None = None,
 ) -> ApplyResult:
-    """Build the prompt, ask the reviewer, apply its verdict under the lease."""
-    output = run_reviewer(command, build_prompt(store), timeout_s=timeout_s)
-    verdict = verdict_from_output(output, allow_hidden=allow_hidden)
+    """Build the prompt, ask the reviewer, apply its verdict under the lease (unless cancelled first)."""
+    output = run_reviewer(command, build_prompt(store), timeout_s=timeout_s, cancel=cancel)
+    try:
+        verdict = verdict_from_output(output, allow_hidden=allow_hidden)
+    except StoreError:
+        if cancel is not None:
+            cancel.check()  # cancelled meanwhile: that is the answer, not the bad verdict
+        raise
+    if cancel is not None:
+        cancel.begin_apply()
     return apply_verdict(store, verdict, run_id=run_id, holder=holder)

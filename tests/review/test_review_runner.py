@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from review_helpers import seed_verdict
 
-from app.review.errors import ReviewerError, VerdictError
-from app.review.runner import extract_json, resolve_command, run_review, run_reviewer, verdict_from_output
+from app.review.errors import ReviewCancelled, ReviewerError, VerdictError
+from app.review.runner import (
+    ReviewCancel,
+    extract_json,
+    resolve_command,
+    run_review,
+    run_reviewer,
+    verdict_from_output,
+)
 from app.settings import Settings, SettingsError, load_settings, save_settings, settings_path
 from app.store import MemoryStore
 
@@ -106,6 +116,57 @@ def test_run_review_applies_what_the_reviewer_answers(store: MemoryStore, tmp_pa
     result = run_review(store, script(tmp_path, body), timeout_s=60, run_id="nightly")
     assert (result.updated, result.consumed, result.run_id) == (1, 4, "nightly")
     assert store.get(5).source_candidate_ids[-4:] == (141, 143, 145, 146)
+
+
+def test_a_cancelled_review_stops_the_reviewer_and_applies_nothing(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    started = tmp_path / "started"
+    answer = json.dumps(seed_verdict())
+    body = (
+        "import os, sys, time\n"
+        f"open({str(started)!r}, 'w').write(str(os.getpid()))\n"
+        "time.sleep(600)\n"
+        f"print('```json\\n' + {answer!r} + '\\n```')\n"
+    )
+    before = store.get(5, observe=False)
+    cancel = ReviewCancel()
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            run_review(store, script(tmp_path, body), timeout_s=600, cancel=cancel)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    while not (started.exists() and started.read_text()):  # the reviewer is running
+        time.sleep(0.01)
+    assert cancel.cancel()
+    worker.join()
+    assert len(outcome) == 1 and isinstance(outcome[0], ReviewCancelled)
+    assert str(outcome[0]) == "Review cancelled; nothing was changed."
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(started.read_text()), 0)  # stopped and reaped
+    assert store.get(5, observe=False) == before
+
+
+def test_a_review_cancelled_before_it_starts_never_runs_the_reviewer(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    ran = tmp_path / "ran"
+    cancel = ReviewCancel()
+    assert cancel.cancel()
+    with pytest.raises(ReviewCancelled):
+        run_review(store, script(tmp_path, f"open({str(ran)!r}, 'w')\n"), timeout_s=60, cancel=cancel)
+    assert not ran.exists()
+
+
+def test_cancel_is_refused_once_the_verdict_is_being_applied() -> None:
+    cancel = ReviewCancel()
+    cancel.begin_apply()
+    assert not cancel.cancel() and not cancel.cancelled
 
 
 def test_settings_round_trip_and_keep_unknown_keys(tmp_path: Path) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 from hostdb import query
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 from window_helpers import card_content, make_window, settle
 
@@ -107,3 +109,52 @@ def test_a_failing_reviewer_is_a_message(qtbot: QtBot, store: MemoryStore, tmp_p
     qtbot.waitUntil(lambda: window.banner.isVisible())
     assert "not verdict JSON" in window.banner.label.text()
     settle(qtbot, window)
+
+
+def snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    tables = [str(row[0]) for row in query(path, "SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {table: sorted(query(path, f'SELECT * FROM "{table}"'), key=repr) for table in sorted(tables)}
+
+
+def test_cancelling_a_running_review_stops_the_reviewer_and_changes_nothing(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
+) -> None:
+    verdict = {"promote": [], "update_existing": [], "dismiss_existing": [], "consume_candidate_ids": [141]}
+    started = tmp_path / "started"
+    script = tmp_path / "slow_reviewer.py"
+    script.write_text(
+        "import os, sys, time\nsys.stdin.read()\n"
+        f"open({str(started)!r}, 'w').write(str(os.getpid()))\n"
+        "time.sleep(600)\n"
+        f"print({json.dumps(json.dumps(verdict))})\n"
+    )
+    save_settings(Settings(reviewer_command=f"{sys.executable} {script}", reviewer_timeout_s=600))
+    window = make_window(qtbot, store, tmp_path)
+    before = snapshot(host_db)
+    window.acts.run_review.trigger()
+    qtbot.waitUntil(lambda: started.exists() and bool(started.read_text()), timeout=30_000)
+    progress = window.commands.progress
+    assert progress is not None
+    qtbot.waitUntil(progress.isVisible, timeout=10_000)
+    cancel_button = progress.findChild(QPushButton)
+    assert cancel_button is not None and cancel_button.text() == "Cancel"
+    with qtbot.waitSignal(window.review.reviewCancelled, timeout=30_000):
+        cancel_button.click()
+    message = "Review cancelled; nothing was changed."
+    assert window.statusBar().currentMessage() == message
+    assert window.queue.last_run.text() == message
+    assert window.commands.progress is None and not window.review.running
+    assert not window.banner.isVisible()
+    pid = int(started.read_text())
+    qtbot.waitUntil(lambda: not pid_alive(pid), timeout=10_000)
+    settle(qtbot, window)
+    assert snapshot(host_db) == before
+    assert window.acts.run_review.isEnabled()
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
