@@ -102,6 +102,9 @@ class WindowActions:
             self.run_review,
         )
         self._writer_tips = {action: action.toolTip() for action in writing}
+        self._undo_tip = self.undo.toolTip()
+        self._read_only_reason: str | None = None
+        self.undo.setIconText("Undo")  # the toolbar keeps its width; the menu and tooltip say what
 
     @property
     def card_actions(self) -> list[QAction]:
@@ -119,5 +122,15 @@ class WindowActions:
             if reviewer
             else f"Run the reviewer command; none is set yet (reviewer_command in {settings_path()})"
         )
+        self._read_only_reason = read_only_reason
         for action, tip in self._writer_tips.items():
             action.setToolTip(f"Read-only: {read_only_reason}" if read_only_reason else tip)
+
+    def set_undo_label(self, label: str) -> None:
+        """What Undo would undo ("Undo dismiss of #5"), in the menu and the tooltip; "" when nothing."""
+        self.undo.setText(label or "Undo")
+        self.undo.setIconText("Undo")
+        shortcut = self.undo.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        tip = f"{label} ({shortcut})" if label else self._undo_tip
+        self._writer_tips[self.undo] = tip
+        self.undo.setToolTip(f"Read-only: {self._read_only_reason}" if self._read_only_reason else tip)

@@ -12,6 +12,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QSettings,
+    QSize,
     Qt,
     QTimer,
 )
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.store import MemoryStore
 from app.store.models import STATUS_ACTIVE, Counts, Memory
+from ui.action_icons import apply_action_icons
 from ui.actions import WindowActions
 from ui.card_list import CardList
 from ui.controller import Controller
@@ -114,6 +116,9 @@ class MainWindow(QMainWindow):
         self.toolbar = QToolBar("Main", self)
         self.toolbar.setObjectName("mainToolbar")
         self.toolbar.setMovable(False)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toolbar.setIconSize(QSize(16, 16))  # small line icons beside the text, not the style's 24
+        apply_action_icons(self.acts, self.palette())
         self.toolbar.addWidget(self.filters)
         self.toolbar.addSeparator()
         for action in (
@@ -255,7 +260,7 @@ class MainWindow(QMainWindow):
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
 
     def _undo_changed(self, label: str) -> None:
-        self.acts.undo.setText(label or "Undo")
+        self.acts.set_undo_label(label)
         self.acts.undo.setEnabled(bool(label) and not self.controller.read_only)
 
     def _counts_changed(self, counts: Counts) -> None:
@@ -306,6 +311,7 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "list_header"):
             tint(self.list_header, muted_text(self.palette()))  # the system switched light/dark
+            apply_action_icons(self.acts, self.palette())
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
