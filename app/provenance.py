@@ -139,14 +139,6 @@ def union_ids(existing: Sequence[int], appended: Iterable[int]) -> tuple[tuple[i
     return tuple(merged), tuple(added)
 
 
-def ids_without_provenance(ids: Sequence[int], entries: Sequence[ProvenanceEntry] | None) -> tuple[int, ...]:
-    """The ids of a memory that no provenance entry describes ("provenance unknown")."""
-    if entries is None:
-        return tuple(ids)
-    known = {entry.candidate_id for entry in entries}
-    return tuple(item for item in ids if item not in known)
-
-
 def merged_provenance_json(previous_raw: str | None, appended: Sequence[ProvenanceEntry]) -> str | None:
     """The provenance column after appending entries: never NULL-ed by an update.
 

@@ -164,9 +164,6 @@ class Controller(QObject):
     def load_candidates(self) -> None:
         self._run(self.store.candidates, self.candidatesLoaded.emit)
 
-    def load_counts(self) -> None:
-        self._run(self.store.counts, self.countsChanged.emit)
-
     # -- writes ----------------------------------------------------------------------------------------
 
     def write(

@@ -130,9 +130,6 @@ class MemoryListModel(QAbstractListModel):
     def memory(self, memory_id: int) -> Memory | None:
         return self._cache.get(memory_id)
 
-    def cached_ids(self) -> list[int]:
-        return list(self._cache)
-
     # -- lazy rows -------------------------------------------------------------------------------------
 
     def _want(self, row: int) -> None:

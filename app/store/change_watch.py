@@ -47,6 +47,3 @@ class ChangeWatch:
 
     def mark_clean(self, look: Look | None) -> None:
         self._clean = look
-
-    def forget(self) -> None:
-        self._clean = None

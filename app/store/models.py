@@ -100,10 +100,6 @@ class Revision:
     new_status: str | None = None
     detail: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
 
-    @property
-    def changes_content(self) -> bool:
-        return self.kind == KIND_CONTENT
-
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,
