@@ -5,12 +5,12 @@ Transaction boundaries (what another process sees):
 1. **Acquire**, one short `BEGIN IMMEDIATE` transaction: skip a run id already applied, validate the verdict
    against the database, then take the lease and commit, so the host sees it held. A rejected verdict or a
    lease held by someone else rolls this back: nothing changes, the lease rows included.
-2. **Apply**, one `BEGIN IMMEDIATE` transaction: the lease must still be ours; record any rewrite the host
-   made since the store last looked (as `observed`, so it is not folded into our revision); validate again
-   (the pool may have moved); load the provenance of every candidate named; promotions, updates (their
-   candidate ids appended, never dropped), dismissals, consumption; record the run; re-check the generation
-   right before commit and release the lease in the same transaction, so a committed verdict never leaves
-   a lease behind; the store bumps the profile version once.
+2. **Apply**, one `BEGIN IMMEDIATE` transaction: the lease must still be ours; validate again (the pool
+   may have moved); load the provenance of every candidate named; promotions, updates (their candidate
+   ids appended, never dropped), dismissals, consumption (each writer first records a host rewrite of its
+   row that the store has not seen, as `observed`, so it is not folded into the review's revision); record
+   the run; re-check the generation right before commit and release the lease in the same transaction, so
+   a committed verdict never leaves a lease behind; the store bumps the profile version once.
 3. On any failure in 2 everything in it rolls back and a short transaction releases the lease (if it is
    still ours). Only a verdict that turns invalid between 1 and 2 therefore moves the generation. A crash
    between 1 and 2 leaves a lease that blocks for at most its two minutes.
@@ -186,7 +186,6 @@ def apply_under_lease(
         if recorded is not None:
             leases.release(ctx.conn, lease)
             return recorded
-        store.record_outside_changes(ctx)
         pool = validate_in_transaction(ctx.conn, verdict)
         result = _write_verdict(ctx, verdict, pool, run_id)
         _record_run(ctx.conn, result, lease.holder)

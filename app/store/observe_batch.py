@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import insert
 
 from app.provenance import serialize_candidate_ids
 from app.store.models import KIND_CONTENT, KIND_CREATE, KIND_STATUS, SOURCE_OBSERVED
-from app.store.revision_log import SeenRow, WriteContext, load_seen
+from app.store.revision_log import INSERT_SEEN, UPDATE_SEEN, SeenRow, WriteContext, load_seen
 from app.store.rows import HostRow, looks_rewritten
-from app.store.tables import revisions, seen
+from app.store.tables import revisions
 
 NO_IDS = serialize_candidate_ids(())
 
@@ -106,18 +106,9 @@ def record_rows(
         if revision is not None:
             new_revisions.append(revision)
     if first_seen:
-        ctx.conn.execute(insert(seen), first_seen)
+        ctx.conn.execute(INSERT_SEEN, first_seen)
     if moved:
-        ctx.conn.execute(
-            update(seen)
-            .where(seen.c.memory_id == bindparam("b_id"))
-            .values(
-                content=bindparam("b_content"),
-                status=bindparam("b_status"),
-                updated_at=bindparam("b_updated"),
-            ),
-            moved,
-        )
+        ctx.conn.execute(UPDATE_SEEN, moved)
     if new_revisions:
         statement = insert(revisions).returning(revisions.c.id, sort_by_parameter_order=True)
         ids = [int(item) for item in ctx.conn.execute(statement, new_revisions).scalars()]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import Connection, Row, case, func, select
+from sqlalchemy import Connection, Row, bindparam, case, func, select
 
 from app.provenance import parse_candidate_ids
 from app.store.models import KIND_CONTENT, Candidate, Revision
@@ -45,8 +45,11 @@ def fetch_rows(conn: Connection, ids: Sequence[int]) -> list[HostRow]:
     return [found[item] for item in ids if item in found]
 
 
+SELECT_ROW = select(user_memories).where(m.id == bindparam("b_id"))  # built once: writers run it per row
+
+
 def fetch_row(conn: Connection, memory_id: int) -> HostRow | None:
-    row = conn.execute(select(user_memories).where(m.id == memory_id)).first()
+    row = conn.execute(SELECT_ROW, {"b_id": memory_id}).first()
     return _host_row(row) if row is not None else None
 
 

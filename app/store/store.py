@@ -173,13 +173,6 @@ class MemoryStore:
         with self._read() as conn:
             return fetch_revisions_by_id(conn, ids)
 
-    def record_outside_changes(self, ctx: revision_log.WriteContext) -> None:
-        """Inside a write transaction: record the host's unseen rewrites first (the review does, before its
-        own revisions), skipping the scan of every memory when nobody has committed since a clean look."""
-        if self._watch.unchanged(self._watch.look(ctx.conn)):
-            return
-        record_changes(ctx)
-
     # -- reads -----------------------------------------------------------------------------------------
 
     def _memories(self, conn: Connection, ids: Sequence[int], now: int) -> list[Memory]:

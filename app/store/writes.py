@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from app.provenance import (
     ORIGIN_MANUAL,
@@ -52,6 +52,9 @@ from app.store.tables import (
 
 MAX_CONTENT_BYTES = 64 * 1024
 m = user_memories.c
+# Built once (see revision_log): the values come as parameters; an UPDATE sets the columns they name.
+INSERT_MEMORY = insert(user_memories)
+UPDATE_MEMORY = update(user_memories).where(m.id == bindparam("b_id"))
 
 
 def validate_content(content: str) -> str:
@@ -122,15 +125,16 @@ def promote(
     validate_content(content)
     entries = provenance_entries(ids, found, origin, ctx.now)
     result = ctx.conn.execute(
-        insert(user_memories).values(
-            content=content,
-            status=STATUS_ACTIVE,
-            promoted_at=ctx.now,
-            source_candidate_ids=serialize_candidate_ids(ids),
-            source_candidate_provenance=serialize_provenance(entries),
-            created_at=ctx.now,
-            updated_at=ctx.now,
-        )
+        INSERT_MEMORY,
+        {
+            "content": content,
+            "status": STATUS_ACTIVE,
+            "promoted_at": ctx.now,
+            "source_candidate_ids": serialize_candidate_ids(ids),
+            "source_candidate_provenance": serialize_provenance(entries),
+            "created_at": ctx.now,
+            "updated_at": ctx.now,
+        },
     )
     memory_id = inserted_id(result)
     add_revision(
@@ -177,14 +181,14 @@ def update_content(
         detail = {**(detail or {}), "previous_provenance": row.source_candidate_provenance}
     updated_at = next_updated_at(ctx.now, row.updated_at)
     ctx.conn.execute(
-        update(user_memories)
-        .where(m.id == memory_id)
-        .values(
-            content=content,
-            updated_at=updated_at,
-            source_candidate_ids=serialize_candidate_ids(ids),
-            source_candidate_provenance=merged_provenance_json(row.source_candidate_provenance, entries),
-        )
+        UPDATE_MEMORY,
+        {
+            "b_id": memory_id,
+            "content": content,
+            "updated_at": updated_at,
+            "source_candidate_ids": serialize_candidate_ids(ids),
+            "source_candidate_provenance": merged_provenance_json(row.source_candidate_provenance, entries),
+        },
     )
     revision_id = add_revision(
         ctx,
@@ -217,9 +221,7 @@ def set_status(
     if row.status == status:
         return None
     updated_at = next_updated_at(ctx.now, row.updated_at)
-    ctx.conn.execute(
-        update(user_memories).where(m.id == memory_id).values(status=status, updated_at=updated_at)
-    )
+    ctx.conn.execute(UPDATE_MEMORY, {"b_id": memory_id, "status": status, "updated_at": updated_at})
     revision_id = add_revision(
         ctx,
         memory_id,
