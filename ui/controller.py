@@ -20,7 +20,7 @@ from app.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
 from app.store.models import Memory, Revision
 from ui import undo as undo_ops
-from ui.listing import Listing, ViewFilter, load_listing
+from ui.listing import Listing, ViewFilter, load_first_page, load_listing
 from ui.tasks import TaskRunner
 
 T = TypeVar("T")
@@ -107,8 +107,9 @@ class Controller(QObject):
     def refresh(self, *, force: bool = False, quick_first: bool = False) -> None:
         """Reload the listing (observing outside rewrites); coalesced while one is running.
 
-        `quick_first` shows the listing before observing (the first observation of a large database
-        records a baseline for every memory), then reloads it observed.
+        `quick_first` first shows the listing's first page, before observing (the first observation of a
+        large database records a baseline for every memory) and before every id is read; the complete,
+        observed listing follows and extends it.
         """
         if self._refreshing and not force:
             self._refresh_again = True
@@ -117,7 +118,7 @@ class Controller(QObject):
         token, flt, wanted = self._listing_token, self.filter, list(self.wanted_ids())
         if quick_first:
             self._run(
-                lambda: load_listing(self.store, flt, wanted, FIRST_PAGE, observe=False),
+                lambda: load_first_page(self.store, flt, FIRST_PAGE),
                 lambda listing: self._quick_done(token, listing),
                 self._listing_failed,
             )

@@ -70,7 +70,7 @@ class FilterBar(QWidget):
 
 
 def listing_title(listing: Listing) -> str:
-    count = len(listing.ids)
+    count = listing.total
     label = {value: text for text, value in STATUSES}.get(listing.filter.status, listing.filter.status)
     search = f" matching “{listing.filter.search}”" if listing.filter.search else ""
     return f"{count:,} {'memory' if count == 1 else 'memories'} · {label}{search}"

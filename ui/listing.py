@@ -32,9 +32,14 @@ class ViewFilter:
 @dataclass(frozen=True, slots=True)
 class Listing:
     filter: ViewFilter
-    ids: list[int]
+    ids: list[int]  # every id the filter selects, or only the first page of them (`complete` False)
     rows: list[Memory]  # the first page plus the rows the view already held, refreshed
     counts: Counts
+    total: int  # how many ids the filter selects (more than `ids` holds when incomplete)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.ids) == self.total
 
 
 def select_ids(store: MemoryStore, flt: ViewFilter, *, observe: bool = True) -> list[int]:
@@ -55,4 +60,17 @@ def load_listing(
     ids = select_ids(store, flt, observe=observe)
     present = set(ids)
     rows_for = list(dict.fromkeys([*ids[:first], *(i for i in wanted if i in present)]))
-    return Listing(flt, ids, store.get_many(rows_for), store.counts())
+    return Listing(flt, ids, store.get_many(rows_for), store.counts(), len(ids))
+
+
+def load_first_page(store: MemoryStore, flt: ViewFilter, first: int) -> Listing:
+    """The first screen of a listing, fast: its first `first` ids (not observed) and how many it holds.
+
+    At 100,000 memories producing every id in order takes longer than the whole first screen should;
+    the complete listing follows (see `Controller.refresh`) and extends this one.
+    """
+    if flt.status == EXPIRING_OR_EXPIRED:  # a union of two store filters: no single LIMIT query
+        return load_listing(store, flt, (), first, observe=False)
+    status = flt.status if flt.status in STATUS_FILTERS else "all"
+    ids, total = store.first_ids(flt.store_filter(status), first)
+    return Listing(flt, ids, store.get_many(ids), store.counts(), total)

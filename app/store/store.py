@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Select, func, select
 
 from app.clock import Clock, clock_from_env
 from app.paths import DatabaseChoice, choose_database, is_url
@@ -188,14 +188,22 @@ class MemoryStore:
     def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
         if observe:
             self.observe()
-        flt = flt or MemoryFilter()
         with self._read() as conn:
-            look = self._watch.look(conn)
-            indexed: list[str] = []
-            if self._search_ready and flt.search.strip() and self._watch.unchanged(look):
-                indexed = search_index.selective_terms(conn, flt.search.split())
-            query = select_ids(flt, self.now(), self._own, indexed)
-            return list(conn.execute(query).scalars().all())
+            return list(conn.execute(self._ids_query(conn, flt or MemoryFilter())).scalars().all())
+
+    def first_ids(self, flt: MemoryFilter, limit: int) -> tuple[list[int], int]:
+        """The first `limit` ids of a listing and how many it holds, without observing: a first screen
+        that does not wait for every id of a large listing (nor for the first look at the host's rows)."""
+        with self._read() as conn:
+            query = self._ids_query(conn, flt)
+            total = conn.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar()
+            return list(conn.execute(query.limit(limit)).scalars().all()), int(total or 0)
+
+    def _ids_query(self, conn: Connection, flt: MemoryFilter) -> Select[int]:
+        indexed: list[str] = []
+        if self._search_ready and flt.search.strip() and self._watch.unchanged(self._watch.look(conn)):
+            indexed = search_index.selective_terms(conn, flt.search.split())
+        return select_ids(flt, self.now(), self._own, indexed)
 
     def get_many(self, ids: Sequence[int]) -> list[Memory]:
         """Memories by id, in the order given (no observation: callers page through a listing)."""
