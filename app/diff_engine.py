@@ -3,13 +3,15 @@
 The work is done in layers so that no input (one long line, many small edits, nothing in common)
 costs more than a near-linear amount of Python:
 
-1. lines are matched with `difflib.SequenceMatcher`;
+1. lines are matched by a longest common subsequence computed in C++ (`app.diff_match`), blank lines
+   between two changes folded into them;
 2. a replaced block of lines is split into line pairs when its lines still look alike (words changed
    in place), otherwise it is diffed as one text;
 3. a changed text loses its common prefix and suffix (found by string comparison, at C speed), and a
-   long middle is cut in two at an anchor: a short run of words found exactly once in both middles;
-4. only small middles reach the word-level matcher, and one too large for it is shown as a whole
-   delete + insert instead of risking a quadratic blow-up.
+   middle longer than `_WORD_LEVEL_MAX_CHARS` is cut in two at an anchor: a short run of words found
+   exactly once in both middles;
+4. the middles are matched word by word (the same C++ matcher over word units); one still too large
+   is shown as a whole delete + insert, and so is one that shares almost no words (a rewrite).
 
 Every op boundary is a token boundary in both texts, and joining the equal + delete texts gives the old
 text back exactly, equal + insert the new one. No Qt and no dataclasses here: plain tuples keep it fast.
@@ -18,9 +20,8 @@ text back exactly, equal + insert the new one. No Qt and no dataclasses here: pl
 from __future__ import annotations
 
 import re
-from collections import Counter
-from difflib import SequenceMatcher
 
+from app.diff_match import Opcode, opcodes
 from app.diff_tidy import Op, OpKind, tidy
 
 # Tokens: one newline, a run of other whitespace, a word, or a single other character. Every character
@@ -30,8 +31,6 @@ _BLANK = re.compile(r"\s+")
 # What the word-level matcher compares: a token other than a newline, with the blanks that follow it.
 _UNIT = re.compile(r"\n|[^\S\n]+|(?:\w+|[^\w\s])[^\S\n]*")
 
-# Middles up to this many characters (per side) go straight to the word-level matcher.
-_SMALL_MIDDLE = 64
 # Middles above this many characters (per side) are never given to the word-level matcher.
 _WORD_LEVEL_MAX_CHARS = 1500
 # A pair of lines "looks alike" when their common prefix + suffix cover this share of the longer one,
@@ -45,8 +44,6 @@ _ANCHOR_TRIES = 8
 # a rewritten passage reads better as one delete + insert than as confetti around "the" and "a".
 _MIN_SHARED_WORDS = 0.2
 _MIN_WORDS_TO_CALL_A_REWRITE = 4
-# Above this many pairs of equal units to visit, the word-level matcher drops its most common units.
-_MAX_MATCHER_PAIRS = 20_000
 
 
 def raw_diff(old: str, new: str) -> list[Op]:
@@ -103,9 +100,7 @@ class _Lines:
 
 
 def _diff_lines(old: _Lines, new: _Lines, out: list[Op]) -> None:
-    # autojunk stays on: with it, a line repeated everywhere (blank lines, "```") cannot make the
-    # matcher quadratic, and matches still extend across such lines where both sides agree.
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old.keys, new.keys).get_opcodes():
+    for tag, i1, i2, j1, j2 in _line_blocks(old, new):
         if tag == "equal":
             out.append(("equal", old.text(i1, i2)))
         elif tag == "delete":
@@ -114,6 +109,23 @@ def _diff_lines(old: _Lines, new: _Lines, out: list[Op]) -> None:
             out.append(("insert", new.text(j1, j2)))
         else:
             _diff_replaced(old.lines(i1, i2), new.lines(j1, j2), out)
+
+
+def _line_blocks(old: _Lines, new: _Lines) -> list[Opcode]:
+    """Line opcodes, with blank lines between two changes folded into them: two rewritten passages
+    that share only their empty lines read as one change, not as confetti around each blank line."""
+    blocks = opcodes(old.keys, new.keys)
+    out: list[Opcode] = []
+    for number, block in enumerate(blocks):
+        tag, i1, i2, _, j2 = block
+        after_change = bool(out) and out[-1][0] != "equal"
+        between = number + 1 < len(blocks) and not any(part.strip() for part in old.parts[i1:i2])
+        if after_change and (tag != "equal" or between):
+            _, k1, _, l1, _ = out[-1]
+            out[-1] = ("replace", k1, i2, l1, j2)
+        else:
+            out.append(block)
+    return out
 
 
 def _diff_replaced(old: list[str], new: list[str], out: list[Op]) -> None:
@@ -147,7 +159,7 @@ def _diff_text(old: str, new: str, out: list[Op], ends: tuple[int, int] | None =
         old_middle = old_text[prefix : len(old_text) - suffix]
         new_middle = new_text[prefix : len(new_text) - suffix]
         cut = None
-        if max(len(old_middle), len(new_middle)) > _SMALL_MIDDLE and old_middle and new_middle:
+        if max(len(old_middle), len(new_middle)) > _WORD_LEVEL_MAX_CHARS and old_middle and new_middle:
             cut = _find_anchor(old_middle, new_middle)
         if cut is None:
             _diff_middle(old_middle, new_middle, out)
@@ -207,8 +219,7 @@ def _diff_middle(old: str, new: str, out: list[Op]) -> None:
         out.append(("delete", old))
         out.append(("insert", new))
         return
-    matcher = SequenceMatcher(None, old_units, new_units, autojunk=_costly(old_units, new_units))
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(old_units, new_units):
         if tag == "equal":
             out.append(("equal", "".join(old_units[i1:i2])))
         else:  # units differ, but may still share tokens at their ends: "pnpm " and "pnpm\n"
@@ -221,17 +232,6 @@ def _trimmed_change(old: str, new: str, out: list[Op]) -> None:
     out.append(("delete", old[prefix : len(old) - suffix]))
     out.append(("insert", new[prefix : len(new) - suffix]))
     out.append(("equal", old[len(old) - suffix :]))
-
-
-def _costly(old_units: list[str], new_units: list[str]) -> bool:
-    """Whether units repeat so much that the matcher would compare too many pairs (one "a " in 300).
-
-    The matcher's inner loop visits, for each old unit, every place of that unit in the new text; with
-    autojunk, units that fill more than 1% of a text of 200 or more are left out of that loop.
-    """
-    new_counts = Counter(new_units)
-    pairs = sum(new_counts[unit] * count for unit, count in Counter(old_units).items() if unit in new_counts)
-    return pairs > _MAX_MATCHER_PAIRS
 
 
 def _looks_rewritten(old_units: set[str], new_units: set[str]) -> bool:

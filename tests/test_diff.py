@@ -20,6 +20,7 @@ from app.diff_html import (
     render_message,
     render_side_by_side,
 )
+from app.diff_match import opcodes
 from app.screening import classify
 
 # Words, blanks, newlines, punctuation, and the unicode that trips diffs up: combining marks, CJK,
@@ -406,3 +407,35 @@ def test_colors_must_be_hex() -> None:
 
 def test_message_is_escaped() -> None:
     assert "&lt;none&gt;" in render_message("<none>")
+
+
+def _lcs_length(old: list[str], new: list[str]) -> int:
+    row = [0] * (len(new) + 1)
+    for item in old:
+        previous_diagonal = 0
+        for j, other in enumerate(new, 1):
+            previous_diagonal, row[j] = (
+                row[j],
+                (previous_diagonal + 1 if item == other else max(row[j], row[j - 1])),
+            )
+    return row[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), max_size=30), st.lists(st.sampled_from("abcd"), max_size=30))
+def test_matcher_blocks_cover_both_sides_and_keep_a_longest_common_subsequence(
+    old: list[str], new: list[str]
+) -> None:
+    blocks = opcodes(old, new)
+    i = j = 0
+    for number, (tag, i1, i2, j1, j2) in enumerate(blocks):
+        assert (i1, j1) == (i, j)  # contiguous, in order
+        assert tag in ("equal", "delete", "insert", "replace")
+        if tag == "equal":
+            assert old[i1:i2] == new[j1:j2]
+        else:  # changes come merged: never two change blocks in a row
+            assert number == 0 or blocks[number - 1][0] == "equal"
+            assert (tag == "delete") == (j1 == j2) and (tag == "insert") == (i1 == i2)
+        i, j = i2, j2
+    assert (i, j) == (len(old), len(new))
+    assert sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal") == _lcs_length(old, new)

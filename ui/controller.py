@@ -45,6 +45,7 @@ class Controller(QObject):
     memoryChanged = Signal(object)  # Memory
     memoryRemoved = Signal(int)
     historyLoaded = Signal(int, object)  # memory id, list[Revision] newest first
+    revisionLoaded = Signal(object)  # Revision, with its texts
     candidatesLoaded = Signal(object)  # list[Candidate]
     countsChanged = Signal(object)  # Counts
     error = Signal(str)
@@ -157,10 +158,19 @@ class Controller(QObject):
         self._run(lambda: self.store.get_many(wanted), self.rowsLoaded.emit, failed)
 
     def load_history(self, memory_id: int) -> None:
+        """Revisions newest first, without their texts except the newest one's (the diff shown first);
+        the others' texts come with `load_revision` when one is selected."""
+
         def work() -> list[Revision]:
-            return list(reversed(self.store.history(memory_id)))
+            revisions = list(reversed(self.store.history(memory_id, texts=False)))
+            if revisions and not revisions[0].texts_loaded:
+                revisions[0] = self.store.revision(revisions[0].id)
+            return revisions
 
         self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions))
+
+    def load_revision(self, revision_id: int) -> None:
+        self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit)
 
     def load_candidates(self) -> None:
         self._run(self.store.candidates, self.candidatesLoaded.emit)

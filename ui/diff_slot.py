@@ -20,6 +20,9 @@ class _PlainDiff(QPlainTextEdit):
         self.setPlainText(make_visible(new if new is not None else old or ""))
         return 0
 
+    def show_message(self, text: str) -> None:
+        self.setPlainText(text)
+
 
 class DiffSlot(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -43,6 +46,11 @@ class DiffSlot(QWidget):
         self.requested = int(self.view.show_texts(old, new, caption))  # type: ignore[attr-defined]
         if not hasattr(self.view, "diffShown"):
             self.shown = self.requested
+
+    def show_message(self, text: str) -> None:
+        """A line in place of a diff ("Loading…"): nothing is being computed for it."""
+        self.view.show_message(text)  # type: ignore[attr-defined]
+        self.requested = self.shown
 
     @property
     def settled(self) -> bool:

@@ -160,6 +160,11 @@ class DiffView(QWidget):
         self._timer.start()
         return self._token
 
+    def show_message(self, text: str) -> None:
+        """A line in place of a diff ("Loading…"); whatever is still being computed is now stale."""
+        self.clear()
+        self.browser.setHtml(render_message(text))
+
     def clear(self) -> None:
         self._token += 1  # whatever is still being computed is now stale
         self._texts = None

@@ -85,6 +85,7 @@ def restorable(revision: Revision | None, memory: Memory | None) -> bool:
 
 class HistoryPanel(QWidget):
     historyWanted = Signal(int)
+    revisionWanted = Signal(int)  # a revision listed without its texts was selected: read it whole
     restoreRequested = Signal(object, int)  # Memory, revision id
 
     def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
@@ -225,11 +226,23 @@ class HistoryPanel(QWidget):
         if revision is None:
             return
         self.revision_summary.setText(revision_summary(revision))
+        if not revision.texts_loaded:
+            self.diff.show_message("Loading this revision…")
+            self.revisionWanted.emit(revision.id)
+            return
         old, new = revision.previous_content, revision.new_content
         if old is None and new is None:  # a status or expiry change: the content stayed as it was
             content = self._memory.content if self._memory is not None else ""
             old = new = content
         self.diff.show_texts(old, new)
+
+    def set_revision(self, revision: Revision) -> None:
+        """A revision read with its texts: shown if it is still the selected one."""
+        if not self.revisions.replace_revision(revision):
+            return
+        current = self.revisions.current_revision()
+        if current is not None and current.id == revision.id:
+            self._show_revision(current)
 
     def set_read_only(self, reason: str | None) -> None:
         self._read_only_reason = reason

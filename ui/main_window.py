@@ -147,6 +147,7 @@ class MainWindow(QMainWindow):
         c.memoryChanged.connect(self._memory_changed)
         c.memoryRemoved.connect(self.model.remove_id)
         c.historyLoaded.connect(self.panel.set_history)
+        c.revisionLoaded.connect(self.panel.set_revision)
         c.countsChanged.connect(self._counts_changed)
         c.error.connect(self._show_error)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -161,6 +162,7 @@ class MainWindow(QMainWindow):
         # `activated` fires on one click. A double-click edits everywhere.
         self.list.doubleClicked.connect(lambda _index: self.commands.edit())
         self.panel.historyWanted.connect(c.load_history)
+        self.panel.revisionWanted.connect(c.load_revision)
         self.panel.restoreRequested.connect(c.restore)
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)

@@ -81,6 +81,16 @@ class RevisionTable(QTreeWidget):
         if target is None or keep is None:
             self.revisionSelected.emit(self.current_revision())
 
+    def replace_revision(self, revision: Revision) -> bool:
+        """Put a fuller copy of a listed revision (its texts read) in its row; whether it was listed."""
+        for row in range(self.topLevelItemCount()):
+            item = self.topLevelItem(row)
+            listed = item.data(0, REVISION_ROLE) if item is not None else None
+            if item is not None and isinstance(listed, Revision) and listed.id == revision.id:
+                item.setData(0, REVISION_ROLE, revision)
+                return True
+        return False
+
     def current_revision(self) -> Revision | None:
         item = self.currentItem()
         value = item.data(0, REVISION_ROLE) if item is not None else None

@@ -99,6 +99,7 @@ class Revision:
     previous_status: str | None = None
     new_status: str | None = None
     detail: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
+    texts_loaded: bool = True  # False: read without its two texts (`history(texts=False)`); both are None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, case, func, select
+from sqlalchemy import Connection, Row, bindparam, case, func, null, select
 
 from app.provenance import parse_candidate_ids
 from app.store.models import KIND_CONTENT, Candidate, Revision
@@ -123,7 +123,7 @@ def fetch_candidates(conn: Connection, ids: Iterable[int] | None = None) -> list
     return found
 
 
-def revision_from_row(row: Row[Any]) -> Revision:
+def revision_from_row(row: Row[Any], *, texts_loaded: bool = True) -> Revision:
     detail = json.loads(row.detail) if row.detail else {}
     return Revision(
         id=row.id,
@@ -138,17 +138,26 @@ def revision_from_row(row: Row[Any]) -> Revision:
         previous_status=row.previous_status,
         new_status=row.new_status,
         detail=MappingProxyType(detail if isinstance(detail, dict) else {}),
+        texts_loaded=texts_loaded,
     )
 
 
-def fetch_revisions(conn: Connection, memory_id: int) -> list[Revision]:
-    """A memory's revisions, oldest first (changed_at, then id)."""
+# Every revision column but the two texts, which stand in as NULL: a memory's outline of revisions.
+_WITHOUT_TEXTS = [
+    null().label(column.name) if column.name in ("previous_content", "new_content") else column
+    for column in revisions.c
+]
+
+
+def fetch_revisions(conn: Connection, memory_id: int, *, texts: bool = True) -> list[Revision]:
+    """A memory's revisions, oldest first (changed_at, then id); `texts=False` leaves out both texts
+    (50 revisions of a 64 KiB memory hold 6 MB of them; a history list needs none)."""
     query = (
-        select(revisions)
+        select(*(revisions.c if texts else _WITHOUT_TEXTS))
         .where(revisions.c.memory_id == memory_id)
         .order_by(revisions.c.changed_at, revisions.c.id)
     )
-    return [revision_from_row(row) for row in conn.execute(query)]
+    return [revision_from_row(row, texts_loaded=texts) for row in conn.execute(query)]
 
 
 def fetch_revisions_by_id(conn: Connection, revision_ids: Sequence[int]) -> list[Revision]:

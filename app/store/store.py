@@ -225,14 +225,28 @@ class MemoryStore:
         with self._read() as conn:
             return fetch_candidates(conn, ids)
 
-    def history(self, memory_id: int, *, observe: bool = True) -> list[Revision]:
-        """Every revision of a memory (deleted ones too), oldest first."""
+    def history(self, memory_id: int, *, observe: bool = True, texts: bool = True) -> list[Revision]:
+        """Every revision of a memory (deleted ones too), oldest first; `texts=False` reads them without
+        their contents (`Revision.texts_loaded` False; `revision` reads one whole)."""
         if observe:
             self.observe()
         with self._read() as conn:
-            stored = fetch_revisions(conn, memory_id) if self._own else []
+            stored = fetch_revisions(conn, memory_id, texts=texts) if self._own else []
         extra = self._memory_log.revisions.get(memory_id, []) if self._memory_log is not None else []
         return sorted([*stored, *extra], key=lambda rev: (rev.changed_at, abs(rev.id)))
+
+    def revision(self, revision_id: int) -> Revision:
+        """One revision with its texts (a revision kept in memory only, on a read-only store, too)."""
+        if self._memory_log is not None:
+            for kept in self._memory_log.revisions.values():
+                found = next((rev for rev in kept if rev.id == revision_id), None)
+                if found is not None:
+                    return found
+        with self._read() as conn:
+            revision = fetch_revision(conn, revision_id) if self._own else None
+        if revision is None:
+            raise NotFoundError(f"revision #{revision_id} does not exist")
+        return revision
 
     def counts(self) -> Counts:
         now = self.now()

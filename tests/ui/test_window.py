@@ -115,8 +115,10 @@ def test_restore_this_version_writes_a_new_revision(
     qtbot.waitUntil(lambda: revisions.topLevelItemCount() >= 2)
     oldest_edit = revisions.topLevelItem(revisions.topLevelItemCount() - 1)
     assert oldest_edit is not None
-    revisions.setCurrentItem(oldest_edit)
-    assert window.panel.restore_button.isEnabled()
+    revisions.setCurrentItem(oldest_edit)  # listed without its texts: they are read when selected
+    qtbot.waitUntil(window.panel.restore_button.isEnabled, timeout=10_000)
+    shown = revisions.current_revision()
+    assert shown is not None and shown.texts_loaded and shown.new_content == "Prefers pnpm v2"
     window.panel.restore_button.click()
     qtbot.waitUntil(lambda: card_content(window, 5) == "Prefers pnpm v2", timeout=10_000)
     qtbot.waitUntil(lambda: revisions.topLevelItemCount() >= 3, timeout=10_000)
