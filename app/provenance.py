@@ -107,7 +107,7 @@ def serialize_provenance(entries: Iterable[ProvenanceEntry]) -> str:
 
 def parse_candidate_ids(raw: str | None) -> tuple[int, ...]:
     """The ids of `source_candidate_ids`; anything that is not a JSON array of ints reads as empty."""
-    if not raw:
+    if not raw or raw == "[]":  # most revisions add no candidates: skip the parser
         return ()
     try:
         data = json.loads(raw)

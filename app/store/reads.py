@@ -147,17 +147,20 @@ _WITHOUT_TEXTS = [
     null().label(column.name) if column.name in ("previous_content", "new_content") else column
     for column in revisions.c
 ]
+# Built once: the history panel reads one memory's revisions at every selection.
+_HISTORY = {
+    texts: select(*(revisions.c if texts else _WITHOUT_TEXTS))
+    .where(revisions.c.memory_id == bindparam("b_memory"))
+    .order_by(revisions.c.changed_at, revisions.c.id)
+    for texts in (True, False)
+}
 
 
 def fetch_revisions(conn: Connection, memory_id: int, *, texts: bool = True) -> list[Revision]:
     """A memory's revisions, oldest first (changed_at, then id); `texts=False` leaves out both texts
     (50 revisions of a 64 KiB memory hold 6 MB of them; a history list needs none)."""
-    query = (
-        select(*(revisions.c if texts else _WITHOUT_TEXTS))
-        .where(revisions.c.memory_id == memory_id)
-        .order_by(revisions.c.changed_at, revisions.c.id)
-    )
-    return [revision_from_row(row, texts_loaded=texts) for row in conn.execute(query)]
+    rows = conn.execute(_HISTORY[texts], {"b_memory": memory_id})
+    return [revision_from_row(row, texts_loaded=texts) for row in rows]
 
 
 def fetch_revisions_by_id(conn: Connection, revision_ids: Sequence[int]) -> list[Revision]:
