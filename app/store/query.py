@@ -106,9 +106,14 @@ def status_predicate(status: StatusFilter, now: int, own: bool) -> ColumnElement
     return true()
 
 
+def sort_column(sort: SortKey) -> ColumnElement[int]:
+    """The column a listing is ordered by (ties broken by id, in the same direction)."""
+    return {"promoted": m.promoted_at, "updated": m.updated_at, "id": m.id}[sort]
+
+
 def select_ids(flt: MemoryFilter, now: int, own: bool, indexed: Sequence[str] = ()) -> Select[int]:
     """The listing's ids in order; `indexed` names the search terms the search index may narrow."""
-    key = {"promoted": m.promoted_at, "updated": m.updated_at, "id": m.id}[flt.sort]
+    key = sort_column(flt.sort)
     order = [key.desc(), m.id.desc()] if flt.descending else [key.asc(), m.id.asc()]
     query = select(m.id).where(status_predicate(flt.status, now, own))
     if flt.search.strip():

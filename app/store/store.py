@@ -15,14 +15,14 @@ from sqlalchemy import Connection, Select, func, select
 
 from app.clock import Clock, clock_from_env
 from app.paths import DatabaseChoice, choose_database, is_url
-from app.store import expiry_sweep, revision_log, search_index, writes
+from app.store import expiry_sweep, parallel_scan, revision_log, search_index, writes
 from app.store.change_watch import ChangeWatch
 from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
 from app.store.errors import ConflictError, DatabaseLockedError, NotFoundError, ReadOnlyError
 from app.store.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.models import SOURCE_DASHBOARD, STATUS_DISMISSED, Candidate, Counts, Memory, Revision
 from app.store.observe import MemoryObservations, find_changes, initial_seen, record_changes
-from app.store.query import MemoryFilter, count_by_status, is_expired, select_ids
+from app.store.query import MemoryFilter, count_by_status, is_expired, select_ids, sort_column
 from app.store.reads import (
     fetch_candidates,
     fetch_own_facts,
@@ -52,6 +52,12 @@ class MemoryStore:
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite and not opened.read_only)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
+        # a large listing scans in parallel on connections of its own (a file only: a URL may be memory)
+        self._scan = (
+            parallel_scan.ParallelScan(opened.engine)
+            if opened.is_sqlite and not is_url(opened.location)
+            else None
+        )
 
     @classmethod
     def open(
@@ -85,6 +91,8 @@ class MemoryStore:
         return store
 
     def close(self) -> None:
+        if self._scan is not None:
+            self._scan.close()
         self._db.engine.dispose()
 
     # -- what this store is --------------------------------------------------------------------------
@@ -186,10 +194,19 @@ class MemoryStore:
         return build_memories(rows, facts, now)
 
     def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
+        """The listing's ids in order; a listing the index does not narrow scans every memory, which a
+        large store does in parallel (`ParallelScan`, same ids, same order) when it can."""
         if observe:
             self.observe()
+        flt = flt or MemoryFilter()
         with self._read() as conn:
-            return list(conn.execute(self._ids_query(conn, flt or MemoryFilter())).scalars().all())
+            indexed = self._indexed_terms(conn, flt)
+            query = select_ids(flt, self.now(), self._own, indexed)
+            if self._scan is not None and not indexed and parallel_scan.worth_it(conn):
+                found = self._scan.sorted_ids(query, sort_column(flt.sort), flt.descending)
+                if found is not None:
+                    return found
+            return list(conn.execute(query).scalars().all())
 
     def first_ids(self, flt: MemoryFilter, limit: int) -> tuple[list[int], int]:
         """The first `limit` ids of a listing and how many it holds, without observing: a first screen
@@ -200,10 +217,13 @@ class MemoryStore:
             return list(conn.execute(query.limit(limit)).scalars().all()), int(total or 0)
 
     def _ids_query(self, conn: Connection, flt: MemoryFilter) -> Select[int]:
-        indexed: list[str] = []
+        return select_ids(flt, self.now(), self._own, self._indexed_terms(conn, flt))
+
+    def _indexed_terms(self, conn: Connection, flt: MemoryFilter) -> list[str]:
+        """The search terms the search index may narrow (none unless it is known current)."""
         if self._search_ready and flt.search.strip() and self._watch.unchanged(self._watch.look(conn)):
-            indexed = search_index.selective_terms(conn, flt.search.split())
-        return select_ids(flt, self.now(), self._own, indexed)
+            return search_index.selective_terms(conn, flt.search.split())
+        return []
 
     def get_many(self, ids: Sequence[int]) -> list[Memory]:
         """Memories by id, in the order given (no observation: callers page through a listing)."""
