@@ -28,7 +28,7 @@ SOURCE_EXPIRY = "expiry"
 
 REWRITE_THRESHOLD_MS = 60_000
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
+EMPTY_DETAIL: Mapping[str, Any] = MappingProxyType({})  # a revision with no detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ class Revision:
     new_content: str | None
     previous_status: str | None = None
     new_status: str | None = None
-    detail: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
+    detail: Mapping[str, Any] = field(default_factory=lambda: EMPTY_DETAIL, compare=False)
     texts_loaded: bool = True  # False: read without its two texts (`history(texts=False)`); both are None
 
     def to_json(self) -> dict[str, Any]:

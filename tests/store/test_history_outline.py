@@ -11,6 +11,8 @@ from hostdb import host_sql
 
 from app.clock import ManualClock
 from app.store import MemoryStore, NotFoundError
+from app.store.reads import REVISION_COLUMNS
+from app.store.tables import revisions
 
 
 def test_outline_is_the_history_without_texts_and_revision_reads_one_whole(store: MemoryStore) -> None:
@@ -41,3 +43,8 @@ def test_revisions_kept_in_memory_on_a_read_only_store(host_db: Path) -> None:
     assert observed.id < 0 and observed.texts_loaded  # kept in memory, whole
     assert store.revision(observed.id).new_content == "Lives in Hamburg"
     store.close()
+
+
+def test_revision_rows_are_unpacked_in_the_tables_column_order() -> None:
+    # revision_from_row reads columns by position: a column added or moved must be added there too.
+    assert tuple(revisions.c.keys()) == REVISION_COLUMNS
