@@ -148,3 +148,15 @@ def query(path: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[o
         return list(conn.execute(sql, params))
     finally:
         conn.close()
+
+
+def merge_work(path: Path) -> int:
+    """Rows a merge of the search index would write now, rolled back (FTS5: fewer than 2 = nothing left)."""
+    conn = sqlite3.connect(path)
+    try:
+        before = conn.total_changes
+        conn.execute("INSERT INTO mdash_search(mdash_search, rank) VALUES ('merge', 1000)")
+        return conn.total_changes - before
+    finally:
+        conn.rollback()
+        conn.close()

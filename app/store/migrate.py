@@ -16,10 +16,10 @@ from app.store.errors import DatabaseOpenError, StoreError
 from app.store.fence import fence_fingerprints
 from app.store.tables import OWN_TABLES, VERSION_TABLE
 
-HEAD_REVISION = "0002"
-# Revisions whose tables this code reads: 0002 only adds the optional search index, so a database a
-# read-only store cannot migrate keeps its history and facts.
-READABLE_REVISIONS = ("0001", HEAD_REVISION)
+HEAD_REVISION = "0003"
+# Revisions whose tables this code reads: 0002 only adds the optional search index and 0003 only tunes
+# it, so a database a read-only store cannot migrate keeps its history and facts.
+READABLE_REVISIONS = ("0001", "0002", HEAD_REVISION)
 
 
 def current_revision(conn: Connection) -> str | None:

@@ -155,6 +155,17 @@ class MemoryStore:
         self._search_ready = True
         return True
 
+    def merge_search_index(self) -> bool:
+        """One short step of the search index's deferred merging (`search_index.merge_step`); True while
+        more is left. Nothing to do (False) on a read-only store, without the index, or when locked."""
+        if self.read_only or not self._search_ready:
+            return False
+        try:
+            with self.write() as ctx:
+                return not search_index.merge_step(ctx.conn)
+        except DatabaseLockedError:
+            return False  # the host is writing: the next idle moment merges
+
     # -- observing outside rewrites --------------------------------------------------------------------
 
     def observe(self) -> list[Revision]:

@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import DAY, T0, build_host_db, host_sql, memory_row, query
+from hostdb import DAY, T0, build_host_db, host_sql, memory_row, merge_work, query
 
 from app.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore, search_index
@@ -158,3 +158,33 @@ def test_read_only_and_unobserved_searches_scan(many: Path) -> None:
     # Not observed yet: mdash_seen still has the old text, so the index must not be trusted.
     assert set(writer.list_ids(MemoryFilter(status="all", search="kubernetes"), observe=False)) == {3}
     writer.close()
+
+
+def test_writes_leave_merging_to_idle_steps_and_searches_stay_exact(many: Path) -> None:
+    store = MemoryStore.open(many, clock=ManualClock(NOW))
+    if not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'"):
+        pytest.skip("this SQLite has no FTS5 trigram tokenizer")
+    assert query(many, "SELECT v FROM mdash_search_config WHERE k = 'automerge'") == [(0,)]
+    for memory_id in range(10, 22):  # twelve write transactions: twelve new segments, none merged yet
+        store.edit(memory_id, f"edit {memory_id} mentions kubernetes")
+        host_sql(
+            many,
+            "UPDATE user_memories SET content = 'host rewrote: helm', updated_at = ? WHERE id = ?",
+            (NOW + memory_id, memory_id + 100),
+        )
+        store.list_ids()  # observes the host's rewrite, another transaction
+    assert merge_work(many) >= 2, "the writes merged the index themselves"
+    for text in [*QUERIES, "kubernetes", "helm"]:
+        assert _search(store, text) == _scan(many, text), text
+    steps = 0
+    while store.merge_search_index():
+        steps += 1
+        assert steps < 100
+    assert steps >= 1
+    assert merge_work(many) < 2
+    for text in [*QUERIES, "kubernetes", "helm"]:
+        assert _search(store, text) == _scan(many, text), text
+    store.close()
+    reader = MemoryStore.open(many, clock=ManualClock(NOW), read_only=True)
+    assert not reader.merge_search_index()
+    reader.close()
