@@ -150,13 +150,23 @@ def query(path: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[o
         conn.close()
 
 
-def merge_work(path: Path) -> int:
-    """Rows a merge of the search index would write now, rolled back (FTS5: fewer than 2 = nothing left)."""
+def pending_index_changes(path: Path) -> int:
+    """Memories whose change waits to reach the search index (`mdash_search_pending`)."""
+    count = query(path, "SELECT count(*) FROM mdash_search_pending")[0][0]
+    assert isinstance(count, int)
+    return count
+
+
+def search_index_intact(path: Path) -> bool:
+    """The index holds exactly `mdash_seen`'s texts: its (trigram, memory) pairs equal those of an index
+    built afresh from `mdash_seen` (FTS5's own integrity-check ignores the content table before 3.44)."""
     conn = sqlite3.connect(path)
     try:
-        before = conn.total_changes
-        conn.execute("INSERT INTO mdash_search(mdash_search, rank) VALUES ('merge', 1000)")
-        return conn.total_changes - before
+        conn.execute("CREATE VIRTUAL TABLE temp.held USING fts5vocab(main, mdash_search, instance)")
+        conn.execute("CREATE VIRTUAL TABLE temp.fresh USING fts5(content, tokenize='trigram', detail=none)")
+        conn.execute("INSERT INTO temp.fresh(rowid, content) SELECT memory_id, content FROM mdash_seen")
+        conn.execute("CREATE VIRTUAL TABLE temp.wanted USING fts5vocab(temp, fresh, instance)")
+        held = set(conn.execute("SELECT term, doc FROM temp.held"))
+        return held == set(conn.execute("SELECT term, doc FROM temp.wanted")) and bool(held)
     finally:
-        conn.rollback()
         conn.close()

@@ -20,7 +20,7 @@ from app.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
 from app.store.models import Memory, Revision
 from ui import undo as undo_ops
-from ui.idle_merge import IdleMerge
+from ui.idle_indexing import IdleIndexing
 from ui.listing import Listing, ViewFilter, load_first_page, load_listing
 from ui.tasks import TaskRunner
 
@@ -64,7 +64,7 @@ class Controller(QObject):
         self._refreshing = False
         self._refresh_again = False
         self._undo: undo_ops.UndoEntry | None = None
-        self.idle_merge = IdleMerge(self.runner, lambda: self.store, self.report, self)
+        self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
 
     @property
     def read_only(self) -> bool:
@@ -141,7 +141,7 @@ class Controller(QObject):
         if token == self._listing_token:
             self.memoriesLoaded.emit(listing)
             self.countsChanged.emit(listing.counts)
-        self.idle_merge.poke()  # the listing observed, and every write refreshes: merge the index when idle
+        self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits
         if self._refresh_again:
             self._refresh_again = False
             self.refresh()

@@ -317,7 +317,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
-        self.controller.idle_merge.stop()
+        self.controller.idle_indexing.stop()
         if self.watcher is not None:
             self.watcher.stop()
         super().closeEvent(event)

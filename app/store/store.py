@@ -137,34 +137,36 @@ class MemoryStore:
                 revision_log.bump_profile_version(conn, ctx.now)
 
     def fill_search_index(self) -> bool:
-        """Index what is not indexed yet, in short write transactions; True once the index is usable."""
+        """Index what is not indexed yet, in short write transactions; True once the index is usable.
+        Changes that wait (`index_pending_changes`) are left to the window's idle moments: a command
+        that only reads never takes the write lock for them."""
         with self._read() as conn:
             if not (self._own and search_index.exists(conn)):
                 return False
-            if search_index.indexed_upto(conn) >= search_index.COMPLETE:
-                self._search_ready = True  # a read stays a read: no write lock when nothing is left
-                return True
+            filled = search_index.indexed_upto(conn) >= search_index.COMPLETE
         try:
-            done = False
-            while not done:
+            while not filled:  # a read stays a read when nothing is left
                 with self.write() as ctx:
-                    done = search_index.fill_step(ctx.conn)
+                    filled = search_index.fill_step(ctx.conn)
         except DatabaseLockedError as exc:
             self.warnings.append(f"search index not filled yet: {exc}")
             return False
         self._search_ready = True
         return True
 
-    def merge_search_index(self) -> bool:
-        """One short step of the search index's deferred merging (`search_index.merge_step`); True while
-        more is left. Nothing to do (False) on a read-only store, without the index, or when locked."""
+    def index_pending_changes(self) -> bool:
+        """One short step indexing changes that wait (`search_index.index_pending_step`); True while more are
+        left. Nothing to do (False) on a read-only store, without the index, or when locked."""
         if self.read_only or not self._search_ready:
             return False
+        with self._read() as conn:
+            if not search_index.has_pending(conn):
+                return False  # no write lock taken when nothing waits
         try:
             with self.write() as ctx:
-                return not search_index.merge_step(ctx.conn)
+                return not search_index.index_pending_step(ctx.conn)
         except DatabaseLockedError:
-            return False  # the host is writing: the next idle moment merges
+            return False  # the host is writing: the next idle moment goes on
 
     # -- observing outside rewrites --------------------------------------------------------------------
 

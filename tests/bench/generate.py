@@ -6,8 +6,7 @@ provenance the host can read (1% legacy rows with NULL provenance), 500,000 revi
 and one memory with 50 revisions of 64 KiB contents (the diff measurement). The dashboard's own tables
 are created by opening a `MemoryStore` once; then everything is bulk-inserted with `sqlite3.executemany`
 in one transaction, journal off and `synchronous=OFF` during generation only (the file ends in WAL mode,
-as the host keeps it). A second `MemoryStore` fills the search index and merges it, as a window left
-open would.
+as the host keeps it). A second `MemoryStore` indexes every memory, as a window left open would.
 
 Revision texts are kept moderate (40-160 characters each, except the 64 KiB ones) so that a 100,000-memory
 file stays near 400 MB: memory contents (~100 MB), their copy in `mdash_seen` (~100 MB), provenance JSON
@@ -38,7 +37,7 @@ DAY = 86_400_000
 DIFF_SIZE = 64 * 1024
 RARE_TERM = "kubernetes"  # planted in 0.5% of memories; the corpus alphabet can never form it
 COMMON_TERM = "sion"  # a syllable of the corpus: in most memories
-GENERATOR = 4  # bump when the generated data changes, so cached files are made anew
+GENERATOR = 5  # bump when the generated data changes, so cached files are made anew
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,9 +261,9 @@ def generate(spec: Spec, path: Path) -> BenchDb:
     MemoryStore.open(path, clock=ManualClock(NOW), sweep=False).close()  # the dashboard's own tables
     diff_id = spec.memories // 2
     first_pending, content_bytes = _insert_all(path, spec, rng, diff_id)
-    # The search index filled and merged once, as a window that has been open a while leaves it.
+    # Every memory indexed, as a window that has been open a while leaves the search index.
     store = MemoryStore.open(path, clock=ManualClock(NOW), sweep=False)
-    while store.merge_search_index():
+    while store.index_pending_changes():
         pass
     store.close()
     return BenchDb(

@@ -141,24 +141,24 @@ def observe(db: BenchDb, work: Path, rounds: int) -> Result:
         return run
 
     times = side_by_side(rounds, ours, floor)
-    steps, seconds = _deferred_merge(db, work)
+    steps, seconds = _deferred_indexing(db, work)
     note = (
         f"{found.get('ours', 0):,} observed revisions; floor = SELECT * of all {found.get('floor', 0):,}"
-        f" rows; the search index's merging, left to the idle window: {steps} steps,"
+        f" rows; indexing left to the idle window: {steps} steps,"
         f" {seconds * 1e3:.0f} ms in all"
     )
     return result("observe 1,000 outside rewrites", times, 2.0, note)
 
 
-def _deferred_merge(db: BenchDb, work: Path) -> tuple[int, float]:
-    """Steps and seconds of the index merging an observation of 1,000 rewrites leaves for idle time."""
+def _deferred_indexing(db: BenchDb, work: Path) -> tuple[int, float]:
+    """Steps and seconds of the indexing an observation of 1,000 rewrites leaves for idle time."""
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
     store.list_ids()
     _rewrite(path, db, seed=99)
     store.observe()
     steps, started = 0, time.perf_counter()
-    while store.merge_search_index():
+    while store.index_pending_changes():
         steps += 1
     seconds = time.perf_counter() - started
     store.close()

@@ -8,10 +8,23 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from importlib import resources
 from pathlib import Path
 
 import pytest
-from hostdb import DAY, T0, build_host_db, host_sql, memory_row, merge_work, query
+from alembic import command
+from alembic.config import Config
+from hostdb import (
+    DAY,
+    T0,
+    build_host_db,
+    host_sql,
+    memory_row,
+    pending_index_changes,
+    query,
+    search_index_intact,
+)
+from sqlalchemy import create_engine
 
 from app.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore, search_index
@@ -160,31 +173,63 @@ def test_read_only_and_unobserved_searches_scan(many: Path) -> None:
     writer.close()
 
 
-def test_writes_leave_merging_to_idle_steps_and_searches_stay_exact(many: Path) -> None:
+def test_writes_leave_indexing_to_idle_steps_and_searches_stay_exact(many: Path) -> None:
     store = MemoryStore.open(many, clock=ManualClock(NOW))
     if not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
-    assert query(many, "SELECT v FROM mdash_search_config WHERE k = 'automerge'") == [(0,)]
-    for memory_id in range(10, 22):  # twelve write transactions: twelve new segments, none merged yet
+    store.list_ids()
+    while store.index_pending_changes():  # the baseline of every memory, recorded by that first look
+        pass
+    assert pending_index_changes(many) == 0 and search_index_intact(many)
+    for memory_id in range(10, 16):
         store.edit(memory_id, f"edit {memory_id} mentions kubernetes")
+        store.edit(memory_id, f"edit {memory_id} mentions kubernetes and helm")  # noted once, first text kept
         host_sql(
             many,
             "UPDATE user_memories SET content = 'host rewrote: helm', updated_at = ? WHERE id = ?",
             (NOW + memory_id, memory_id + 100),
         )
-        store.list_ids()  # observes the host's rewrite, another transaction
-    assert merge_work(many) >= 2, "the writes merged the index themselves"
-    for text in [*QUERIES, "kubernetes", "helm"]:
+    host_sql(many, "DELETE FROM user_memories WHERE id IN (20, 21)")
+    store.list_ids()  # observes the host's rewrites and deletes
+    assert pending_index_changes(many) == 14
+    assert not search_index_intact(many)  # the index still holds the old texts
+    for text in [*QUERIES, "kubernetes", "helm", "rewrote"]:
         assert _search(store, text) == _scan(many, text), text
-    steps = 0
-    while store.merge_search_index():
-        steps += 1
-        assert steps < 100
-    assert steps >= 1
-    assert merge_work(many) < 2
-    for text in [*QUERIES, "kubernetes", "helm"]:
+    assert _search(store, "kubernetes helm") == set(range(10, 16))
+    assert store.index_pending_changes() is False  # 14 changes: one step takes them all
+    assert pending_index_changes(many) == 0 and search_index_intact(many)
+    for text in [*QUERIES, "kubernetes", "helm", "rewrote"]:
         assert _search(store, text) == _scan(many, text), text
     store.close()
     reader = MemoryStore.open(many, clock=ManualClock(NOW), read_only=True)
-    assert not reader.merge_search_index()
+    assert not reader.index_pending_changes()
     reader.close()
+
+
+def test_indexing_goes_in_steps_and_a_downgrade_indexes_what_waits(
+    many: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = MemoryStore.open(many, clock=ManualClock(NOW))
+    if not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'"):
+        pytest.skip("this SQLite has no FTS5 trigram tokenizer")
+    store.list_ids()  # 300 baselines wait to be indexed
+    monkeypatch.setattr(search_index, "INDEX_CHUNK", 7)
+    assert store.index_pending_changes() is True
+    assert pending_index_changes(many) == 300 - 7
+    store.edit(3, "now about kubernetes")
+    store.close()
+    engine = create_engine(f"sqlite:///{many}")
+    with engine.begin() as conn:
+        config = Config()
+        config.set_main_option("script_location", str(resources.files("app.store.migrations")))
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0002")
+    engine.dispose()
+    assert not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search_pending'")
+    assert search_index_intact(many)
+    host_sql(many, "UPDATE mdash_seen SET content = 'plain helm' WHERE memory_id = 4")  # 0002's triggers
+    assert search_index_intact(many)
+    store = MemoryStore.open(many, clock=ManualClock(NOW))  # upgraded again
+    assert pending_index_changes(many) == 0
+    assert _search(store, "kubernetes") == _scan(many, "kubernetes") == {3}
+    store.close()

@@ -1,9 +1,9 @@
-"""Merging the search index's segments while the window is idle (`MemoryStore.merge_search_index`).
+"""Indexing changed contents while the window is idle (`MemoryStore.index_pending_changes`).
 
-Writes no longer merge the index inside their own transaction (migration 0003): that made recording a
-host review's 1,000 rewrites three times slower. The merging happens here instead, one short step
-(tens of milliseconds) at a time on the controller's serial runner, once nothing else has run for
-`IDLE_MS`; any other work in between only postpones it.
+Writes no longer update the search index inside their own transaction (migration 0003): a changed
+content waits in `mdash_search_pending`, and searches stay exact meanwhile. The indexing happens here,
+one short step (up to 100 memories, ~0.1 s) at a time on the controller's serial runner, once
+nothing else has run for `IDLE_MS`; any other work in between only postpones it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ IDLE_MS = 2_000
 NEXT_STEP_MS = 50
 
 
-class IdleMerge(QObject):
+class IdleIndexing(QObject):
     def __init__(
         self,
         runner: TaskRunner,
@@ -36,13 +36,13 @@ class IdleMerge(QObject):
         self._timer.timeout.connect(self._step)
 
     def poke(self) -> None:
-        """Something was written or observed: merge once the window has been idle for a while."""
+        """Something was written or observed: index it once the window has been idle for a while."""
         if not self._current_store().read_only:
             self._timer.start(IDLE_MS)
 
     @property
     def pending(self) -> bool:
-        """A merge step is due (waiting for the window to be idle)."""
+        """A step is due (waiting for the window to be idle)."""
         return self._timer.isActive()
 
     def stop(self) -> None:
@@ -53,7 +53,9 @@ class IdleMerge(QObject):
             self.poke()
             return
         store = self._current_store()
-        self._runner.submit(store.merge_search_index, lambda more: self._stepped(store, more), self._on_error)
+        self._runner.submit(
+            store.index_pending_changes, lambda more: self._stepped(store, more), self._on_error
+        )
 
     def _stepped(self, store: MemoryStore, more: bool) -> None:
         if more and store is self._current_store():
