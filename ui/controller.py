@@ -178,6 +178,17 @@ class Controller(QObject):
     def load_candidates(self) -> None:
         self._run(self.store.candidates, self.candidatesLoaded.emit)
 
+    def refresh_if_changed_elsewhere(self) -> None:
+        """The file changed: reload only if another process committed (our own writes, which refresh
+        themselves, and the idle indexing's steps also touch the file)."""
+
+        def done(changed: bool) -> None:
+            if changed:
+                self.refresh()
+                self.load_candidates()
+
+        self._run(self.store.changed_elsewhere, done)
+
     # -- writes ----------------------------------------------------------------------------------------
 
     def write(

@@ -293,7 +293,7 @@ class MainWindow(QMainWindow):
             self.watcher = None
         if self.watch and Path(store.location).is_file():
             self.watcher = DatabaseWatcher(Path(store.location), self)
-            self.watcher.changed.connect(self.refresh)
+            self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
         self._update_actions(None)
 
     def _each_minute(self) -> None:

@@ -170,6 +170,14 @@ class MemoryStore:
 
     # -- observing outside rewrites --------------------------------------------------------------------
 
+    def changed_elsewhere(self) -> bool:
+        """Whether anyone but this store may have committed since its last look that found nothing new
+        (a `PRAGMA data_version`, no scan); True whenever that cannot be told."""
+        if self._memory_log is not None:
+            return True
+        with self._read() as conn:
+            return not self._watch.unchanged(self._watch.look(conn))
+
     def observe(self) -> list[Revision]:
         """Record rewrites made outside the dashboard since the last look; returns the new revisions."""
         if self._memory_log is not None:

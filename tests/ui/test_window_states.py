@@ -234,3 +234,25 @@ def test_switching_light_to_dark_retints_the_labels(qtbot: QtBot, store: MemoryS
     finally:
         apply_theme(app, "light")
     settle(qtbot, window)
+
+
+def test_own_writes_are_not_reloaded_again_by_the_file_watcher(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, store, tmp_path, watch=True)
+    select(qtbot, window, 4)
+    listings: list[object] = []
+    window.controller.memoriesLoaded.connect(listings.append)
+    window.controller.write(lambda s: s.edit(1, "Edited in the window"), lambda _memory: None)
+    qtbot.waitUntil(lambda: len(listings) == 1, timeout=10_000)  # the write's own refresh
+    qtbot.wait(1_000)  # the watcher saw the file change (300 ms coalescing), but nobody else committed
+    settle(qtbot, window)
+    assert len(listings) == 1
+    host_sql(
+        host_db,
+        "UPDATE user_memories SET content = 'Host: Hamburg', updated_at = ? WHERE id = 4",
+        (REVIEW_TIME,),
+    )
+    qtbot.waitUntil(lambda: card_content(window, 4) == "Host: Hamburg", timeout=15_000)
+    assert len(listings) >= 2
+    settle(qtbot, window)
