@@ -20,6 +20,8 @@ NEXT_STEP_MS = 50
 
 
 class IdleIndexing(QObject):
+    """Runs `index_pending_changes` step by step once the controller has been idle for `IDLE_MS`."""
+
     def __init__(
         self,
         runner: TaskRunner,

@@ -17,8 +17,9 @@ from app.store.fence import fence_fingerprints
 from app.store.tables import OWN_TABLES, VERSION_TABLE
 
 HEAD_REVISION = "0003"
-# Revisions whose tables this code reads: 0002 only adds the optional search index and 0003 only tunes
-# it, so a database a read-only store cannot migrate keeps its history and facts.
+# Revisions whose tables this code reads: 0002 only adds the optional search index and 0003 only changes
+# how it is kept in step (which a read-only store never uses), so a database a read-only store cannot
+# migrate keeps its history and facts.
 READABLE_REVISIONS = ("0001", "0002", HEAD_REVISION)
 
 

@@ -38,9 +38,7 @@ UPTO_KEY = "search_indexed_upto"
 COMPLETE = 2**63 - 1  # every memory id, present and future, is indexed
 MIN_TERM = 3  # the trigram tokenizer cannot narrow a shorter pattern
 FILL_CHUNK = 5_000
-INDEX_CHUNK = (
-    100  # memories re-indexed per `index_pending_step`: ~1 ms each at 100,000 (old entry out, new in)
-)
+INDEX_CHUNK = 100  # memories per `index_pending_step`: ~1 ms each at 100,000 (old entry out, new in)
 SELECTIVE_CAP = 2_000
 
 PENDING_TABLE = "mdash_search_pending"

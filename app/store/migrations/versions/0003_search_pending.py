@@ -5,8 +5,8 @@ Revises: 0002
 Create Date: 2026-12-03
 
 Only our tables (where the search index exists): the three triggers on `mdash_seen` now note a changed
-memory and the text the index holds for it; `app.store.search_index.index_pending_step` indexes them later, in
-short transactions the window runs when idle. The downgrade indexes whatever is pending first.
+memory and the text the index holds for it; `app.store.search_index.index_pending_step` indexes them
+later, in short transactions the window runs when idle. The downgrade indexes whatever is pending first.
 """
 
 from alembic import op
