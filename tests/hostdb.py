@@ -151,7 +151,9 @@ def query(path: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[o
 
 
 def pending_index_changes(path: Path) -> int:
-    """Memories whose change waits to reach the search index (`mdash_search_pending`)."""
+    """Memories whose change waits to reach the search index (0 where SQLite has no index for us)."""
+    if not query(path, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search_pending'"):
+        return 0
     count = query(path, "SELECT count(*) FROM mdash_search_pending")[0][0]
     assert isinstance(count, int)
     return count

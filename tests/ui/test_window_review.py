@@ -7,13 +7,15 @@ import os
 import sys
 from pathlib import Path
 
-from hostdb import query
+import pytest
+from hostdb import pending_index_changes, query
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 from window_helpers import card_content, make_window, settle
 
 from app.settings import Settings, save_settings
 from app.store import MemoryStore
+from ui import idle_indexing
 from ui.main_window import MainWindow
 from ui.memory_model import HIGHLIGHT_ROLE
 
@@ -111,18 +113,13 @@ def test_a_failing_reviewer_is_a_message(qtbot: QtBot, store: MemoryStore, tmp_p
     settle(qtbot, window)
 
 
-# The search index and its queue of changes: the idle window may index what waits at any moment (the
-# same texts, another layout), so they are left out; what the index finds is tested in tests/store.
-
-
 def snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    names = [str(row[0]) for row in query(path, "SELECT name FROM sqlite_master WHERE type = 'table'")]
-    tables = [name for name in names if not name.startswith("mdash_search")]
+    tables = [str(row[0]) for row in query(path, "SELECT name FROM sqlite_master WHERE type = 'table'")]
     return {table: sorted(query(path, f'SELECT * FROM "{table}"'), key=repr) for table in sorted(tables)}
 
 
 def test_cancelling_a_running_review_stops_the_reviewer_and_changes_nothing(
-    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     verdict = {"promote": [], "update_existing": [], "dismiss_existing": [], "consume_candidate_ids": [141]}
     started = tmp_path / "started"
@@ -134,7 +131,12 @@ def test_cancelling_a_running_review_stops_the_reviewer_and_changes_nothing(
         f"print({json.dumps(json.dumps(verdict))})\n"
     )
     save_settings(Settings(reviewer_command=f"{sys.executable} {script}", reviewer_timeout_s=600))
+    monkeypatch.setattr(idle_indexing, "IDLE_MS", 50)
     window = make_window(qtbot, store, tmp_path)
+    # The first look noted every memory for the search index: let the idle window index them first, so
+    # that every table, the index's included, must come out of the cancelled run as it went in.
+    qtbot.waitUntil(lambda: pending_index_changes(host_db) == 0, timeout=15_000)
+    settle(qtbot, window)
     before = snapshot(host_db)
     window.acts.run_review.trigger()
     qtbot.waitUntil(lambda: started.exists() and bool(started.read_text()), timeout=30_000)
