@@ -150,9 +150,13 @@ def query(path: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[o
         conn.close()
 
 
+def has_table(path: Path, name: str) -> bool:
+    return bool(query(path, "SELECT 1 FROM sqlite_master WHERE name = ?", (name,)))
+
+
 def pending_index_changes(path: Path) -> int:
     """Memories whose change waits to reach the search index (0 where SQLite has no index for us)."""
-    if not query(path, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search_pending'"):
+    if not has_table(path, "mdash_search_pending"):
         return 0
     count = query(path, "SELECT count(*) FROM mdash_search_pending")[0][0]
     assert isinstance(count, int)

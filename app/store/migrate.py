@@ -8,6 +8,7 @@ tables changed shape, which no migration of ours may ever do.
 from __future__ import annotations
 
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, inspect
 
@@ -15,6 +16,9 @@ from app.store.engine import transaction
 from app.store.errors import DatabaseOpenError, StoreError
 from app.store.fence import fence_fingerprints
 from app.store.tables import OWN_TABLES, VERSION_TABLE
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 HEAD_REVISION = "0003"
 # Revisions whose tables this code reads: 0002 only adds the optional search index and 0003 only changes
@@ -50,14 +54,20 @@ def _at_head(conn: Connection) -> bool:
     return current_revision(conn) == HEAD_REVISION and own_tables_ready(conn)
 
 
-def _alembic_upgrade(conn: Connection) -> None:
-    from alembic import command
+def alembic_config(conn: Connection) -> Config:
+    """Our migrations, to run on `conn` (Alembic is imported only now)."""
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(resources.files("app.store.migrations")))
     config.attributes["connection"] = conn
-    command.upgrade(config, "head")
+    return config
+
+
+def _alembic_upgrade(conn: Connection) -> None:
+    from alembic import command
+
+    command.upgrade(alembic_config(conn), "head")
 
 
 def upgrade(engine: Engine, location: str, *, check_fence: bool = True) -> bool:

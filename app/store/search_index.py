@@ -47,10 +47,9 @@ search = table(SEARCH_TABLE, column("rowid"), column("content"))
 pending = table(PENDING_TABLE, column("memory_id"))
 
 _UPTO = f"(SELECT CAST(value AS INTEGER) FROM mdash_meta WHERE key = '{UPTO_KEY}')"
-# Migration 0002: the index kept in step inside every write (0003 replaces the triggers).
-CREATE_STATEMENTS = (
-    f"CREATE VIRTUAL TABLE {SEARCH_TABLE} USING fts5(content, content='mdash_seen',"
-    " content_rowid='memory_id', tokenize='trigram', detail=none)",
+# Migration 0002: the index kept in step inside every write (0003 replaces these triggers; its
+# downgrade brings them back).
+TRIGGERS_0002 = (
     f"CREATE TRIGGER mdash_seen_search_insert AFTER INSERT ON mdash_seen WHEN new.memory_id <= {_UPTO}"
     f" BEGIN INSERT INTO {SEARCH_TABLE}(rowid, content) VALUES (new.memory_id, new.content); END",
     f"CREATE TRIGGER mdash_seen_search_delete AFTER DELETE ON mdash_seen WHEN old.memory_id <= {_UPTO}"
@@ -61,6 +60,11 @@ CREATE_STATEMENTS = (
     f" INSERT INTO {SEARCH_TABLE}({SEARCH_TABLE}, rowid, content)"
     " VALUES ('delete', old.memory_id, old.content);"
     f" INSERT INTO {SEARCH_TABLE}(rowid, content) VALUES (new.memory_id, new.content); END",
+)
+CREATE_STATEMENTS = (
+    f"CREATE VIRTUAL TABLE {SEARCH_TABLE} USING fts5(content, content='mdash_seen',"
+    " content_rowid='memory_id', tokenize='trigram', detail=none)",
+    *TRIGGERS_0002,
     f"INSERT OR REPLACE INTO mdash_meta (key, value) VALUES ('{UPTO_KEY}', '0')",
 )
 TRIGGERS = ("mdash_seen_search_insert", "mdash_seen_search_delete", "mdash_seen_search_update")
@@ -144,7 +148,7 @@ def drop_pending(conn: Connection) -> None:
     for trigger in TRIGGERS:
         conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
     conn.exec_driver_sql(f"DROP TABLE {PENDING_TABLE}")
-    for statement in CREATE_STATEMENTS[1:4]:
+    for statement in TRIGGERS_0002:
         conn.exec_driver_sql(statement)
 
 

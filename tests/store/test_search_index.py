@@ -8,26 +8,25 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from importlib import resources
 from pathlib import Path
 
 import pytest
 from alembic import command
-from alembic.config import Config
 from hostdb import (
     DAY,
     T0,
     build_host_db,
+    has_table,
     host_sql,
     memory_row,
     pending_index_changes,
-    query,
     search_index_intact,
 )
 from sqlalchemy import create_engine
 
 from app.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore, search_index
+from app.store.migrate import alembic_config
 
 NOW = 1_800_000_000_000
 WORDS = [
@@ -115,7 +114,7 @@ def _search(store: MemoryStore, text: str) -> set[int]:
 
 def test_index_is_built_and_finds_exactly_what_the_scan_finds(many: Path) -> None:
     store = MemoryStore.open(many, clock=ManualClock(NOW))
-    if not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'"):
+    if not has_table(many, "mdash_search"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
     assert store.fill_search_index()
     for text in QUERIES:
@@ -175,7 +174,7 @@ def test_read_only_and_unobserved_searches_scan(many: Path) -> None:
 
 def test_writes_leave_indexing_to_idle_steps_and_searches_stay_exact(many: Path) -> None:
     store = MemoryStore.open(many, clock=ManualClock(NOW))
-    if not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'"):
+    if not has_table(many, "mdash_search"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
     store.list_ids()
     while store.index_pending_changes():  # the baseline of every memory, recorded by that first look
@@ -210,7 +209,7 @@ def test_indexing_goes_in_steps_and_a_downgrade_indexes_what_waits(
     many: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = MemoryStore.open(many, clock=ManualClock(NOW))
-    if not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'"):
+    if not has_table(many, "mdash_search"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
     store.list_ids()  # 300 baselines wait to be indexed
     monkeypatch.setattr(search_index, "INDEX_CHUNK", 7)
@@ -220,12 +219,9 @@ def test_indexing_goes_in_steps_and_a_downgrade_indexes_what_waits(
     store.close()
     engine = create_engine(f"sqlite:///{many}")
     with engine.begin() as conn:
-        config = Config()
-        config.set_main_option("script_location", str(resources.files("app.store.migrations")))
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0002")
+        command.downgrade(alembic_config(conn), "0002")
     engine.dispose()
-    assert not query(many, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search_pending'")
+    assert not has_table(many, "mdash_search_pending")
     assert search_index_intact(many)
     host_sql(many, "UPDATE mdash_seen SET content = 'plain helm' WHERE memory_id = 4")  # 0002's triggers
     assert search_index_intact(many)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, pending_index_changes, query, search_index_intact
+from hostdb import build_host_db, has_table, pending_index_changes, search_index_intact
 from pytestqt.qtbot import QtBot
 
 from app.store import MemoryFilter, MemoryStore
@@ -22,7 +22,7 @@ def quick_idle(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_changes_are_indexed_once_the_window_is_idle(qtbot: QtBot, tmp_path: Path) -> None:
     path = build_host_db(tmp_path / "context.db")
     store = MemoryStore.open(path)
-    if not query(path, "SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'"):
+    if not has_table(path, "mdash_search"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
     for number in range(3):
         store.edit(1, f"Works mostly in Python, revision {number} about kubernetes")
