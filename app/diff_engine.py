@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Iterator
+
 from app.diff_match import Opcode, opcodes
-from app.diff_tidy import Op, OpKind, tidy
+from app.diff_tidy import Op, OpKind, normalized, tidy
 
 # Tokens: one newline, a run of other whitespace, a word, or a single other character. Every character
 # matches exactly one alternative, so the tokens of a text always join back to the text.
@@ -31,6 +33,8 @@ _BLANK = re.compile(r"\s+")
 # What the word-level matcher compares: a token other than a newline, with the blanks that follow it.
 _UNIT = re.compile(r"\n|[^\S\n]+|(?:\w+|[^\w\s])[^\S\n]*")
 
+# About how many raw ops `diff_segments` computes at a time.
+SEGMENT_OPS = 48
 # Middles above this many characters (per side) are never given to the word-level matcher.
 _WORD_LEVEL_MAX_CHARS = 1500
 # A pair of lines "looks alike" when their common prefix + suffix cover this share of the longer one,
@@ -49,15 +53,60 @@ _MIN_WORDS_TO_CALL_A_REWRITE = 4
 def raw_diff(old: str, new: str) -> list[Op]:
     """The ops turning `old` into `new`: no empty op, and each run of changes between two equal ops
     merged into one delete followed by one insert."""
+    ops: list[Op] = []
+    for segment in diff_segments(old, new):
+        ops.extend(segment)
+    return normalized(ops)
+
+
+def diff_segments(old: str, new: str, size: int = SEGMENT_OPS) -> Iterator[list[Op]]:
+    """`raw_diff`'s ops in tidied pieces of about `size` raw ops, each computed when it is asked for.
+
+    Joined and normalized, the pieces are exactly `raw_diff`. A view can show the first lines of a
+    64 KiB diff before the word level of the rest is computed: only the line matching covers the
+    whole texts up front.
+
+    A piece ends only where a non-empty equal op ending with a line break is followed by another
+    equal op. Tidying looks at most at the first character of an equal op after a change and appends
+    to the end of one before a change, so tidying the pieces apart gives what tidying them whole
+    would (`tests/test_diff_segments.py` checks this against `tidy` of the whole).
+    """
+    piece: list[Op] = []
+    at_line_start = False  # the last non-empty op of `piece` is an equal op ending with "\n"
+    for op in _raw_ops(old, new):
+        kind, text = op
+        if not text:
+            continue
+        if kind == "equal" and at_line_start and len(piece) >= size:
+            yield tidy(piece)
+            piece = []
+        piece.append(op)
+        at_line_start = kind == "equal" and text[-1] == "\n"
+    if piece:
+        yield tidy(piece)
+
+
+def _raw_ops(old: str, new: str) -> Iterator[Op]:
+    """The untidied ops, produced lazily: equal line blocks split after their first line, so that a
+    piece can end there."""
     if old == new:
-        return [("equal", old)] if old else []
+        yield ("equal", old)
+        return
     # Whole lines the texts share at both ends never reach the line matcher: a typical revision
     # rewrites a sentence or two, and then the matcher only sees the lines around them.
     head, tail = _common_line_ends(old, new)
-    raw: list[Op] = [("equal", old[:head])]
-    _diff_lines(_Lines(old[head : len(old) - tail]), _Lines(new[head : len(new) - tail]), raw)
-    raw.append(("equal", old[len(old) - tail :]))
-    return tidy(raw)
+    yield from _first_line_apart(old[:head])
+    yield from _diff_lines(_Lines(old[head : len(old) - tail]), _Lines(new[head : len(new) - tail]))
+    yield from _first_line_apart(old[len(old) - tail :])
+
+
+def _first_line_apart(text: str) -> Iterator[Op]:
+    cut = text.find("\n") + 1
+    if 0 < cut < len(text):
+        yield ("equal", text[:cut])
+        yield ("equal", text[cut:])
+    else:
+        yield ("equal", text)
 
 
 def _common_line_ends(old: str, new: str) -> tuple[int, int]:
@@ -99,16 +148,16 @@ class _Lines:
         return lines
 
 
-def _diff_lines(old: _Lines, new: _Lines, out: list[Op]) -> None:
+def _diff_lines(old: _Lines, new: _Lines) -> Iterator[Op]:
     for tag, i1, i2, j1, j2 in _line_blocks(old, new):
         if tag == "equal":
-            out.append(("equal", old.text(i1, i2)))
+            yield from _first_line_apart(old.text(i1, i2))
         elif tag == "delete":
-            out.append(("delete", old.text(i1, i2)))
+            yield ("delete", old.text(i1, i2))
         elif tag == "insert":
-            out.append(("insert", new.text(j1, j2)))
+            yield ("insert", new.text(j1, j2))
         else:
-            _diff_replaced(old.lines(i1, i2), new.lines(j1, j2), out)
+            yield from _diff_replaced(old.lines(i1, i2), new.lines(j1, j2))
 
 
 def _line_blocks(old: _Lines, new: _Lines) -> list[Opcode]:
@@ -128,15 +177,19 @@ def _line_blocks(old: _Lines, new: _Lines) -> list[Opcode]:
     return out
 
 
-def _diff_replaced(old: list[str], new: list[str], out: list[Op]) -> None:
+def _diff_replaced(old: list[str], new: list[str]) -> Iterator[Op]:
     """Pair the lines of a replaced block when they look alike (edits in place), else diff it whole."""
     if len(old) == len(new):
         pairs = [(a, b, _common_ends(a, b)) for a, b in zip(old, new, strict=True)]
         if sum(_alike(a, b, ends) for a, b, ends in pairs) >= _ALIKE_PAIRS * len(pairs):
             for a, b, ends in pairs:
+                out: list[Op] = []
                 _diff_text(a, b, out, ends)
+                yield from out
             return
+    out = []
     _diff_text("".join(old), "".join(new), out)
+    yield from out
 
 
 def _diff_text(old: str, new: str, out: list[Op], ends: tuple[int, int] | None = None) -> None:
@@ -299,4 +352,4 @@ def _is_boundary(text: str, index: int) -> bool:
     return index <= 0 or index >= len(text) or _SAME_TOKEN.match(text, index - 1, index + 1) is None
 
 
-__all__ = ["TOKEN", "Op", "OpKind", "raw_diff"]
+__all__ = ["SEGMENT_OPS", "TOKEN", "Op", "OpKind", "diff_segments", "raw_diff"]

@@ -15,10 +15,10 @@ Op = tuple[OpKind, str]
 
 def tidy(raw: list[Op]) -> list[Op]:
     """`raw` in canonical form, with line breaks moved so that changes keep to whole lines."""
-    return _lines_kept_whole(_normalized(raw))
+    return _lines_kept_whole(normalized(raw))
 
 
-def _normalized(raw: list[Op]) -> list[Op]:
+def normalized(raw: list[Op]) -> list[Op]:
     """Drop empty ops and merge each run of changes between two equal ops into one delete + one insert."""
     ops: list[Op] = []
     equal: list[str] = []
@@ -79,7 +79,7 @@ def _lines_kept_whole(ops: list[Op]) -> list[Op]:
         aligned.append(ops[index])
         index += 1
     # A move may leave an empty op, or two changes side by side: normalize again then.
-    return _normalized(aligned) if moved else aligned
+    return normalized(aligned) if moved else aligned
 
 
 def _aligned_breaks(deleted: str, inserted: str, equal: str) -> list[Op]:
@@ -102,4 +102,4 @@ def _aligned_breaks(deleted: str, inserted: str, equal: str) -> list[Op]:
     ]
 
 
-__all__ = ["Op", "OpKind", "tidy"]
+__all__ = ["Op", "OpKind", "normalized", "tidy"]

@@ -14,7 +14,7 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -30,6 +30,7 @@ def _vocabulary(rng: random.Random, count: int = 3000) -> list[str]:
     return ["".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 4))) for _ in range(count)]
 
 
+@cache
 def _zipf_weights(count: int) -> list[float]:
     # Zipf's law, as in prose: the commonest word makes about a tenth of the text.
     total = 0.0
@@ -95,7 +96,8 @@ def cases(rng: random.Random) -> list[tuple[str, str, str]]:
     other = realistic_memory(random.Random(SEED + 1))
     one_line = memory.replace("\n", " ")
     repetitive = realistic_memory(rng, repetitive=True)
-    short_lines = "\n".join(_words(rng, _vocabulary(rng), 8) for _ in range(SIZE // 50))[:SIZE]
+    vocabulary = _vocabulary(rng)
+    short_lines = "\n".join(_words(rng, vocabulary, 8) for _ in range(SIZE // 50))[:SIZE]
     every_line_edited = "\n".join(line + " x" for line in short_lines.split("\n"))
     blob = "".join(
         rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(SIZE)
