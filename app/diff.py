@@ -69,7 +69,7 @@ def side_by_side(old: str, new: str) -> list[SideBySideRow]:
 
 def rows_from_ops(ops: list[DiffOp]) -> list[SideBySideRow]:
     """The rows of `side_by_side`, from ops already computed (by `word_diff`)."""
-    return _RowBuilder().build(ops)
+    return RowBuilder().build(ops)
 
 
 def diff_stats(ops: Iterable[DiffOp]) -> DiffStats:
@@ -91,7 +91,7 @@ def _line_text(ops: tuple[DiffOp, ...]) -> str:
 _Line = list[DiffOp]
 
 
-class _RowBuilder:
+class RowBuilder:
     """Cuts the ops into lines and pairs them.
 
     A newline inside an equal op ends a line on both sides at once: that is where the two columns are
@@ -108,18 +108,26 @@ class _RowBuilder:
         self.left_number = 0
         self.right_number = 0
 
-    def build(self, ops: list[DiffOp]) -> list[SideBySideRow]:
+    def build(self, ops: Iterable[DiffOp]) -> list[SideBySideRow]:
+        self.feed(ops)
+        self.finish()
+        return self.rows
+
+    def feed(self, ops: Iterable[DiffOp]) -> None:
+        """Add ops; `rows` grows by the rows they complete (a changed line may wait for later ops)."""
         for op in ops:
             if op.kind == "equal":
                 self._add_equal(op.text)
             else:
                 self._add_change(op.kind, op.text)
+
+    def finish(self) -> None:
+        """No more ops: the lines still open become rows."""
         if self.left:
             self.pending_left.append(self.left)
         if self.right:
             self.pending_right.append(self.right)
         self._flush()
-        return self.rows
 
     def _add_change(self, kind: OpKind, text: str) -> None:
         line, pending = (
@@ -148,11 +156,16 @@ class _RowBuilder:
         self.pending_left.append([*self.left, op])
         self.pending_right.append([*self.right, op])
         self._flush()
-        for part in whole:
-            op = DiffOp("equal", part + "\n")
-            self._emit([op], [op])
+        if whole:
+            self._emit_unchanged(whole)
         op = DiffOp("equal", rest)
         self.left, self.right = ([op], [op]) if rest else ([], [])
+
+    def _emit_unchanged(self, lines: list[str]) -> None:
+        """Whole lines both texts share (without their "\n"), in a row each."""
+        for part in lines:
+            op = DiffOp("equal", part + "\n")
+            self._emit([op], [op])
 
     def _flush(self) -> None:
         lefts, rights = self.pending_left, self.pending_right
@@ -207,6 +220,7 @@ __all__ = [
     "DiffOp",
     "DiffStats",
     "OpKind",
+    "RowBuilder",
     "SideBySideRow",
     "diff_stats",
     "rows_from_ops",

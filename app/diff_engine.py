@@ -20,7 +20,6 @@ text back exactly, equal + insert the new one. No Qt and no dataclasses here: pl
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 
 from app.diff_match import Opcode, opcodes
@@ -34,7 +33,7 @@ _BLANK = re.compile(r"\s+")
 _UNIT = re.compile(r"\n|[^\S\n]+|(?:\w+|[^\w\s])[^\S\n]*")
 
 # About how many raw ops `diff_segments` computes at a time.
-SEGMENT_OPS = 48
+SEGMENT_OPS = 16
 # Middles above this many characters (per side) are never given to the word-level matcher.
 _WORD_LEVEL_MAX_CHARS = 1500
 # A pair of lines "looks alike" when their common prefix + suffix cover this share of the longer one,

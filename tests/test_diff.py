@@ -1,4 +1,4 @@
-"""Tests of the word-level diff (`app.diff`) and its HTML rendering (`app.diff_html`): pure, no Qt."""
+"""Tests of the word-level diff (`app.diff`) and how its rows read on screen (`app.diff_style`): no Qt."""
 
 from __future__ import annotations
 
@@ -12,15 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.diff import TOKEN, DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
-from app.diff_html import (
-    DARK_COLORS,
-    LIGHT_COLORS,
-    DiffColors,
-    render_inline,
-    render_message,
-    render_side_by_side,
-)
 from app.diff_match import opcodes
+from app.diff_stream import DiffStream, Fold
+from app.diff_style import LIGHT_COLORS, StyledText, styled_line
 from app.screening import classify
 
 # Words, blanks, newlines, punctuation, and the unicode that trips diffs up: combining marks, CJK,
@@ -326,87 +320,68 @@ def test_repeated_and_blank_lines() -> None:
     _assert_well_formed(old, new, word_diff(old, new))
 
 
-# HTML rendering
+# How rows read on screen (`app.diff_style`)
 
 
-_OUR_TAGS = re.compile(r"<(?!/?(?:html|body|div|span|table|tr|td|p|i)\b)")
+def _row_texts(old: str, new: str) -> list[StyledText]:
+    styled = [styled_line(row.ops) for row in DiffStream(old, new, side_by_side=False).rest()]
+    for row in side_by_side(old, new):
+        styled += [styled_line(row.left_ops), styled_line(row.right_ops)]
+    return styled
 
 
 @given(texts, texts)
-def test_rendered_html_holds_no_markup_and_no_hidden_character_from_the_texts(old: str, new: str) -> None:
-    for page in (
-        render_inline(word_diff(old, new), LIGHT_COLORS),
-        render_side_by_side(side_by_side(old, new), DARK_COLORS, context=1),
-    ):
-        assert not _OUR_TAGS.search(page)
-        assert all(classify(char) is None for char in page)
-        assert "\x00" not in page
+def test_shown_text_holds_no_hidden_character_and_no_line_break(old: str, new: str) -> None:
+    for styled in _row_texts(old, new):
+        assert all(classify(char) is None for char in styled.text)
+        assert "\n" not in styled.text
+        assert "\r" not in styled.text
+        changes = sorted((start, end) for start, end, kind in styled.spans if kind != "hidden")
+        for (_, end), (start, _) in itertools.pairwise(changes):
+            assert end <= start, "insert and delete spans never overlap"
+        assert all(0 <= start < end <= len(styled.text) for start, end, _ in styled.spans)
 
 
-def test_script_tags_are_escaped() -> None:
-    ops = word_diff("Code first.", 'Code first. <script>alert("x")</script> & <b>bold</b>')
-    for page in (
-        render_inline(ops, LIGHT_COLORS),
-        render_side_by_side(side_by_side("a", "<script>"), LIGHT_COLORS),
-    ):
-        assert "<script>" not in page
-        assert "&lt;script&gt;" in page
-    assert "&lt;b&gt;bold&lt;/b&gt;" in render_inline(ops, LIGHT_COLORS)
-
-
-def test_hidden_characters_are_shown_as_highlighted_markers() -> None:
-    page = render_inline(word_diff("pay alice", "pay \u202eecila\u200b"), LIGHT_COLORS)
-    assert "\u202e" not in page
-    assert "\u200b" not in page
-    highlight = f"background-color:{LIGHT_COLORS.hidden_background};"
-    assert re.search(f"{re.escape(highlight)}[^>]*>⟦U\\+202E⟧</span>", page)
-    assert "⟦U+200B⟧" in page
+def test_markup_is_plain_text_and_hidden_characters_are_highlighted_markers() -> None:
+    styled = styled_line(word_diff("pay <b>alice</b>", "pay \u202eecila\u200b"))
+    assert styled.text == "pay <b>alice</b>⟦U+202E⟧ecila⟦U+200B⟧"
+    hidden = [styled.text[start:end] for start, end, kind in styled.spans if kind == "hidden"]
+    assert hidden == ["⟦U+202E⟧", "⟦U+200B⟧"]
+    inserted = [styled.text[start:end] for start, end, kind in styled.spans if kind == "insert"]
+    assert inserted == ["⟦U+202E⟧ecila⟦U+200B⟧"]  # a marker stays inside its change
 
 
 def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_break() -> None:
-    page = render_inline([DiffOp("equal", "a\r\nb\x1bc\rd")], LIGHT_COLORS)
-    assert "a\nb⟦U+001B⟧" in page.replace("</span>", "").replace(_span(LIGHT_COLORS), "")
-    assert "⟦U+000D⟧" in page
-    assert "\x1b" not in page
-    assert "\r" not in page
+    assert styled_line([DiffOp("equal", "a\x1bc\rd\r\n")]).text == "a⟦U+001B⟧c⟦U+000D⟧d"
 
 
-def _span(colors: DiffColors) -> str:
-    return f'<span style="color:{colors.hidden_text}; background-color:{colors.hidden_background};">'
+def test_a_changed_line_break_shows_as_an_arrow_in_its_change() -> None:
+    lines = DiffStream("I prefer pnpm\n", "I prefer npm\nnow\n", side_by_side=False).rest()
+    shown = [styled_line(line.ops) for line in lines]
+    assert [line.text for line in shown] == ["I prefer pnpmnpm", "now↵"]
+    assert [(kind, shown[0].text[start:end]) for start, end, kind in shown[0].spans] == [
+        ("delete", "pnpm"),
+        ("insert", "npm"),
+    ]
+    assert shown[1].spans == ((0, 4, "insert"),)
 
 
-def test_inline_marks_insertions_and_deletions_with_the_given_colors() -> None:
-    page = render_inline(word_diff("I prefer pnpm\n", "I prefer npm\nnow\n"), DARK_COLORS)
-    assert f"background-color:{DARK_COLORS.inserted_background}; text-decoration: underline;" in page
-    assert f"background-color:{DARK_COLORS.deleted_background}; text-decoration: line-through;" in page
-    assert "now↵\n" in page  # an inserted line break is shown, and still breaks the line
-    assert "white-space: pre-wrap" in page
-
-
-def test_side_by_side_has_line_numbers_and_folds_long_unchanged_runs() -> None:
+def test_side_by_side_folds_long_unchanged_runs_and_keeps_line_numbers() -> None:
     old = "".join(f"line {number}\n" for number in range(1, 21))
     new = old.replace("line 10\n", "line ten\n")
-    rows = side_by_side(old, new)
-    full = render_side_by_side(rows, LIGHT_COLORS)
-    assert full.count("<tr>") == 20
-    assert ">20</td>" in full
-    folded = render_side_by_side(rows, LIGHT_COLORS, context=2)
-    assert "⋯ 7 unchanged lines ⋯" in folded  # lines 1-7, then 8-9 as context
-    assert "⋯ 8 unchanged lines ⋯" in folded  # 11-12 as context, then lines 13-20
-    assert folded.count("<tr>") == 2 + 5
-    assert "⋯ 3 unchanged lines ⋯" in render_side_by_side(
-        side_by_side("a\nb\nc\n", "a\nb\nc\n"), LIGHT_COLORS, 0
-    )
+    rows = DiffStream(old, new, side_by_side=True, context=2).rest()
+    folds = [row for row in rows if isinstance(row, Fold)]
+    assert [fold.label for fold in folds] == ["⋯ 7 unchanged lines ⋯", "⋯ 8 unchanged lines ⋯"]
+    assert len(rows) == 2 + 5  # lines 8-9 and 11-12 as context around line 10
+    assert [row.left_number for row in folds[1].rows] == list(range(13, 21))
+    same = DiffStream("a\nb\nc\n", "a\nb\nc\n", side_by_side=True, context=0).rest()
+    assert [row.label for row in same if isinstance(row, Fold)] == ["⋯ 3 unchanged lines ⋯"]
 
 
 def test_colors_must_be_hex() -> None:
     with pytest.raises(ValueError, match="inserted_text"):
         replace(LIGHT_COLORS, inserted_text="red; background: url(http://x)")
     assert replace(LIGHT_COLORS, inserted_text="#abc").inserted_text == "#abc"
-
-
-def test_message_is_escaped() -> None:
-    assert "&lt;none&gt;" in render_message("<none>")
 
 
 def _lcs_length(old: list[str], new: list[str]) -> int:

@@ -42,8 +42,8 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
             _call("measure_store", "search", db, work, n, db.common_term, "common term"),
         ],
         "diff": lambda db, work, n: [
-            _call("measure_store", "diff", db, work, n),
-            _call("measure_gui", "diff_panel", db, work, n),
+            *_call("measure_store", "diff", db, work, n),  # type: ignore[misc]
+            *_call("measure_gui", "diff_panel", db, work, n),  # type: ignore[misc]
         ],
         "diffcases": lambda db, work, n: list(_call("measure_store", "diff_cases", db, work, n)),  # type: ignore[call-overload]
         "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],

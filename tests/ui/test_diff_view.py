@@ -1,4 +1,5 @@
-"""Tests of the diff panel (`ui.diff_view.DiffView`): off-thread diff, debounce, stale results, modes."""
+"""Tests of the diff panel (`ui.diff_view.DiffView`): off-thread batches, debounce, stale results, modes,
+what the rows show and how they are painted, folds, copying."""
 
 from __future__ import annotations
 
@@ -6,14 +7,20 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import random
 import threading
 
 import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QGuiApplication, QImage
 from pytestqt.qtbot import QtBot
 
-from app.diff_html import DARK_COLORS, LIGHT_COLORS
+from app.diff_stream import DiffStream, Fold
+from app.diff_style import DARK_COLORS, LIGHT_COLORS
+from tests.bench.bench_diff import SEED, cases
 from ui import diff_view
-from ui.diff_view import DEBOUNCE_MS, DiffMode, DiffRequest, DiffView
+from ui.diff_rows import FOLD_TIP, ROW_ROLE
+from ui.diff_view import COUNTING, DEBOUNCE_MS, DiffMode, DiffRequest, DiffView
 from ui.theme import dark_palette, light_palette
 
 WAIT_MS = 5000
@@ -23,6 +30,8 @@ WAIT_MS = 5000
 def view(qtbot: QtBot) -> DiffView:
     shown = DiffView()
     shown.setPalette(light_palette())
+    shown.resize(700, 500)
+    shown.show()
     qtbot.addWidget(shown)
     return shown
 
@@ -34,12 +43,18 @@ def _show(qtbot: QtBot, view: DiffView, old: str | None, new: str | None, label:
     return token
 
 
+def _has_color(image: QImage, color: str) -> bool:
+    wanted = QColor(color).rgb()
+    return any(
+        image.pixel(x, y) == wanted for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
+    )
+
+
 def test_showing_texts_displays_the_diff(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "I prefer pnpm for installs.", "I prefer npm for installs.", "Revision 1 → 2")
-    assert view.browser.toPlainText() == "I prefer pnpmnpm for installs."
+    assert view.text() == "I prefer pnpmnpm for installs."
     assert view.summary.text() == "+1 −1 words"
     assert view.caption.text() == "Revision 1 → 2"
-    assert view.browser.openLinks() is False
 
 
 def test_two_rapid_requests_only_display_the_second(qtbot: QtBot, view: DiffView) -> None:
@@ -49,23 +64,23 @@ def test_two_rapid_requests_only_display_the_second(qtbot: QtBot, view: DiffView
     second = _show(qtbot, view, "a", "second")
     qtbot.wait(3 * DEBOUNCE_MS)  # time for any stray result of the first request to arrive
     assert shown == [second]
-    assert "second" in view.browser.toPlainText()
-    assert "first" not in view.browser.toPlainText()
+    assert "second" in view.text()
+    assert "first" not in view.text()
 
 
 def test_a_result_overtaken_while_computing_is_dropped(
     qtbot: QtBot, view: DiffView, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started, release = threading.Event(), threading.Event()
-    compute = diff_view.compute_diff
+    compute = diff_view.first_batch
 
-    def slow_for_the_first(request: DiffRequest) -> diff_view.DiffOutcome:
+    def slow_for_the_first(request: DiffRequest) -> diff_view.DiffBatch:
         if request.new == "first":
             started.set()
             release.wait(WAIT_MS / 1000)
         return compute(request)
 
-    monkeypatch.setattr(diff_view, "compute_diff", slow_for_the_first)
+    monkeypatch.setattr(diff_view, "first_batch", slow_for_the_first)
     shown: list[int] = []
     view.diffShown.connect(shown.append)
     view.show_texts("", "first")
@@ -76,37 +91,37 @@ def test_a_result_overtaken_while_computing_is_dropped(
         release.set()
     qtbot.wait(3 * DEBOUNCE_MS)
     assert shown == [second]
-    assert view.browser.toPlainText() == "second"
+    assert view.text() == "second"
 
 
 def test_switching_mode_re_renders(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "keep\nI prefer pnpm.\n", "keep\nI prefer npm.\n")
-    assert "<table" not in view.browser.toHtml()
+    assert view.text() == "keep\nI prefer pnpmnpm."
     with qtbot.waitSignal(view.diffShown, timeout=WAIT_MS):
         view.set_mode(DiffMode.SIDE_BY_SIDE)
     assert view.mode() is DiffMode.SIDE_BY_SIDE
-    assert "<table" in view.browser.toHtml()
-    assert "I prefer pnpm." in view.browser.toPlainText()
-    assert "I prefer npm." in view.browser.toPlainText()
+    assert view.text() == "keep\tkeep\nI prefer pnpm.\tI prefer npm."
     with qtbot.waitSignal(view.diffShown, timeout=WAIT_MS):
         view.mode_box.setCurrentIndex(0)  # as the user would, through the combo box
     assert view.mode() is DiffMode.INLINE
-    assert "<table" not in view.browser.toHtml()
+    assert view.text() == "keep\nI prefer pnpmnpm."
 
 
-def test_colors_follow_the_palette(qtbot: QtBot, view: DiffView) -> None:
+def test_changes_are_painted_in_the_colors_of_the_palette(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "a b", "a c")
-    assert LIGHT_COLORS.inserted_background in view.browser.toHtml()
-    with qtbot.waitSignal(view.diffShown, timeout=WAIT_MS):
-        view.setPalette(dark_palette())
-    assert DARK_COLORS.inserted_background in view.browser.toHtml()
+    light = view.rows_view.viewport().grab().toImage()
+    assert _has_color(light, LIGHT_COLORS.inserted_background)
+    assert _has_color(light, LIGHT_COLORS.deleted_background)
+    view.setPalette(dark_palette())  # no new diff: the same rows, painted again
+    dark = view.rows_view.viewport().grab().toImage()
+    assert _has_color(dark, DARK_COLORS.inserted_background)
+    assert not _has_color(dark, LIGHT_COLORS.inserted_background)
 
 
 def test_untrusted_content_is_shown_as_text(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, None, '<b>bold</b> <a href="https://x">link</a>\u202e')
-    assert view.browser.toPlainText() == '<b>bold</b> <a href="https://x">link</a>⟦U+202E⟧'
+    assert view.text() == '<b>bold</b> <a href="https://x">link</a>⟦U+202E⟧'
     assert view.summary.text() == "+9 −0 words"  # b, bold, b, a, href, https, x, link, a
-    assert "<b>bold" not in view.browser.toHtml()
 
 
 def test_a_deleted_memory_and_no_change(qtbot: QtBot, view: DiffView) -> None:
@@ -114,9 +129,9 @@ def test_a_deleted_memory_and_no_change(qtbot: QtBot, view: DiffView) -> None:
     assert view.summary.text() == "+0 −2 words"
     _show(qtbot, view, "same", "same")
     assert view.summary.text() == "No change"
-    assert view.browser.toPlainText() == "same"
+    assert view.text() == "same"
     _show(qtbot, view, None, None)  # still answered, so a caller waiting for its token is not left hanging
-    assert view.browser.toPlainText() == "Empty on both sides."
+    assert view.text() == "Empty on both sides."
 
 
 def test_clear_drops_a_pending_request(qtbot: QtBot, view: DiffView) -> None:
@@ -126,7 +141,7 @@ def test_clear_drops_a_pending_request(qtbot: QtBot, view: DiffView) -> None:
     view.clear()
     qtbot.wait(3 * DEBOUNCE_MS)
     assert shown == []
-    assert view.browser.toPlainText() == ""
+    assert view.text() == ""
     assert view.caption.text() == view.summary.text() == ""
 
 
@@ -138,4 +153,66 @@ def test_results_go_to_their_own_view(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "a", "b")
     qtbot.wait(DEBOUNCE_MS)
     assert other_shown == []
-    assert other.browser.toPlainText() == ""
+    assert other.text() == ""
+
+
+def test_a_long_diff_shows_its_first_screen_then_the_rest(qtbot: QtBot, view: DiffView) -> None:
+    _, old, new = cases(random.Random(SEED))[0]  # 64 KiB, 5% of the words changed, scattered
+    summaries: list[str] = []
+    counts: list[int] = []
+
+    def first_screen(token: int) -> None:
+        summaries.append(view.summary.text())
+        counts.append(view.rows.rowCount())
+        image = view.rows_view.viewport().grab().toImage()
+        counts.append(int(_has_color(image, LIGHT_COLORS.inserted_background)))
+
+    view.firstScreenShown.connect(first_screen)
+    _show(qtbot, view, old, new)
+    assert summaries == [COUNTING]
+    first_rows, painted = counts
+    assert painted == 1, "the first screen is painted as soon as it is shown"
+    assert 0 < first_rows < view.rows.rowCount() / 5
+    assert view.rows.rowCount() == len(DiffStream(old, new, side_by_side=False).rest())
+    assert view.summary.text().startswith("+")
+    qtbot.waitUntil(lambda: not view._delegate.measuring, timeout=WAIT_MS)  # rows laid out when idle
+
+
+def test_rows_are_a_valid_model(qtbot: QtBot, view: DiffView, qtmodeltester: object) -> None:
+    old = "".join(f"line {number}\n" for number in range(1, 40))
+    _show(qtbot, view, old, old.replace("line 20", "line twenty"))
+    qtmodeltester.check(view.rows)  # type: ignore[attr-defined]
+
+
+def test_clicking_a_fold_shows_the_lines_it_hides(qtbot: QtBot, view: DiffView) -> None:
+    old = "".join(f"line {number}\n" for number in range(1, 40))
+    view.set_mode(DiffMode.SIDE_BY_SIDE)
+    _show(qtbot, view, old, old.replace("line 20\n", "line twenty\n"))
+    folds = [
+        row for row in range(view.rows.rowCount()) if isinstance(view.rows.index(row).data(ROW_ROLE), Fold)
+    ]
+    assert len(folds) == 2
+    first = view.rows.index(folds[0])
+    assert first.data(Qt.ItemDataRole.ToolTipRole) == FOLD_TIP
+    assert first.data() == "⋯ 16 unchanged lines ⋯"
+    before = view.rows.rowCount()
+    center = view.rows_view.visualRect(first).center()
+    qtbot.mouseClick(view.rows_view.viewport(), Qt.MouseButton.LeftButton, pos=center)
+    assert view.rows.rowCount() == before + 15
+    assert view.text().split("\n")[:3] == ["line 1\tline 1", "line 2\tline 2", "line 3\tline 3"]
+
+
+def test_copy_gives_the_selected_rows_as_a_unified_diff(qtbot: QtBot, view: DiffView) -> None:
+    view.set_mode(DiffMode.SIDE_BY_SIDE)
+    _show(qtbot, view, "keep\nI prefer pnpm.\n", "keep\nI prefer npm.\nnew line\n")
+    view.rows_view.setFocus()
+    qtbot.keyClick(view.rows_view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view.rows_view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == "  keep\n- I prefer pnpm.\n+ I prefer npm.\n+ new line"
+    view.rows_view.clearSelection()
+    view.rows_view.selectionModel().select(
+        view.rows.index(0), view.rows_view.selectionModel().SelectionFlag.Select
+    )
+    view.rows_view.copy_selection()
+    assert QGuiApplication.clipboard().text() == "  keep"
+    assert view.rows_view.indexAt(QPoint(5, 5)).row() == 0

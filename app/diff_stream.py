@@ -1,0 +1,254 @@
+"""A diff handed to a view in batches of rows: the first screen comes before the word level of the rest.
+
+`DiffStream.take(count)` returns the next rows, at least `count` of them unless the diff ends first,
+and computes only the engine's pieces (`app.diff_engine.diff_segments`) those rows need. Only the
+line matching covers both texts up front. On a 64 KiB memory with a word changed in every line, the
+first screen of rows costs a fraction of the whole word-level diff.
+
+Side by side, each unchanged run longer than 2 × context + 1 rows becomes a `Fold` holding them. The
+run is folded as soon as the next change (or the end) shows where it stops. Inline, the rows are the
+lines of the flowing text, and a changed line break ends its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import cast
+
+from app.diff import DiffOp, DiffStats, RowBuilder, SideBySideRow, diff_stats
+from app.diff_engine import diff_segments
+
+
+@dataclass(frozen=True, slots=True)
+class InlineLine:
+    """One line of the inline view: its ops, the last ending with the line break (none at the very end)."""
+
+    ops: tuple[DiffOp, ...]
+
+    @property
+    def changed(self) -> bool:
+        return any(op.kind != "equal" for op in self.ops)
+
+
+@dataclass(frozen=True, slots=True)
+class UnchangedLines:
+    """Lines both texts share, numbered from `left_number` and `right_number`: rows made when needed.
+
+    A 64 KiB memory is mostly unchanged lines, nearly all of them folded away: they stay one tuple of
+    strings (split at C speed) instead of a row object each.
+    """
+
+    left_number: int
+    right_number: int
+    lines: tuple[str, ...]  # without their "\n"
+
+    def rows(self) -> list[SideBySideRow]:
+        rows = []
+        for offset, line in enumerate(self.lines):
+            ops = (DiffOp("equal", line + "\n"),)
+            rows.append(SideBySideRow(self.left_number + offset, self.right_number + offset, ops, ops))
+        return rows
+
+    def sliced(self, start: int, end: int) -> UnchangedLines:
+        return UnchangedLines(self.left_number + start, self.right_number + start, self.lines[start:end])
+
+
+_Part = SideBySideRow | UnchangedLines
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """Unchanged side-by-side rows shown as one "⋯ N unchanged lines ⋯" row until it is opened."""
+
+    parts: tuple[_Part, ...]
+
+    @property
+    def count(self) -> int:
+        return sum(_size(part) for part in self.parts)
+
+    @property
+    def rows(self) -> list[SideBySideRow]:
+        return _rows(self.parts)
+
+    @property
+    def label(self) -> str:
+        count = self.count
+        return f"⋯ {count} unchanged {'line' if count == 1 else 'lines'} ⋯"
+
+
+ViewRow = SideBySideRow | InlineLine | Fold
+
+
+class DiffStream:
+    """The rows of the diff of `old` → `new`, side by side (folded around `context`) or inline."""
+
+    def __init__(self, old: str, new: str, side_by_side: bool, context: int = 3) -> None:
+        self._segments = diff_segments(old, new)
+        self._rows: _FoldedRows | _InlineLines = _FoldedRows(context) if side_by_side else _InlineLines()
+        self._inserted = self._deleted = 0
+        self.done = False
+
+    @property
+    def stats(self) -> DiffStats:
+        """Words inserted and deleted in the rows taken so far: the whole diff's once `done`."""
+        return DiffStats(self._inserted, self._deleted)
+
+    def take(self, count: int) -> list[ViewRow]:
+        """The next rows: at least `count` of them, or all that are left."""
+        while len(self._rows.ready) < count and not self.done:
+            segment = next(self._segments, None)
+            if segment is None:
+                self._rows.finish()
+                self.done = True
+                break
+            ops = [DiffOp(kind, text) for kind, text in segment]
+            stats = diff_stats(ops)
+            self._inserted += stats.words_inserted
+            self._deleted += stats.words_deleted
+            self._rows.feed(ops)
+        rows, self._rows.ready = self._rows.ready, []
+        return rows
+
+    def take_screen(self, lines: int, line_chars: int) -> list[ViewRow]:
+        """The next rows that fill about `lines` screen lines of `line_chars` characters (see
+        `screen_lines`), computing one piece of the engine at a time: a screen rarely needs many."""
+        rows: list[ViewRow] = []
+        filled = 0
+        while filled < lines and not self.done:
+            taken = self.take(1)
+            rows.extend(taken)
+            filled += sum(screen_lines(row, line_chars) for row in taken)
+        return rows
+
+    def rest(self) -> list[ViewRow]:
+        """Every row not taken yet."""
+        rows: list[ViewRow] = []
+        while not self.done:
+            rows.extend(self.take(1 << 30))
+        return rows
+
+
+def screen_lines(row: ViewRow, line_chars: int) -> int:
+    """About how many screen lines `row` takes when a line holds `line_chars` characters (one column)."""
+    if isinstance(row, Fold):
+        return 1
+    if isinstance(row, InlineLine):
+        length = sum(len(op.text) for op in row.ops)
+    else:
+        length = max(sum(len(op.text) for op in row.left_ops), sum(len(op.text) for op in row.right_ops))
+    return 1 + length // max(1, line_chars)
+
+
+class _RunBuilder(RowBuilder):
+    """Rows as `RowBuilder` makes them, except that whole unchanged lines stay `UnchangedLines`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parts: list[_Part] = []
+
+    def _emit_unchanged(self, lines: list[str]) -> None:
+        self._parts.extend(self.rows)
+        self.rows = []
+        self._parts.append(UnchangedLines(self.left_number + 1, self.right_number + 1, tuple(lines)))
+        self.left_number += len(lines)
+        self.right_number += len(lines)
+
+    def take(self) -> list[_Part]:
+        parts, self._parts = [*self._parts, *self.rows], []
+        self.rows = []
+        return parts
+
+
+class _FoldedRows:
+    def __init__(self, context: int) -> None:
+        self.ready: list[ViewRow] = []
+        self._builder = _RunBuilder()
+        self._context = context
+        self._unchanged: list[_Part] = []
+        self._after_change = False
+
+    def feed(self, ops: Iterable[DiffOp]) -> None:
+        self._builder.feed(ops)
+        self._drain()
+
+    def finish(self) -> None:
+        self._builder.finish()
+        self._drain()
+        self._fold(tail=0)
+
+    def _drain(self) -> None:
+        for part in self._builder.take():
+            if isinstance(part, SideBySideRow) and part.changed:
+                self._fold(tail=self._context)
+                self.ready.append(part)
+                self._after_change = True
+            else:
+                self._unchanged.append(part)
+
+    def _fold(self, tail: int) -> None:
+        """Fold the unchanged run that just ended, keeping context after a change and before the next."""
+        run, self._unchanged = self._unchanged, []
+        count = sum(_size(part) for part in run)
+        head = self._context if self._after_change else 0
+        if count > head + tail + 1:
+            self.ready.extend(_rows(_between(run, 0, head)))
+            self.ready.append(Fold(tuple(_between(run, head, count - tail))))
+            self.ready.extend(_rows(_between(run, count - tail, count)))
+        else:
+            self.ready.extend(_rows(run))
+
+
+def _size(part: _Part) -> int:
+    return len(part.lines) if isinstance(part, UnchangedLines) else 1
+
+
+def _rows(parts: Iterable[_Part]) -> list[SideBySideRow]:
+    rows: list[SideBySideRow] = []
+    for part in parts:
+        if isinstance(part, UnchangedLines):
+            rows.extend(part.rows())
+        else:
+            rows.append(part)
+    return rows
+
+
+def _between(parts: list[_Part], start: int, end: int) -> list[_Part]:
+    """The parts covering rows `start` to `end` of `parts`, cut where a range falls inside one."""
+    out: list[_Part] = []
+    at = 0
+    for part in parts:
+        size = _size(part)
+        low, high = max(start, at), min(end, at + size)
+        if low < high:
+            out.append(
+                part
+                if (low, high) == (at, at + size)
+                else cast(UnchangedLines, part).sliced(low - at, high - at)
+            )
+        at += size
+    return out
+
+
+class _InlineLines:
+    def __init__(self) -> None:
+        self.ready: list[ViewRow] = []
+        self._line: list[DiffOp] = []
+
+    def feed(self, ops: Iterable[DiffOp]) -> None:
+        for op in ops:
+            *whole, rest = op.text.split("\n")
+            for part in whole:
+                self._line.append(DiffOp(op.kind, part + "\n"))
+                self.ready.append(InlineLine(tuple(self._line)))
+                self._line = []
+            if rest:
+                self._line.append(DiffOp(op.kind, rest))
+
+    def finish(self) -> None:
+        if self._line:
+            self.ready.append(InlineLine(tuple(self._line)))
+            self._line = []
+
+
+__all__ = ["DiffStream", "Fold", "InlineLine", "UnchangedLines", "ViewRow", "screen_lines"]
