@@ -12,11 +12,12 @@ lines of the flowing text, and a changed line break ends its line.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
-from app.diff import DiffOp, DiffStats, RowBuilder, SideBySideRow, diff_stats
+from app.diff import DiffOp, DiffStats, OpKind, RowBuilder, SideBySideRow, diff_stats
 from app.diff_engine import diff_segments
 
 
@@ -86,28 +87,29 @@ class DiffStream:
     def __init__(self, old: str, new: str, side_by_side: bool, context: int = 3) -> None:
         self._segments = diff_segments(old, new)
         self._rows: _FoldedRows | _InlineLines = _FoldedRows(context) if side_by_side else _InlineLines()
-        self._inserted = self._deleted = 0
+        self._changes: list[DiffOp] = []  # counted into `stats` when asked: not before the first screen
+        self._fed_all = False
         self.done = False
 
     @property
     def stats(self) -> DiffStats:
-        """Words inserted and deleted in the rows taken so far: the whole diff's once `done`."""
-        return DiffStats(self._inserted, self._deleted)
+        """Words inserted and deleted by the pieces computed so far: the whole diff's once `done`."""
+        return diff_stats(self._changes)
 
     def take(self, count: int) -> list[ViewRow]:
-        """The next rows: at least `count` of them, or all that are left."""
-        while len(self._rows.ready) < count and not self.done:
+        """The next `count` rows, or all that are left."""
+        while not self._rows.fill(count) and not self._fed_all:
             segment = next(self._segments, None)
             if segment is None:
                 self._rows.finish()
-                self.done = True
-                break
+                self._fed_all = True
+                continue
             ops = [DiffOp(kind, text) for kind, text in segment]
-            stats = diff_stats(ops)
-            self._inserted += stats.words_inserted
-            self._deleted += stats.words_deleted
+            self._changes.extend(op for op in ops if op.kind != "equal")
             self._rows.feed(ops)
-        rows, self._rows.ready = self._rows.ready, []
+        ready = self._rows.ready
+        rows = [ready.popleft() for _ in range(min(count, len(ready)))]
+        self.done = self._fed_all and not self._rows.fill(1)
         return rows
 
     def take_screen(self, lines: int, line_chars: int) -> list[ViewRow]:
@@ -123,10 +125,7 @@ class DiffStream:
 
     def rest(self) -> list[ViewRow]:
         """Every row not taken yet."""
-        rows: list[ViewRow] = []
-        while not self.done:
-            rows.extend(self.take(1 << 30))
-        return rows
+        return self.take(1 << 62)
 
 
 def screen_lines(row: ViewRow, line_chars: int) -> int:
@@ -162,11 +161,15 @@ class _RunBuilder(RowBuilder):
 
 class _FoldedRows:
     def __init__(self, context: int) -> None:
-        self.ready: list[ViewRow] = []
+        self.ready: deque[ViewRow] = deque()
         self._builder = _RunBuilder()
         self._context = context
         self._unchanged: list[_Part] = []
         self._after_change = False
+
+    def fill(self, count: int) -> bool:
+        """Whether `count` rows are ready (rows are made as ops arrive, a change's lines at once)."""
+        return len(self.ready) >= count
 
     def feed(self, ops: Iterable[DiffOp]) -> None:
         self._builder.feed(ops)
@@ -231,24 +234,46 @@ def _between(parts: list[_Part], start: int, end: int) -> list[_Part]:
 
 
 class _InlineLines:
+    """Lines made only as they are asked for: a 64 KiB op of blank lines is one C-speed split, not
+    65,536 rows before the first screen."""
+
     def __init__(self) -> None:
-        self.ready: list[ViewRow] = []
+        self.ready: deque[ViewRow] = deque()
+        self._ops: deque[DiffOp] = deque()
         self._line: list[DiffOp] = []
+        self._kind: OpKind = "equal"
+        self._parts: list[str] = []  # the op being cut into lines; its last part has no "\n"
+        self._at = 0
+        self._finished = False
 
     def feed(self, ops: Iterable[DiffOp]) -> None:
-        for op in ops:
-            *whole, rest = op.text.split("\n")
-            for part in whole:
-                self._line.append(DiffOp(op.kind, part + "\n"))
-                self.ready.append(InlineLine(tuple(self._line)))
-                self._line = []
-            if rest:
-                self._line.append(DiffOp(op.kind, rest))
+        self._ops.extend(ops)
 
     def finish(self) -> None:
-        if self._line:
-            self.ready.append(InlineLine(tuple(self._line)))
-            self._line = []
+        self._finished = True
+
+    def fill(self, count: int) -> bool:
+        """Make lines until `count` are ready; whether they are."""
+        while len(self.ready) < count:
+            if self._at < len(self._parts) - 1:
+                self._line.append(DiffOp(self._kind, self._parts[self._at] + "\n"))
+                self.ready.append(InlineLine(tuple(self._line)))
+                self._line = []
+                self._at += 1
+                continue
+            if self._parts and self._parts[-1]:
+                self._line.append(DiffOp(self._kind, self._parts[-1]))
+            self._parts, self._at = [], 0
+            if self._ops:
+                op = self._ops.popleft()
+                self._kind, self._parts = op.kind, op.text.split("\n")
+                continue
+            if self._finished and self._line:
+                self.ready.append(InlineLine(tuple(self._line)))
+                self._line = []
+                continue
+            return False
+        return True
 
 
 __all__ = ["DiffStream", "Fold", "InlineLine", "UnchangedLines", "ViewRow", "screen_lines"]
