@@ -179,7 +179,6 @@ class DiffList(QListView):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.setMouseTracking(True)
         self.clicked.connect(self._open_fold)
         self.activated.connect(self._open_fold)
         copy = QAction("Copy as unified diff", self)

@@ -239,6 +239,9 @@ class DiffView(QWidget):
         if event.type() == QEvent.Type.PaletteChange:  # light ↔ dark: the diff colors change too
             self._delegate.set_colors(self._colors())
             self.rows_view.viewport().update()
+        elif event.type() == QEvent.Type.FontChange:  # every row's height changes with the font
+            self._delegate.forget()
+            self.rows_view.doItemsLayout()
 
     def _recompute_now(self) -> None:
         if self._texts is None:
