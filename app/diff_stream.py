@@ -1,8 +1,8 @@
 """A diff handed to a view in batches of rows: the first screen comes before the word level of the rest.
 
-`DiffStream.take(count)` returns the next rows, at least `count` of them unless the diff ends first,
-and computes only the engine's pieces (`app.diff_engine.diff_segments`) those rows need. Only the
-line matching covers both texts up front. On a 64 KiB memory with a word changed in every line, the
+`DiffStream.take(count)` returns the next `count` rows (fewer at the end of the diff) and computes
+only the engine's pieces (`app.diff_engine.diff_segments`) those rows need. Only the line matching
+covers both texts up front. On a 64 KiB memory with a word changed in every line, the
 first screen of rows costs a fraction of the whole word-level diff.
 
 Side by side, each unchanged run longer than 2 × context + 1 rows becomes a `Fold` holding them. The
