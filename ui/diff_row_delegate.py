@@ -31,8 +31,8 @@ from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOpti
 
 from app.diff import SideBySideRow
 from app.diff_stream import Fold, InlineLine, screen_lines
-from app.diff_style import DiffColors, SpanKind, StyledText, styled_line
-from ui.diff_rows import ROW_ROLE, Item, Message
+from app.diff_style import DiffColors, SpanKind, StyledText
+from ui.diff_rows import ROW_ROLE, Item, Message, row_texts
 from ui.theme import blend
 
 Role = QPalette.ColorRole
@@ -132,11 +132,11 @@ class DiffRowDelegate(QStyledItemDelegate):
         if len(self._layouts) > _LAYOUT_CACHE_LIMIT:
             self._layouts.clear()
         text_width = self._text_width(item, width, font)
-        line_height = QFontMetrics(font).height()
+        line_height, _ = self._metrics(font)
         layouts: list[QTextLayout] = []
         height = line_height
         if isinstance(item, SideBySideRow | InlineLine | Message):
-            for styled in _texts(item):
+            for styled in row_texts(item):
                 layout, text_height = self._layout(styled, text_width, font)
                 layouts.append(layout)
                 height = max(height, text_height)
@@ -171,7 +171,8 @@ class DiffRowDelegate(QStyledItemDelegate):
         span.start, span.length, span.format = start, end - start, self._formats[kind]
         return span
 
-    def _estimate(self, item: Item, width: int, font: QFont) -> int:
+    def _metrics(self, font: QFont) -> tuple[int, int]:
+        """(line height, average character width) of `font`, kept while the font stays the same."""
         if font != self._font:
             metrics = QFontMetrics(font)
             self._font, self._line_height, self._char_width = (
@@ -179,12 +180,16 @@ class DiffRowDelegate(QStyledItemDelegate):
                 metrics.height(),
                 metrics.averageCharWidth(),
             )
+        return self._line_height, self._char_width
+
+    def _estimate(self, item: Item, width: int, font: QFont) -> int:
+        line_height, char_width = self._metrics(font)
         if isinstance(item, Fold):
-            return self._line_height + 4 * V_PAD
+            return line_height + 4 * V_PAD
         if isinstance(item, Message):
             item = InlineLine(())  # a message is one short line
-        chars = max(1, self._text_width(item, width, font) // max(1, self._char_width))
-        return screen_lines(item, chars) * self._line_height + 2 * V_PAD
+        chars = max(1, self._text_width(item, width, font) // max(1, char_width))
+        return screen_lines(item, chars) * line_height + 2 * V_PAD
 
     def measure_screen(self) -> None:
         """Lay out the rows of the first screen now, so that their first paint is exact."""
@@ -271,17 +276,6 @@ class DiffRowDelegate(QStyledItemDelegate):
         painter.fillRect(rect, blend(palette.color(Role.Base), palette.color(Role.Text), 0.05))
         painter.setPen(QColor(self._colors.line_number))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, fold.label)
-
-
-def _texts(item: SideBySideRow | InlineLine | Message) -> list[StyledText | None]:
-    """What each side of the row shows (None: no line on that side); one text for a line or message."""
-    if isinstance(item, Message):
-        return [StyledText(item.text, ())]
-    if isinstance(item, InlineLine):
-        return [styled_line(item.ops)]
-    left = styled_line(item.left_ops) if item.left_number is not None else None
-    right = styled_line(item.right_ops) if item.right_number is not None else None
-    return [left, right]
 
 
 def _formats(colors: DiffColors) -> dict[SpanKind, QTextCharFormat]:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from app.diff import DiffOp, SideBySideRow
 from app.diff_stream import Fold, InlineLine, ViewRow
-from app.diff_style import styled_line
+from app.diff_style import StyledText, styled_line
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -113,15 +113,20 @@ class DiffRowsModel(QAbstractListModel):
 
 def shown_text(item: Item) -> str:
     """The text a row shows: markers for hidden characters and ↵ for a changed line break included."""
-    if isinstance(item, Message):
-        return item.text
     if isinstance(item, Fold):
         return item.label
+    return "\t".join(styled.text if styled else "" for styled in row_texts(item))
+
+
+def row_texts(item: SideBySideRow | InlineLine | Message) -> list[StyledText | None]:
+    """What each side of a row shows (None: no line on that side); one text for a line or a message."""
+    if isinstance(item, Message):
+        return [StyledText(item.text, ())]
     if isinstance(item, InlineLine):
-        return styled_line(item.ops).text
-    left = styled_line(item.left_ops).text if item.left_number is not None else ""
-    right = styled_line(item.right_ops).text if item.right_number is not None else ""
-    return f"{left}\t{right}"
+        return [styled_line(item.ops)]
+    left = styled_line(item.left_ops) if item.left_number is not None else None
+    right = styled_line(item.right_ops) if item.right_number is not None else None
+    return [left, right]
 
 
 def unified_text(items: list[Item]) -> str:
@@ -215,6 +220,7 @@ __all__ = [
     "DiffRowsModel",
     "Item",
     "Message",
+    "row_texts",
     "shown_text",
     "unified_text",
 ]
