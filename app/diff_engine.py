@@ -32,8 +32,10 @@ _BLANK = re.compile(r"\s+")
 # What the word-level matcher compares: a token other than a newline, with the blanks that follow it.
 _UNIT = re.compile(r"\n|[^\S\n]+|(?:\w+|[^\w\s])[^\S\n]*")
 
-# About how many raw ops `diff_segments` computes at a time.
+# About how many raw ops `diff_segments` computes at a time, or how many characters when fewer ops
+# hold more (about a screen's worth: an unchanged start of a text fills the first screen on its own).
 SEGMENT_OPS = 16
+SEGMENT_CHARS = 4096
 # Middles above this many characters (per side) are never given to the word-level matcher.
 _WORD_LEVEL_MAX_CHARS = 1500
 # A pair of lines "looks alike" when their common prefix + suffix cover this share of the longer one,
@@ -58,12 +60,15 @@ def raw_diff(old: str, new: str) -> list[Op]:
     return normalized(ops)
 
 
-def diff_segments(old: str, new: str, size: int = SEGMENT_OPS) -> Iterator[list[Op]]:
-    """`raw_diff`'s ops in tidied pieces of about `size` raw ops, each computed when it is asked for.
+def diff_segments(
+    old: str, new: str, size: int = SEGMENT_OPS, chars: int = SEGMENT_CHARS
+) -> Iterator[list[Op]]:
+    """`raw_diff`'s ops in tidied pieces of about `size` raw ops or `chars` characters, whichever
+    comes first, each computed when it is asked for.
 
     Joined and normalized, the pieces are exactly `raw_diff`. A view can show the first lines of a
     64 KiB diff before the word level of the rest is computed: only the line matching covers the
-    whole texts up front.
+    whole texts up front, and not even that when the texts share their first screen of lines.
 
     A piece ends only where a non-empty equal op ending with a line break is followed by another
     equal op. Tidying looks at most at the first character of an equal op after a change and appends
@@ -71,41 +76,49 @@ def diff_segments(old: str, new: str, size: int = SEGMENT_OPS) -> Iterator[list[
     would (`tests/test_diff_segments.py` checks this against `tidy` of the whole).
     """
     piece: list[Op] = []
+    held = 0  # characters in `piece`
     at_line_start = False  # the last non-empty op of `piece` is an equal op ending with "\n"
     for op in _raw_ops(old, new):
         kind, text = op
         if not text:
             continue
-        if kind == "equal" and at_line_start and len(piece) >= size:
+        if kind == "equal" and at_line_start and (len(piece) >= size or held >= chars):
             yield tidy(piece)
-            piece = []
+            piece, held = [], 0
         piece.append(op)
+        held += len(text)
         at_line_start = kind == "equal" and text[-1] == "\n"
     if piece:
         yield tidy(piece)
 
 
 def _raw_ops(old: str, new: str) -> Iterator[Op]:
-    """The untidied ops, produced lazily: equal line blocks split after their first line, so that a
-    piece can end there."""
+    """The untidied ops, produced lazily: equal line blocks with their first and last lines apart,
+    so that a piece can end there."""
     if old == new:
         yield ("equal", old)
         return
     # Whole lines the texts share at both ends never reach the line matcher: a typical revision
     # rewrites a sentence or two, and then the matcher only sees the lines around them.
     head, tail = _common_line_ends(old, new)
-    yield from _first_line_apart(old[:head])
+    yield from _end_lines_apart(old[:head])
     yield from _diff_lines(_Lines(old[head : len(old) - tail]), _Lines(new[head : len(new) - tail]))
-    yield from _first_line_apart(old[len(old) - tail :])
+    yield from _end_lines_apart(old[len(old) - tail :])
 
 
-def _first_line_apart(text: str) -> Iterator[Op]:
-    cut = text.find("\n") + 1
-    if 0 < cut < len(text):
-        yield ("equal", text[:cut])
-        yield ("equal", text[cut:])
-    else:
+def _end_lines_apart(text: str) -> Iterator[Op]:
+    """Unchanged lines as up to three equal ops, the first line and the last apart: a piece can end
+    after the first line, or before the last, which `diff_segments` tells without the op after it (an
+    unchanged start is shown before the line matching runs)."""
+    first = text.find("\n") + 1
+    last = text.rfind("\n", 0, len(text) - 1) + 1  # where the last line starts
+    if not 0 < first < len(text):
         yield ("equal", text)
+        return
+    yield ("equal", text[:first])
+    if first < last:
+        yield ("equal", text[first:last])
+    yield ("equal", text[max(first, last) :])
 
 
 def _common_line_ends(old: str, new: str) -> tuple[int, int]:
@@ -150,7 +163,7 @@ class _Lines:
 def _diff_lines(old: _Lines, new: _Lines) -> Iterator[Op]:
     for tag, i1, i2, j1, j2 in _line_blocks(old, new):
         if tag == "equal":
-            yield from _first_line_apart(old.text(i1, i2))
+            yield from _end_lines_apart(old.text(i1, i2))
         elif tag == "delete":
             yield ("delete", old.text(i1, i2))
         elif tag == "insert":
@@ -351,4 +364,4 @@ def _is_boundary(text: str, index: int) -> bool:
     return index <= 0 or index >= len(text) or _SAME_TOKEN.match(text, index - 1, index + 1) is None
 
 
-__all__ = ["SEGMENT_OPS", "TOKEN", "Op", "OpKind", "diff_segments", "raw_diff"]
+__all__ = ["SEGMENT_CHARS", "SEGMENT_OPS", "TOKEN", "Op", "OpKind", "diff_segments", "raw_diff"]

@@ -96,9 +96,11 @@ class DiffStream:
         """Words inserted and deleted by the pieces computed so far: the whole diff's once `done`."""
         return diff_stats(self._changes)
 
-    def take(self, count: int) -> list[ViewRow]:
-        """The next `count` rows, or all that are left."""
-        while not self._rows.fill(count) and not self._fed_all:
+    def _make_ready(self, count: int) -> bool:
+        """Compute pieces until `count` rows are ready; whether they are (False: fewer are left)."""
+        while not self._rows.fill(count):
+            if self._fed_all:
+                return False
             segment = next(self._segments, None)
             if segment is None:
                 self._rows.finish()
@@ -107,21 +109,32 @@ class DiffStream:
             ops = [DiffOp(kind, text) for kind, text in segment]
             self._changes.extend(op for op in ops if op.kind != "equal")
             self._rows.feed(ops)
+        return True
+
+    def take(self, count: int) -> list[ViewRow]:
+        """The next `count` rows, or all that are left."""
+        self._make_ready(count)
         ready = self._rows.ready
         rows = [ready.popleft() for _ in range(min(count, len(ready)))]
-        self.done = self._fed_all and not self._rows.fill(1)
+        self._note_done()
         return rows
 
     def take_screen(self, lines: int, line_chars: int) -> list[ViewRow]:
         """The next rows that fill about `lines` screen lines of `line_chars` characters (see
         `screen_lines`), computing one piece of the engine at a time: a screen rarely needs many."""
         rows: list[ViewRow] = []
+        ready = self._rows.ready
         filled = 0
-        while filled < lines and not self.done:
-            taken = self.take(1)
-            rows.extend(taken)
-            filled += sum(screen_lines(row, line_chars) for row in taken)
+        while filled < lines and self._make_ready(1):
+            row = ready.popleft()
+            rows.append(row)
+            filled += screen_lines(row, line_chars)
+        self._note_done()
         return rows
+
+    def _note_done(self) -> None:
+        """`done` once every piece is in and every row taken (never computing a piece to tell)."""
+        self.done = self._fed_all and not self._rows.fill(1)
 
     def rest(self) -> list[ViewRow]:
         """Every row not taken yet."""

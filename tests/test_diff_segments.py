@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.diff_engine import _raw_ops, diff_segments, raw_diff
+from app import diff_engine
+from app.diff_engine import SEGMENT_CHARS, _raw_ops, diff_segments, raw_diff
 from app.diff_tidy import normalized, tidy
 from tests.bench.bench_diff import SEED, cases
 from tests.test_diff import edited_pairs, texts
@@ -49,3 +51,22 @@ def test_a_long_diff_comes_in_many_pieces_and_the_first_is_small() -> None:
     pieces = list(diff_segments(old, new))
     assert len(pieces) > 20
     assert sum(len(text) for _, text in pieces[0]) < len(old) / 10
+
+
+def test_an_unchanged_start_comes_first_without_matching_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 64 KiB text whose first screen is unchanged: the first piece is that start, and the line
+    # matcher has not run yet (it runs for the second piece).
+    lines = [f"line {number}: {'word ' * 40}\n" for number in range(300)]
+    old = "".join(lines)
+    new = "".join([*lines[:150], "a new line\n", *lines[150:]])
+    calls: list[int] = []
+    real = diff_engine.opcodes
+    monkeypatch.setattr(diff_engine, "opcodes", lambda a, b: calls.append(len(a)) or real(a, b))
+    pieces = diff_segments(old, new)
+    first = next(pieces)
+    assert calls == []
+    assert first == [("equal", "".join(lines[:149]))]  # all but the last shared line, its own op
+    assert len(first[0][1]) >= SEGMENT_CHARS
+    rest = [op for piece in pieces for op in piece]
+    assert calls and normalized([*first, *rest]) == _whole(old, new)
+    assert ("insert", "a new line\n") in rest

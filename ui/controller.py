@@ -165,10 +165,7 @@ class Controller(QObject):
         the others' texts come with `load_revision` when one is selected."""
 
         def work() -> list[Revision]:
-            revisions = list(reversed(self.store.history(memory_id, texts=False)))
-            if revisions and not revisions[0].texts_loaded:
-                revisions[0] = self.store.revision(revisions[0].id)
-            return revisions
+            return list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
 
         self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions))
 

@@ -90,8 +90,8 @@ class DiffRowDelegate(QStyledItemDelegate):
 
     @property
     def measuring(self) -> bool:
-        """Whether rows still wait to be laid out at their exact height."""
-        return self._measuring.isActive()
+        """Whether rows still wait to be laid out at their exact height, or the view to place them there."""
+        return self._measuring.isActive() or self._relayout.isActive()
 
     def _measure_some(self) -> None:
         model = self._view.model()

@@ -32,8 +32,13 @@ class ChangeWatch:
         """The version now, as the first statement of a read (None where the dialect has none)."""
         if not self._enabled:
             return None
-        version = conn.exec_driver_sql("PRAGMA data_version").scalar()
-        return Look(conn.connection.dbapi_connection, int(version or 0))
+        connection = conn.connection.dbapi_connection
+        cursor = conn.connection.cursor()  # the driver's: a look precedes every read of the window
+        try:
+            row = cursor.execute("PRAGMA data_version").fetchone()
+        finally:
+            cursor.close()
+        return Look(connection, int(row[0] if row else 0))
 
     def unchanged(self, look: Look | None) -> bool:
         """Nothing committed by anyone else since a scan that found everything as seen."""

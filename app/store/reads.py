@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, bindparam, case, func, null, select
 
 from app.provenance import parse_candidate_ids
+from app.store.driver_query import DriverQuery
 from app.store.models import EMPTY_DETAIL, KIND_CONTENT, Candidate, Revision
 from app.store.rows import HostRow, OwnFacts
 from app.store.tables import expiry, memory_sources, revisions, seen, user_memories, user_memory_candidates
@@ -181,11 +182,14 @@ _WITHOUT_TEXTS = [
     null().label(column.name) if column.name in ("previous_content", "new_content") else column
     for column in revisions.c
 ]
-# Built once: the history panel reads one memory's revisions at every selection.
+# Built once, run on the driver's cursor: the history panel reads one memory's revisions, and the
+# newest one whole, at every selection, and the diff waits for them.
 _HISTORY = {
-    texts: select(*(revisions.c if texts else _WITHOUT_TEXTS))
-    .where(revisions.c.memory_id == bindparam("b_memory"))
-    .order_by(revisions.c.changed_at, revisions.c.id)
+    texts: DriverQuery(
+        select(*(revisions.c if texts else _WITHOUT_TEXTS))
+        .where(revisions.c.memory_id == bindparam("b_memory"))
+        .order_by(revisions.c.changed_at, revisions.c.id)
+    )
     for texts in (True, False)
 }
 
@@ -193,7 +197,7 @@ _HISTORY = {
 def fetch_revisions(conn: Connection, memory_id: int, *, texts: bool = True) -> list[Revision]:
     """A memory's revisions, oldest first (changed_at, then id); `texts=False` leaves out both texts
     (50 revisions of a 64 KiB memory hold 6 MB of them; a history list needs none)."""
-    rows = conn.execute(_HISTORY[texts], {"b_memory": memory_id})
+    rows = _HISTORY[texts].rows(conn, {"b_memory": memory_id})
     return [revision_from_row(row, texts_loaded=texts) for row in rows]
 
 
@@ -206,9 +210,9 @@ def fetch_revisions_by_id(conn: Connection, revision_ids: Sequence[int]) -> list
     return [found[item] for item in revision_ids if item in found]
 
 
-_ONE_REVISION = select(revisions).where(revisions.c.id == bindparam("b_revision"))
+_ONE_REVISION = DriverQuery(select(revisions).where(revisions.c.id == bindparam("b_revision")))
 
 
 def fetch_revision(conn: Connection, revision_id: int) -> Revision | None:
-    row = conn.execute(_ONE_REVISION, {"b_revision": revision_id}).first()
-    return revision_from_row(row) if row is not None else None
+    rows = _ONE_REVISION.rows(conn, {"b_revision": revision_id})
+    return revision_from_row(rows[0]) if rows else None

@@ -173,10 +173,13 @@ class MemoryStore:
     def changed_elsewhere(self) -> bool:
         """Whether anyone but this store may have committed since its last look that found nothing new
         (a `PRAGMA data_version`, no scan); True whenever that cannot be told."""
-        if self._memory_log is not None:
-            return True
         with self._read() as conn:
-            return not self._watch.unchanged(self._watch.look(conn))
+            return not self._nothing_new(conn)
+
+    def _nothing_new(self, conn: Connection) -> bool:
+        """Whether observing would find nothing: no commit by anyone else since the last look that found
+        nothing new (always False while outside changes are kept in memory: those are looked for)."""
+        return self._memory_log is None and self._watch.unchanged(self._watch.look(conn))
 
     def observe(self) -> list[Revision]:
         """Record rewrites made outside the dashboard since the last look; returns the new revisions."""
@@ -266,15 +269,31 @@ class MemoryStore:
         with self._read() as conn:
             return fetch_candidates(conn, ids)
 
-    def history(self, memory_id: int, *, observe: bool = True, texts: bool = True) -> list[Revision]:
+    def history(
+        self, memory_id: int, *, observe: bool = True, texts: bool = True, newest_whole: bool = False
+    ) -> list[Revision]:
         """Every revision of a memory (deleted ones too), oldest first; `texts=False` reads them without
-        their contents (`Revision.texts_loaded` False; `revision` reads one whole)."""
-        if observe:
-            self.observe()
+        their contents (`Revision.texts_loaded` False; `revision` reads one whole), except the newest
+        one's when `newest_whole` (the diff a history panel shows first).
+
+        One read transaction when nothing new is there to observe: a selection in the window reads this
+        and waits for it before its diff."""
         with self._read() as conn:
-            stored = fetch_revisions(conn, memory_id, texts=texts) if self._own else []
+            if not observe or self._nothing_new(conn):
+                return self._history(conn, memory_id, texts, newest_whole)
+        self.observe()
+        with self._read() as conn:
+            return self._history(conn, memory_id, texts, newest_whole)
+
+    def _history(self, conn: Connection, memory_id: int, texts: bool, newest_whole: bool) -> list[Revision]:
+        stored = fetch_revisions(conn, memory_id, texts=texts) if self._own else []
         extra = self._memory_log.revisions.get(memory_id, []) if self._memory_log is not None else []
-        return sorted([*stored, *extra], key=lambda rev: (rev.changed_at, abs(rev.id)))
+        found = sorted([*stored, *extra], key=lambda rev: (rev.changed_at, abs(rev.id)))
+        if newest_whole and found and not found[-1].texts_loaded:
+            whole = fetch_revision(conn, found[-1].id)
+            if whole is not None:
+                found[-1] = whole
+        return found
 
     def revision(self, revision_id: int) -> Revision:
         """One revision with its texts (a revision kept in memory only, on a read-only store, too)."""

@@ -71,8 +71,8 @@ def diff(db: BenchDb, work: Path, rounds: int) -> list[Result]:
 
     def select(whole: bool) -> Callable[[], Callable[[], object]]:
         def run() -> object:  # as the window does: the revisions listed without texts, the newest read whole
-            history = store.history(db.diff_memory_id, texts=False)
-            latest = store.revision(next(r for r in reversed(history) if r.kind == KIND_CONTENT).id)
+            latest = store.history(db.diff_memory_id, texts=False, newest_whole=True)[-1]
+            assert latest.kind == KIND_CONTENT and latest.texts_loaded
             stream = DiffStream(latest.previous_content or "", latest.new_content or "", side_by_side=False)
             return stream.rest() if whole else stream.take_screen(*PANEL_SCREEN)
 
