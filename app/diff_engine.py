@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from app.diff_match import Opcode, opcodes
+from app.diff_match import Opcode, common_prefix_length, common_suffix_length, opcodes
 from app.diff_tidy import Op, OpKind, normalized, tidy
 
 # Tokens: one newline, a run of other whitespace, a word, or a single other character. Every character
@@ -123,8 +123,8 @@ def _end_lines_apart(text: str) -> Iterator[Op]:
 
 def _common_line_ends(old: str, new: str) -> tuple[int, int]:
     """Lengths of the whole lines the texts share at their start and at their end."""
-    head = old.rfind("\n", 0, _common_prefix_length(old, new)) + 1
-    tail = _common_suffix_length(old, new, min(len(old), len(new)) - head)
+    head = old.rfind("\n", 0, common_prefix_length(old, new)) + 1
+    tail = common_suffix_length(old, new, min(len(old), len(new)) - head)
     old_start, new_start = len(old) - tail, len(new) - tail
     if tail and not (old[old_start - 1 : old_start] == new[new_start - 1 : new_start] == "\n"):
         # Move the start forward past the next line break, which lies in the shared part.
@@ -176,12 +176,15 @@ def _line_blocks(old: _Lines, new: _Lines) -> list[Opcode]:
     """Line opcodes, with blank lines between two changes folded into them: two rewritten passages
     that share only their empty lines read as one change, not as confetti around each blank line."""
     blocks = opcodes(old.keys, new.keys)
+    last = len(blocks) - 1
     out: list[Opcode] = []
     for number, block in enumerate(blocks):
         tag, i1, i2, _, j2 = block
-        after_change = bool(out) and out[-1][0] != "equal"
-        between = number + 1 < len(blocks) and not any(part.strip() for part in old.parts[i1:i2])
-        if after_change and (tag != "equal" or between):
+        if (
+            out
+            and out[-1][0] != "equal"
+            and (tag != "equal" or (number < last and not any(part.strip() for part in old.parts[i1:i2])))
+        ):
             _, k1, _, l1, _ = out[-1]
             out[-1] = ("replace", k1, i2, l1, j2)
         else:
@@ -319,40 +322,13 @@ def _alike(old: str, new: str, ends: tuple[int, int]) -> bool:
 
 def _common_ends(old: str, new: str) -> tuple[int, int]:
     """Lengths of the common prefix and suffix, cut back to token boundaries and not overlapping."""
-    prefix = _common_prefix_length(old, new)
+    prefix = common_prefix_length(old, new)
     while prefix > 0 and not (_is_boundary(old, prefix) and _is_boundary(new, prefix)):
         prefix -= 1  # before `prefix` both texts agree, so walking back reaches a boundary of both
-    suffix = _common_suffix_length(old, new, min(len(old), len(new)) - prefix)
+    suffix = common_suffix_length(old, new, min(len(old), len(new)) - prefix)
     while suffix > 0 and not (_is_boundary(old, len(old) - suffix) and _is_boundary(new, len(new) - suffix)):
         suffix -= 1
     return prefix, suffix
-
-
-def _common_prefix_length(old: str, new: str) -> int:
-    # A binary search over slice comparisons runs at C speed, unlike a loop over characters.
-    if not old or not new or old[0] != new[0]:
-        return 0
-    low, high = 1, min(len(old), len(new))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[:middle] == new[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix_length(old: str, new: str, limit: int) -> int:
-    if limit <= 0 or old[-1] != new[-1]:
-        return 0
-    low, high = 1, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[len(old) - middle :] == new[len(new) - middle :]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 # Two characters that belong to one token: both word characters, or both blanks other than a newline.

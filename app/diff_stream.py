@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from app.diff import DiffOp, DiffStats, OpKind, RowBuilder, SideBySideRow, diff_stats
-from app.diff_engine import diff_segments
+from app.diff_engine import Op, diff_segments
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +87,14 @@ class DiffStream:
     def __init__(self, old: str, new: str, side_by_side: bool, context: int = 3) -> None:
         self._segments = diff_segments(old, new)
         self._rows: _FoldedRows | _InlineLines = _FoldedRows(context) if side_by_side else _InlineLines()
-        self._changes: list[DiffOp] = []  # counted into `stats` when asked: not before the first screen
+        self._changes: list[Op] = []  # counted into `stats` when asked: not before the first screen
         self._fed_all = False
         self.done = False
 
     @property
     def stats(self) -> DiffStats:
         """Words inserted and deleted by the pieces computed so far: the whole diff's once `done`."""
-        return diff_stats(self._changes)
+        return diff_stats(DiffOp(kind, text) for kind, text in self._changes)
 
     def _make_ready(self, count: int) -> bool:
         """Compute pieces until `count` rows are ready; whether they are (False: fewer are left)."""
@@ -106,9 +106,8 @@ class DiffStream:
                 self._rows.finish()
                 self._fed_all = True
                 continue
-            ops = [DiffOp(kind, text) for kind, text in segment]
-            self._changes.extend(op for op in ops if op.kind != "equal")
-            self._rows.feed(ops)
+            self._changes.extend(op for op in segment if op[0] != "equal")
+            self._rows.feed(segment)
         return True
 
     def take(self, count: int) -> list[ViewRow]:
@@ -184,8 +183,8 @@ class _FoldedRows:
         """Whether `count` rows are ready (rows are made as ops arrive, a change's lines at once)."""
         return len(self.ready) >= count
 
-    def feed(self, ops: Iterable[DiffOp]) -> None:
-        self._builder.feed(ops)
+    def feed(self, ops: Iterable[Op]) -> None:
+        self._builder.feed(DiffOp(kind, text) for kind, text in ops)
         self._drain()
 
     def finish(self) -> None:
@@ -252,14 +251,14 @@ class _InlineLines:
 
     def __init__(self) -> None:
         self.ready: deque[ViewRow] = deque()
-        self._ops: deque[DiffOp] = deque()
-        self._line: list[DiffOp] = []
+        self._ops: deque[Op] = deque()
+        self._line: list[DiffOp] = []  # the start of a line that the next op goes on with
         self._kind: OpKind = "equal"
         self._parts: list[str] = []  # the op being cut into lines; its last part has no "\n"
         self._at = 0
         self._finished = False
 
-    def feed(self, ops: Iterable[DiffOp]) -> None:
+    def feed(self, ops: Iterable[Op]) -> None:
         self._ops.extend(ops)
 
     def finish(self) -> None:
@@ -267,22 +266,32 @@ class _InlineLines:
 
     def fill(self, count: int) -> bool:
         """Make lines until `count` are ready; whether they are."""
-        while len(self.ready) < count:
-            if self._at < len(self._parts) - 1:
-                self._line.append(DiffOp(self._kind, self._parts[self._at] + "\n"))
-                self.ready.append(InlineLine(tuple(self._line)))
-                self._line = []
-                self._at += 1
+        ready = self.ready
+        while len(ready) < count:
+            parts, at = self._parts, self._at
+            if at < len(parts) - 1:  # whole lines of the op being cut: as many as are asked for
+                end = min(len(parts) - 1, at + count - len(ready))
+                kind = self._kind
+                line = self._line
+                for part in parts[at:end]:
+                    line.append(DiffOp(kind, part + "\n"))
+                    ready.append(InlineLine(tuple(line)))
+                    line = []
+                self._line, self._at = line, end
                 continue
-            if self._parts and self._parts[-1]:
-                self._line.append(DiffOp(self._kind, self._parts[-1]))
+            if parts and parts[-1]:
+                self._line.append(DiffOp(self._kind, parts[-1]))
             self._parts, self._at = [], 0
             if self._ops:
-                op = self._ops.popleft()
-                self._kind, self._parts = op.kind, op.text.split("\n")
+                kind, text = self._ops.popleft()
+                self._kind = kind
+                if "\n" in text:
+                    self._parts = text.split("\n")
+                elif text:  # most ops of a changed line hold no line break
+                    self._line.append(DiffOp(kind, text))
                 continue
             if self._finished and self._line:
-                self.ready.append(InlineLine(tuple(self._line)))
+                ready.append(InlineLine(tuple(self._line)))
                 self._line = []
                 continue
             return False

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.diff import TOKEN, DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
-from app.diff_match import opcodes
+from app.diff_match import common_prefix_length, common_suffix_length, opcodes
 from app.diff_stream import DiffStream, Fold
 from app.diff_style import LIGHT_COLORS, StyledText, styled_line
 from app.screening import classify
@@ -414,3 +414,19 @@ def test_matcher_blocks_cover_both_sides_and_keep_a_longest_common_subsequence(
         i, j = i2, j2
     assert (i, j) == (len(old), len(new))
     assert sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal") == _lcs_length(old, new)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, texts, st.integers(-2, 40))
+def test_common_start_and_end_lengths_are_those_of_a_character_by_character_walk(
+    old: str, new: str, limit: int
+) -> None:
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new), limit) and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+    assert common_prefix_length(old, new) == start
+    assert common_prefix_length(old + "x" * 70_000, old + "y") == len(old)  # long texts, in C++
+    assert common_suffix_length(old, new, limit) == end

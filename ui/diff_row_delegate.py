@@ -84,8 +84,11 @@ class DiffRowDelegate(QStyledItemDelegate):
             self.forget()
 
     def forget(self) -> None:
-        self._layouts.clear()
-        self._heights.clear()
+        # The rows laid out so far are let go once the event loop turns, not before the next paint:
+        # destroying a few hundred text layouts took ~1 ms that a new diff's first screen waited for.
+        QTimer.singleShot(0, self._layouts.clear)
+        self._layouts = {}
+        self._heights = {}
         self._next_row = 0
 
     @property

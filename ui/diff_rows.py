@@ -183,6 +183,9 @@ class DiffList(QListView):
         self.setLayoutMode(QListView.LayoutMode.SinglePass)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Always there: a scroll bar that appears once a diff outgrows the panel narrows the rows, and
+        # every row of the first screen was wrapped (and laid out) again for its first paint.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.clicked.connect(self._open_fold)
         self.activated.connect(self._open_fold)

@@ -23,7 +23,7 @@ from app.store import MemoryFilter, MemoryStore
 from app.store.models import KIND_CONTENT
 from app.store.reads import REVISION_COLUMNS
 from tests.bench.generate import BenchDb
-from tests.bench.timing import Result, fresh_copy, result, side_by_side
+from tests.bench.timing import Result, fresh_copy, median_ratio, result, side_by_side
 from tests.bench.verdict_case import build_verdict, raw_apply
 
 REWRITES = 1_000
@@ -107,13 +107,21 @@ def diff(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     raw.close()
     store.close()
     shown = DiffStream(old, new, side_by_side=False).take_screen(*PANEL_SCREEN)
+    old_lines = old.splitlines()
+    first_change = next(
+        op[1]
+        for op in difflib.SequenceMatcher(None, old_lines, new.splitlines()).get_opcodes()
+        if op[0] != "equal"
+    )
+    whole_rows = statistics.median(rows[0]) * 1e3
     note = (
-        f"{len(revisions)} revisions, {len(old.encode()):,} -> {len(new.encode()):,} bytes; ours = history"
-        f" (no texts) + the newest revision whole + the first screen of rows ({len(shown)} rows of"
-        f" {PANEL_SCREEN[0]} lines × {PANEL_SCREEN[1]} characters, inline); side-by-side rows of the whole"
-        f" diff alone: {_median(rows[0]) * 1e3:.1f} ms. Against raw sqlite3 doing the same reads + the"
-        f" floor's difflib ({_median(same_work[1]) * 1e3:.2f} ms): {_ratio(same_work):.2f}×; the first"
-        f" screen alone against difflib, texts in memory: {_ratio(alone):.2f}×"
+        f"{len(revisions)} revisions, {len(old.encode()):,} -> {len(new.encode()):,} bytes, first change on"
+        f" line {first_change + 1} of {len(old_lines)}; ours = history (no texts, the newest revision whole)"
+        f" + the first screen of rows ({len(shown)} rows of {PANEL_SCREEN[0]} lines × {PANEL_SCREEN[1]}"
+        f" characters, inline); side-by-side rows of the whole diff alone: {whole_rows:.1f} ms. Against raw"
+        f" sqlite3 doing the same reads + the floor's difflib ({statistics.median(same_work[1]) * 1e3:.2f}"
+        f" ms): {median_ratio(same_work):.2f}×; the first screen alone against difflib, texts in memory:"
+        f" {median_ratio(alone):.2f}×"
     )
     return [
         result("select a 50-revision memory + diff", first, 1.5, note),
@@ -208,14 +216,6 @@ def _deferred_indexing(db: BenchDb, work: Path) -> tuple[int, float]:
     return steps + 1, seconds
 
 
-def _median(times: list[float]) -> float:
-    return statistics.median(times)
-
-
-def _ratio(times: tuple[list[float], list[float]]) -> float:
-    return _median(times[0]) / _median(times[1])
-
-
 def diff_cases(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     """`bench_diff`'s cases (64 KiB texts: realistic edits and worst cases) in the same table.
 
@@ -235,7 +235,7 @@ def diff_cases(db: BenchDb, work: Path, rounds: int) -> list[Result]:
             baseline,
         )
         whole = side_by_side(rounds, lambda o=old, n=new: lambda: word_diff(o, n), baseline)
-        whole_ratio = _ratio(whole)
+        whole_ratio = median_ratio(whole)
         target = 1.5 if name.startswith("realistic") else None
         rows.append(result(f"diff {name}", first, target, f"whole word diff: {whole_ratio:.2f}×"))
     return rows

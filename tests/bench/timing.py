@@ -73,6 +73,11 @@ def side_by_side(
     return ours_times, floor_times
 
 
+def median_ratio(times: tuple[list[float], list[float]]) -> float:
+    """Ours over the floor, medians of rounds timed side by side."""
+    return statistics.median(times[0]) / statistics.median(times[1])
+
+
 def result(name: str, times: tuple[list[float], list[float]], target: float | None, note: str = "") -> Result:
     ours_times, floor_times = times
     return Result(

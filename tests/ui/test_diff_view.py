@@ -216,3 +216,14 @@ def test_copy_gives_the_selected_rows_as_a_unified_diff(qtbot: QtBot, view: Diff
     view.rows_view.copy_selection()
     assert QGuiApplication.clipboard().text() == "  keep"
     assert view.rows_view.indexAt(QPoint(5, 5)).row() == 0
+
+
+def test_rows_keep_their_width_when_a_diff_outgrows_the_panel(qtbot: QtBot, view: DiffView) -> None:
+    # The first screen is laid out at the viewport's width before its first paint: a scroll bar that
+    # appeared afterwards would narrow the rows and have every one of them wrapped again.
+    _show(qtbot, view, "short", "short and sweet")
+    width = view.rows_view.viewport().width()
+    long_text = "".join(f"line {number}: {'word ' * 30}\n" for number in range(200))
+    _show(qtbot, view, long_text, long_text.replace("line 3:", "line three:"))
+    assert view.rows_view.verticalScrollBar().maximum() > 0  # it does outgrow the panel
+    assert view.rows_view.viewport().width() == width
