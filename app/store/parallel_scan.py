@@ -64,10 +64,17 @@ m = user_memories.c
 Part = tuple[str, list[object]]
 
 
+# Each min() and max() in a query of its own: SQLite reads one end of the rowid b-tree for a lone
+# min(id) or max(id), but `SELECT min(id), max(id)` (or their difference) reads every row (18 ms at
+# 100,000 memories, twice per large listing, against 0.01 ms).
+_BOUNDS = "SELECT (SELECT min(id) FROM user_memories), (SELECT max(id) FROM user_memories)"
+_SPAN = "SELECT (SELECT max(id) FROM user_memories) - (SELECT min(id) FROM user_memories)"
+
+
 def worth_it(conn: Connection) -> bool:
     """The host table spans at least `PARALLEL_MIN_SPAN` ids (read on the caller's connection, so a
     small store never opens the scan's connections)."""
-    span = conn.exec_driver_sql("SELECT max(id) - min(id) FROM user_memories").scalar()
+    span = conn.exec_driver_sql(_SPAN).scalar()
     return span is not None and int(span) >= PARALLEL_MIN_SPAN
 
 
@@ -121,7 +128,7 @@ class ParallelScan:
         first.execute("BEGIN")
         try:
             version = first.execute("PRAGMA data_version").fetchone()
-            low, high = first.execute("SELECT min(id), max(id) FROM user_memories").fetchone()
+            low, high = first.execute(_BOUNDS).fetchone()
             if low is None or low < 0:
                 return None
             shift = max(1, high.bit_length())  # every id of this snapshot is below 2**shift

@@ -194,7 +194,8 @@ def diff_panel(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     The floor is Qt's own `QPlainTextEdit` of the same size showing the new text (set and painted): what
     a screen of this text costs to lay out and paint, which no diff shown on screen can do without.
     `difflib`, the floor of the computation (`measure_store.diff`), is in the note: painting ~6,000
-    characters takes several times longer than diffing 64 KiB.
+    characters takes several times longer than diffing 64 KiB. Reported, not held to a target: the
+    issue's target (1.5× `difflib`) is the computation's row.
     """
     from ui.diff_view import DiffView
 
@@ -270,6 +271,6 @@ def diff_panel(db: BenchDb, work: Path, rounds: int) -> list[Result]:
         f" ({statistics.median(against_difflib[1]) * 1e3:.2f} ms): {median_ratio(against_difflib):.1f}×"
     )
     return [
-        result("select + diff on screen (DiffView)", first, 1.5, note),
+        result("select + diff on screen (DiffView)", first, None, note),
         result("  same, every row in the view", whole, None, "until diffShown: the second batch appended"),
     ]
