@@ -200,9 +200,43 @@ class DiffList(QListView):
         select_all.setShortcut(QKeySequence.StandardKey.SelectAll)
         select_all.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         select_all.triggered.connect(self.selectAll)
-        for action in (copy, select_all, unfold):
+        # F7 / Shift+F7, as in other diff viewers; anywhere in the window: the card list keeps its focus.
+        self.next_change = QAction("Next change", self)
+        self.next_change.setShortcut(QKeySequence("F7"))
+        self.next_change.setToolTip("Show the next changed passage (F7)")
+        self.next_change.triggered.connect(lambda: self.go_to_change(forward=True))
+        self.previous_change = QAction("Previous change", self)
+        self.previous_change.setShortcut(QKeySequence("Shift+F7"))
+        self.previous_change.setToolTip("Show the previous changed passage (Shift+F7)")
+        self.previous_change.triggered.connect(lambda: self.go_to_change(forward=False))
+        for action in (self.next_change, self.previous_change):
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        for action in (self.next_change, self.previous_change, copy, select_all, unfold):
             self.addAction(action)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def go_to_change(self, *, forward: bool) -> bool:
+        """Make the first row of the next (or previous) changed passage current and scroll to it;
+        whether there was one. A passage is a run of changed rows: going forward, the one holding the
+        current row is skipped; going back, the start nearest before the current row is shown (with no
+        current row, the last passage's)."""
+        items = self.rows.items()
+        starts = [
+            row for row, item in enumerate(items) if _changed(item) and not (row and _changed(items[row - 1]))
+        ]
+        current = self.currentIndex().row()
+        if current < 0 and not forward:
+            current = len(items)
+        if forward:
+            found = next((row for row in starts if row > current), None)
+        else:
+            found = next((row for row in reversed(starts) if row < current), None)
+        if found is None:
+            return False
+        index = self.rows.index(found)
+        self.setCurrentIndex(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        return True
 
     def copy_selection(self) -> None:
         rows = sorted(index.row() for index in self.selectedIndexes())
@@ -214,6 +248,10 @@ class DiffList(QListView):
     def _open_fold(self, index: QModelIndex) -> None:
         if self.rows.open_fold(index.row()):
             self.setCurrentIndex(self.rows.index(index.row()))
+
+
+def _changed(item: Item) -> bool:
+    return isinstance(item, InlineLine | SideBySideRow) and item.changed
 
 
 __all__ = [

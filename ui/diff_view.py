@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from app.diff import DiffStats
 from app.diff_stream import DiffStream
@@ -182,6 +182,17 @@ class DiffView(QWidget):
         header.addWidget(self.caption)
         header.addStretch(1)
         header.addWidget(self.summary)
+        for action, arrow in (
+            (self.rows_view.previous_change, Qt.ArrowType.UpArrow),
+            (self.rows_view.next_change, Qt.ArrowType.DownArrow),
+        ):
+            button = QToolButton()
+            button.setArrowType(arrow)
+            button.setAutoRaise(True)
+            button.setToolTip(action.toolTip())
+            button.setAccessibleName(action.text())
+            button.clicked.connect(action.trigger)
+            header.addWidget(button)
         header.addWidget(self.mode_box)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

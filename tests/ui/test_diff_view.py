@@ -13,6 +13,7 @@ import threading
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage
+from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
 from app.diff_stream import DiffStream, Fold
@@ -227,3 +228,45 @@ def test_rows_keep_their_width_when_a_diff_outgrows_the_panel(qtbot: QtBot, view
     _show(qtbot, view, long_text, long_text.replace("line 3:", "line three:"))
     assert view.rows_view.verticalScrollBar().maximum() > 0  # it does outgrow the panel
     assert view.rows_view.viewport().width() == width
+
+
+def _current_text(view: DiffView) -> str:
+    return view.rows_view.currentIndex().data() or ""
+
+
+@pytest.mark.parametrize("mode", list(DiffMode))
+def test_f7_and_shift_f7_step_through_the_changed_passages(
+    qtbot: QtBot, view: DiffView, mode: DiffMode
+) -> None:
+    lines = [f"line {number}\n" for number in range(1, 121)]
+    new = lines.copy()
+    new[9] = "line ten\n"  # a passage of two changed lines...
+    new[10] = "line eleven\n"
+    new[99] = "line one hundred\n"  # ...and one far below the first screen
+    view.set_mode(mode)
+    _show(qtbot, view, "".join(lines), "".join(new))
+    view.activateWindow()
+    rows = view.rows_view
+    assert rows.currentIndex().row() == -1
+    qtbot.keyClick(rows, Qt.Key.Key_F7)
+    assert "ten" in _current_text(view)
+    qtbot.keyClick(rows, Qt.Key.Key_F7)  # the rest of the passage is skipped
+    assert "one hundred" in _current_text(view)
+    assert rows.visualRect(rows.currentIndex()).intersects(rows.viewport().rect())  # scrolled to it
+    assert not rows.go_to_change(forward=True)  # no passage after the last: it stays
+    assert "one hundred" in _current_text(view)
+    qtbot.keyClick(rows, Qt.Key.Key_F7, Qt.KeyboardModifier.ShiftModifier)
+    assert "ten" in _current_text(view)
+    assert not rows.go_to_change(forward=False)
+
+
+def test_the_header_arrows_step_through_changes_too(qtbot: QtBot, view: DiffView) -> None:
+    old = "".join(f"line {number}\n" for number in range(1, 60))
+    _show(qtbot, view, old, old.replace("line 30\n", "line thirty\n"))
+    buttons = {button.accessibleName(): button for button in view.findChildren(QToolButton)}
+    assert buttons["Next change"].toolTip() == "Show the next changed passage (F7)"
+    qtbot.mouseClick(buttons["Next change"], Qt.MouseButton.LeftButton)
+    assert "thirty" in _current_text(view)
+    view.rows_view.setCurrentIndex(view.rows.index(view.rows.rowCount() - 1))
+    qtbot.mouseClick(buttons["Previous change"], Qt.MouseButton.LeftButton)
+    assert "thirty" in _current_text(view)
