@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
+from app.store.driver_query import driver_rows
+
 
 @dataclass(frozen=True, slots=True)
 class Look:
@@ -28,17 +30,17 @@ class ChangeWatch:
         self._enabled = enabled
         self._clean: Look | None = None
 
+    @property
+    def enabled(self) -> bool:
+        """Whether looks tell anything (SQLite, not read-only)."""
+        return self._enabled
+
     def look(self, conn: Connection) -> Look | None:
         """The version now, as the first statement of a read (None where the dialect has none)."""
         if not self._enabled:
             return None
-        connection = conn.connection.dbapi_connection
-        cursor = conn.connection.cursor()  # the driver's: a look precedes every read of the window
-        try:
-            row = cursor.execute("PRAGMA data_version").fetchone()
-        finally:
-            cursor.close()
-        return Look(connection, int(row[0] if row else 0))
+        rows = driver_rows(conn, "PRAGMA data_version")  # the driver's cursor: a look precedes many reads
+        return Look(conn.connection.dbapi_connection, int(rows[0][0] if rows else 0))
 
     def unchanged(self, look: Look | None) -> bool:
         """Nothing committed by anyone else since a scan that found everything as seen."""

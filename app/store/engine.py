@@ -21,6 +21,7 @@ from urllib.parse import quote
 from sqlalchemy import Connection, Engine, QueuePool, create_engine, event, inspect, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
+from app.store.driver_query import driver_rows
 from app.store.errors import DatabaseLockedError, DatabaseOpenError
 from app.store.tables import HOST_TABLES, VERSION_TABLE
 
@@ -146,11 +147,7 @@ def _install_transaction_events(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         mode = conn.get_execution_options().get(BEGIN_OPTION, "")
-        cursor = conn.connection.cursor()
-        try:
-            cursor.execute(f"BEGIN {mode}".strip())
-        finally:
-            cursor.close()
+        driver_rows(conn, f"BEGIN {mode}".strip())
 
 
 def _ensure_wal(uri: str, timeout_ms: int, location: str) -> None:
@@ -243,7 +240,7 @@ def transaction(engine: Engine, *, write: bool, location: str) -> Iterator[Conne
     try:
         with engine.connect().execution_options(**options) as conn, conn.begin():
             yield conn
-    except (OperationalError, sqlite3.OperationalError) as exc:  # the second from BEGIN (`_begin`)
+    except OperationalError as exc:
         if is_locked_error(exc):
             raise DatabaseLockedError(locked_message(location)) from exc
         raise

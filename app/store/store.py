@@ -173,13 +173,20 @@ class MemoryStore:
     def changed_elsewhere(self) -> bool:
         """Whether anyone but this store may have committed since its last look that found nothing new
         (a `PRAGMA data_version`, no scan); True whenever that cannot be told."""
+        if not self._looks_tell():
+            return True
         with self._read() as conn:
             return not self._nothing_new(conn)
 
+    def _looks_tell(self) -> bool:
+        """Whether a look can show that observing would find nothing: not while outside changes are
+        kept in memory (those are always looked for), nor where the change watch is off."""
+        return self._memory_log is None and self._watch.enabled
+
     def _nothing_new(self, conn: Connection) -> bool:
         """Whether observing would find nothing: no commit by anyone else since the last look that found
-        nothing new (always False while outside changes are kept in memory: those are looked for)."""
-        return self._memory_log is None and self._watch.unchanged(self._watch.look(conn))
+        nothing new."""
+        return self._looks_tell() and self._watch.unchanged(self._watch.look(conn))
 
     def observe(self) -> list[Revision]:
         """Record rewrites made outside the dashboard since the last look; returns the new revisions."""
@@ -278,9 +285,10 @@ class MemoryStore:
 
         One read transaction when nothing new is there to observe: a selection in the window reads this
         and waits for it before its diff."""
-        with self._read() as conn:
-            if not observe or self._nothing_new(conn):
-                return self._history(conn, memory_id, texts, newest_whole)
+        if not observe or self._looks_tell():
+            with self._read() as conn:
+                if not observe or self._nothing_new(conn):
+                    return self._history(conn, memory_id, texts, newest_whole)
         self.observe()
         with self._read() as conn:
             return self._history(conn, memory_id, texts, newest_whole)

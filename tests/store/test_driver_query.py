@@ -3,11 +3,15 @@ statements whose rows or parameters SQLAlchemy would have to process."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 from sqlalchemy import DateTime, Integer, bindparam, cast, literal, select
+from sqlalchemy.exc import OperationalError
 
 from app.store import MemoryStore
-from app.store.driver_query import DriverQuery
+from app.store.driver_query import DriverQuery, driver_rows
 from app.store.engine import transaction
 from app.store.tables import revisions, user_memories
 
@@ -40,15 +44,30 @@ def test_rows_read_in_the_open_transaction(store: MemoryStore) -> None:
         assert [tuple(row) for row in query.rows(conn, {"b_id": 5})] == [(store.get(5).content,)]
 
 
-def test_statements_that_need_sqlalchemys_processing_are_refused(store: MemoryStore) -> None:
+def test_statements_that_need_sqlalchemys_processing_are_refused() -> None:
     with pytest.raises(ValueError, match="result processing: when"):
         DriverQuery(select(cast(literal("2026-12-03"), DateTime).label("when")))
-    ids = bindparam("ids", expanding=True)
-    expanding = DriverQuery(select(revisions.c.id).where(revisions.c.id.in_(ids)))
+    with pytest.raises(ValueError, match="rendered at execution"):
+        DriverQuery(select(revisions.c.id).where(revisions.c.id.in_(bindparam("ids", expanding=True))))
+    with pytest.raises(ValueError, match="bind processing: b_when"):
+        DriverQuery(
+            select(revisions.c.id).where(revisions.c.changed_at < bindparam("b_when", type_=DateTime))
+        )
+    assert DriverQuery(select(literal(1, Integer).label("one")))  # plain columns are fine
+
+
+def test_driver_errors_are_sqlalchemys_as_through_execute(store: MemoryStore, host_db: Path) -> None:
+    # The window and the command line tell a failing database from a bug by SQLAlchemy's errors.
+    store.edit(5, "Prefers pnpm v2")
     engine = store._db.engine
     with (
         transaction(engine, write=False, location="test") as conn,
-        pytest.raises(ValueError, match="expanding"),
+        pytest.raises(OperationalError, match="no such"),
     ):
-        expanding.rows(conn, {"ids": [1, 2]})
-    assert DriverQuery(select(literal(1, Integer).label("one")))  # plain columns are fine
+        driver_rows(conn, "SELECT * FROM no_such_table")
+    raw = sqlite3.connect(host_db)
+    raw.execute("ALTER TABLE mdash_revisions RENAME COLUMN detail TO detail_renamed")
+    raw.commit()
+    raw.close()
+    with pytest.raises(OperationalError, match="no such column"):
+        store.history(5, texts=False, newest_whole=True)
