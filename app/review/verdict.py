@@ -6,7 +6,10 @@ The verdict JSON is the host's: `promote` [{content, candidate_ids}], `update_ex
 duplicates, content); `check_against_database` takes the sets of existing memory ids and pending candidate
 ids. Both collect every problem, each naming its entry (`update_existing[2].candidate_ids[1]: ...`),
 and raise one `VerdictError`. Unknown keys are rejected too: a misspelt `update_existing` silently ignored
-would consume its candidates without applying the rewrite.
+would consume its candidates without applying the rewrite. So are duplicate keys (JSON keeps the last, which
+would drop the other value silently), nesting beyond what a verdict needs, ids outside 64 bits and text that
+could not be stored and shown again (lone surrogates, non-characters: `app.text_input`, the one rule for
+text entering the store). Every check is linear in the verdict's size.
 """
 
 from __future__ import annotations
@@ -18,8 +21,14 @@ from typing import Any
 
 from app.review.errors import VerdictError
 from app.screening import hidden_characters
+from app.text_input import (
+    DuplicateKeyError,
+    content_problem,
+    int64_problem,
+    strict_json_loads,
+    text_problem,
+)
 
-MAX_CONTENT_BYTES = 64 * 1024
 TOP_KEYS = ("promote", "update_existing", "dismiss_existing", "consume_candidate_ids")
 
 
@@ -80,7 +89,9 @@ class _Problems:
     items: list[str] = field(default_factory=list)
 
     def add(self, where: str, message: str) -> None:
-        self.items.append(f"{where}: {message}")
+        # A key or value quoted in the message may hold a lone surrogate: keep the message printable.
+        line = f"{where}: {message}"
+        self.items.append(line.encode("utf-8", "backslashreplace").decode("utf-8"))
 
     def raise_if_any(self) -> None:
         if self.items:
@@ -112,6 +123,10 @@ def _positive_id(value: object, where: str, problems: _Problems) -> int | None:
     if value <= 0:
         problems.add(where, f"{value} is not an id (ids are positive integers)")
         return None
+    out_of_range = int64_problem(value)
+    if out_of_range is not None:
+        problems.add(where, f"{out_of_range}; not an id")
+        return None
     return value
 
 
@@ -119,7 +134,7 @@ def _id_list(value: object, where: str, problems: _Problems) -> tuple[int, ...]:
     if not isinstance(value, list):
         problems.add(where, f"must be a list of ids, not {_describe(value)}")
         return ()
-    ids: list[int] = []
+    ids: dict[int, None] = {}  # ordered, with a constant-time membership test (100,000 ids stay linear)
     for index, item in enumerate(value):
         parsed = _positive_id(item, f"{where}[{index}]", problems)
         if parsed is None:
@@ -127,7 +142,7 @@ def _id_list(value: object, where: str, problems: _Problems) -> tuple[int, ...]:
         if parsed in ids:
             problems.add(f"{where}[{index}]", f"#{parsed} is listed twice")
             continue
-        ids.append(parsed)
+        ids[parsed] = None
     return tuple(ids)
 
 
@@ -135,12 +150,10 @@ def _check_content(value: object, where: str, problems: _Problems, *, allow_hidd
     if not isinstance(value, str):
         problems.add(where, f"must be a string, not {_describe(value)}")
         return ""
-    if not value.strip():
-        problems.add(where, "is empty")
+    problem = content_problem(value)
+    if problem is not None:
+        problems.add(where, problem)
         return value
-    size = len(value.encode("utf-8"))
-    if size > MAX_CONTENT_BYTES:
-        problems.add(where, f"is {size:,} bytes; the limit is {MAX_CONTENT_BYTES:,} (64 KiB)")
     hidden = hidden_characters(value)
     if hidden and not allow_hidden:
         shown = ", ".join(sorted({h.label for h in hidden})[:3])
@@ -213,6 +226,9 @@ def _dismissals(data: Mapping[str, Any], problems: _Problems) -> list[Dismissal]
         if reason is not None and not isinstance(reason, str):
             problems.add(f"{where}.reason", f"must be a string, not {_describe(reason)}")
             reason = None
+        elif reason is not None and (bad := text_problem(reason)) is not None:
+            problems.add(f"{where}.reason", bad)
+            reason = None
         if memory_id is not None:
             found.append(Dismissal(memory_id, (reason.strip() or None) if reason else None))
     return found
@@ -259,14 +275,24 @@ def _one_action_per_memory(verdict: Verdict, problems: _Problems) -> None:
         dismissed.add(dismissal.memory_id)
 
 
+def _bounded_int(digits: str) -> int | float:
+    """A JSON integer; one too long for 64 bits stays a float (reported as not an id), so Python's
+    4,300-digit limit on int() never turns a hostile number into a traceback."""
+    return int(digits) if len(digits) <= 20 else float(digits)
+
+
 def load_json(text: str | bytes) -> object:
     """The verdict's JSON document; a syntax error is a VerdictError naming line and column."""
     try:
-        return json.loads(text)
+        return strict_json_loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise VerdictError([f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]) from exc
     except UnicodeDecodeError as exc:
         raise VerdictError([f"not UTF-8 text: {exc.reason}"]) from exc
+    except DuplicateKeyError as exc:
+        raise VerdictError([f"{exc}; which one was meant cannot be told"]) from exc
+    except (ValueError, RecursionError) as exc:
+        raise VerdictError([f"not a verdict: {exc}"]) from exc
 
 
 def parse_verdict(data: object, *, allow_hidden: bool = False) -> Verdict:

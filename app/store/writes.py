@@ -49,8 +49,8 @@ from app.store.tables import (
     user_memories,
     user_memory_candidates,
 )
+from app.text_input import content_problem, text_problem
 
-MAX_CONTENT_BYTES = 64 * 1024
 m = user_memories.c
 # Built once (see revision_log): the values come as parameters; an UPDATE sets the columns they name.
 INSERT_MEMORY = insert(user_memories)
@@ -58,12 +58,19 @@ UPDATE_MEMORY = update(user_memories).where(m.id == bindparam("b_id"))
 
 
 def validate_content(content: str) -> str:
-    if not content.strip():
-        raise InvalidInputError("content is empty")
-    size = len(content.encode("utf-8"))
-    if size > MAX_CONTENT_BYTES:
-        raise InvalidInputError(f"content is {size:,} bytes; the limit is {MAX_CONTENT_BYTES:,} (64 KiB)")
+    """The one content rule (`app.text_input.content_problem`), for every writer of a memory's text."""
+    problem = content_problem(content)
+    if problem is not None:
+        raise InvalidInputError(f"content {problem}")
     return content
+
+
+def validate_reason(reason: str | None) -> str | None:
+    """A dismissal's reason is kept in its revision and exported: it must be storable text too."""
+    problem = text_problem(reason) if reason else None
+    if problem is not None:
+        raise InvalidInputError(f"the reason {problem}")
+    return reason
 
 
 def next_updated_at(now: int, previous: int) -> int:
@@ -217,6 +224,7 @@ def set_status(
     reason: str | None = None,
 ) -> int | None:
     """Dismiss or reactivate: a status revision; like the host's dismiss, `updated_at` moves too."""
+    validate_reason(reason)
     row = require_row(ctx, memory_id)
     if row.status == status:
         return None

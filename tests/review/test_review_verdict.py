@@ -10,7 +10,6 @@ from review_helpers import seed_verdict, verdict
 
 from app.review.errors import VerdictError
 from app.review.verdict import (
-    MAX_CONTENT_BYTES,
     Dismissal,
     Promotion,
     Update,
@@ -18,6 +17,7 @@ from app.review.verdict import (
     check_against_database,
     parse_verdict,
 )
+from app.text_input import MAX_CONTENT_BYTES
 
 MEMORIES = {1, 3, 4, 5}
 PENDING = {141, 143, 145, 146, 151, 152}
