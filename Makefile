@@ -33,8 +33,8 @@ test: lint typecheck pytest
 
 # The README's screenshots, from the demo store (light and dark).
 screenshot: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot.png --select 312 --size 1400x900
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot-dark.png --select 312 --size 1400x900 --theme dark
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot.png --select 312 --size 1400x900 --force
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot-dark.png --select 312 --size 1400x900 --theme dark --force
 
 # Benchmarks at 100,000 memories (several minutes) or 10,000 (`bench-quick`, under a minute).
 bench: $(STAMP)

@@ -2,11 +2,14 @@
 
 One module over platformdirs so every path can be overridden: `MEMORY_DASHBOARD_DB` (a file or a
 SQLAlchemy URL), `MEMORY_DASHBOARD_DATA_DIR` (the embedded store's folder), and portable mode (a file
-named `portable.txt` beside the executable keeps settings and the store beside it).
+named `portable.txt` beside the executable keeps settings and the store beside it). `choice_problem` says,
+before anything is opened or created, why a chosen file cannot be: a link to nothing, a loop, a folder
+that cannot be written.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Mapping
@@ -28,7 +31,7 @@ class DatabaseChoice:
     """The database to open and why it was chosen (shown in the status bar and `--help`)."""
 
     target: str  # a filesystem path or a SQLAlchemy URL
-    origin: str  # "--db" | "MEMORY_DASHBOARD_DB" | "host" | "embedded"
+    origin: str  # "--db" | "MEMORY_DASHBOARD_DB" | "host" | "embedded" | "demo"
 
     @property
     def is_url(self) -> bool:
@@ -101,3 +104,52 @@ def choose_database(explicit: str | None, environ: Mapping[str, str] | None = No
 
 def _expand(target: str) -> str:
     return target if is_url(target) else str(Path(target).expanduser())
+
+
+def link_problem(path: Path) -> str | None:
+    """Why a database path leads nowhere: a symbolic link to nothing, a loop, a path through a file. A
+    path that simply does not exist is no problem here (it may be created, or its opener says so)."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return (
+            f"{path} is a symbolic link to {os.readlink(path)}, which does not exist"
+            if path.is_symlink()
+            else None
+        )
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{path} is a symbolic link in a loop (it leads back to itself)"
+        return f"{path} cannot be used: {exc.strerror}"
+    return None
+
+
+def creatable_problem(path: Path) -> str | None:
+    """Why a database file cannot be created at `path` (the embedded store on first use, `init`): its
+    folder, or the nearest folder above it that exists, is a file or cannot be written."""
+    problem = link_problem(path)
+    if problem is not None or path.exists():
+        return problem
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        if folder.is_symlink():  # a folder on the way that is a link to nothing, or a loop
+            return link_problem(folder)
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"cannot create {path}: {folder} is a file, not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot create {path}: the folder {folder} cannot be written"
+    return None
+
+
+def choice_problem(choice: DatabaseChoice) -> str | None:
+    """Why the chosen database file cannot be opened, before anything follows a bad link or creates a
+    file: checked where a store is opened, so the message names the path (and how it was chosen)."""
+    if choice.is_url:
+        return None
+    path = Path(choice.target)
+    created_here = choice.origin in ("embedded", "demo")  # our own stores, created on first use
+    problem = creatable_problem(path) if created_here else link_problem(path)
+    if problem is not None and created_here:
+        return f"{problem}; it is the {choice.origin} store: set {DATA_DIR_ENV} to use another folder"
+    return problem

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from app.text_input import int64_problem
+
 MINUTE_MS = 60_000
 HOUR_MS = 60 * MINUTE_MS
 DAY_MS = 24 * HOUR_MS
@@ -34,7 +36,8 @@ def relative(then_ms: int, now_ms: int) -> str:
 
 
 def parse_duration(text: str) -> int:
-    """Milliseconds from `90s`, `15m`, `12h`, `7d`, `2w`, `3mo`, `1y`."""
+    """Milliseconds from `90s`, `15m`, `12h`, `7d`, `2w`, `3mo`, `1y`: ASCII digits only (int() would
+    take other scripts' digits), at most a 64-bit number of milliseconds; ValueError with a message else."""
     units = {
         "s": 1000,
         "m": MINUTE_MS,
@@ -47,6 +50,9 @@ def parse_duration(text: str) -> int:
     value = text.strip().lower()
     for suffix in sorted(units, key=len, reverse=True):
         number = value.removesuffix(suffix)
-        if number != value and number.isdigit():
+        if number != value and number.isascii() and number.isdigit():
+            # Checked on the digits' count first: int() refuses thousands of digits with its own error.
+            if len(number) > 19 or int64_problem(int(number) * units[suffix]) is not None:
+                raise ValueError(f"the duration {value[:30]} is too long")
             return int(number) * units[suffix]
-    raise ValueError(f"not a duration like 7d, 12h or 30m: {text!r}")
+    raise ValueError(f"not a duration like 7d, 12h or 30m: {text[:60]!r}")

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+
+from app.cli.arguments import int64
+from app.cli.registry import add_force_option
 
 THEMES = ("light", "dark")
 
@@ -24,16 +26,17 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
-    from app.store import InvalidInputError
+    from app.cli.opener import database_files
+    from app.safe_output import replacing
     from ui.app import screenshot
 
-    out = Path(args.out)
-    with opener(args, write=False) as store:
-        try:
-            screenshot(store, out, select=args.select, size=args.size, theme=args.theme)
-        except OSError as exc:
-            raise InvalidInputError(f"cannot write the screenshot: {exc}") from exc
-    print(out)
+    # The PNG goes to a temporary file beside OUT.png, renamed over it once whole (`app.safe_output`).
+    with (
+        opener(args, write=False) as store,
+        replacing(args.out, databases=database_files(store), force=args.force) as temporary,
+    ):
+        screenshot(store, temporary, select=args.select, size=args.size, theme=args.theme)
+    print(args.out)
     return 0
 
 
@@ -41,11 +44,14 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     help_text = "render the main window offscreen to a PNG (with a memory's history panel)"
     parser = subparsers.add_parser("screenshot", parents=parents, help=help_text, description=help_text)
     parser.add_argument("out", metavar="OUT.png", help="where to write the PNG")
-    parser.add_argument("--select", type=int, metavar="ID", help="the memory to select (default: the first)")
+    parser.add_argument(
+        "--select", type=int64, metavar="ID", help="the memory to select (default: the first)"
+    )
     parser.add_argument(
         "--size", type=parse_size, default=(1400, 900), metavar="WxH", help="default 1400x900"
     )
     parser.add_argument("--theme", choices=THEMES, default="light")
+    add_force_option(parser)
     parser.set_defaults(handler=cmd_screenshot)
 
 

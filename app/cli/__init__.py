@@ -17,8 +17,9 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 
 from app import __version__
 from app.cli import memory_commands, write_commands
+from app.cli.arguments import argument_problem
 from app.cli.opener import open_store
-from app.store.errors import EXIT_UNUSABLE_DATABASE, StoreError
+from app.store.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError
 
 DEBUG_ENV = "MEMORY_DASHBOARD_DEBUG"
 
@@ -103,9 +104,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in ("stdout", "stderr"):  # a windowed executable has none; keep the CLI from crashing there
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    problem = argument_problem(arguments)
+    if problem is not None:  # before argparse, whose own messages would fail to print such text
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_ERROR
     gui = load_gui_hooks()
     parser = build_parser(gui)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     try:
         return _run(args, gui, parser)
     except StoreError as exc:

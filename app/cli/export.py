@@ -6,12 +6,13 @@ import argparse
 import json
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 from app.card import card_meta
+from app.cli.opener import database_files
 from app.cli.render import compartments, memory_json
 from app.clock import format_instant
+from app.safe_output import check_output, write_bytes
 from app.screening import make_visible
 from app.store import MemoryStore
 from app.store.models import Memory, Revision
@@ -60,12 +61,15 @@ def export_markdown(store: MemoryStore) -> str:
 
 def export_command(args: argparse.Namespace, opener: Any) -> int:
     with opener(args, write=False) as store:
+        databases = database_files(store)
+        if args.output:  # refused before the work, and checked again when written
+            check_output(args.output, databases=databases, force=args.force)
         if args.format == "json":
             text = json.dumps(export_data(store), indent=2, ensure_ascii=False) + "\n"
         else:
             text = export_markdown(store)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_bytes(args.output, text.encode("utf-8"), databases=databases, force=args.force)
         print(f"exported to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

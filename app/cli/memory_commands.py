@@ -5,21 +5,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from app.cli.arguments import int64, positive_int64
 from app.cli.export import export_command
-from app.cli.registry import Opener, command_adder
+from app.cli.registry import Opener, add_force_option, command_adder
 from app.cli.render import (
     candidate_json,
+    candidate_line,
     memory_details,
     memory_json,
     memory_line,
-    one_line,
     print_json,
     revision_line,
 )
 from app.screening import make_visible
 from app.store.query import STATUS_FILTERS, MemoryFilter
 from app.store.recall import RECALL_ORDERS
-from app.timefmt import relative
 
 
 def cmd_list(args: argparse.Namespace, opener: Opener) -> int:
@@ -68,10 +68,7 @@ def cmd_candidates(args: argparse.Namespace, opener: Opener) -> int:
         print_json([candidate_json(candidate) for candidate in pending])
         return 0
     for candidate in pending:
-        age = relative(candidate.created_at, now)
-        print(
-            f"#{candidate.id:<6} [session {candidate.session_id}] {age:>8}  {one_line(candidate.content, 64)}"
-        )
+        print(candidate_line(candidate, now))
     if not pending:
         print("no pending candidates")
     return 0
@@ -97,13 +94,6 @@ def cmd_recall(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     add = command_adder(subparsers, parents)
 
@@ -113,11 +103,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.add_argument("--json", action="store_true")
 
     parser = add("show", cmd_show, "one memory with its card line, provenance, sources and trust")
-    parser.add_argument("id", type=int)
+    parser.add_argument("id", type=int64)
     parser.add_argument("--json", action="store_true")
 
     parser = add("history", cmd_history, "a memory's revisions, oldest first")
-    parser.add_argument("id", type=int)
+    parser.add_argument("id", type=int64)
     parser.add_argument("--json", action="store_true")
 
     parser = add("candidates", cmd_candidates, "pending candidates in the pool")
@@ -127,10 +117,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
     parser = add("recall", cmd_recall, "the agent's other reads: search, newest or best match first")
     parser.add_argument("--search", metavar="TEXT")
-    parser.add_argument("--limit", type=_positive)
+    parser.add_argument("--limit", type=positive_int64)
     parser.add_argument("--order", choices=RECALL_ORDERS, default="recent")
     parser.add_argument("--json", action="store_true")
 
     parser = add("export", export_command, "every memory with its provenance and revisions")
     parser.add_argument("--format", choices=("json", "markdown"), default="json")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    add_force_option(parser)

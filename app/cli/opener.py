@@ -6,18 +6,29 @@ import argparse
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from app.clock import NOW_ENV, clock_from_env
-from app.paths import DatabaseChoice, choose_database
+from app.paths import DatabaseChoice, choice_problem, choose_database, is_url
 from app.store import InvalidInputError, MemoryStore, ReadOnlyError
+from app.store.errors import DatabaseOpenError
 
 
 def database_choice(args: argparse.Namespace) -> DatabaseChoice:
-    if getattr(args, "demo", False):
-        from app.demo import ensure_demo_store
+    """The database a command names, checked before anything follows a bad link or creates a file."""
+    demo = bool(getattr(args, "demo", False))
+    if demo:
+        from app.demo import demo_path, ensure_demo_store
 
-        return DatabaseChoice(str(ensure_demo_store()), "demo")
-    return choose_database(getattr(args, "db", None))
+        choice = DatabaseChoice(str(demo_path()), "demo")
+    else:
+        choice = choose_database(getattr(args, "db", None))
+    problem = choice_problem(choice)
+    if problem is not None:
+        raise DatabaseOpenError(problem)
+    if demo:
+        ensure_demo_store(Path(choice.target))
+    return choice
 
 
 @contextmanager
@@ -41,3 +52,8 @@ def open_store(args: argparse.Namespace, write: bool = False) -> Iterator[Memory
         for warning in store.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         store.close()
+
+
+def database_files(store: MemoryStore) -> list[Path]:
+    """The open database's file (none for a server URL): what a command writing a file must not hit."""
+    return [] if is_url(store.location) else [Path(store.location)]

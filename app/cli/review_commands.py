@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
+from app.cli.arguments import read_text_input, seconds
 from app.cli.registry import Opener, command_adder
 from app.cli.render import print_json
 from app.clock import format_instant
@@ -19,17 +19,18 @@ from app.settings import load_settings
 from app.store import InvalidInputError
 
 MAX_RUN_ID = 200
+MAX_VERDICT_BYTES = 64 * 1024 * 1024  # far above any real verdict (each content is at most 64 KiB)
 
 
 def _read_verdict(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    """The verdict file (or standard input, `-`), read bounded; text that is not UTF-8 is a rejected
+    verdict (exit 5), an unreadable or oversized file a plain error."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise VerdictError([f"{path} is not UTF-8 text"]) from exc
+        return read_text_input(path, MAX_VERDICT_BYTES)
+    except InvalidInputError as exc:
+        if isinstance(exc.__cause__, UnicodeDecodeError):
+            raise VerdictError([exc.message]) from exc
+        raise
 
 
 def _run_id(args: argparse.Namespace) -> str | None:
@@ -116,5 +117,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--reviewer", metavar="COMMAND", help="prompt on stdin, verdict on stdout (default: from settings)"
     )
-    parser.add_argument("--timeout", type=float, metavar="S", help="seconds to wait (default: from settings)")
+    parser.add_argument(
+        "--timeout", type=seconds, metavar="S", help="seconds to wait (default: from settings)"
+    )
     _apply_options(parser)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
+from app.cli.arguments import int64, read_text_input
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_line, print_json
-from app.clock import format_instant, parse_instant
-from app.paths import is_url
+from app.clock import format_instant, instant_problem, parse_instant
+from app.paths import creatable_problem, is_url
 from app.review.triage import promote_candidates
 from app.store import KEEP, InvalidInputError, MemoryStore
 from app.store.engine import create_host_database
@@ -19,14 +19,10 @@ from app.timefmt import parse_duration
 
 
 def _content(args: argparse.Namespace) -> str:
+    """`--content`, or the file (or standard input) `--file` names: bounded, strict UTF-8."""
     if args.content is not None:
         return str(args.content)
-    if args.file == "-":
-        return sys.stdin.read()
-    try:
-        return Path(args.file).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {args.file}: {exc.strerror}") from exc
+    return read_text_input(args.file)
 
 
 def cmd_edit(args: argparse.Namespace, opener: Opener) -> int:
@@ -48,13 +44,18 @@ def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def _new_expiry(args: argparse.Namespace, now: int) -> int | object | None:
+    """`--never`, `--at` or `--in` as an instant any date can show (`app.clock.instant_problem`)."""
     if getattr(args, "never", False):
         return None
     try:
         if getattr(args, "at", None):
             return parse_instant(args.at)
         if getattr(args, "in_", None):
-            return now + parse_duration(args.in_)
+            at = now + parse_duration(args.in_)
+            problem = instant_problem(at)
+            if problem is not None:
+                raise ValueError(f"--in {args.in_.strip()[:30]} ends too far ahead: {problem}")
+            return at
     except ValueError as exc:
         raise InvalidInputError(str(exc)) from exc
     return KEEP
@@ -118,8 +119,11 @@ def cmd_init(args: argparse.Namespace, opener: Opener) -> int:
     if not target or is_url(target):
         raise InvalidInputError("init needs --db PATH for the new store file")
     path = Path(target)
-    if path.exists():
+    if path.exists() or path.is_symlink():
         raise DatabaseOpenError(f"{path} already exists; nothing was changed")
+    problem = creatable_problem(path)
+    if problem is not None:
+        raise DatabaseOpenError(problem)
     create_host_database(path)
     MemoryStore.open(path).close()
     print(f"created an empty memory store at {path}")
@@ -137,33 +141,33 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     add = command_adder(subparsers, parents)
 
     parser = add("edit", cmd_edit, "replace a memory's content (a dashboard revision)")
-    parser.add_argument("id", type=int)
+    parser.add_argument("id", type=int64)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--content", metavar="TEXT")
     source.add_argument("--file", metavar="FILE", help="read the content from FILE (- for standard input)")
 
     parser = add("dismiss", cmd_dismiss, "stop the agent from being shown a memory")
-    parser.add_argument("id", type=int)
+    parser.add_argument("id", type=int64)
     parser.add_argument("--reason", metavar="TEXT")
 
     parser = add("reactivate", cmd_reactivate, "make a dismissed memory active again")
-    parser.add_argument("id", type=int)
+    parser.add_argument("id", type=int64)
     _add_expiry_options(parser, required=False)
 
     parser = add("delete", cmd_delete, "delete a memory (its revisions survive; restore brings it back)")
-    parser.add_argument("id", type=int)
+    parser.add_argument("id", type=int64)
 
     parser = add("restore", cmd_restore, "bring back the content of a revision (as a new revision)")
-    parser.add_argument("id", type=int)
-    parser.add_argument("revision_id", type=int)
+    parser.add_argument("id", type=int64)
+    parser.add_argument("revision_id", type=int64)
 
     parser = add("promote", cmd_promote, "promote pending candidates into one new memory")
-    parser.add_argument("candidate_ids", type=int, nargs="+", metavar="CANDIDATE_ID")
+    parser.add_argument("candidate_ids", type=int64, nargs="+", metavar="CANDIDATE_ID")
     parser.add_argument("--content", metavar="TEXT", help="default: the candidates' contents, one per line")
     parser.add_argument("--json", action="store_true")
 
     parser = add("expire", cmd_expire, "set when a memory stops being recalled")
-    parser.add_argument("id", type=int)
+    parser.add_argument("id", type=int64)
     _add_expiry_options(parser, required=True)
 
     add("sweep", cmd_sweep, "dismiss memories whose expiry has passed (for a scheduler)")

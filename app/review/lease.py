@@ -20,6 +20,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from app.clock import format_instant
 from app.review.errors import LeaseHeldError
 from app.store.tables import dream_state
+from app.text_input import int64_problem
 
 LEASE_KEY = "user-memories"
 LEASE_DURATION_MS = 2 * 60_000
@@ -58,13 +59,16 @@ def row_key(key: str, name: str) -> str:
 
 
 def _number(text: str | None) -> int | None:
-    """Epoch ms (or a counter) stored as text; tolerate `123.0`, read garbage as missing."""
+    """Epoch ms (or a counter) stored as text; tolerate `123.0`, read garbage as missing. So is a number
+    no 64-bit integer holds (`2**70`): no holder wrote it as a time, and it could be neither compared
+    sensibly nor shown, nor its generation + 1 stored."""
     if text is None:
         return None
     try:
-        return int(float(text.strip()))
+        value = int(float(text.strip()))
     except (ValueError, OverflowError):
         return None
+    return value if int64_problem(value) is None else None
 
 
 def read_lease(conn: Connection, key: str = LEASE_KEY) -> LeaseState:

@@ -14,8 +14,10 @@ from typing import Literal
 from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, or_, select, true
 
 from app.store import search_index
+from app.store.errors import InvalidInputError
 from app.store.models import KIND_CONTENT, REWRITE_THRESHOLD_MS, STATUS_ACTIVE, STATUS_DISMISSED
 from app.store.tables import expiry, revisions, seen, user_memories
+from app.text_input import int64_problem, text_problem
 
 StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other"]
 SortKey = Literal["promoted", "updated", "id"]
@@ -29,6 +31,11 @@ STATUS_FILTERS: tuple[StatusFilter, ...] = (
     "other",
 )
 SORT_KEYS: tuple[SortKey, ...] = ("promoted", "updated", "id")
+# Each word becomes a LIKE pattern ANDed with the others: SQLite refuses a pattern over 50,000 bytes and
+# an expression more than 1,000 deep, which it reports only as a failing database. Far above any search
+# a person types, far below either limit.
+MAX_SEARCH_CHARS = 1_000
+MAX_SEARCH_WORDS = 100
 
 m = user_memories.c
 
@@ -39,6 +46,10 @@ class MemoryFilter:
     search: str = ""
     sort: SortKey = "promoted"
     descending: bool = False
+
+    def __post_init__(self) -> None:
+        # Before the search index counts the matches of every word (a query each).
+        check_search(self.search)
 
 
 def not_expired(now: int, own: bool) -> ColumnElement[bool]:
@@ -59,19 +70,48 @@ def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
     return and_(m.status == STATUS_ACTIVE, not_expired(now, own))
 
 
+def search_problem(text: str) -> str | None:
+    """What makes a search text unusable (too long, too many words, not storable text), or None."""
+    if len(text) > MAX_SEARCH_CHARS:
+        return f"the search text is {len(text):,} characters long; the limit is {MAX_SEARCH_CHARS:,}"
+    words = len(text.split())
+    if words > MAX_SEARCH_WORDS:
+        return f"the search text has {words:,} words; the limit is {MAX_SEARCH_WORDS}"
+    bad = text_problem(text)
+    return None if bad is None else f"the search text {bad}"
+
+
+def check_search(text: str) -> None:
+    """InvalidInputError (exit 1, a message in the window) for a search `search_problem` refuses."""
+    problem = search_problem(text)
+    if problem is not None:
+        raise InvalidInputError(problem)
+
+
+def _memory_id(term: str) -> int | None:
+    """The memory id a term like `#12` or `12` names: ASCII digits (int() takes other scripts' too) that
+    fit a 64-bit id; a longer number names no memory, it is only searched as text."""
+    bare = term.removeprefix("#")
+    if not (bare.isascii() and bare.isdigit()) or len(bare) > 19 or int64_problem(int(bare)) is not None:
+        return None
+    return int(bare)
+
+
 def search_predicate(text: str, indexed: Sequence[str] = ()) -> ColumnElement[bool]:
     """Every word must occur (case-insensitive); `#12` or `12` also matches memory #12.
 
-    Terms in `indexed` are first narrowed by the search index (`app.store.search_index`); the LIKE on
-    the host's content stays, so the rows are exactly those of the plain scan.
+    Every search (listing, recall, the window's filter) passes here, so its limits are checked here too
+    (`check_search`; a listing's `MemoryFilter` checked them on creation). Terms in `indexed` are first
+    narrowed by the search index (`app.store.search_index`); the LIKE on the host's content stays, so the
+    rows are exactly those of the plain scan.
     """
-    terms = text.split()
+    check_search(text)
     clauses: list[ColumnElement[bool]] = [search_index.matching_ids(term) for term in indexed]
-    for term in terms:
+    for term in text.split():
         match = m.content.contains(term, autoescape=True)
-        bare = term.removeprefix("#")
-        if bare.isdigit():
-            match = or_(match, m.id == int(bare))
+        memory_id = _memory_id(term)
+        if memory_id is not None:
+            match = or_(match, m.id == memory_id)
         clauses.append(match)
     return and_(true(), *clauses)
 

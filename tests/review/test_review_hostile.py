@@ -4,6 +4,8 @@ what was refused can never poison a later read (export, history)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,3 +115,17 @@ def test_a_hundred_thousand_unknown_ids_are_rejected_through_the_cli(host_db: Pa
 def test_a_problem_quoting_a_lone_surrogate_key_is_printable(host_db: Path, tmp_path: Path) -> None:
     err = rejected_without_change(host_db, tmp_path, '{"\\ud800": []}')
     assert "\\ud800" in err
+
+
+def test_a_verdict_on_stdin_that_is_not_utf8_is_rejected(host_db: Path) -> None:
+    before = snapshot(opened(host_db))
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "--db", str(host_db), "review", "apply", "-"],
+        input=b'{"promote": [], "dismiss_existing": [{"memory_id": 5, "reason": "caf\xe9"}]}',
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 5, done.stderr
+    assert b"not UTF-8" in done.stderr and b"Traceback" not in done.stderr
+    assert snapshot(host_db) == before

@@ -1,0 +1,109 @@
+"""What the command line hands in, checked once where it enters: argument types and text inputs.
+
+Ids, limits and other whole numbers go through `int64` (or `positive_int64`), an argparse `type=`, so a
+number SQLite's 64-bit integers cannot hold is a usage error naming its option, never an OverflowError
+from the driver. Text read from a file or standard input (`read_text_input`) is read bounded, so
+`/dev/zero` returns at once, and decoded as strict UTF-8. Arguments themselves must be UTF-8: on POSIX,
+Python hands undecodable bytes in as lone surrogates, which no later encoding survives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.store.errors import InvalidInputError
+from app.text_input import INT64_MAX, MAX_CONTENT_BYTES, int64_problem
+
+_WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
+_LONGEST_INT64 = 19  # digits of 2**63: anything longer is out of range (and int() refuses thousands)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED_BYTE = range(0xDC80, 0xDD00)  # how os.fsdecode's surrogateescape carries an undecodable byte
+MAX_TIMEOUT_S = 24 * 60 * 60
+
+
+def int64(text: str) -> int:
+    """An argparse type: a whole number that fits SQLite's 64-bit integers."""
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
+    digits = text.strip().lstrip("+-").lstrip("0")
+    if len(digits) > _LONGEST_INT64:  # said before int(), which refuses numbers of 4,300 digits
+        raise argparse.ArgumentTypeError(f"{text.strip()[:40]}... is out of range (at most {INT64_MAX})")
+    value = int(text)
+    problem = int64_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def positive_int64(text: str) -> int:
+    """An argparse type: a whole number from 1 to 2**63 - 1 (a limit, a count)."""
+    value = int64(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite, positive number of seconds, at most a day (a timeout)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_TIMEOUT_S:,} seconds")
+    return value
+
+
+def argument_problem(argv: Sequence[str]) -> str | None:
+    """Which argument is not text (an undecodable byte or a lone surrogate), or None."""
+    for position, argument in enumerate(argv, start=1):
+        found = _LONE_SURROGATE.search(argument)
+        if found is None:
+            continue
+        code, where = ord(found.group()), found.start() + 1
+        if code in _ESCAPED_BYTE:
+            what = f"the byte 0x{code - 0xDC00:02X} at character {where} is not UTF-8"
+        else:
+            what = f"it holds a lone surrogate (U+{code:04X}) at character {where}"
+        return f"argument {position} ({argument[:40]!r}) is refused: {what}; arguments must be UTF-8 text"
+    return None
+
+
+def read_text_input(name: str, limit: int = MAX_CONTENT_BYTES) -> str:
+    """The UTF-8 text of file `name`, or of standard input for `-`: at most `limit` bytes. One byte more
+    is read to tell a larger input, so an endless source (`/dev/zero`, `yes |`) returns at once."""
+    label = "standard input" if name == "-" else name
+    try:
+        if name == "-":
+            data = _read_stdin(limit + 1)
+        else:
+            with Path(name).open("rb") as handle:
+                data = handle.read(limit + 1)
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {label}: {exc.strerror or exc}") from exc
+    if len(data) > limit:
+        raise InvalidInputError(f"{label} is larger than the limit of {limit:,} bytes; nothing was changed")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"{label} is not UTF-8 text (the byte 0x{data[exc.start]:02X} at offset {exc.start})"
+        ) from exc
+
+
+def _read_stdin(size: int) -> bytes:
+    """Up to `size` bytes of standard input; a replaced text stream (a test, a host) is read as text and
+    its undecodable characters kept as such, for the decoding to name."""
+    stream = sys.stdin
+    if stream is None:
+        return b""
+    binary = getattr(stream, "buffer", None)
+    if binary is not None:
+        data: bytes = binary.read(size)
+        return data
+    return str(stream.read(size)).encode("utf-8", "surrogateescape")

@@ -1,0 +1,421 @@
+"""The command line against hostile input (issue 13, items 1, 9 and 10): never write over a database,
+messages instead of tracebacks, nothing that hangs. Real host-shaped files; encodings, resource limits
+and full disks go through a real process."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hostdb import build_host_db, host_sql, query
+
+import app
+from app.cli import main
+from app.store import InvalidInputError, MemoryFilter, MemoryStore
+
+try:
+    import resource
+except ImportError:  # Windows: no resource limits
+    resource = None  # type: ignore[assignment]
+
+NOW = "2026-10-21T03:13:32Z"
+REPO = Path(app.__file__).resolve().parent.parent  # the tree under test, for the child processes
+# Symbolic links, /dev, resource limits, permissions and arguments as bytes: what these tests use of POSIX.
+posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files, resource limits and byte arguments")
+
+
+@pytest.fixture(autouse=True)
+def _fixed_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", NOW)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """`main` in process; argparse's usage errors (exit 2) come back as codes too."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def child(
+    *argv: str | bytes, stdin: bytes | None = None, limits: dict[int, int] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[bytes]:
+    """`python -m app ...` in a real process (arguments as bytes, resource limits applied in the child)."""
+
+    def apply_limits() -> None:
+        for which, value in (limits or {}).items():
+            resource.setrlimit(which, (value, value))
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "app", *argv],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=timeout,
+        preexec_fn=apply_limits if limits else None,
+        check=False,
+    )
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
+
+
+# -- 1. never write over a database ---------------------------------------------------------------------
+
+
+@posix
+def test_export_refuses_the_open_database_and_its_companions_while_the_host_is_connected(
+    host_db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = sqlite3.connect(host_db)  # the host, connected in WAL mode with pages in its -wal
+    host.execute("UPDATE user_memories SET content = 'Prefers pnpm!' WHERE id = 5")
+    host.commit()
+    (host_db.parent / "alias.db").symlink_to(host_db)
+    monkeypatch.chdir(host_db.parent)
+    for target in (
+        "context.db",
+        "./context.db",
+        "alias.db",
+        "context.db-wal",
+        "context.db-shm",
+        "context.db-journal",
+    ):
+        for force in ((), ("--force",)):
+            code, out, err = run(capsys, "--db", "context.db", "export", "-o", target, *force)
+            assert code == 1 and out == "", (target, force)
+            assert err.startswith(f"error: refused to write {target}: it is ") and "Traceback" not in err
+    assert not (host_db.parent / "context.db-journal").exists()
+    assert host.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert host.execute("SELECT content FROM user_memories WHERE id = 5").fetchone() == ("Prefers pnpm!",)
+    host.close()
+
+
+def test_export_refuses_any_sqlite_file_even_with_force(
+    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = build_host_db(tmp_path / "other.db")
+    before = digest(other)
+    for force in ((), ("--force",)):
+        code, _, err = run(capsys, "--db", str(host_db), "export", "-o", str(other), *force)
+        assert code == 1 and "it is a SQLite database" in err
+        code, _, err = run(capsys, "--db", str(host_db), "export", "-o", f"{other}-journal", *force)
+        assert code == 1 and f"journal file of the database {other}" in err
+    assert digest(other) == before and not Path(f"{other}-journal").exists()
+
+
+def test_an_existing_file_is_replaced_only_with_force(
+    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "notes.json"
+    target.write_text("my notes")
+    target.chmod(0o640)
+    code, _, err = run(capsys, "--db", str(host_db), "export", "-o", str(target))
+    assert code == 1 and "already exists; add --force" in err and target.read_text() == "my notes"
+    assert run(capsys, "--db", str(host_db), "export", "-o", str(target), "--force")[0] == 0
+    assert len(json.loads(target.read_text())["memories"]) == 5
+    assert target.stat().st_mode & 0o777 == 0o640 and leftovers(tmp_path) == []
+
+
+@posix
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("missing/out.json", "does not exist"),
+        (".", "it is a folder"),
+        ("/dev/null", "it is not a regular file"),
+    ],
+)
+def test_export_to_a_missing_folder_a_folder_or_a_device_is_a_message(
+    host_db: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    target: str,
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "--db", str(host_db), "export", "-o", target)
+    assert code == 1 and out == "" and message in err and "Traceback" not in err
+
+
+def _export_failing_midway(host_db: Path, target: Path, existing: bool, limits: dict[int, int]) -> None:
+    """Export ~1 MB to `target` (over an old file, with --force, when `existing`) where the write fails:
+    a message, the old file as it was (or none at all), and no temporary file left behind."""
+    conn = sqlite3.connect(host_db)
+    conn.executemany(
+        "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids, created_at,"
+        " updated_at) VALUES (?, ?, 'active', 0, '[]', 0, 0)",
+        [(1000 + i, f"memory {i} " + "x" * 3000) for i in range(300)],
+    )
+    conn.commit()
+    conn.close()
+    if existing:
+        target.write_text("the previous export")
+    force = ["--force"] if existing else []
+    done = child("--db", str(host_db), "--read-only", "export", "-o", str(target), *force, limits=limits)
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "Traceback" not in err, err
+    assert err.startswith(f"error: cannot write {target}") and "nothing was changed" in err
+    assert (target.read_text() if target.exists() else None) == ("the previous export" if existing else None)
+    assert leftovers(target.parent) == []
+
+
+@posix
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary_file(
+    host_db: Path, tmp_path: Path, existing: bool
+) -> None:
+    """A real failed write(2): the file-size limit makes the kernel refuse bytes past 256 KiB (EFBIG),
+    as a full disk would (ENOSPC), in the middle of a 1 MB export."""
+    (tmp_path / "out").mkdir()
+    limits = {resource.RLIMIT_FSIZE: 256 * 1024}
+    _export_failing_midway(host_db, tmp_path / "out" / "export.json", existing, limits)
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real, tiny filesystem (64 KiB of tmpfs): needs root and a kernel that lets this process mount."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tiny tmpfs needs root; the file-size-limit test covers a failed write")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True, check=False
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+@posix
+@pytest.mark.parametrize("existing", [False, True])
+def test_export_onto_a_full_disk_leaves_the_old_file(host_db: Path, full_disk: Path, existing: bool) -> None:
+    _export_failing_midway(host_db, full_disk / "export.json", existing, {})
+
+
+def test_screenshot_refuses_the_open_database(host_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for target in (host_db, Path(f"{host_db}-wal")):
+        code, _, err = run(capsys, "--db", str(host_db), "screenshot", str(target))
+        assert code == 1 and f"refused to write {target}" in err
+    assert query(host_db, "SELECT count(*) FROM user_memories") == [(5,)]
+    assert query(host_db, "PRAGMA integrity_check") == [("ok",)]
+
+
+# -- 9. numbers out of range, unreadable text, bad paths: messages ------------------------------------
+
+BIG = str(2**63)
+
+
+@pytest.mark.parametrize(
+    ("argv", "exit_code", "message"),
+    [
+        (["show", BIG], 2, f"argument id: {BIG} is out of range"),
+        (["history", "-" + "9" * 30], 2, "argument id: -999"),
+        (["restore", "5", BIG], 2, "argument revision_id:"),
+        (["promote", "141", str(2**64)], 2, "argument CANDIDATE_ID:"),
+        (["recall", "--limit", str(10**21)], 2, "argument --limit: 1000000000000000000000"),
+        (["recall", "--limit", "abc"], 2, "argument --limit: not a whole number: 'abc'"),
+        (["expire", "5", "--in", "9999999999999999y"], 1, "the duration 9999999999999999y is too long"),
+        (["expire", "5", "--in", "106751991167d"], 1, "ends too far ahead"),
+        (["expire", "5", "--at", "-99999999999999999"], 1, "out of range: a time must lie between"),
+        (["expire", "5", "--at", "9" * 5000], 1, "out of range"),
+        (["list", "--search", "#" + "9" * 30], 0, ""),
+        (["recall", "--search", "#" + "9" * 30], 0, ""),
+    ],
+)
+def test_numbers_out_of_range_are_messages(
+    host_db: Path, capsys: pytest.CaptureFixture[str], argv: list[str], exit_code: int, message: str
+) -> None:
+    code, _, err = run(capsys, "--db", str(host_db), *argv)
+    assert code == exit_code and message in err and "Traceback" not in err, err
+    assert query(host_db, "SELECT count(*) FROM user_memories") == [(5,)]
+
+
+def test_a_fixed_clock_out_of_range_is_a_message(
+    host_db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", "99999999999999999999")
+    code, _, err = run(capsys, "--db", str(host_db), "list")
+    assert code == 1 and err.startswith("error: MEMORY_DASHBOARD_NOW: 99999999999999999999 is out of range")
+
+
+def test_a_lease_expiry_no_integer_holds_reads_as_unreadable(
+    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, value in (("holder", "host:1"), ("expiry", str(2**70)), ("generation", str(2**70))):
+        host_sql(
+            host_db,
+            "INSERT INTO dream_state (key, value) VALUES (?, ?)",
+            (f"lease:user-memories:{name}", value),
+        )
+    verdict = tmp_path / "verdict.json"
+    verdict.write_text(
+        json.dumps(
+            {"promote": [], "update_existing": [], "dismiss_existing": [], "consume_candidate_ids": []}
+        )
+    )
+    code, _, err = run(capsys, "--db", str(host_db), "review", "apply", str(verdict))
+    assert code == 0 and "Traceback" not in err
+    assert query(host_db, "SELECT value FROM dream_state WHERE key = 'lease:user-memories:generation'") == [
+        ("1",)
+    ]
+
+
+def test_a_file_that_is_not_utf8_is_a_message(
+    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("Prefers café".encode("latin-1"))
+    code, _, err = run(capsys, "--db", str(host_db), "edit", "5", "--file", str(latin1))
+    assert code == 1 and err == f"error: {latin1} is not UTF-8 text (the byte 0xE9 at offset 11)\n"
+    assert query(host_db, "SELECT content FROM user_memories WHERE id = 5") == [("Prefers pnpm",)]
+
+
+@posix
+def test_standard_input_that_is_not_utf8_is_a_message(host_db: Path) -> None:
+    done = child("--db", str(host_db), "edit", "5", "--file", "-", stdin="Prefers café".encode("latin-1"))
+    assert done.returncode == 1
+    assert done.stderr == b"error: standard input is not UTF-8 text (the byte 0xE9 at offset 11)\n"
+
+
+@posix
+def test_arguments_that_are_not_utf8_are_a_message(host_db: Path) -> None:
+    for argv in (
+        [b"edit", b"5", b"--content", b"Prefers caf\xe9"],
+        [b"list", b"--search", b"caf\xe9"],
+        [b"dismiss", b"5", b"--reason", b"\xff"],
+    ):
+        done = child("--db", str(host_db), *argv)
+        err = done.stderr.decode()
+        assert done.returncode == 1 and "is not UTF-8; arguments must be UTF-8 text" in err, err
+    assert query(host_db, "SELECT content, status FROM user_memories WHERE id = 5") == [
+        ("Prefers pnpm", "active")
+    ]
+
+
+@pytest.fixture
+def unwritable_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder this process cannot write: read-only permissions, or for root (who ignores them) a
+    read-only tmpfs."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)
+        return
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)], capture_output=True, check=False
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"root ignores permissions and cannot mount a read-only tmpfs: {mounted.stderr.decode()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+@pytest.fixture
+def embedded_in(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[[Path, str], None]:
+    """Run `list` on the embedded store in a data folder; it must be refused (exit 3) with `message`."""
+
+    def check(data_dir: Path, message: str) -> None:
+        monkeypatch.setenv("MEMORY_DASHBOARD_DATA_DIR", str(data_dir))
+        code, out, err = run(capsys, "list")
+        assert code == 3 and out == "" and message in err and "Traceback" not in err, err
+        assert "MEMORY_DASHBOARD_DATA_DIR" in err
+
+    return check
+
+
+@posix
+def test_an_embedded_store_that_is_a_dangling_link_is_a_message(
+    tmp_path: Path, embedded_in: Callable[[Path, str], None]
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "memories.db").symlink_to(tmp_path / "elsewhere.db")
+    embedded_in(data, "is a symbolic link to")
+    assert not (tmp_path / "elsewhere.db").exists()  # not created behind the person's back
+
+
+@posix
+def test_an_embedded_store_in_a_link_loop_is_a_message(
+    tmp_path: Path, embedded_in: Callable[[Path, str], None]
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "memories.db").symlink_to(data / "memories.db")
+    embedded_in(data, "is a symbolic link in a loop")
+
+
+@posix
+def test_a_data_folder_below_a_file_is_a_message(
+    tmp_path: Path, embedded_in: Callable[[Path, str], None]
+) -> None:
+    (tmp_path / "plain").write_text("")
+    embedded_in(tmp_path / "plain" / "data", "Not a directory")
+
+
+@posix
+def test_an_unwritable_data_folder_is_a_message(
+    unwritable_folder: Path, embedded_in: Callable[[Path, str], None]
+) -> None:
+    embedded_in(unwritable_folder / "data", f"the folder {unwritable_folder} cannot be written")
+
+
+# -- 10. nothing that hangs or fails in the database -------------------------------------------------
+
+
+@posix
+def test_an_endless_file_is_refused_at_once(host_db: Path) -> None:
+    """/dev/zero never ends: one byte past the limit is read, then refused (memory capped at 1 GiB so a
+    reader that tries to read it all fails quickly instead of filling the machine)."""
+    done = child(
+        "--db", str(host_db), "edit", "5", "--file", "/dev/zero",
+        limits={resource.RLIMIT_AS: 1024**3}, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == b"error: /dev/zero is larger than the limit of 65,536 bytes; nothing was changed\n"
+
+
+@pytest.mark.parametrize(
+    ("search", "message"),
+    [
+        ("x" * 100_000, "the search text is 100,000 characters long; the limit is 1,000"),
+        (" ".join("w" * 500), "the search text has 500 words; the limit is 100"),
+    ],
+)
+def test_a_search_too_long_for_sqlite_is_a_message(
+    host_db: Path, capsys: pytest.CaptureFixture[str], search: str, message: str
+) -> None:
+    for command in ("list", "recall"):
+        code, out, err = run(capsys, "--db", str(host_db), command, "--search", search)
+        assert code == 1 and out == "" and err == f"error: {message}\n", command
+
+
+def test_the_windows_search_gets_the_same_message(store: MemoryStore) -> None:
+    with pytest.raises(InvalidInputError, match="the limit is 1,000"):
+        store.list_memories(MemoryFilter(search="x" * 1001))
