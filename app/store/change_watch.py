@@ -5,7 +5,9 @@ other, the host's included) commits to the file. Our own commits on that same co
 and our writers keep `mdash_seen` current themselves. So if the connection whose scan last found no
 outside change still reports the version it had before that scan, the host's tables cannot differ from
 what the store has seen and the full comparison (a scan of every memory) is skipped. A different
-connection, another version or any doubt means a scan, as before.
+connection, another version or any doubt means a scan, as before. A read-only store, which keeps what
+it has seen in memory, skips its look the same way (it never commits; an immutable or snapshot read
+never sees a commit at all).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class ChangeWatch:
 
     @property
     def enabled(self) -> bool:
-        """Whether looks tell anything (SQLite, not read-only)."""
+        """Whether looks tell anything (SQLite)."""
         return self._enabled
 
     def look(self, conn: Connection) -> Look | None:

@@ -1,16 +1,19 @@
 """Opening a database: checks that never modify a file we refuse, then an engine with the host's rules.
 
-SQLite files are checked before anything is written: the header must say SQLite, the host's tables
-must be there, and a lock held past the busy timeout is a message. Writes take `BEGIN IMMEDIATE`
-(as the host does), reads a plain `BEGIN`; the busy timeout is at least 5 s. A file that cannot be
-written, or any file opened read-only, is opened with `mode=ro` so SQLite itself refuses every write.
+SQLite files are checked before anything is written, through a read that creates nothing beside the
+file (`file_access`): the header must say SQLite, the host's tables must be there, and a lock held past
+the busy timeout is a message. Writes take `BEGIN IMMEDIATE` (as the host does), reads a plain `BEGIN`;
+the busy timeout is at least 5 s. A file that cannot be written, or any file opened read-only, is read
+the way `file_access` chose (live `mode=ro`, immutable, or a private snapshot), so SQLite itself refuses
+every write, and the reason says which. The file's identity is kept (`file_identity`) so that a store
+can tell when its file was deleted or replaced under it.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -21,8 +24,12 @@ from urllib.parse import quote
 from sqlalchemy import Connection, Engine, QueuePool, create_engine, event, inspect, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
+from app.store import file_access
 from app.store.driver_query import driver_rows
 from app.store.errors import DatabaseLockedError, DatabaseOpenError
+from app.store.file_access import ReadAccess
+from app.store.file_identity import FileIdentity
+from app.store.rows import decode_text
 from app.store.tables import HOST_TABLES, VERSION_TABLE
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -38,6 +45,13 @@ class OpenedDatabase:
     read_only: bool
     read_only_reason: str | None
     is_sqlite: bool
+    identity: FileIdentity | None = None  # the file opened (files only), to notice it deleted or replaced
+    access: ReadAccess | None = None  # how a read-only file is read; a private snapshot goes at `close`
+
+    def close(self) -> None:
+        self.engine.dispose()
+        if self.access is not None:
+            self.access.release()
 
 
 def busy_timeout_ms() -> int:
@@ -85,15 +99,16 @@ def _check_sqlite_header(path: Path) -> None:
         raise DatabaseOpenError(f"{path} is not a SQLite database; nothing was changed.")
 
 
-def _file_uri(path: Path, mode: str, immutable: bool = False) -> str:
-    uri = f"file:{quote(str(path.resolve()))}?mode={mode}"
-    return uri + "&immutable=1" if immutable else uri
+def _writable_uri(path: Path) -> str:
+    return f"file:{quote(str(path.resolve()))}?mode=rw"
 
 
 def _connect(uri: str, timeout_ms: int) -> sqlite3.Connection:
-    return sqlite3.connect(
+    connection = sqlite3.connect(
         uri, uri=True, timeout=timeout_ms / 1000, check_same_thread=False, isolation_level=None
     )
+    connection.text_factory = decode_text  # text that is not UTF-8 reads as marked text, not an error
+    return connection
 
 
 def _read_table_names(connection: sqlite3.Connection) -> set[str]:
@@ -107,37 +122,79 @@ def _read_table_names(connection: sqlite3.Connection) -> set[str]:
     return names
 
 
-def _probe(path: Path, timeout_ms: int) -> bool:
-    """Validate read-only (no write can happen here); returns whether `immutable=1` was needed."""
-    for immutable in (False, True):
+class _WriteNeeded(Exception):
+    """A live read refused because SQLite would have had to write beside the file (see `file_access`)."""
+
+
+def _refusal(exc: sqlite3.Error, path: Path) -> Exception:
+    if is_locked_error(exc):
+        return DatabaseLockedError(locked_message(str(path)))
+    if file_access.needs_fallback(exc):
+        return _WriteNeeded(str(exc))
+    return DatabaseOpenError(f"{path} is not a usable SQLite database ({exc}); nothing was changed.")
+
+
+def _probe(access: ReadAccess, path: Path, timeout_ms: int) -> None:
+    """Validate through `access`, a read that writes nothing; `_WriteNeeded` if SQLite wanted to write."""
+    try:
+        connection = _connect(access.uri, timeout_ms)
+    except sqlite3.Error as exc:
+        raise _refusal(exc, path) from exc
+    try:
+        names = _read_table_names(connection)
+    except sqlite3.Error as exc:
+        raise _refusal(exc, path) from exc
+    finally:
+        connection.close()
+    missing = [name for name in HOST_TABLES if name not in names]
+    if missing:
+        raise DatabaseOpenError(
+            f"{path} is a SQLite file but not an agent memory database "
+            f"(missing tables: {', '.join(missing)}); nothing was changed."
+        )
+
+
+def _prepare(choose: Callable[[Path], ReadAccess], path: Path) -> ReadAccess:
+    """`choose(path)`, whose snapshot (if it makes one) may fail: a message then, not a traceback."""
+    try:
+        return choose(path)
+    except sqlite3.Error as exc:
+        raise _refusal(exc, path) from exc
+    except OSError as exc:
+        raise DatabaseOpenError(
+            f"{path} cannot be read ({exc.strerror or exc}); nothing was changed."
+        ) from exc
+
+
+def _checked_access(path: Path, timeout_ms: int) -> ReadAccess:
+    """Check the file through a read that creates nothing beside it; returns that way of reading it.
+    The first choice is a live read where that is possible; if SQLite refuses it for a write it would
+    need (no `-shm` in a folder it cannot write, a hot journal), immutable or a private snapshot."""
+    for choose in (file_access.first_choice, file_access.fallback):
+        access = _prepare(choose, path)
         try:
-            connection = _connect(_file_uri(path, "ro", immutable), timeout_ms)
-        except sqlite3.OperationalError:
-            continue
-        try:
-            names = _read_table_names(connection)
-        except sqlite3.DatabaseError as exc:
-            if is_locked_error(exc):
-                raise DatabaseLockedError(locked_message(str(path))) from exc
-            if "unable to open" in str(exc).lower() and not immutable:
+            _probe(access, path, timeout_ms)
+        except _WriteNeeded as exc:
+            access.release()
+            if access.kind == file_access.LIVE:
                 continue
-            raise DatabaseOpenError(
-                f"{path} is not a usable SQLite database ({exc}); nothing was changed."
-            ) from exc
-        finally:
-            connection.close()
-        missing = [name for name in HOST_TABLES if name not in names]
-        if missing:
-            raise DatabaseOpenError(
-                f"{path} is a SQLite file but not an agent memory database "
-                f"(missing tables: {', '.join(missing)}); nothing was changed."
-            )
-        return immutable
-    raise DatabaseOpenError(f"{path} cannot be opened.")
+            raise DatabaseOpenError(f"{path} cannot be read ({exc}); nothing was changed.") from exc
+        except BaseException:
+            access.release()
+            raise
+        return access
+    raise DatabaseOpenError(f"{path} cannot be opened.")  # not reached: a fallback is never live
 
 
-def _writable(path: Path) -> bool:
-    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+def _unwritable(path: Path) -> str | None:
+    """Why this process cannot write the database (SQLite needs its folder too, for `-wal`/`-journal`)."""
+    file_ok = os.access(path, os.W_OK)
+    folder_ok = os.access(path.parent, os.W_OK)
+    if file_ok and folder_ok:
+        return None
+    if not (file_ok or folder_ok):
+        return "the file and its folder cannot be written"
+    return "the folder cannot be written" if file_ok else "the file cannot be written"
 
 
 def _install_transaction_events(engine: Engine) -> None:
@@ -176,12 +233,14 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     _check_sqlite_header(path)
     if path.stat().st_size == 0:
         raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
-    immutable = _probe(path, timeout_ms)
-    reason = "opened with --read-only" if read_only else None
-    if reason is None and not _writable(path):
-        reason = "the file or its folder cannot be written"
-    effective_ro = reason is not None
-    uri = _file_uri(path, "ro" if effective_ro else "rw", immutable)
+    identity = FileIdentity.of(path)  # before any check: a file replaced from here on is noticed too
+    access = _checked_access(path, timeout_ms)
+    why = "opened with --read-only" if read_only else _unwritable(path)
+    if why is None:
+        access.release()  # a writable store reads and writes the file itself
+        uri, kept = _writable_uri(path), None
+    else:
+        uri, kept = access.uri, access
     # An explicit QueuePool: the URL looks in-memory to SQLAlchemy, whose default for that (a pool per
     # thread) closes connections other threads are still using once it holds more than five. Last in,
     # first out: one connection serves a run of reads, with its page cache warm and the change watch's
@@ -194,9 +253,10 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
         pool_use_lifo=True,
     )
     _install_transaction_events(engine)
-    if not effective_ro:
+    if kept is None:
         _ensure_wal(uri, timeout_ms, str(path))
-    return OpenedDatabase(engine, str(path), effective_ro, reason, True)
+    reason = why if why is None or access.note is None else f"{why}; {access.note}"
+    return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept)
 
 
 def sqlite_file_of(url: str) -> Path | None:

@@ -54,3 +54,8 @@ class ConflictError(StoreError):
 
 class ExpiryRequiredError(StoreError):
     """Reactivating an expired memory needs a new expiry, or an explicit `never`."""
+
+
+class DatabaseReplacedError(DatabaseOpenError):
+    """The database file was deleted or replaced since the store opened it (see `file_identity`):
+    a write would land in a file nobody can open again."""

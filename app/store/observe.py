@@ -1,8 +1,11 @@
 """Observed rewrites: the host changes memories without us, so each read compares with what we saw.
 
-The host always moves `updated_at` when it writes a row, so finding changes needs only ids, timestamps
-and statuses; contents are read for the changed rows alone. A read stays a read: the write transaction
-is taken only when something was found. Read-only stores keep their observations in memory.
+The host moves `updated_at` when it writes a row, but two writes within one millisecond leave it as it
+was: so a change is found by content too, not by timestamps and statuses alone. SQLite compares each
+host row with its copy in `mdash_seen` (`IS NOT`, byte for byte, in one scan); only the changed rows are
+read into Python. The comparison runs only after someone else committed (`change_watch`). A read stays
+a read: the write transaction is taken only when something was found. Read-only stores keep their
+observations in memory and compare there (see `MemoryObservations`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import Connection, delete, exists, insert, not_, or_, select
 
@@ -20,7 +24,7 @@ from app.store.models import (
     SOURCE_OBSERVED,
     Revision,
 )
-from app.store.observe_batch import record_rows
+from app.store.observe_batch import load_before, record_rows
 from app.store.reads import fetch_rows
 from app.store.revision_log import SeenRow, WriteContext, add_revision
 from app.store.rows import HostRow, OwnFacts, looks_rewritten
@@ -44,24 +48,20 @@ def find_changes(conn: Connection) -> Changes:
     moved = (
         select(m.id)
         .outerjoin(seen, seen.c.memory_id == m.id)
-        .where(or_(seen.c.memory_id.is_(None), seen.c.updated_at != m.updated_at, seen.c.status != m.status))
+        .where(
+            or_(
+                seen.c.memory_id.is_(None),
+                seen.c.updated_at.is_distinct_from(m.updated_at),
+                seen.c.status.is_distinct_from(m.status),
+                seen.c.content.is_distinct_from(m.content),  # a rewrite within the same millisecond
+            )
+        )
     )
     gone = select(seen.c.memory_id).where(not_(exists().where(m.id == seen.c.memory_id)))
     return Changes(
         tuple(int(row[0]) for row in conn.execute(moved)),
         tuple(int(row[0]) for row in conn.execute(gone)),
     )
-
-
-def _seen_rows(conn: Connection, ids: tuple[int, ...]) -> dict[int, SeenRow]:
-    found = {}
-    for start in range(0, len(ids), 500):
-        query = select(seen.c.memory_id, seen.c.content, seen.c.status, seen.c.updated_at).where(
-            seen.c.memory_id.in_(ids[start : start + 500])
-        )
-        for row in conn.execute(query):
-            found[int(row[0])] = SeenRow(row[1], row[2], row[3])
-    return found
 
 
 def _recheck(conn: Connection, found: Changes) -> Changes:
@@ -81,10 +81,10 @@ def record_changes(ctx: WriteContext, found: Changes | None = None) -> Changes:
     """
     changes = find_changes(ctx.conn) if found is None else _recheck(ctx.conn, found)
     tracking = ctx.conn.execute(select(meta.c.value).where(meta.c.key == TRACKING_KEY)).first() is not None
-    before = _seen_rows(ctx.conn, changes.changed + changes.gone)
+    before = load_before(ctx.conn, changes.changed + changes.gone)
     record_rows(ctx, fetch_rows(ctx.conn, changes.changed), before, tracking)
     for memory_id in changes.gone:
-        gone = before[memory_id]
+        gone = before[memory_id].seen
         add_revision(
             ctx,
             memory_id,
@@ -100,11 +100,21 @@ def record_changes(ctx: WriteContext, found: Changes | None = None) -> Changes:
     return changes
 
 
+Look = tuple[Any, Any, Any]  # a host row's updated_at, status and content, as the driver returns them
+
+
 @dataclass
 class MemoryObservations:
-    """Read-only mode: what we saw and what changed, kept in this process only (negative revision ids)."""
+    """Read-only mode: what we saw and what changed, kept in this process only (negative revision ids).
+
+    Each look reads every row's `updated_at`, status and content and compares them with what was seen
+    (content too: see the module's docstring). `seen` holds the rows as shown (`HostRow`); where the
+    driver's values differ from those (an odd row the row builder had to convert), `raw` keeps the
+    driver's, so an odd row compares as itself and is not found changed on every look.
+    """
 
     seen: dict[int, SeenRow] = field(default_factory=dict)
+    raw: dict[int, Look] = field(default_factory=dict)
     revisions: dict[int, list[Revision]] = field(default_factory=dict)
     baseline_rewritten: dict[int, int] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -115,33 +125,41 @@ class MemoryObservations:
     ) -> list[Revision]:
         if not self.started and initial:
             self.seen.update(initial)
-        current = {
-            int(r[0]): (int(r[1]), str(r[2])) for r in conn.execute(select(m.id, m.updated_at, m.status))
-        }
-        moved = tuple(
-            mid
-            for mid, (at, status) in current.items()
-            if mid not in self.seen or self.seen[mid].updated_at != at or self.seen[mid].status != status
-        )
+        looks = conn.execute(select(m.id, m.updated_at, m.status, m.content))
+        current: dict[int, Look] = {int(r[0]): (r[1], r[2], r[3]) for r in looks}
+        moved = tuple(mid for mid, look in current.items() if self._last_look(mid) != look)
         gone = [mid for mid in self.seen if mid not in current]
         found: list[Revision] = []
         for row in fetch_rows(conn, moved):
-            found.extend(self._compare(row, self.started))
+            found.extend(self._compare(row, current[row.id]))
         for mid in gone:
             before = self.seen.pop(mid)
+            self.raw.pop(mid, None)
             found.append(self._revision(mid, now, KIND_DELETE, before.content, None, before.status, None))
         self.started = True
         return found
 
-    def _compare(self, row: HostRow, tracking: bool) -> list[Revision]:
-        before = self.seen.get(row.id)
+    def _last_look(self, memory_id: int) -> Look | None:
+        """What the last look saw of a row (None: never seen)."""
+        odd = self.raw.get(memory_id)
+        if odd is not None:
+            return odd
+        shown = self.seen.get(memory_id)
+        return None if shown is None else (shown.updated_at, shown.status, shown.content)
+
+    def _compare(self, row: HostRow, look: Look) -> list[Revision]:
+        before, last = self.seen.get(row.id), self._last_look(row.id)
         self.seen[row.id] = SeenRow(row.content, row.status, row.updated_at)
-        if before is None:
+        if look != (row.updated_at, row.status, row.content):
+            self.raw[row.id] = look
+        else:
+            self.raw.pop(row.id, None)
+        if before is None or last is None:
             if looks_rewritten(row.status, row.promoted_at, row.updated_at):
                 self.baseline_rewritten[row.id] = row.updated_at
             return []
-        status = (before.status, row.status) if before.status != row.status else (None, None)
-        if before.content != row.content:
+        status = (before.status, row.status) if last[1] != look[1] else (None, None)
+        if last[2] != look[2]:
             return [
                 self._revision(row.id, row.updated_at, KIND_CONTENT, before.content, row.content, *status)
             ]

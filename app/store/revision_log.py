@@ -1,6 +1,9 @@
 """The revision log inside a write transaction: revisions, what the store has seen, profile version.
 
-Every writer and the observer of outside rewrites share these helpers.
+Every writer and the observer of outside rewrites share these helpers. What the store has seen of a row
+(`mdash_seen`) is always copied from the host row by SQL, never through Python: the comparison that finds
+outside changes is SQLite's own (`IS NOT`), and a value that Python cannot hand back byte for byte (a
+BLOB, or invalid UTF-8 decoded with replacement characters) must not look changed on every look.
 """
 
 from __future__ import annotations
@@ -10,24 +13,42 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, bindparam, insert, select, update
+from sqlalchemy import Connection, CursorResult, Integer, bindparam, insert, select, update
 
 from app.provenance import serialize_candidate_ids
-from app.store.tables import memory_sources, project_state, revisions, seen
+from app.store.tables import memory_sources, project_state, revisions, seen, user_memories
 
 GLOBAL_PROJECT = "__global__"
 
 # Built once: a writer runs these once per row, and building a statement per call (`.values(...)`, a
 # new cache key) cost more than executing it (a 1,000-row verdict spent ~40% of its time there).
 INSERT_REVISION = insert(revisions)
-INSERT_SEEN = insert(seen)
+_host = user_memories.c
+
+
+def _host_value(column: str) -> Any:
+    """The host row's value of `column`, as a subquery: copied inside SQLite, exactly as stored."""
+    return select(_host[column]).where(_host.id == bindparam("b_id")).scalar_subquery()
+
+
+# Parameters: b_id, and for a first sighting b_now (first_seen_at) and b_baseline (baseline_rewritten_at).
+INSERT_SEEN = insert(seen).from_select(
+    ["memory_id", "content", "status", "updated_at", "first_seen_at", "baseline_rewritten_at"],
+    select(
+        _host.id,
+        _host.content,
+        _host.status,
+        _host.updated_at,
+        bindparam("b_now", type_=Integer),
+        bindparam("b_baseline", type_=Integer),
+    ).where(_host.id == bindparam("b_id")),
+)
 UPDATE_SEEN = (
     update(seen)
     .where(seen.c.memory_id == bindparam("b_id"))
-    .values(content=bindparam("b_content"), status=bindparam("b_status"), updated_at=bindparam("b_updated"))
-)
-SELECT_SEEN = select(seen.c.content, seen.c.status, seen.c.updated_at).where(
-    seen.c.memory_id == bindparam("b_id")
+    .values(
+        content=_host_value("content"), status=_host_value("status"), updated_at=_host_value("updated_at")
+    )
 )
 
 
@@ -92,22 +113,12 @@ def add_revision(
     return revision_id
 
 
-def mark_seen(ctx: WriteContext, memory_id: int, content: str, status: str, updated_at: int) -> None:
-    """Record what the row now is, so our own write is never mistaken for an outside rewrite."""
-    done = ctx.conn.execute(
-        UPDATE_SEEN, {"b_id": memory_id, "b_content": content, "b_status": status, "b_updated": updated_at}
-    )
+def mark_seen(ctx: WriteContext, memory_id: int) -> None:
+    """After our write to a host row: record what the row now is (copied from it), so our own write is
+    never mistaken for an outside rewrite."""
+    done = ctx.conn.execute(UPDATE_SEEN, {"b_id": memory_id})
     if done.rowcount == 0:
-        ctx.conn.execute(
-            INSERT_SEEN,
-            {
-                "memory_id": memory_id,
-                "content": content,
-                "status": status,
-                "updated_at": updated_at,
-                "first_seen_at": ctx.now,
-            },
-        )
+        ctx.conn.execute(INSERT_SEEN, {"b_id": memory_id, "b_now": ctx.now, "b_baseline": None})
 
 
 def add_own_source(ctx: WriteContext, memory_id: int, source: str) -> None:
@@ -136,8 +147,3 @@ def bump_profile_version(conn: Connection, now: int) -> None:
                 updated_at=now,
             )
         )
-
-
-def load_seen(conn: Connection, memory_id: int) -> SeenRow | None:
-    row = conn.execute(SELECT_SEEN, {"b_id": memory_id}).first()
-    return SeenRow(row[0], row[1], row[2]) if row is not None else None

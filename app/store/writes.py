@@ -154,7 +154,7 @@ def promote(
         new_content=content,
         new_status=STATUS_ACTIVE,
     )
-    mark_seen(ctx, memory_id, content, STATUS_ACTIVE, ctx.now)
+    mark_seen(ctx, memory_id)
     if consume:
         consume_candidates(ctx, ids)
     ctx.profile_changed = True
@@ -209,7 +209,7 @@ def update_content(
         detail=detail,
         changed_at=updated_at,
     )
-    mark_seen(ctx, memory_id, content, row.status, updated_at)
+    mark_seen(ctx, memory_id)
     ctx.profile_changed = True
     return revision_id
 
@@ -243,7 +243,7 @@ def set_status(
         detail={"reason": reason} if reason else None,
         changed_at=updated_at,
     )
-    mark_seen(ctx, memory_id, row.content, status, updated_at)
+    mark_seen(ctx, memory_id)
     ctx.profile_changed = True
     return revision_id
 
@@ -293,7 +293,7 @@ def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -
     expires_at = revision.detail.get("expires_at")
     if isinstance(expires_at, int):
         ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=expires_at, set_at=ctx.now))
-    mark_seen(ctx, memory_id, snapshot["content"], snapshot["status"], updated_at)
+    mark_seen(ctx, memory_id)
     ctx.profile_changed = True
     return add_revision(
         ctx,

@@ -3,6 +3,7 @@ the window asks for), and `revision(id)` (one read whole)."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -58,6 +59,8 @@ def test_history_still_observes_a_rewrite_committed_elsewhere(host_db: Path, sto
 
 
 def test_revisions_kept_in_memory_on_a_read_only_store(host_db: Path) -> None:
+    host = sqlite3.connect(host_db)  # the host has the file open (its -wal, -shm exist): a live read
+    host.execute("SELECT count(*) FROM user_memories").fetchone()
     store = MemoryStore.open(host_db, read_only=True, clock=ManualClock(REVIEW_TIME))
     store.list_ids()
     host_sql(
@@ -69,6 +72,7 @@ def test_revisions_kept_in_memory_on_a_read_only_store(host_db: Path) -> None:
     assert observed.id < 0 and observed.texts_loaded  # kept in memory, whole
     assert store.revision(observed.id).new_content == "Lives in Hamburg"
     store.close()
+    host.close()
 
 
 def test_revision_rows_are_unpacked_in_the_tables_column_order() -> None:

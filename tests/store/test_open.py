@@ -124,6 +124,8 @@ def test_read_only_flag_writes_nothing(host_db: Path) -> None:
 
 
 def test_read_only_observes_in_memory(host_db: Path) -> None:
+    host = sqlite3.connect(host_db)  # the host has the file open (its -wal, -shm exist): a live read
+    host.execute("SELECT count(*) FROM user_memories").fetchone()
     store = MemoryStore.open(host_db, read_only=True, clock=ManualClock(NOW))
     try:
         store.list_memories()
@@ -135,6 +137,7 @@ def test_read_only_observes_in_memory(host_db: Path) -> None:
         assert [r.new_content for r in store.history(4)] == ["rewritten"]
     finally:
         store.close()
+        host.close()
 
 
 def test_unwritable_file_opens_read_only(host_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
