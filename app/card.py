@@ -2,7 +2,8 @@
 the candidate list summary, origin counts, the expiry badge and the absolute timestamps of the tooltip.
 
 Pure functions of a `Memory` and `now` (epoch ms), shared by the CLI (`show --json` card_meta) and the
-window's card delegate, so both say the same thing.
+window's card delegate, so both say the same thing. What comes from the host's row as text it does not
+write itself (a status of any length, an origin) is shown on one line with hidden characters visible.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ from collections.abc import Sequence
 
 from app.clock import format_instant
 from app.provenance import ORIGIN_MANUAL, ORIGIN_PROMOTION, ORIGIN_UPDATE
+from app.screening import make_visible
 from app.store.models import Memory
 from app.timefmt import relative
 
 FIRST_CANDIDATES = 8
+WORD_CHARS = 40  # a status or an origin is a word; a host row's can be anything, of any length
+MALFORMED = "malformed"  # the badge of a row with `oddities`
+_LINE_BREAKS = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
 _ORIGIN_WORDS = {ORIGIN_PROMOTION: "promoted", ORIGIN_UPDATE: "rewritten", ORIGIN_MANUAL: "manual"}
 
 
@@ -28,6 +33,25 @@ def candidate_summary(ids: Sequence[int], first: int = FIRST_CANDIDATES) -> tupl
     return f"{shown} +{len(ids) - first} more", full
 
 
+def shown_word(text: str, limit: int = WORD_CHARS) -> str:
+    """A status or an origin on one line: cut to `limit`, line breaks as `\\n`, hidden characters visible,
+    quoted when empty or padded (a status "active " must not look like "active": only exactly "active"
+    is injected)."""
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    shown = make_visible(cut.translate(_LINE_BREAKS))
+    return shown if shown and shown == shown.strip() else f"'{shown}'"
+
+
+def malformed_badge(memory: Memory) -> str | None:
+    """`malformed` when the host's row held values its schema does not mean (see `Memory.oddities`)."""
+    return MALFORMED if memory.oddities else None
+
+
+def oddities_tooltip(memory: Memory) -> str:
+    """The oddities, one per line (raw values already escaped and cut by `app.store.rows`)."""
+    return "\n".join(memory.oddities)
+
+
 def origin_counts(memory: Memory) -> str | None:
     """`3 promoted · 2 rewritten` when provenance records an origin other than promotion, else None."""
     entries = memory.provenance or ()
@@ -35,7 +59,7 @@ def origin_counts(memory: Memory) -> str | None:
     if not entries or set(counts) <= {ORIGIN_PROMOTION}:
         return None
     ordered = [*_ORIGIN_WORDS, *sorted(set(counts) - set(_ORIGIN_WORDS))]
-    return " · ".join(f"{counts[o]} {_ORIGIN_WORDS.get(o, o)}" for o in ordered if counts[o])
+    return " · ".join(f"{counts[o]} {_ORIGIN_WORDS.get(o) or shown_word(o)}" for o in ordered if counts[o])
 
 
 def meta_parts(memory: Memory, now: int) -> list[str]:
@@ -49,8 +73,10 @@ def meta_parts(memory: Memory, now: int) -> list[str]:
 
 
 def card_meta(memory: Memory, now: int) -> str:
-    """`active · promoted 23d ago · updated 2h ago · from candidates: 46, 47, 48, … +1 more`."""
-    return " · ".join([memory.status, *meta_parts(memory, now)])
+    """`active · promoted 23d ago · updated 2h ago · from candidates: 46, 47, 48, … +1 more`, and
+    `· malformed` last for a row with oddities."""
+    badge = malformed_badge(memory)
+    return " · ".join([shown_word(memory.status), *meta_parts(memory, now), *([badge] if badge else [])])
 
 
 def updated_at(memory: Memory) -> int:

@@ -4,6 +4,10 @@
 or NULL ("provenance unknown"). The host's reader discards the whole list when one entry lacks
 `candidate_id` (int), `session_id` (str) or either `source_compartment_*` key (int or null), so every
 entry we write carries those four keys first, in the host's order, then `origin` and `added_at`.
+
+Reading is tolerant: the host's columns may hold any SQLite value and JSON of any nesting (Python's parser
+recurses: `tolerant_json_loads` turns a RecursionError into "unreadable"); what cannot be read is
+"unknown" (provenance) or empty (ids), and `read_candidate_ids`/`provenance_problem` say what was odd.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from app.text_input import INT64_MAX, INT64_MIN, tolerant_json_loads
 
 ORIGIN_PROMOTION = "promotion"
 ORIGIN_UPDATE = "update"
@@ -61,61 +67,94 @@ def host_can_read_entry(entry: object) -> bool:
     )
 
 
+def _json_list(raw: object) -> list[Any] | None:
+    """The JSON array a column holds, or None for anything else (not text, bad syntax, too deep, no array)."""
+    if not isinstance(raw, str):
+        return None
+    data = tolerant_json_loads(raw)
+    return data if isinstance(data, list) else None
+
+
 def host_can_read(raw: str | None) -> bool:
     """True when the host's reader would accept this column value (NULL reads as "unknown", also fine)."""
     if raw is None:
         return True
-    try:
-        data = json.loads(raw)
-    except (ValueError, TypeError):
-        return False
-    return isinstance(data, list) and all(host_can_read_entry(entry) for entry in data)
+    data = _json_list(raw)
+    return data is not None and all(host_can_read_entry(entry) for entry in data)
 
 
-def parse_provenance(raw: str | None) -> tuple[ProvenanceEntry, ...] | None:
-    """The entries as the host reads them: None ("unknown") for NULL or any list the host would discard."""
+def _entry(item: dict[str, Any]) -> ProvenanceEntry:
+    origin = item.get("origin")
+    added_at = item.get("added_at")
+    return ProvenanceEntry(
+        candidate_id=item["candidate_id"],
+        session_id=item["session_id"],
+        compartment_start=item["source_compartment_start"],
+        compartment_end=item["source_compartment_end"],
+        origin=origin if isinstance(origin, str) and origin else ORIGIN_PROMOTION,
+        added_at=added_at if _is_int(added_at) else None,
+    )
+
+
+def parse_provenance(raw: object) -> tuple[ProvenanceEntry, ...] | None:
+    """The entries as the host reads them: None ("unknown") for NULL or any list the host would discard
+    (also for a value that is not text at all, or JSON nested past what the parser can take)."""
     if raw is None:
         return None
-    try:
-        data = json.loads(raw)  # once: every card of a listing goes through here
-    except (ValueError, TypeError):
-        return None
-    if not isinstance(data, list):
+    data = _json_list(raw)  # parsed once: every card of a listing goes through here
+    if data is None:
         return None
     entries = []
     for item in data:
         if not host_can_read_entry(item):
             return None
-        origin = item.get("origin")
-        added_at = item.get("added_at")
-        entries.append(
-            ProvenanceEntry(
-                candidate_id=item["candidate_id"],
-                session_id=item["session_id"],
-                compartment_start=item["source_compartment_start"],
-                compartment_end=item["source_compartment_end"],
-                origin=origin if isinstance(origin, str) and origin else ORIGIN_PROMOTION,
-                added_at=added_at if _is_int(added_at) else None,
-            )
-        )
+        entries.append(_entry(item))
     return tuple(entries)
+
+
+def provenance_problem(raw: object, parsed: tuple[ProvenanceEntry, ...] | None) -> str | None:
+    """What is odd about a provenance column `parse_provenance` read as `parsed` (NULL is not odd: the
+    host's "unknown")."""
+    if raw is None or parsed is not None:
+        return None
+    if not isinstance(raw, str):
+        return "source_candidate_provenance is not text"
+    if _json_list(raw) is None:
+        return "source_candidate_provenance is not a readable JSON array: provenance unknown"
+    return "source_candidate_provenance has an entry the host cannot read: provenance unknown"
 
 
 def serialize_provenance(entries: Iterable[ProvenanceEntry]) -> str:
     return json.dumps([entry.to_json() for entry in entries], separators=(",", ":"), ensure_ascii=False)
 
 
-def parse_candidate_ids(raw: str | None) -> tuple[int, ...]:
-    """The ids of `source_candidate_ids`; anything that is not a JSON array of ints reads as empty."""
-    if not raw or raw == "[]":  # most revisions add no candidates: skip the parser
-        return ()
-    try:
-        data = json.loads(raw)
-    except (ValueError, TypeError):
-        return ()
-    if not isinstance(data, list):
-        return ()
-    return tuple(item for item in data if _is_int(item))
+def parse_candidate_ids(raw: object) -> tuple[int, ...]:
+    """The ids of `source_candidate_ids`; anything that is not a JSON array of ints reads as empty
+    (items that are not ints are left out)."""
+    return read_candidate_ids(raw)[0]
+
+
+def read_candidate_ids(raw: object) -> tuple[tuple[int, ...], str | None]:
+    """The ids of `source_candidate_ids` and what is odd about the column, if anything: not a JSON array
+    (read as no ids), items that are not integers (left out), ids past 64 bits (kept: JSON allows them,
+    but no candidate row can have one)."""
+    if raw is None or raw == "[]":  # NULL is the column's legacy "none"; most revisions add no candidates
+        return (), None
+    data = _json_list(raw)
+    if data is None:
+        return (), "source_candidate_ids is not a readable JSON array: read as no ids"
+    ids = tuple([item for item in data if type(item) is int and INT64_MIN <= item <= INT64_MAX])
+    return (ids, None) if len(ids) == len(data) else _odd_ids(data)
+
+
+def _odd_ids(data: list[Any]) -> tuple[tuple[int, ...], str]:
+    ids = tuple(item for item in data if _is_int(item))
+    problems = []
+    if len(ids) != len(data):
+        problems.append(f"{len(data) - len(ids):,} item(s) that are not ids (left out)")
+    if any(not INT64_MIN <= item <= INT64_MAX for item in ids):
+        problems.append("ids outside 64 bits")
+    return ids, f"source_candidate_ids has {' and '.join(problems)}"
 
 
 def serialize_candidate_ids(ids: Sequence[int]) -> str:
@@ -152,10 +191,7 @@ def merged_provenance_json(previous_raw: str | None, appended: Sequence[Provenan
     if previous is None:
         # Unreadable to the host, which would discard the new evidence with it: keep the entries it can
         # read and append ours (the writer keeps the old JSON whole in its revision, so nothing is lost).
-        try:
-            kept = json.loads(previous_raw or "null")
-        except ValueError:
-            kept = None
+        kept = tolerant_json_loads(previous_raw or "null")
         base: list[Any] = (
             [item for item in kept if host_can_read_entry(item)] if isinstance(kept, list) else []
         )

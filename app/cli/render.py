@@ -1,4 +1,8 @@
-"""How memories, revisions and candidates look on a terminal and in JSON."""
+"""How memories, revisions and candidates look on a terminal and in JSON.
+
+Text that comes from the host's rows (content, statuses, session ids, origins) is shown with hidden
+characters visible; a row the store found odd says so (`malformed`, and each of its `oddities`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import json
 import sys
 from typing import Any
 
-from app.card import card_meta
+from app.card import MALFORMED, card_meta, shown_word
 from app.clock import format_instant
 from app.screening import make_visible
 from app.store.models import Candidate, Memory, Revision
@@ -34,6 +38,8 @@ def memory_json(memory: Memory, now: int) -> dict[str, Any]:
         "hidden_characters": memory.has_hidden_characters,
         "revision_count": memory.revision_count,
         "card_meta": card_meta(memory, now),
+        "malformed": memory.malformed,
+        "oddities": list(memory.oddities),
     }
 
 
@@ -45,6 +51,8 @@ def candidate_json(candidate: Candidate) -> dict[str, Any]:
         "source_compartment_start": candidate.compartment_start,
         "source_compartment_end": candidate.compartment_end,
         "created_at": candidate.created_at,
+        "malformed": candidate.malformed,
+        "oddities": list(candidate.oddities),
     }
 
 
@@ -63,9 +71,25 @@ def one_line(text: str, width: int = 72) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def _marks(expired: bool, malformed: bool) -> str:
+    return (" (expired)" if expired else "") + (f" ({MALFORMED})" if malformed else "")
+
+
 def memory_line(memory: Memory, now: int) -> str:
-    status = memory.status + (" (expired)" if memory.expired else "")
+    status = shown_word(memory.status) + _marks(memory.expired, memory.malformed)
     return f"#{memory.id:<6} {status:<20} {one_line(memory.content)}"
+
+
+def candidate_line(candidate: Candidate, now: int) -> str:
+    """`#141    [session ses_c3f1]   20d ago  Prefers pnpm…` (the `candidates` listing)."""
+    age = relative(candidate.created_at, now)
+    session = one_line(candidate.session_id, 40)
+    marks = _marks(False, candidate.malformed)
+    return f"#{candidate.id:<6} [session {session}]{marks} {age:>8}  {one_line(candidate.content, 64)}"
+
+
+def _oddity_lines(oddities: tuple[str, ...]) -> list[str]:
+    return [f"{MALFORMED} {note}" for note in oddities]  # notes come escaped from app.store.rows
 
 
 def memory_details(memory: Memory, now: int) -> str:
@@ -77,15 +101,16 @@ def memory_details(memory: Memory, now: int) -> str:
         lines.append(f"rewritten {format_instant(memory.content_changed_at)}")
     if memory.expires_at is not None:
         lines.append(f"expires   {format_instant(memory.expires_at)} ({relative(memory.expires_at, now)})")
-    lines.append(f"sources   {', '.join(memory.sources)} (trust: {memory.trust})")
+    lines.append(f"sources   {one_line(', '.join(memory.sources), 200)} (trust: {memory.trust})")
     if memory.has_hidden_characters:
         lines.append("warning   content has hidden (invisible, bidi-control or tag) characters")
+    lines += _oddity_lines(memory.oddities)
     for entry in memory.provenance or ():
         span = compartments(entry.compartment_start, entry.compartment_end)
         added = f", added {format_instant(entry.added_at)}" if entry.added_at else ""
         lines.append(
-            f"  candidate #{entry.candidate_id}: session {entry.session_id}, compartments {span}, "
-            f"{entry.origin}{added}"
+            f"  candidate #{entry.candidate_id}: session {one_line(entry.session_id, 80)}, "
+            f"compartments {span}, {shown_word(entry.origin)}{added}"
         )
     unknown = memory.unknown_provenance_ids
     if unknown:
@@ -96,7 +121,7 @@ def memory_details(memory: Memory, now: int) -> str:
 def revision_line(revision: Revision) -> str:
     what = revision.kind
     if revision.new_status and revision.previous_status != revision.new_status:
-        what += f" {revision.previous_status or '-'} → {revision.new_status}"
-    extra = f" run {revision.run_id}" if revision.run_id else ""
+        what += f" {shown_word(revision.previous_status or '-')} → {shown_word(revision.new_status)}"
+    extra = f" run {one_line(revision.run_id, 80)}" if revision.run_id else ""
     ids = f" +candidates {', '.join(map(str, revision.candidate_ids))}" if revision.candidate_ids else ""
     return f"r{revision.id:<5} {format_instant(revision.changed_at)}  {revision.source:<9} {what}{extra}{ids}"

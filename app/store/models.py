@@ -52,6 +52,14 @@ class Memory:
     trust: str
     has_hidden_characters: bool
     revision_count: int = 0
+    # What was odd in the stored row (`app.store.rows`): one note per oddity, raw values escaped, e.g.
+    # "updated_at is text 'yesterday', not epoch milliseconds in range: shown as 1970-01-01 00:00:00 UTC".
+    oddities: tuple[str, ...] = ()
+
+    @property
+    def malformed(self) -> bool:
+        """The row held something the host's schema does not mean (see `oddities`): show a badge."""
+        return bool(self.oddities)
 
     @property
     def expired(self) -> bool:
@@ -81,6 +89,11 @@ class Candidate:
     compartment_start: int | None
     compartment_end: int | None
     created_at: int
+    oddities: tuple[str, ...] = ()  # as `Memory.oddities`
+
+    @property
+    def malformed(self) -> bool:
+        return bool(self.oddities)
 
 
 @dataclass(frozen=True, slots=True)

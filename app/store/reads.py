@@ -1,22 +1,30 @@
-"""Reading rows: host rows by id, the dashboard's own facts about them, candidates and revisions."""
+"""Reading rows: host rows by id, the dashboard's own facts about them, candidates and revisions.
+
+Host rows are selected in `rows.HOST_COLUMNS` / `rows.CANDIDATE_COLUMNS` order and handed to `rows`,
+the one place that turns whatever the host's cells hold into the app's rows.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, case, func, null, select
+from sqlalchemy import Connection, bindparam, case, func, null, select
 
 from app.provenance import parse_candidate_ids
 from app.store.driver_query import DriverQuery
+from app.store.host_cells import TIME_MAX, TIME_MIN, text_value, time_value
 from app.store.models import EMPTY_DETAIL, KIND_CONTENT, Candidate, Revision
-from app.store.rows import HostRow, OwnFacts
+from app.store.rows import CANDIDATE_COLUMNS, HOST_COLUMNS, HostRow, OwnFacts, build_candidate, host_row
 from app.store.tables import expiry, memory_sources, revisions, seen, user_memories, user_memory_candidates
+from app.text_input import INT64_MAX, INT64_MIN, tolerant_json_loads
 
 CHUNK = 500
 m = user_memories.c
+c = user_memory_candidates.c
+SELECT_HOST = select(*(m[name] for name in HOST_COLUMNS))
+SELECT_CANDIDATES = select(*(c[name] for name in CANDIDATE_COLUMNS))
 
 
 def chunks(ids: Sequence[int], size: int = CHUNK) -> Iterator[Sequence[int]]:
@@ -24,34 +32,22 @@ def chunks(ids: Sequence[int], size: int = CHUNK) -> Iterator[Sequence[int]]:
         yield ids[start : start + size]
 
 
-def _host_row(row: Row[Any]) -> HostRow:
-    return HostRow(
-        id=row.id,
-        content=row.content,
-        status=row.status,
-        promoted_at=row.promoted_at,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        source_candidate_ids=row.source_candidate_ids,
-        source_candidate_provenance=row.source_candidate_provenance,
-    )
-
-
 def fetch_rows(conn: Connection, ids: Sequence[int]) -> list[HostRow]:
     """Host rows for `ids`, in the order given; ids without a row are skipped."""
     found: dict[int, HostRow] = {}
     for part in chunks(ids):
-        for row in conn.execute(select(user_memories).where(m.id.in_(part))):
-            found[row.id] = _host_row(row)
+        for row in conn.execute(SELECT_HOST.where(m.id.in_(part))):
+            converted = host_row(row)
+            found[converted.id] = converted
     return [found[item] for item in ids if item in found]
 
 
-SELECT_ROW = select(user_memories).where(m.id == bindparam("b_id"))  # built once: writers run it per row
+SELECT_ROW = SELECT_HOST.where(m.id == bindparam("b_id"))  # built once: writers run it per row
 
 
 def fetch_row(conn: Connection, memory_id: int) -> HostRow | None:
     row = conn.execute(SELECT_ROW, {"b_id": memory_id}).first()
-    return _host_row(row) if row is not None else None
+    return host_row(row) if row is not None else None
 
 
 def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]:
@@ -96,33 +92,20 @@ def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]
     return facts
 
 
-def _candidate(row: Row[Any]) -> Candidate:
-    return Candidate(
-        id=row.id,
-        content=row.content,
-        session_id=row.session_id,
-        compartment_start=row.source_compartment_start,
-        compartment_end=row.source_compartment_end,
-        created_at=row.created_at,
-    )
-
-
 def fetch_candidates(conn: Connection, ids: Iterable[int] | None = None) -> list[Candidate]:
     """Pending candidates (all, oldest first, or those of `ids`)."""
-    c = user_memory_candidates.c
     if ids is None:
-        return [
-            _candidate(row)
-            for row in conn.execute(select(user_memory_candidates).order_by(c.created_at, c.id))
-        ]
-    wanted = list(dict.fromkeys(ids))
+        return [build_candidate(row) for row in conn.execute(SELECT_CANDIDATES.order_by(c.created_at, c.id))]
+    # A memory's ids come from the host's JSON, which has no 64-bit limit; no row has such an id, and
+    # SQLite could not take it as a parameter.
+    wanted = [item for item in dict.fromkeys(ids) if INT64_MIN <= item <= INT64_MAX]
     found: list[Candidate] = []
     for part in chunks(wanted):
-        found.extend(
-            _candidate(row) for row in conn.execute(select(user_memory_candidates).where(c.id.in_(part)))
-        )
+        found.extend(build_candidate(row) for row in conn.execute(SELECT_CANDIDATES.where(c.id.in_(part))))
     return found
 
+
+_TEXT_OR_NULL = frozenset((str, type(None)))
 
 # `revision_from_row` unpacks a row by position (a named attribute of a SQLAlchemy row costs ~0.5 µs,
 # ten times a tuple's): the revisions table's columns, in this order, as every query here selects them
@@ -159,7 +142,21 @@ def revision_from_row(row: Sequence[Any], *, texts_loaded: bool = True) -> Revis
         new_status,
         detail,
     ) = row
-    parsed = json.loads(detail) if detail else None
+    parsed = tolerant_json_loads(detail) if detail else None
+    if not (
+        type(changed_at) is int
+        and TIME_MIN <= changed_at <= TIME_MAX
+        and type(previous) in _TEXT_OR_NULL
+        and type(new) in _TEXT_OR_NULL
+        and type(old_status) in _TEXT_OR_NULL
+        and type(new_status) in _TEXT_OR_NULL
+    ):
+        # Our own table holds what our writers made, but an older version recorded observed host
+        # values as they were (a text `updated_at`, a blob status): shown like the host's rows.
+        changed_at = time_value(changed_at)
+        previous, new, old_status, new_status = (
+            None if text is None else text_value(text) for text in (previous, new, old_status, new_status)
+        )
     return Revision(
         id_,
         memory_id,

@@ -1,7 +1,8 @@
 """The memory contract's reads (seed 001): the profile the agent is shown, and `recall`.
 
 Every shape goes through `injected_predicate`, so an expired memory is absent from all of them from
-its expiry instant on, whatever else the query selects.
+its expiry instant on, whatever else the query selects. The best-match order ranks raw host cells in
+Python, so they are read as `rows` reads them (a blob content, a text `updated_at` rank, not raise).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Literal
 
 from sqlalchemy import Connection, select
 
+from app.store.host_cells import text_value, time_value
 from app.store.query import injected_predicate, search_predicate
 from app.store.tables import user_memories
 
@@ -49,7 +51,9 @@ def recall_ids(
         return [int(row[0]) for row in conn.execute(query)]
     terms = [term.removeprefix("#") for term in search.split()]
     scored = sorted(
-        conn.execute(query), key=lambda row: (relevance(row[1], terms), row[2], row[0]), reverse=True
+        conn.execute(query),
+        key=lambda row: (relevance(text_value(row[1]), terms), time_value(row[2]), row[0]),
+        reverse=True,
     )
     ids = [int(row[0]) for row in scored]
     return ids if limit is None else ids[:limit]
