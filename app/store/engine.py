@@ -29,7 +29,7 @@ from app.store.driver_query import driver_rows
 from app.store.errors import DatabaseLockedError, DatabaseOpenError
 from app.store.file_access import ReadAccess
 from app.store.file_identity import FileIdentity
-from app.store.rows import decode_text
+from app.store.host_cells import decode_text
 from app.store.tables import HOST_TABLES, VERSION_TABLE
 
 SQLITE_HEADER = b"SQLite format 3\x00"
