@@ -10,7 +10,7 @@ from typing import Any
 
 from app.card import card_meta
 from app.cli.opener import database_files
-from app.cli.render import compartments, memory_json
+from app.cli.render import compartments, memory_json, one_line
 from app.clock import format_instant
 from app.safe_output import check_output, write_bytes
 from app.screening import make_visible
@@ -32,18 +32,20 @@ def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> lis
     lines = [f"## Memory #{memory.id}", "", f"*{card_meta(memory, now)}*", ""]
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", memory.content)), default=0))
     lines += [f"{fence}text", make_visible(memory.content), fence, ""]
-    lines.append(f"- Sources: {', '.join(memory.sources)} (trust: {memory.trust})")
+    lines += [f"- Malformed: {note}" for note in memory.oddities]  # notes come escaped
+    lines.append(f"- Sources: {', '.join(map(one_line, memory.sources))} (trust: {memory.trust})")
     for entry in memory.provenance or ():
         lines.append(
-            f"- Candidate #{entry.candidate_id}: session `{entry.session_id}`, "
-            f"compartments {compartments(entry.compartment_start, entry.compartment_end)}, {entry.origin}"
+            f"- Candidate #{entry.candidate_id}: session `{one_line(entry.session_id, 80)}`, "
+            f"compartments {compartments(entry.compartment_start, entry.compartment_end)}, "
+            f"{one_line(entry.origin)}"
         )
     if memory.unknown_provenance_ids:
         lines.append(f"- Provenance unknown: {', '.join(map(str, memory.unknown_provenance_ids))}")
     if revisions:
         lines += ["", "Revisions:", ""]
         for revision in revisions:
-            run = f", run `{revision.run_id}`" if revision.run_id else ""
+            run = f", run `{one_line(revision.run_id, 80)}`" if revision.run_id else ""
             lines.append(
                 f"1. {format_instant(revision.changed_at)}: {revision.kind} by {revision.source}{run}"
             )
