@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
 
-def _env() -> dict[str, str]:
+def child_env() -> dict[str, str]:
+    """The environment of a measured child: offscreen Qt, the benchmarks' fixed clock, this checkout."""
     return {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -37,7 +38,7 @@ def _env() -> dict[str, str]:
 def _child(mode: str, path: Path | None = None) -> dict[str, float]:
     args = [PYTHON, "-m", "tests.bench.memory_child", mode, *([str(path)] if path else [])]
     done = subprocess.run(
-        args, capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=900, check=False
+        args, capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=900, check=False
     )
     if done.returncode != 0:
         raise RuntimeError(f"memory child {mode} failed: {done.stderr[-2000:]}")
@@ -59,18 +60,27 @@ def peak_memory(db: BenchDb, work: Path, rounds: int) -> Result:
                   ours_rounds=ours, floor_rounds=bare, ratio_override=ratio)  # fmt: skip
 
 
-def _wall(args: list[str], rounds: int) -> list[float]:
+def run_child(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Run a process to its end: `perf_counter` just before it started and after it ended, its stdout."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        args, capture_output=True, text=True, env=env or child_env(), cwd=ROOT, timeout=300, check=False
+    )
+    end = time.perf_counter()
+    if done.returncode != 0:
+        raise RuntimeError(f"{args[0]} exited {done.returncode}: {done.stderr[-2000:]!r}")
+    return start, end, done.stdout
+
+
+def wall_times(args: list[str], rounds: int) -> list[float]:
     times = []
     for _ in range(rounds):
-        start = time.perf_counter()
-        done = subprocess.run(args, capture_output=True, env=_env(), cwd=ROOT, timeout=300, check=False)
-        times.append(time.perf_counter() - start)
-        if done.returncode != 0:
-            raise RuntimeError(f"{args[0]} exited {done.returncode}: {done.stderr[-2000:]!r}")
+        start, end, _output = run_child(args)
+        times.append(end - start)
     return times
 
 
-def _frozen_binary() -> Path | None:
+def frozen_binary() -> Path | None:
     for candidate in sorted((ROOT / "dist").glob("**/memory-dashboard")):
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return candidate
@@ -79,16 +89,16 @@ def _frozen_binary() -> Path | None:
 
 def start_to_paint(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     path = fresh_copy(db.path, work)
-    floor = _wall([PYTHON, "-c", "import PySide6.QtWidgets"], rounds)
+    floor = wall_times([PYTHON, "-c", "import PySide6.QtWidgets"], rounds)
     script = Path(PYTHON).parent / "memory-dashboard"
     results = []
     targets = [("venv", [str(script), "--db", str(path), "--smoke"])]
-    frozen = _frozen_binary()
+    frozen = frozen_binary()
     if frozen is not None:
         targets.append(("frozen", [str(frozen), "--db", str(path), "--smoke"]))
     for label, args in targets:
         try:
-            ours = _wall(args, rounds)
+            ours = wall_times(args, rounds)
         except RuntimeError as exc:  # e.g. a frozen build older than the database's schema
             print(f"start to first paint ({label}) failed: {str(exc)[-300:]}", file=sys.stderr)
             continue

@@ -4,6 +4,11 @@ Each measurement runs several rounds, alternating our code and its floor on the 
 the same process, and reports median times and their ratio against the target. `--quick` uses 10,000
 memories (under a minute); the default is 100,000. `--only NAME` runs the measurements whose key
 contains NAME. The figures also go to a JSON file (`--json`, default `bench-results.json`).
+
+The `latency` rows (`tests.bench.measure_latency`: from an input event to the paint showing its result,
+with the app's real timers) run at 300, 10,000 and 100,000 memories (`--quick`: 300 and 10,000;
+`--memories N`: N only) and go to the JSON as `rows`: [{name, memories, median_ms, target_ms}]. With
+`--only latency` the file holds exactly `{"rows": [...]}`.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from tests.bench.generate import NOW, BenchDb, Spec, cached
 from tests.bench.timing import Result
 
 Measurement = Callable[[BenchDb, Path, int], list[Result]]
+LATENCY = "latency"
 
 
 def _call(module: str, function: str, *args: object) -> Result:
@@ -43,7 +49,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         ],
         "diff": lambda db, work, n: [
             *_call("measure_store", "diff", db, work, n),  # type: ignore[misc]
-            *_call("measure_gui", "diff_panel", db, work, n),  # type: ignore[misc]
+            *_call("measure_gui", "diff_panel", db, work, n),
         ],
         "diffcases": lambda db, work, n: list(_call("measure_store", "diff_cases", db, work, n)),  # type: ignore[call-overload]
         "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],
@@ -51,6 +57,24 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
         "start": lambda db, work, n: list(_call("measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
     }
+
+
+def _latency_sizes(quick: bool, memories: int | None) -> list[int]:
+    if memories:
+        return [memories]
+    return [300, 10_000] if quick else [300, 10_000, 100_000]
+
+
+def _selected(key: str, only: list[str]) -> bool:
+    return not only or any(name in key for name in only)
+
+
+def _latency(sizes: list[int], work: Path, rounds: int) -> tuple[list[dict[str, object]], list[str]]:
+    """The latency rows (printed as a table of their own) as JSON, and what failed."""
+    latency = importlib.import_module("tests.bench.measure_latency")
+    rows, failures = latency.measure([cached(Spec.for_size(size)) for size in sizes], work, rounds)
+    latency.print_table(rows)
+    return [row.as_json() for row in rows], list(failures)
 
 
 def guard_none_refcount() -> None:
@@ -98,18 +122,20 @@ def main(argv: list[str] | None = None) -> int:
     memories = args.memories or (10_000 if args.quick else 100_000)
     rounds = args.rounds or (3 if args.quick else 5)
     started = time.perf_counter()
-    db = cached(Spec.for_size(memories))
-    print(
-        f"data: {db.path} ({Path(db.path).stat().st_size / 1e6:.0f} MB, {db.memories:,} memories); "
-        f"{rounds} rounds",
-        flush=True,
-    )
+    measurements = {key: m for key, m in _measurements(args.quick).items() if _selected(key, args.only)}
+    db = cached(Spec.for_size(memories)) if measurements else None
+    if db is not None:
+        print(
+            f"data: {db.path} ({Path(db.path).stat().st_size / 1e6:.0f} MB, {db.memories:,} memories); "
+            f"{rounds} rounds",
+            flush=True,
+        )
     results: list[Result] = []
     failures: list[str] = []
+    latency_rows: list[dict[str, object]] | None = None
     with tempfile.TemporaryDirectory(prefix="mdash-bench-") as tmp:
-        for key, measure in _measurements(args.quick).items():
-            if args.only and not any(name in key for name in args.only):
-                continue
+        for key, measure in measurements.items():
+            assert db is not None
             step = time.perf_counter()
             try:
                 results.extend(measure(db, Path(tmp), rounds))
@@ -117,20 +143,27 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {key} FAILED: {exc!r}"[:600], file=sys.stderr)
                 failures.append(key)
             print(f"  {key}: {time.perf_counter() - step:.1f} s", file=sys.stderr, flush=True)
-    print_table(results)
-    report = {
-        "memories": db.memories,
-        "revisions": db.revisions,
-        "pending": db.pending,
-        "rounds": rounds,
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "seconds": round(time.perf_counter() - started, 1),
-        "failed": failures,
-        "results": [{**asdict(row), "ratio": row.ratio, "verdict": row.verdict} for row in results],
-    }
+        if _selected(LATENCY, args.only):
+            latency_rows, failed = _latency(_latency_sizes(args.quick, args.memories), Path(tmp), rounds)
+            failures += [f"{LATENCY}: {name}" for name in failed]
+    seconds = round(time.perf_counter() - started, 1)
+    report: dict[str, object] = {"rows": latency_rows}  # `--only latency`: exactly the latency rows
+    if db is not None:
+        print_table(results)
+        report = {
+            "memories": db.memories,
+            "revisions": db.revisions,
+            "pending": db.pending,
+            "rounds": rounds,
+            "python": sys.version.split()[0],
+            "platform": platform.platform(),
+            "seconds": seconds,
+            "failed": failures,
+            "results": [{**asdict(row), "ratio": row.ratio, "verdict": row.verdict} for row in results],
+            **({"rows": latency_rows} if latency_rows is not None else {}),
+        }
     Path(args.json).write_text(json.dumps(report, indent=2))
-    print(f"\nwritten: {args.json} ({report['seconds']} s)" + (f"; FAILED: {failures}" if failures else ""))
+    print(f"\nwritten: {args.json} ({seconds} s)" + (f"; FAILED: {failures}" if failures else ""))
     return 1 if failures else 0
 
 
