@@ -13,8 +13,12 @@ costs more than a near-linear amount of Python:
 4. the middles are matched word by word (the same C++ matcher over word units); one still too large
    is shown as a whole delete + insert, and so is one that shares almost no words (a rewrite).
 
-Every op boundary is a token boundary in both texts, and joining the equal + delete texts gives the old
-text back exactly, equal + insert the new one. No Qt and no dataclasses here: plain tuples keep it fast.
+Texts over `WORD_LEVEL_MAX_TOTAL` characters together stop after step 1: a changed block of lines only
+loses the ends both sides share (`word_level` tells; the view says so).
+
+Every op boundary is a token boundary in both texts (or lies inside a token longer than `LONG_TOKEN`,
+where the texts part), and joining the equal + delete texts gives the old text back exactly, equal +
+insert the new one. No Qt and no dataclasses here: plain tuples keep it fast.
 """
 
 from __future__ import annotations
@@ -36,6 +40,14 @@ _UNIT = re.compile(r"\n|[^\S\n]+|(?:\w+|[^\w\s])[^\S\n]*")
 # hold more (about a screen's worth: an unchanged start of a text fills the first screen on its own).
 SEGMENT_OPS = 16
 SEGMENT_CHARS = 4096
+# A run of word characters (or blanks) longer than this is no word a reader compares: ops may cut it
+# where the texts part. Walking back to its start cost a Python step a character (seconds on a 10 MiB
+# line), and replacing such a run whole hid where in it the texts differ.
+LONG_TOKEN = 256
+# Texts over this many characters together are compared line by line (with a note in the view): a 10 MiB
+# text with a change in every 40th line spent seconds matching words. A changed block of lines only
+# loses the ends it shares, which stays linear and still shows where a long line changed.
+WORD_LEVEL_MAX_TOTAL = 2 * 1024 * 1024
 # Middles above this many characters (per side) are never given to the word-level matcher.
 _WORD_LEVEL_MAX_CHARS = 1500
 # A pair of lines "looks alike" when their common prefix + suffix cover this share of the longer one,
@@ -92,6 +104,12 @@ def diff_segments(
         yield tidy(piece)
 
 
+def word_level(old: str, new: str) -> bool:
+    """Whether changed lines are matched word by word: not when the texts hold over
+    `WORD_LEVEL_MAX_TOTAL` characters together (their changed lines only lose their common ends)."""
+    return len(old) + len(new) <= WORD_LEVEL_MAX_TOTAL
+
+
 def _raw_ops(old: str, new: str) -> Iterator[Op]:
     """The untidied ops, produced lazily: equal line blocks with their first and last lines apart,
     so that a piece can end there."""
@@ -102,7 +120,8 @@ def _raw_ops(old: str, new: str) -> Iterator[Op]:
     # rewrites a sentence or two, and then the matcher only sees the lines around them.
     head, tail = _common_line_ends(old, new)
     yield from _end_lines_apart(old[:head])
-    yield from _diff_lines(_Lines(old[head : len(old) - tail]), _Lines(new[head : len(new) - tail]))
+    old_lines, new_lines = _Lines(old[head : len(old) - tail]), _Lines(new[head : len(new) - tail])
+    yield from _diff_lines(old_lines, new_lines, word_level(old, new))
     yield from _end_lines_apart(old[len(old) - tail :])
 
 
@@ -160,7 +179,7 @@ class _Lines:
         return lines
 
 
-def _diff_lines(old: _Lines, new: _Lines) -> Iterator[Op]:
+def _diff_lines(old: _Lines, new: _Lines, words: bool) -> Iterator[Op]:
     for tag, i1, i2, j1, j2 in _line_blocks(old, new):
         if tag == "equal":
             yield from _end_lines_apart(old.text(i1, i2))
@@ -168,8 +187,10 @@ def _diff_lines(old: _Lines, new: _Lines) -> Iterator[Op]:
             yield ("delete", old.text(i1, i2))
         elif tag == "insert":
             yield ("insert", new.text(j1, j2))
-        else:
+        elif words:
             yield from _diff_replaced(old.lines(i1, i2), new.lines(j1, j2))
+        else:
+            yield from _trimmed_change(old.text(i1, i2), new.text(j1, j2), [])
 
 
 def _line_blocks(old: _Lines, new: _Lines) -> list[Opcode]:
@@ -261,14 +282,17 @@ def _find_anchor(old: str, new: str) -> tuple[int, int, int] | None:
 
 
 def _words_around(text: str, position: int) -> tuple[int, int] | None:
-    """About `_ANCHOR_CHARS` of text from the word after `position`, ending at the end of a word."""
+    """About `_ANCHOR_CHARS` of text from the word after `position`, ending at the end of a word.
+
+    Blanks are looked for only a `LONG_TOKEN` away: a text without any took a scan to its end per try.
+    """
     if not 0 <= position < len(text):
         return None
-    first_gap = _BLANK.search(text, position)
+    first_gap = _BLANK.search(text, position, position + LONG_TOKEN)
     if first_gap is None:
         return None
     start = first_gap.end()
-    end_gap = _BLANK.search(text, start + _ANCHOR_CHARS)
+    end_gap = _BLANK.search(text, start + _ANCHOR_CHARS, start + _ANCHOR_CHARS + LONG_TOKEN)
     if end_gap is None or not _is_boundary(text, start):
         return None
     return start, end_gap.start()
@@ -294,12 +318,14 @@ def _diff_middle(old: str, new: str, out: list[Op]) -> None:
             _trimmed_change("".join(old_units[i1:i2]), "".join(new_units[j1:j2]), out)
 
 
-def _trimmed_change(old: str, new: str, out: list[Op]) -> None:
+def _trimmed_change(old: str, new: str, out: list[Op]) -> list[Op]:
+    """A change without its common ends: equal, delete, insert, equal (some empty), added to `out`."""
     prefix, suffix = _common_ends(old, new)
     out.append(("equal", old[:prefix]))
     out.append(("delete", old[prefix : len(old) - suffix]))
     out.append(("insert", new[prefix : len(new) - suffix]))
     out.append(("equal", old[len(old) - suffix :]))
+    return out
 
 
 def _looks_rewritten(old_units: set[str], new_units: set[str]) -> bool:
@@ -321,13 +347,21 @@ def _alike(old: str, new: str, ends: tuple[int, int]) -> bool:
 
 
 def _common_ends(old: str, new: str) -> tuple[int, int]:
-    """Lengths of the common prefix and suffix, cut back to token boundaries and not overlapping."""
+    """Lengths of the common prefix and suffix, cut back to token boundaries and not overlapping.
+
+    Before `prefix` both texts agree, so walking back reaches a boundary of both, unless it would have
+    to cross a token longer than `LONG_TOKEN`: such a run is cut where the texts part.
+    """
     prefix = common_prefix_length(old, new)
-    while prefix > 0 and not (_is_boundary(old, prefix) and _is_boundary(new, prefix)):
-        prefix -= 1  # before `prefix` both texts agree, so walking back reaches a boundary of both
+    for at in range(prefix, max(0, prefix - LONG_TOKEN) - 1, -1):
+        if _is_boundary(old, at) and _is_boundary(new, at):
+            prefix = at
+            break
     suffix = common_suffix_length(old, new, min(len(old), len(new)) - prefix)
-    while suffix > 0 and not (_is_boundary(old, len(old) - suffix) and _is_boundary(new, len(new) - suffix)):
-        suffix -= 1
+    for length in range(suffix, max(0, suffix - LONG_TOKEN) - 1, -1):
+        if _is_boundary(old, len(old) - length) and _is_boundary(new, len(new) - length):
+            suffix = length
+            break
     return prefix, suffix
 
 
@@ -340,4 +374,15 @@ def _is_boundary(text: str, index: int) -> bool:
     return index <= 0 or index >= len(text) or _SAME_TOKEN.match(text, index - 1, index + 1) is None
 
 
-__all__ = ["SEGMENT_CHARS", "SEGMENT_OPS", "TOKEN", "Op", "OpKind", "diff_segments", "raw_diff"]
+__all__ = [
+    "LONG_TOKEN",
+    "SEGMENT_CHARS",
+    "SEGMENT_OPS",
+    "TOKEN",
+    "WORD_LEVEL_MAX_TOTAL",
+    "Op",
+    "OpKind",
+    "diff_segments",
+    "raw_diff",
+    "word_level",
+]

@@ -4,6 +4,10 @@ Memory content is untrusted. Characters a reader cannot see (zero-width, bidi co
 characters) are shown as `⟦U+XXXX⟧` markers with a span of their own, and a changed line break shows
 as ↵. A view paints the text as plain text (never rich text) and colors the spans from `DiffColors`,
 so light and dark palettes both work.
+
+A line is shown up to `LINE_CHARS` characters, its unchanged stretches shortened and a note saying how
+much more it holds: a host row can be megabytes on one line, and laying that out whole froze the window
+(copying still gives all of it).
 """
 
 from __future__ import annotations
@@ -17,12 +21,14 @@ from typing import Literal
 from app.diff import DiffOp
 from app.screening import classify, make_visible
 
-SpanKind = Literal["insert", "delete", "hidden"]
+SpanKind = Literal["insert", "delete", "hidden", "note"]
 
 _HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
 # Anything not plain printable ASCII may be hidden; the few that are get checked one by one.
 _MAYBE_HIDDEN = re.compile(r"[^\x20-\x7e\t\n]")
 CHANGED_LINE_BREAK = "↵"
+LINE_CHARS = 8192
+CONTEXT_CHARS = 200  # of an unchanged stretch of a long line, kept at each end
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,24 +87,56 @@ class StyledText:
     spans: tuple[tuple[int, int, SpanKind], ...]
 
 
-def styled_line(ops: Iterable[DiffOp]) -> StyledText:
+def styled_line(ops: Iterable[DiffOp], limit: int = LINE_CHARS) -> StyledText:
     """One line's ops as shown. An unchanged line break ends the line and is not shown, and a CR before
-    it neither (a Windows line break); a changed one shows as ↵."""
+    it neither (a Windows line break); a changed one shows as ↵.
+
+    A line longer than `limit` is shortened: its unchanged stretches keep `CONTEXT_CHARS` at each end
+    around a note of how many characters they hide (so a change deep in a long line is on screen), and
+    after about `limit` characters a note says how many more the line holds.
+    """
     parts: list[str] = []
     spans: list[tuple[int, int, SpanKind]] = []
     at = 0
-    for op in ops:
-        if op.kind == "equal":
-            text = op.text.removesuffix("\n").removesuffix("\r") if op.text.endswith("\n") else op.text
-        else:
-            text = op.text.replace("\n", CHANGED_LINE_BREAK)
-        shown = _with_markers(text, at, spans)
-        if op.kind != "equal" and shown:
-            spans.append((at, at + len(shown), op.kind))
-        parts.append(shown)
-        at += len(shown)
+    ops = tuple(ops)
+    long_line = sum(len(op.text) for op in ops) > limit
+    for number, op in enumerate(ops):
+        text = _line_part(op)
+        if long_line and op.kind == "equal" and len(text) > 3 * CONTEXT_CHARS:
+            at = _append(op.kind, text[:CONTEXT_CHARS], at, parts, spans)
+            at = _add_note(f" ⋯ {len(text) - 2 * CONTEXT_CHARS:,} unchanged characters ⋯ ", at, parts, spans)
+            text = text[-CONTEXT_CHARS:]
+        room = max(0, limit - at)
+        if len(text) > room:  # cut here: the rest of this op and the ops after it are only counted
+            at = _append(op.kind, text[:room], at, parts, spans)
+            rest = len(text) - room + sum(len(_line_part(later)) for later in ops[number + 1 :])
+            _add_note(f" … {rest:,} more characters on this line, not shown", at, parts, spans)
+            break
+        at = _append(op.kind, text, at, parts, spans)
     spans.sort(key=lambda span: (span[0], span[2] == "hidden"))
     return StyledText("".join(parts), tuple(spans))
+
+
+def _add_note(note: str, at: int, parts: list[str], spans: list[tuple[int, int, SpanKind]]) -> int:
+    parts.append(note)
+    spans.append((at, at + len(note), "note"))
+    return at + len(note)
+
+
+def _line_part(op: DiffOp) -> str:
+    """An op's text as its line shows it, before hidden characters are marked."""
+    if op.kind == "equal":
+        return op.text.removesuffix("\n").removesuffix("\r") if op.text.endswith("\n") else op.text
+    return op.text.replace("\n", CHANGED_LINE_BREAK)
+
+
+def _append(kind: str, text: str, at: int, parts: list[str], spans: list[tuple[int, int, SpanKind]]) -> int:
+    """Add an op's part to the line at `at` (with its span and those of its markers); the new end."""
+    shown = _with_markers(text, at, spans)
+    if kind != "equal" and shown:
+        spans.append((at, at + len(shown), "insert" if kind == "insert" else "delete"))
+    parts.append(shown)
+    return at + len(shown)
 
 
 def _with_markers(text: str, at: int, spans: list[tuple[int, int, SpanKind]]) -> str:
@@ -135,6 +173,7 @@ __all__ = [
     "CHANGED_LINE_BREAK",
     "DARK_COLORS",
     "LIGHT_COLORS",
+    "LINE_CHARS",
     "DiffColors",
     "SpanKind",
     "StyledText",

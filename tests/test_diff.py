@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.diff import TOKEN, DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
+from app.diff_engine import LONG_TOKEN
 from app.diff_match import common_prefix_length, common_suffix_length, opcodes
 from app.diff_stream import DiffStream, Fold
 from app.diff_style import LIGHT_COLORS, StyledText, styled_line
@@ -85,7 +86,13 @@ def _new_side(ops: list[DiffOp]) -> str:
 
 
 def _token_boundaries(text: str) -> set[int]:
-    return {0, len(text)} | {match.end() for match in TOKEN.finditer(text)}
+    """Where ops may start or end: between tokens, and anywhere inside a token too long to be a word."""
+    found = {0, len(text)}
+    for match in TOKEN.finditer(text):
+        found.add(match.end())
+        if match.end() - match.start() > LONG_TOKEN:
+            found.update(range(match.start(), match.end()))
+    return found
 
 
 def _assert_well_formed(old: str, new: str, ops: list[DiffOp]) -> None:
@@ -309,8 +316,13 @@ def test_64_kib_without_any_blank_or_newline() -> None:
     new = old[:1000] + "!" + old[1001:]
     ops = word_diff(old, new)
     _assert_well_formed(old, new, ops)
-    # One token this long cannot be split: it is replaced whole, around the "!" that cut it in two.
-    assert [op.kind for op in ops] == ["delete", "insert"]
+    # A token this long is no word: it is cut where the texts part, so the change shows as the "!".
+    assert ops == [
+        DiffOp("equal", old[:1000]),
+        DiffOp("delete", old[1000]),
+        DiffOp("insert", "!"),
+        DiffOp("equal", old[1001:]),
+    ]
 
 
 def test_repeated_and_blank_lines() -> None:

@@ -1,7 +1,8 @@
 """Paints one memory as a card of uniform height; `sizeHint` beside `paint`, tooltips per part.
 
 The layout (what goes where) comes from `ui.card_layout`; this file only paints it with colours
-from the palette, inside `painter.save()`/`restore()`.
+from the palette, inside `painter.save()`/`restore()`. No override raises: a row that cannot be laid
+out is painted as an "unreadable row" card (and logged once), never a crash (`ui.guard`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QS
 from app.store.models import STATUS_ACTIVE, Memory
 from ui.card_layout import SEPARATOR, CardFonts, CardLayout, CardMetrics, layout_card
 from ui.card_parts import Badge
+from ui.guard import answer, never_raises
 from ui.memory_model import HIGHLIGHT_ROLE, ID_ROLE, MEMORY_ROLE
 from ui.plain_tip import plain_tip
 from ui.theme import Tone, accent_text, badge_colors, blend, card_border, muted_text
 
 Role = QPalette.ColorRole
 AnyIndex = QModelIndex | QPersistentModelIndex
+UNREADABLE = "this row could not be shown (the log says why)"
 
 
 class CardDelegate(QStyledItemDelegate):
@@ -28,6 +31,7 @@ class CardDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._now = now
 
+    @never_raises(answer(QSize(320, 120)))
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         metrics = CardMetrics.from_fonts(CardFonts.from_font(option.font))
         return QSize(QFontMetrics(option.font).averageCharWidth() * 40, metrics.card_height())
@@ -40,6 +44,22 @@ class CardDelegate(QStyledItemDelegate):
         rect: QRect = option.rect
         return layout_card(rect, memory, int(index.data(ID_ROLE)), fonts, self._now(), highlighted), memory
 
+    def _paint_unreadable(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        """What a card whose painting failed shows instead: its frame, its id and that it failed."""
+        palette: QPalette = option.palette
+        rect = QRectF(option.rect).adjusted(6.5, 4.5, -6.5, -4.5)
+        painter.save()
+        try:
+            painter.setPen(QPen(QColor(Tone.RED.value), 1.0))
+            painter.setBrush(palette.color(Role.Base))
+            painter.drawRoundedRect(rect, 6, 6)
+            painter.setPen(palette.color(Role.Text))
+            text = f"#{index.data(ID_ROLE)}  ·  {UNREADABLE}"
+            painter.drawText(rect.adjusted(12, 0, -12, 0), Qt.AlignmentFlag.AlignVCenter, text)
+        finally:
+            painter.restore()
+
+    @never_raises(_paint_unreadable)
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         layout, memory = self._layout(option, index)
         palette: QPalette = option.palette
@@ -131,6 +151,7 @@ class CardDelegate(QStyledItemDelegate):
             painter.setPen(accent if piece.emphasis else muted)
             painter.drawText(QRect(x, rect.top(), rect.right() - x + 1, rect.height()), align, text)
 
+    @never_raises(answer(False))
     def helpEvent(
         self, event: QHelpEvent, view: QAbstractItemView, option: QStyleOptionViewItem, index: AnyIndex
     ) -> bool:

@@ -10,13 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QTextLayout
+from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QTextLayout, QTextOption
 
 from app.screening import make_visible
 from app.store.models import Memory
 from ui.card_parts import Badge, MetaPiece, meta_pieces, origin_piece, side_badges, status_badge
+from ui.long_text import wrap_mode
 
 CONTENT_LINES = 2
+# A card shows two lines: no more of the content than this is ever looked at (a host row can hold
+# megabytes on one line, and collapsing, marking and shaping all of it took seconds a paint).
+CARD_CHARS = 4096
 SEPARATOR = "  ·  "
 NARROW_GLYPHS = " .,:;'|!ilIj"
 
@@ -106,6 +110,9 @@ def clamp_lines(text: str, font: QFont, width: int, max_lines: int) -> list[str]
     narrow = max(0.5, 0.9 * min(advance(glyph) for glyph in NARROW_GLYPHS))
     shown = flat[: max_lines * (int(width / narrow) + 1) + 1]
     layout = QTextLayout(shown, font)
+    option = QTextOption()
+    option.setWrapMode(wrap_mode(shown))
+    layout.setTextOption(option)
     spans: list[tuple[int, int]] = []
     layout.beginLayout()
     while len(spans) < max_lines:
@@ -120,6 +127,14 @@ def clamp_lines(text: str, font: QFont, width: int, max_lines: int) -> list[str]
     if sum(spans[-1]) < len(flat):
         lines[-1] = QFontMetrics(font).elidedText(shown[last_start:], Qt.TextElideMode.ElideRight, width)
     return lines
+
+
+def card_text(content: str) -> str:
+    """The start of `content` a card can show, hidden characters made visible ⟦U+200B⟧ markers; an
+    ellipsis says that more follows (so the second line is elided even when the cut part fits)."""
+    if len(content) <= CARD_CHARS:
+        return make_visible(content)
+    return make_visible(content[:CARD_CHARS]) + " …"
 
 
 def _pill_width(fonts: CardFonts, metrics: CardMetrics, text: str) -> int:
@@ -154,7 +169,7 @@ def layout_card(
         right -= width
         result.badges.append((badge, QRect(right, header_y, width, pill_h)))
         right -= metrics.gap // 2 + 2
-    shown = make_visible(memory.content)  # hidden characters become visible ⟦U+200B⟧ markers
+    shown = card_text(memory.content)
     result.content_lines = clamp_lines(shown, fonts.body, inner.width(), CONTENT_LINES)
     _layout_meta(result, memory, fonts, metrics, inner, now)
     return result

@@ -7,12 +7,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.card import candidate_summary, expiry_badge, meta_parts, origin_counts, timestamps_tooltip
+from app.card import (
+    candidate_summary,
+    expiry_badge,
+    malformed_badge,
+    meta_parts,
+    oddities_tooltip,
+    origin_counts,
+    shown_word,
+    timestamps_tooltip,
+)
 from app.screening import hidden_characters
 from app.store.models import STATUS_ACTIVE, STATUS_DISMISSED, Memory
 from app.trust import SEMI, TRUSTED, UNTRUSTED
 from ui.theme import Tone
 
+HIDDEN_SCAN_CHARS = 4096  # hidden characters are listed from this much of the start of a memory
 _TRUST = {
     TRUSTED: ("trusted", Tone.TEAL),
     SEMI: ("semi-trusted", Tone.NEUTRAL),
@@ -39,8 +49,38 @@ def status_badge(memory: Memory) -> Badge:
     tooltip = {
         STATUS_ACTIVE: "Active: injected into every session" if memory.injected else "Active, but expired",
         STATUS_DISMISSED: "Dismissed: not injected",
-    }.get(memory.status, f"Status {memory.status!r}: the host does not inject it")
-    return Badge(memory.status, tone, tooltip)
+    }.get(memory.status, f"Status {shown_word(memory.status, 200)}: the host does not inject it")
+    return Badge(shown_word(memory.status), tone, tooltip)
+
+
+def malformed(memory: Memory) -> Badge | None:
+    """The red `malformed` badge of a row the store found odd, its oddities in the tooltip."""
+    word = malformed_badge(memory)
+    if word is None:
+        return None
+    tip = f"The host's row holds values its schema does not mean; shown as read:\n{oddities_tooltip(memory)}"
+    return Badge(word, Tone.RED, tip)
+
+
+def hidden_list(content: str) -> str:
+    """The hidden characters at the start of `content`, one bullet each (a memory can be megabytes)."""
+    found = hidden_characters(content[:HIDDEN_SCAN_CHARS])
+    if not found:
+        return "• further into the text"
+    listed = "\n".join(f"• {char.label} ({char.kind})" for char in found[:8])
+    return listed + (f"\n… and {len(found) - 8} more" if len(found) > 8 else "")
+
+
+def panel_warnings(memory: Memory, scan_chars: int) -> list[str]:
+    """The history panel's warnings: a malformed row, hidden characters (in the first `scan_chars`)."""
+    lines = []
+    if memory.oddities:
+        more = [f"… and {len(memory.oddities) - 4} more"] if len(memory.oddities) > 4 else []
+        lines.append("\n• ".join(["⚠ Malformed row, shown as read:", *memory.oddities[:4], *more]))
+    if memory.has_hidden_characters:
+        labels = ", ".join(sorted({char.label for char in hidden_characters(memory.content[:scan_chars])}))
+        lines.append(f"⚠ Hidden characters (shown as ⟦U+…⟧): {labels or 'further into the text'}")
+    return lines
 
 
 def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Badge]:
@@ -48,13 +88,12 @@ def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Bad
     badges: list[Badge] = []
     if highlighted:
         badges.append(Badge("changed", Tone.BLUE, "Changed by the last review run"))
+    odd = malformed(memory)
+    if odd is not None:
+        badges.append(odd)
     if memory.has_hidden_characters:
-        found = hidden_characters(memory.content)
-        listed = "\n".join(f"• {char.label} ({char.kind})" for char in found[:8])
-        more = f"\n… and {len(found) - 8} more" if len(found) > 8 else ""
-        badges.append(
-            Badge("⚠ hidden characters", Tone.RED, f"This memory contains hidden characters:\n{listed}{more}")
-        )
+        tip = f"This memory contains hidden characters:\n{hidden_list(memory.content)}"
+        badges.append(Badge("⚠ hidden characters", Tone.RED, tip))
     expiry = expiry_badge(memory, now)
     if expiry is not None:
         badges.append(

@@ -3,6 +3,10 @@
 All store calls go through one serial TaskRunner, so transactions run in the order they were asked
 for and no two touch the store at once. Results come back as signals on the GUI thread; errors a
 person can cause (`StoreError`, a failing database) become `error(str)` messages, never tracebacks.
+
+The file under the window's feet: when the database's path no longer names the file the store opened
+(deleted, or another file renamed over it), `fileProblemChanged` says so and every write is refused
+before it starts: a write would land in a file without a name and be lost.
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ class Controller(QObject):
     rowsLoaded = Signal(object)  # list[Memory]
     rowsFailed = Signal()
     memoryChanged = Signal(object)  # Memory
-    memoryRemoved = Signal(int)
-    historyLoaded = Signal(int, object)  # memory id, list[Revision] newest first
+    # Ids travel as Python objects: a host id can be any 64-bit integer, a Signal(int) is 32 bits.
+    memoryRemoved = Signal(object)  # memory id
+    historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first
     revisionLoaded = Signal(object)  # Revision, with its texts
     candidatesLoaded = Signal(object)  # list[Candidate]
     countsChanged = Signal(object)  # Counts
@@ -53,6 +58,7 @@ class Controller(QObject):
     message = Signal(str)
     undoChanged = Signal(str)  # the undo action's label, "" when nothing can be undone
     storeChanged = Signal(object)  # MemoryStore: another database was opened
+    fileProblemChanged = Signal(object)  # str | None: what happened to the database's file, or None
 
     def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -64,11 +70,29 @@ class Controller(QObject):
         self._refreshing = False
         self._refresh_again = False
         self._undo: undo_ops.UndoEntry | None = None
+        self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
 
     @property
     def read_only(self) -> bool:
-        return self.store.read_only
+        """Nothing can be written: the store is read-only, or its file is gone from under it."""
+        return self.write_refusal is not None
+
+    @property
+    def write_refusal(self) -> str | None:
+        """Why nothing can be written now (shown as it is), or None."""
+        if self.store.read_only:
+            return f"Read-only: {self.store.read_only_reason}"
+        return self.file_problem
+
+    def check_file(self) -> bool:
+        """Whether the database's path still names the file the store opened (one `stat`, on this
+        thread: a queued read must not delay it); `fileProblemChanged` when that changed."""
+        problem = self.store.file_problem()
+        if problem != self.file_problem:
+            self.file_problem = problem
+            self.fileProblemChanged.emit(problem)
+        return problem is None
 
     @property
     def undo_label(self) -> str:
@@ -95,6 +119,7 @@ class Controller(QObject):
         old, self.store = self.store, store
         self._listing_token += 1
         self._set_undo(None)
+        self.file_problem = None
         self.storeChanged.emit(store)
         self._run(old.close, lambda _result: None)
         self.refresh(force=True)
@@ -177,7 +202,9 @@ class Controller(QObject):
 
     def refresh_if_changed_elsewhere(self) -> None:
         """The file changed: reload only if another process committed (our own writes, which refresh
-        themselves, and the idle indexing's steps also touch the file)."""
+        themselves, and the idle indexing's steps also touch the file). A file that was deleted or
+        replaced is said so (`check_file`); what the store opened is still shown."""
+        self.check_file()
 
         def done(changed: bool) -> None:
             if changed:
@@ -194,8 +221,10 @@ class Controller(QObject):
         done: Callable[[T], None],
         on_error: Callable[[BaseException], None] | None = None,
     ) -> bool:
-        if self.store.read_only:
-            self.error.emit(f"Read-only: {self.store.read_only_reason}. Nothing was changed.")
+        self.check_file()  # the watcher may not have told yet: never a write into an unlinked file
+        refusal = self.write_refusal
+        if refusal is not None:
+            self.error.emit(f"{refusal}. Nothing was changed.")
             return False
 
         def finish(result: T) -> None:
@@ -304,7 +333,7 @@ class Controller(QObject):
 
     def sweep(self) -> None:
         """Dismiss what has expired (the window runs this on a timer for writable stores)."""
-        if self.store.read_only:
+        if self.read_only:
             return
 
         def done(ids: list[int]) -> None:

@@ -10,6 +10,10 @@ about 16 µs a row: every row answers from its record). Rows still at their esti
 slice at a time when the event loop is idle, then the view lays out once more. `measure_screen` lays
 out the first screen at once, so the first paint is exact. Records are keyed by the row
 object and dropped when rows are replaced or removed.
+
+Lengths: a row shows at most `app.diff_style.LINE_CHARS` characters of its line, and one with a run too
+long for words wraps anywhere (`ui.long_text.wrap_mode`): both keep a row's layout linear and short.
+No override raises (`ui.guard`): a row that cannot be painted is left blank and logged once.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from app.diff import SideBySideRow
 from app.diff_stream import Fold, InlineLine, screen_lines
 from app.diff_style import DiffColors, SpanKind, StyledText
 from ui.diff_rows import ROW_ROLE, Item, Message, row_texts
+from ui.guard import answer, never_raises
+from ui.long_text import wrap_mode
 from ui.theme import blend
 
 Role = QPalette.ColorRole
@@ -151,9 +157,10 @@ class DiffRowDelegate(QStyledItemDelegate):
         return layouts, height
 
     def _layout(self, styled: StyledText | None, width: int, font: QFont) -> tuple[QTextLayout, int]:
-        layout = QTextLayout(styled.text if styled else "", font)
+        text = styled.text if styled else ""
+        layout = QTextLayout(text, font)
         option = QTextOption()
-        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        option.setWrapMode(wrap_mode(text))
         layout.setTextOption(option)
         if styled:
             layout.setFormats([self._range(start, end, kind) for start, end, kind in styled.spans])
@@ -203,6 +210,7 @@ class DiffRowDelegate(QStyledItemDelegate):
             filled += self._laid_out(model.index(row, 0).data(ROW_ROLE), width, font)[1]
             row += 1
 
+    @never_raises(answer(QSize(40, 16)))
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         item = index.data(ROW_ROLE)
         width = self._width()
@@ -217,6 +225,7 @@ class DiffRowDelegate(QStyledItemDelegate):
 
     # Painting
 
+    @never_raises(answer(None))
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         item = index.data(ROW_ROLE)
         rect: QRect = option.rect
@@ -293,7 +302,10 @@ def _formats(colors: DiffColors) -> dict[SpanKind, QTextCharFormat]:
     hidden = QTextCharFormat()
     hidden.setForeground(QColor(colors.hidden_text))
     hidden.setBackground(QColor(colors.hidden_background))
-    return {"insert": inserted, "delete": deleted, "hidden": hidden}
+    note = QTextCharFormat()  # "… N more characters on this line, not shown"
+    note.setForeground(QColor(colors.line_number))
+    note.setFontItalic(True)
+    return {"insert": inserted, "delete": deleted, "hidden": hidden, "note": note}
 
 
 __all__ = ["DiffRowDelegate"]

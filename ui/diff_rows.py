@@ -18,9 +18,11 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 from app.diff import DiffOp, SideBySideRow
 from app.diff_stream import Fold, InlineLine, ViewRow
 from app.diff_style import StyledText, styled_line
+from ui.guard import answer, never_raises
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 AnyIndex = QModelIndex | QPersistentModelIndex
+NO_DATA: object = None  # what `data` answers for a row it cannot describe
 FOLD_TIP = "Click (or press Enter) to show these unchanged lines"
 
 
@@ -42,6 +44,7 @@ class DiffRowsModel(QAbstractListModel):
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(self._items)
 
+    @never_raises(answer(NO_DATA))
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._items):
             return None
@@ -135,7 +138,7 @@ def unified_text(items: list[Item]) -> str:
     lines: list[str] = []
     for item in items:
         if isinstance(item, Fold):
-            lines.extend(f"  {_plain(row.right_ops)}" for row in item.rows)
+            lines.extend(f"  {_plain(_ops(row))}" for row in item.rows)
         elif isinstance(item, SideBySideRow):
             lines.extend(_unified_row(item))
         elif isinstance(item, InlineLine):
@@ -143,6 +146,11 @@ def unified_text(items: list[Item]) -> str:
         else:
             lines.append(item.text)
     return "\n".join(lines)
+
+
+def _ops(row: SideBySideRow | InlineLine) -> tuple[DiffOp, ...]:
+    """An unchanged row's ops (both sides are the same)."""
+    return row.ops if isinstance(row, InlineLine) else row.right_ops
 
 
 def _plain(ops: Iterable[DiffOp]) -> str:

@@ -29,6 +29,8 @@ from ui.theme import is_dark
 DEBOUNCE_MS = 120
 CONTEXT_LINES = 3  # side by side: unchanged lines kept around a change, the rest folded
 COUNTING = "Counting…"  # the summary while only the first screen is shown
+# Rows after the first screen: a longer diff is cut with a note (each row is a model row and a layout).
+MAX_ROWS = 20_000
 
 
 class DiffMode(Enum):
@@ -74,13 +76,22 @@ def first_batch(request: DiffRequest) -> DiffBatch:
 
 
 def rest_batch(request: DiffRequest, stream: DiffStream) -> DiffBatch:
-    """The rows after the first batch's, and the summary. Pure: it runs on a worker."""
-    rows = stream.rest()
-    return DiffBatch(rows, False, _summary(request, stream))
+    """The rows after the first batch's (at most `MAX_ROWS`), and the summary. Pure: it runs on a worker."""
+    rows: list[Item] = list(stream.take(MAX_ROWS))
+    if stream.done:
+        return DiffBatch(rows, False, _summary(request, stream))
+    rows.append(Message(f"The diff goes on: it is cut here, after {MAX_ROWS:,} more rows, to stay fast."))
+    return DiffBatch(rows, False, f"{_summary(request, stream)} in the rows shown")
 
 
 def _summary(request: DiffRequest, stream: DiffStream) -> str:
-    return "No change" if request.old == request.new else stats_summary(stream.stats)
+    if request.old == request.new:
+        return "No change"
+    if stream.line_level:
+        inserted, deleted = stream.changed_lines
+        size = (len(request.old) + len(request.new)) / (1024 * 1024)
+        return f"+{inserted:,} −{deleted:,} lines · compared line by line: the texts hold {size:,.1f} MiB"
+    return stats_summary(stream.stats)
 
 
 def stats_summary(stats: DiffStats) -> str:
@@ -95,7 +106,7 @@ class _ResultRelay(QObject):
     view's newest token: a worker reads it to stop computing a superseded diff.
     """
 
-    finished = Signal(int, int, object)
+    finished = Signal(object, object, object)  # Python ints: never cut to Qt's 32 bits
 
     def __init__(self, parent: QObject | None) -> None:
         super().__init__(parent)
@@ -144,8 +155,8 @@ class DiffView(QWidget):
     all of it is, with its summary.
     """
 
-    firstScreenShown = Signal(int)
-    diffShown = Signal(int)
+    firstScreenShown = Signal(object)  # token (a Python int: no 32-bit limit)
+    diffShown = Signal(object)
 
     _keys = itertools.count(1)
 
@@ -284,7 +295,7 @@ class DiffView(QWidget):
         width = viewport.width() // 2 if self.mode() is DiffMode.SIDE_BY_SIDE else viewport.width()
         return viewport.height() // max(1, metrics.height()) + 1, width // max(1, metrics.averageCharWidth())
 
-    @Slot(int, int, object)
+    @Slot(object, object, object)
     def _on_finished(self, view_key: int, token: int, outcome: object) -> None:
         if view_key != self._key or token != self._token:
             return  # another view's result, or superseded by a newer request

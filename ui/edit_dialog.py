@@ -3,6 +3,9 @@
 The save passes the `updated_at` the editor opened with; if the host rewrote the memory meanwhile the
 store refuses with ConflictError, and the dialog shows their version against yours (a diff) and lets the
 person choose: keep theirs, overwrite with mine (again guarded by their `updated_at`), or copy mine.
+
+A host row longer than the dashboard can save (`EDIT_CHARS`) is not loaded into the editor (a 10 MiB
+line took minutes to lay out): its start is shown read-only, with "Show all", and Save stays disabled.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from app.store.models import Memory
 from ui.controller import Controller
 from ui.diff_slot import DiffSlot
 from ui.history_panel import plain_label
+from ui.long_text import LongTextView, size_label, wrap_mode
+
+EDIT_CHARS = 64 * 1024  # the store saves at most 64 KiB of UTF-8: a longer text can never be saved
 
 
 class EditDialog(QDialog):
@@ -45,8 +51,16 @@ class EditDialog(QDialog):
 
     def _edit_page(self) -> QWidget:
         page = QWidget(self)
+        self.too_long = len(self.before.content) > EDIT_CHARS
         self.editor = QPlainTextEdit(page)
-        self.editor.setPlainText(self.before.content)
+        self.preview = LongTextView(page)  # in the editor's place when the text is too long to edit
+        if self.too_long:
+            self.editor.hide()
+            self.preview.set_text(self.before.content)
+        else:
+            self.preview.hide()
+            self.editor.setWordWrapMode(wrap_mode(self.before.content))
+            self.editor.setPlainText(self.before.content)
         self.editor.textChanged.connect(self._text_changed)
         self.notice = plain_label()
         self.buttons = QDialogButtonBox(
@@ -60,6 +74,7 @@ class EditDialog(QDialog):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(plain_label("The agent sees this text in every session while the memory is active."))
         layout.addWidget(self.editor)
+        layout.addWidget(self.preview)
         layout.addWidget(self.notice)
         layout.addWidget(self.buttons)
         return page
@@ -96,6 +111,13 @@ class EditDialog(QDialog):
         return self.editor.toPlainText()
 
     def _text_changed(self, *_: object) -> None:
+        if self.too_long:
+            self.save_button.setEnabled(False)
+            self.notice.setText(
+                f"This memory holds {size_label(len(self.before.content))}, more than the 64 KiB the "
+                "dashboard can save: it cannot be edited here. Dismiss or delete it instead."
+            )
+            return
         text = self.mine
         empty = not text.strip()
         self.save_button.setEnabled(not empty and text != self.before.content)

@@ -16,7 +16,6 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -25,9 +24,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.card import card_meta
-from app.screening import hidden_characters, make_visible
 from app.store.models import KIND_DELETE, Memory, Revision
+from ui.card_parts import panel_warnings
 from ui.diff_slot import DiffSlot
+from ui.long_text import SHOWN_CHARS, LongTextView
 from ui.plain_tip import plain_tip
 from ui.provenance_table import ProvenanceTable
 from ui.revision_table import RevisionTable, change_text
@@ -84,9 +84,10 @@ def restorable(revision: Revision | None, memory: Memory | None) -> bool:
 
 
 class HistoryPanel(QWidget):
-    historyWanted = Signal(int)
-    revisionWanted = Signal(int)  # a revision listed without its texts was selected: read it whole
-    restoreRequested = Signal(object, int)  # Memory, revision id
+    # Ids as Python objects: a host id can be any 64-bit integer, a Signal(int) carries 32 bits.
+    historyWanted = Signal(object)  # memory id
+    revisionWanted = Signal(object)  # revision id: one listed without its texts was selected
+    restoreRequested = Signal(object, object)  # Memory, revision id
 
     def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -118,8 +119,8 @@ class HistoryPanel(QWidget):
         self.meta = plain_label()
         self.warning = plain_label()
         self._tint()
-        self.content = QPlainTextEdit(page)
-        self.content.setReadOnly(True)
+        self.content_box = LongTextView(page)  # the start of a long text, with "Show all"
+        self.content = self.content_box.view
         self.sources = plain_label()
         self.provenance = ProvenanceTable(self._now, page)
         self.revisions = RevisionTable(self._now, page)
@@ -131,7 +132,7 @@ class HistoryPanel(QWidget):
         top = QWidget(page)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.title, self.meta, self.warning, self.content, self.sources):
+        for widget in (self.title, self.meta, self.warning, self.content_box, self.sources):
             top_layout.addWidget(widget)
         splitter = QSplitter(Qt.Orientation.Vertical, page)
         splitter.setChildrenCollapsible(False)
@@ -193,15 +194,11 @@ class HistoryPanel(QWidget):
     def _fill(self, memory: Memory) -> None:
         now = self._now()
         self.title.setText(f"Memory #{memory.id}")
-        expired = " · expired" if memory.expired else ""
-        self.meta.setText(card_meta(memory, now) + expired)
-        found = hidden_characters(memory.content)
+        self.meta.setText(card_meta(memory, now) + (" · expired" if memory.expired else ""))
+        found = panel_warnings(memory, SHOWN_CHARS)
         self.warning.setVisible(bool(found))
-        if found:
-            labels = ", ".join(sorted({char.label for char in found}))
-            self.warning.setText(f"⚠ Hidden characters (shown as ⟦U+…⟧): {labels}")
-        if self.content.toPlainText() != make_visible(memory.content):
-            self.content.setPlainText(make_visible(memory.content))
+        self.warning.setText("\n".join(found))
+        self.content_box.set_text(memory.content)
         trust = TRUST_WORDS.get(memory.trust, memory.trust)
         shown = ", ".join(memory.sources[:4]) or "none"
         more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""

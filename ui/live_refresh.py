@@ -1,6 +1,7 @@
 """Noticing that another process wrote the database: a file watcher on the file and its `-wal`,
-plus a cheap poll of their size and mtime (watchers miss events on some filesystems, and SQLite may
-replace the `-wal` file, which drops it from the watcher: such paths are added again).
+plus a cheap poll of their size, mtime and file id (watchers miss events on some filesystems, and SQLite
+may replace the `-wal` file, which drops it from the watcher: such paths are added again). A deleted or
+replaced database is a change too: the controller then finds out which (`Controller.check_file`).
 
 Bursts of changes are coalesced into one `changed` signal.
 """
@@ -16,12 +17,13 @@ COALESCE_MS = 300
 POLL_MS = 2_000
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells a change: mtime and size, and the file id (a copy renamed over it may keep both)."""
     try:
         info = os.stat(path)
     except OSError:
         return None
-    return (info.st_mtime_ns, info.st_size)
+    return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
 class DatabaseWatcher(QObject):
@@ -43,7 +45,7 @@ class DatabaseWatcher(QObject):
         self._watch()
         self._poll.start()
 
-    def _current_stamps(self) -> list[tuple[int, int] | None]:
+    def _current_stamps(self) -> list[tuple[int, int, int] | None]:
         return [_stamp(path) for path in self.paths]
 
     def _watch(self) -> None:

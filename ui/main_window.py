@@ -153,6 +153,7 @@ class MainWindow(QMainWindow):
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.undoChanged.connect(self._undo_changed)
         c.storeChanged.connect(self._store_changed)
+        c.fileProblemChanged.connect(self._file_problem_changed)
         self.model.dataChanged.connect(self._rows_changed)
         self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
         self.list.selectionModel().currentChanged.connect(
@@ -280,11 +281,8 @@ class MainWindow(QMainWindow):
     def _store_changed(self, store: MemoryStore) -> None:
         self.model.clear()
         self.panel.show_memory(None)
-        reason = store.read_only_reason if store.read_only else None
-        self.status.set_database(store.location, reason)
-        self.panel.set_read_only(reason)
-        self.setWindowTitle(f"Memory Dashboard — {Path(store.location).name}")
-        self.acts.set_store_state(reason, self.review.configured_command())
+        self._show_write_state(store)
+        self.banner.hide()  # whatever it said was about the database that was open before
         if Path(store.location).exists():
             remember_database(self.settings, store.location)
         if self.watcher is not None:
@@ -296,8 +294,29 @@ class MainWindow(QMainWindow):
             self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
         self._update_actions(None)
 
+    def _show_write_state(self, store: MemoryStore) -> None:
+        """Read-only, or its file deleted or replaced: the title, status bar, panel and actions say why."""
+        problem = self.controller.file_problem
+        reason = store.read_only_reason if store.read_only else problem
+        self.status.set_database(store.location, reason)
+        self.panel.set_read_only(reason)
+        self.acts.set_store_state(reason, self.review.configured_command())
+        gone = " (its file was deleted or replaced: changes are refused)" if problem else ""
+        self.setWindowTitle(f"Memory Dashboard — {Path(store.location).name}{gone}")
+
+    def _file_problem_changed(self, problem: str | None) -> None:
+        store = self.controller.store
+        self._show_write_state(store)
+        self._update_actions(self.selected_memory())
+        if problem is None:
+            self.banner.hide()
+            return
+        text = f"{problem}. What is shown is the file as it was; changes are refused, as they would be lost."
+        self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
+
     def _each_minute(self) -> None:
         self.list.viewport().update()  # relative times move on
+        self.controller.check_file()
         self.controller.sweep()
 
     # -- persistence -----------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ rows only for what has been looked at: a row not in the cache is asked for with 
 around it, coalesced on the next event-loop turn) and painted as a placeholder until it arrives. Every
 change maps to the matching begin/end call: a new listing is applied as removals, a move of the rows
 that stayed (a layout change keeping persistent indexes, so selection survives) and insertions; a
-changed row is one `dataChanged` naming its roles. The model never touches the store.
+changed row is one `dataChanged` naming its roles. The model never touches the store, and `data`
+never raises (`ui.guard`): a row it cannot describe answers None.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from PySide6.QtCore import (
 )
 
 from app.card import timestamps_tooltip
-from app.screening import make_visible
 from app.store.models import Memory
+from ui.card_layout import card_text
+from ui.guard import answer, never_raises
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 MEMORY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -88,6 +90,7 @@ class MemoryListModel(QAbstractListModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
+    @never_raises(answer(None))
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._ids):
             return None
@@ -102,8 +105,8 @@ class MemoryListModel(QAbstractListModel):
         if memory is None:
             return f"#{memory_id}" if role == Qt.ItemDataRole.DisplayRole else None
         self._cache.move_to_end(memory_id)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return make_visible(memory.content)
+        if role == Qt.ItemDataRole.DisplayRole:  # what accessibility and keyboard search read
+            return card_text(memory.content)
         if role == Qt.ItemDataRole.ToolTipRole:
             return timestamps_tooltip(memory)
         if role == MEMORY_ROLE:

@@ -10,12 +10,14 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
+from app.card import shown_word
 from app.clock import format_instant
 from app.provenance import ProvenanceEntry
 from app.store.models import Memory
 from app.timefmt import relative
 from ui.plain_tip import plain_tip
 
+SESSION_CHARS = 120
 HEADERS = ("Candidate", "Session", "Compartments", "Origin", "Added")
 
 
@@ -39,7 +41,9 @@ def provenance_rows(memory: Memory, now: int) -> list[tuple[tuple[str, ...], tup
             continue
         added = relative(entry.added_at, now) if entry.added_at is not None else "—"
         added_tip = format_instant(entry.added_at) if entry.added_at is not None else "not recorded"
-        cells = (f"#{candidate_id}", entry.session_id, compartments(entry), entry.origin, added)
+        # A session id or an origin is a word in the host's rows, but may be anything of any length.
+        session, origin = shown_word(entry.session_id, SESSION_CHARS), shown_word(entry.origin)
+        cells = (f"#{candidate_id}", session, compartments(entry), origin, added)
         rows.append((cells, ("", entry.session_id, "compartment range", "", added_tip)))
     return rows
 

@@ -95,8 +95,10 @@ class ReviewController(QObject):
         if self.running:
             return
         store = self.controller.store
-        if store.read_only:
-            self.reviewFailed.emit(f"Read-only: {store.read_only_reason}. The review cannot write.")
+        self.controller.check_file()
+        refusal = self.controller.write_refusal  # read-only, or the file is gone from under the window
+        if refusal is not None:
+            self.reviewFailed.emit(f"{refusal}. The review cannot write.")
             return
         try:
             settings = load_settings()

@@ -18,20 +18,22 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from app.card import shown_word
 from app.clock import format_instant
 from app.review.apply import ApplyResult
-from app.screening import make_visible
 from app.store.models import Candidate
 from app.timefmt import relative
+from ui.card_layout import card_text
 from ui.history_panel import plain_label
+from ui.id_box import MemoryIdBox
 from ui.plain_tip import plain_tip
+from ui.provenance_table import SESSION_CHARS
 from ui.review_controller import ReviewController
 
 HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")
@@ -80,9 +82,7 @@ class ReviewQueue(QDialog):
         self.promote_button = QPushButton("Promote as one memory", self)
         self.promote_button.setToolTip("One new memory from the selected candidates, with the text above")
         self.promote_button.clicked.connect(self.promote)
-        self.target = QSpinBox(self)
-        self.target.setRange(1, 2_147_483_647)
-        self.target.setPrefix("#")
+        self.target = MemoryIdBox(self)
         self.target.setToolTip("The memory to merge the selected candidates into")
         self.merge_button = QPushButton("Merge into", self)
         self.merge_button.setToolTip(
@@ -130,12 +130,12 @@ class ReviewQueue(QDialog):
         self.table.clear()
         now = self._now()
         for candidate in candidates:
-            content = make_visible(candidate.content)
+            content = card_text(candidate.content)  # its start: a host row can be megabytes long
             item = QTreeWidgetItem(
                 [
                     f"#{candidate.id}",
                     content,
-                    candidate.session_id,
+                    shown_word(candidate.session_id, SESSION_CHARS),
                     compartment_text(candidate),
                     relative(candidate.created_at, now),
                 ]
@@ -193,7 +193,7 @@ class ReviewQueue(QDialog):
 
     def merge(self) -> None:
         ids = self.selected_ids()
-        if ids:
+        if ids and self.target.value():
             self.review.merge(self.target.value(), ids)
 
     def discard(self) -> None:

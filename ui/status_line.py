@@ -6,6 +6,7 @@ bar), never as a traceback and never only as a transient message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -76,11 +77,17 @@ class StatusLine:
 
 
 class ErrorBanner(QWidget):
+    """An error above the cards until dismissed, with a button for what can be done about it if any."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.label = _plain()
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.action = QToolButton(self)
+        self.action.clicked.connect(self._act)
+        self.action.hide()
+        self._do: Callable[[], None] | None = None
         close = QToolButton(self)
         close.setText("✕")
         close.setToolTip("Dismiss this message")
@@ -88,11 +95,16 @@ class ErrorBanner(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)
         layout.addWidget(self.label, 1)
+        layout.addWidget(self.action)
         layout.addWidget(close)
         self.setAutoFillBackground(True)
         self.hide()
 
-    def show_error(self, text: str) -> None:
+    def show_error(self, text: str, action: tuple[str, Callable[[], None]] | None = None) -> None:
+        """Show `text`, and a button (label, what it does) when an action can help."""
+        self._do = action[1] if action else None
+        self.action.setText(action[0] if action else "")
+        self.action.setVisible(action is not None)
         colors = badge_colors(self.palette(), Tone.RED)
         palette = self.palette()
         palette.setColor(QPalette.ColorRole.Window, colors.background)
@@ -100,3 +112,8 @@ class ErrorBanner(QWidget):
         self.setPalette(palette)
         self.label.setText(text)
         self.show()
+
+    def _act(self) -> None:
+        if self._do is not None:
+            self.hide()
+            self._do()
