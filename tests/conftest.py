@@ -8,12 +8,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The shared helpers (hostdb, review_helpers, window_helpers) import by name from any test folder.
+sys.path.insert(0, str(Path(__file__).parent / "ui"))
+sys.path.insert(0, str(Path(__file__).parent / "review"))
 sys.path.insert(0, str(Path(__file__).parent))
 
 import pytest
 from hostdb import PROMOTED_5, build_host_db
 
-from app.clock import ManualClock
+from app.core.clock import ManualClock
 from app.store import MemoryStore
 
 # "Now" in the seed: the review rewrote #5 on 2026-10-21 03:13:32 UTC.

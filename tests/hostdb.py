@@ -12,7 +12,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from app.store.engine import host_schema_sql
+from app.store.connect.engine import host_schema_sql
 
 DAY = 86_400_000
 HOUR = 3_600_000

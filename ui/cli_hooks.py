@@ -27,10 +27,10 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
     from app.cli.opener import database_files
-    from app.safe_output import replacing
-    from ui.app import screenshot
+    from app.cli.safe_output import replacing
+    from ui.window.app import screenshot
 
-    # The PNG goes to a temporary file beside OUT.png, renamed over it once whole (`app.safe_output`).
+    # The PNG goes to a temporary file beside OUT.png, renamed over it once whole (`app.cli.safe_output`).
     with (
         opener(args, write=False) as store,
         replacing(args.out, databases=database_files(store), force=args.force) as temporary,
@@ -56,7 +56,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 
 def open_window(args: argparse.Namespace, store: Any) -> int:
-    from ui.app import run_window
+    from ui.window.app import run_window
 
     return run_window(store, smoke=bool(getattr(args, "smoke", False)))
 

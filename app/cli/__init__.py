@@ -19,7 +19,7 @@ from app import __version__
 from app.cli import memory_commands, write_commands
 from app.cli.arguments import argument_problem
 from app.cli.opener import open_store
-from app.store.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError
+from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError
 
 DEBUG_ENV = "MEMORY_DASHBOARD_DEBUG"
 

@@ -16,8 +16,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from app.store.errors import InvalidInputError
-from app.text_input import INT64_MAX, MAX_CONTENT_BYTES, int64_problem
+from app.core.errors import InvalidInputError
+from app.core.text_input import INT64_MAX, MAX_CONTENT_BYTES, int64_problem
 
 _WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
 _LONGEST_INT64 = 19  # digits of 2**63: anything longer is out of range (and int() refuses thousands)

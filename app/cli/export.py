@@ -8,14 +8,14 @@ import re
 import sys
 from typing import Any
 
-from app.card import card_meta
 from app.cli.opener import database_files
 from app.cli.render import compartments, memory_json, one_line
-from app.clock import format_instant
-from app.safe_output import check_output, write_bytes
-from app.screening import make_visible
+from app.cli.safe_output import check_output, write_bytes
+from app.core.card import card_meta
+from app.core.clock import format_instant
+from app.core.models import Memory, Revision
+from app.core.screening import make_visible
 from app.store import MemoryStore
-from app.store.models import Memory, Revision
 
 
 def export_data(store: MemoryStore) -> dict[str, Any]:

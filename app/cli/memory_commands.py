@@ -17,9 +17,9 @@ from app.cli.render import (
     print_json,
     revision_line,
 )
-from app.screening import make_visible
-from app.store.query import STATUS_FILTERS, MemoryFilter
-from app.store.recall import RECALL_ORDERS
+from app.core.screening import make_visible
+from app.store.read.query import STATUS_FILTERS, MemoryFilter
+from app.store.read.recall import RECALL_ORDERS
 
 
 def cmd_list(args: argparse.Namespace, opener: Opener) -> int:

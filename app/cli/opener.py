@@ -8,17 +8,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.clock import NOW_ENV, clock_from_env
-from app.paths import DatabaseChoice, choice_problem, choose_database, is_url
+from app.core.clock import NOW_ENV, clock_from_env
+from app.core.errors import DatabaseOpenError
+from app.core.paths import DatabaseChoice, choice_problem, choose_database, is_url
 from app.store import InvalidInputError, MemoryStore, ReadOnlyError
-from app.store.errors import DatabaseOpenError
 
 
 def database_choice(args: argparse.Namespace) -> DatabaseChoice:
     """The database a command names, checked before anything follows a bad link or creates a file."""
     demo = bool(getattr(args, "demo", False))
     if demo:
-        from app.demo import demo_path, ensure_demo_store
+        from app.demo.build import demo_path, ensure_demo_store
 
         choice = DatabaseChoice(str(demo_path()), "demo")
     else:

@@ -24,7 +24,7 @@ def command_adder(
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:
-    """`--force` for a command writing a file the person names (`app.safe_output`): replace an existing
+    """`--force` for a command writing a file the person names (`app.cli.safe_output`): replace an existing
     file that is not a database. A database is refused whatever the option."""
     parser.add_argument(
         "--force", action="store_true", help="replace an existing file (never a database, never the open one)"

@@ -10,11 +10,11 @@ import json
 import sys
 from typing import Any
 
-from app.card import MALFORMED, card_meta, shown_word
-from app.clock import format_instant
-from app.screening import make_visible
-from app.store.models import Candidate, Memory, Revision
-from app.timefmt import relative
+from app.core.card import MALFORMED, card_meta, shown_word
+from app.core.clock import format_instant
+from app.core.models import Candidate, Memory, Revision
+from app.core.screening import make_visible
+from app.core.timefmt import relative
 
 
 def memory_json(memory: Memory, now: int) -> dict[str, Any]:
@@ -89,7 +89,7 @@ def candidate_line(candidate: Candidate, now: int) -> str:
 
 
 def _oddity_lines(oddities: tuple[str, ...]) -> list[str]:
-    return [f"{MALFORMED} {note}" for note in oddities]  # notes come escaped from app.store.rows
+    return [f"{MALFORMED} {note}" for note in oddities]  # notes come escaped from app.store.read.rows
 
 
 def memory_details(memory: Memory, now: int) -> str:

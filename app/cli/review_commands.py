@@ -9,13 +9,13 @@ from typing import Any
 from app.cli.arguments import read_text_input, seconds
 from app.cli.registry import Opener, command_adder
 from app.cli.render import print_json
-from app.clock import format_instant
+from app.core.clock import format_instant
+from app.core.settings import load_settings
 from app.review.apply import ApplyResult, apply_verdict
 from app.review.errors import VerdictError
 from app.review.prompt import build_prompt
 from app.review.runner import resolve_command, run_review
 from app.review.verdict import parse_verdict
-from app.settings import load_settings
 from app.store import InvalidInputError
 
 MAX_RUN_ID = 200

@@ -9,13 +9,13 @@ from typing import Any
 from app.cli.arguments import int64, read_text_input
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_line, print_json
-from app.clock import format_instant, instant_problem, parse_instant
-from app.paths import creatable_problem, is_url
+from app.core.clock import format_instant, instant_problem, parse_instant
+from app.core.errors import DatabaseOpenError
+from app.core.paths import creatable_problem, is_url
+from app.core.timefmt import parse_duration
 from app.review.triage import promote_candidates
 from app.store import KEEP, InvalidInputError, MemoryStore
-from app.store.engine import create_host_database
-from app.store.errors import DatabaseOpenError
-from app.timefmt import parse_duration
+from app.store.connect.engine import create_host_database
 
 
 def _content(args: argparse.Namespace) -> str:
@@ -44,7 +44,7 @@ def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def _new_expiry(args: argparse.Namespace, now: int) -> int | object | None:
-    """`--never`, `--at` or `--in` as an instant any date can show (`app.clock.instant_problem`)."""
+    """`--never`, `--at` or `--in` as an instant any date can show (`app.core.clock.instant_problem`)."""
     if getattr(args, "never", False):
         return None
     try:

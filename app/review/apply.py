@@ -26,13 +26,14 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from app.provenance import ORIGIN_PROMOTION
+from app.core.models import SOURCE_REVIEW, STATUS_DISMISSED, Candidate
+from app.core.provenance import ORIGIN_PROMOTION
 from app.review import lease as leases
 from app.review.verdict import Verdict, check_against_database
-from app.store import MemoryStore, StoreError, revision_log, writes
-from app.store.models import SOURCE_REVIEW, STATUS_DISMISSED, Candidate
-from app.store.reads import chunks
-from app.store.tables import review_runs, user_memories
+from app.store import MemoryStore, StoreError
+from app.store.read.reads import chunks
+from app.store.schema.tables import review_runs, user_memories
+from app.store.write import revision_log, writes
 
 BeforeCommit = Callable[[Connection], None]
 

@@ -1,10 +1,10 @@
-"""The review's errors: each a message fit to show as it is, with its CLI exit code (as app.store.errors)."""
+"""The review's errors: each a message fit to show as it is, with its CLI exit code (as app.core.errors)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.store.errors import StoreError
+from app.core.errors import StoreError
 
 EXIT_VERDICT_REJECTED = 5
 EXIT_LEASE_HELD = 6

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from app.clock import format_instant
+from app.core.clock import format_instant
+from app.core.text_input import int64_problem
 from app.review.errors import LeaseHeldError
-from app.store.tables import dream_state
-from app.text_input import int64_problem
+from app.store.schema.tables import dream_state
 
 LEASE_KEY = "user-memories"
 LEASE_DURATION_MS = 2 * 60_000

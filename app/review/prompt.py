@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from app.screening import classify
+from app.core.screening import classify
 from app.store import Candidate, Memory, MemoryFilter, MemoryStore
 
 _PLAIN_SESSION = re.compile(r"[A-Za-z0-9_.:@/+-]{1,200}")

@@ -20,13 +20,13 @@ import subprocess
 import threading
 from collections.abc import Sequence
 
+from app.core.errors import StoreError
+from app.core.settings import Settings, settings_path
 from app.review.apply import ApplyResult, apply_verdict
 from app.review.errors import ReviewCancelled, ReviewerError
 from app.review.prompt import build_prompt
 from app.review.verdict import Verdict, parse_verdict
-from app.settings import Settings, settings_path
 from app.store import MemoryStore
-from app.store.errors import StoreError
 
 STDERR_TAIL_CHARS = 2_000
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from app.core.models import SOURCE_DASHBOARD, Candidate
+from app.core.trust import DASHBOARD_SOURCE
 from app.review import lease as leases
-from app.store import InvalidInputError, Memory, MemoryStore, NotFoundError, revision_log, writes
-from app.store.models import SOURCE_DASHBOARD, Candidate
-from app.trust import DASHBOARD_SOURCE
+from app.store import InvalidInputError, Memory, MemoryStore, NotFoundError
+from app.store.write import revision_log, writes
 
 
 def _pool(

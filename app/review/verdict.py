@@ -8,7 +8,7 @@ ids. Both collect every problem, each naming its entry (`update_existing[2].cand
 and raise one `VerdictError`. Unknown keys are rejected too: a misspelt `update_existing` silently ignored
 would consume its candidates without applying the rewrite. So are duplicate keys (JSON keeps the last, which
 would drop the other value silently), nesting beyond what a verdict needs, ids outside 64 bits and text that
-could not be stored and shown again (lone surrogates, non-characters: `app.text_input`, the one rule for
+could not be stored and shown again (lone surrogates, non-characters: `app.core.text_input`, the one rule for
 text entering the store). Every check is linear in the verdict's size.
 """
 
@@ -19,15 +19,15 @@ from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.review.errors import VerdictError
-from app.screening import hidden_characters
-from app.text_input import (
+from app.core.screening import hidden_characters
+from app.core.text_input import (
     DuplicateKeyError,
     content_problem,
     int64_problem,
     strict_json_loads,
     text_problem,
 )
+from app.review.errors import VerdictError
 
 TOP_KEYS = ("promote", "update_existing", "dismiss_existing", "consume_candidate_ids")
 

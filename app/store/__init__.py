@@ -1,6 +1,6 @@
 """The memory store: host-compatible reads and writers, the dashboard's own tables, expiry and recall."""
 
-from app.store.errors import (
+from app.core.errors import (
     ConflictError,
     DatabaseLockedError,
     DatabaseOpenError,
@@ -11,8 +11,8 @@ from app.store.errors import (
     ReadOnlyError,
     StoreError,
 )
-from app.store.models import Candidate, Counts, Memory, Revision
-from app.store.query import MemoryFilter
+from app.core.models import Candidate, Counts, Memory, Revision
+from app.store.read.query import MemoryFilter
 from app.store.store import KEEP, MemoryStore
 
 __all__ = [

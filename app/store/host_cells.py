@@ -4,15 +4,15 @@ The host's tables have no CHECKs: a cell may hold text (also text that is not UT
 text factory, `decode_text`, reads it as `UndecodableText` instead of failing the whole query), a blob,
 any 64-bit integer, any real, or NULL. `time_value`, `text_value` and `status_value` turn any of them into
 what the column means (epoch ms within `TIME_MIN..TIME_MAX`, text); the `*_note` functions say, for the
-row's `oddities`, what the cell held, escaped and cut (`describe`). `app.store.rows` puts them together.
+row's `oddities`, what the cell held, escaped and cut (`describe`). `app.store.read.rows` puts them together.
 """
 
 from __future__ import annotations
 
 import json
 
-from app.clock import format_instant
-from app.screening import make_visible
+from app.core.clock import format_instant
+from app.core.screening import make_visible
 
 # The instants every reader can show: Python's datetime stops at year 9999, Windows' gmtime (behind
 # `datetime.fromtimestamp`) at 3000 and before 1970. A timestamp outside is shown clamped, and noted.

@@ -13,23 +13,22 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Select, func, select
 
-from app.clock import Clock, clock_from_env
-from app.paths import DatabaseChoice, choose_database, is_url
-from app.store import expiry_sweep, parallel_scan, revision_log, search_index, writes
-from app.store.change_watch import ChangeWatch
-from app.store.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
-from app.store.errors import (
+from app.core.clock import Clock, clock_from_env
+from app.core.errors import (
     ConflictError,
     DatabaseLockedError,
     DatabaseReplacedError,
     NotFoundError,
     ReadOnlyError,
 )
-from app.store.migrate import own_tables_ready, refuse_newer, upgrade
-from app.store.models import SOURCE_DASHBOARD, STATUS_DISMISSED, Candidate, Counts, Memory, Revision
-from app.store.observe import MemoryObservations, find_changes, initial_seen, record_changes
-from app.store.query import MemoryFilter, count_by_status, is_expired, select_ids, sort_column
-from app.store.reads import (
+from app.core.models import SOURCE_DASHBOARD, STATUS_DISMISSED, Candidate, Counts, Memory, Revision
+from app.core.paths import DatabaseChoice, choose_database, is_url
+from app.core.trust import DASHBOARD_SOURCE
+from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
+from app.store.observe.change_watch import ChangeWatch
+from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
+from app.store.read.query import MemoryFilter, count_by_status, is_expired, select_ids, sort_column
+from app.store.read.reads import (
     fetch_candidates,
     fetch_own_facts,
     fetch_revision,
@@ -37,10 +36,13 @@ from app.store.reads import (
     fetch_revisions_by_id,
     fetch_rows,
 )
-from app.store.recall import RecallOrder, profile_ids, recall_ids
-from app.store.rows import build_memories
-from app.store.tables import user_memories, user_memory_candidates
-from app.trust import DASHBOARD_SOURCE
+from app.store.read.recall import RecallOrder, profile_ids, recall_ids
+from app.store.read.rows import build_memories
+from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
+from app.store.schema.tables import user_memories, user_memory_candidates
+from app.store.search import index as search_index
+from app.store.search import parallel_scan
+from app.store.write import expiry_sweep, revision_log, writes
 
 KEEP = expiry_sweep.KEEP
 

@@ -1,4 +1,5 @@
-"""Benchmark of `app.diff` against a plain line-level `difflib.SequenceMatcher` (not part of the test run).
+"""Benchmark of `app.diff.text_diff` against a plain line-level `difflib.SequenceMatcher`
+(not part of the test run).
 
 Run from the repository root: `.venv/bin/python tests/bench/bench_diff.py [--quick]`. For each case it
 prints the best time of the baseline (`SequenceMatcher(None, old.splitlines(), new.splitlines())
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.diff import side_by_side, word_diff
+from app.diff.text_diff import side_by_side, word_diff
 from tests.bench.texts import SYLLABLES
 
 SIZE = 64 * 1024

@@ -24,9 +24,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from app.clock import ManualClock
+from app.core.clock import ManualClock
 from app.store import MemoryStore
-from app.store.migrate import HEAD_REVISION
+from app.store.schema.migrate import HEAD_REVISION
 from tests.bench.bench_diff import change_words, realistic_memory
 from tests.bench.texts import Corpus
 from tests.hostdb import build_host_db

@@ -27,9 +27,9 @@ from PySide6.QtTest import QTest
 from tests.bench.latency_window import BenchWindow, Marks
 from tests.bench.measure_process import PYTHON, ROOT, child_env
 from tests.bench.paint_probe import PaintProbe, wait_for_paints
-from ui.app import wait_until
-from ui.listing import Listing
-from ui.memory_model import ID_ROLE
+from ui.cards.listing import Listing
+from ui.cards.model import ID_ROLE
+from ui.window.app import wait_until
 
 KEY_GAP_MS = 100  # between two letters typed into the search field
 PAINT_ALONE = "the result's paint itself"

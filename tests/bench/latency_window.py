@@ -1,6 +1,6 @@
 """The real window the latency rows drive, and what they watch on it.
 
-`BenchWindow` opens a private copy of a generated file as `ui.app.run_window` does (the real
+`BenchWindow` opens a private copy of a generated file as `ui.window.app.run_window` does (the real
 `MainWindow` and `Controller` with its worker thread, the live refresh watching the file, every timer
 as shipped), offscreen, active, settings in a temporary file. `settle()` waits, untimed, until nothing
 is left to do (no work on the runner, no debounce or coalescing timer running, the idle indexing done,
@@ -20,15 +20,15 @@ from PySide6.QtCore import QSettings, QTimer, SignalInstance
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QListView
 
+from app.core.models import Revision
 from app.store import MemoryStore
-from app.store.models import Revision
 from tests.bench.paint_probe import PaintProbe
-from ui.app import application, wait_until
-from ui.controller import Controller
-from ui.diff_rows import ROW_ROLE, Message
-from ui.main_window import MainWindow
-from ui.memory_model import ID_ROLE, MemoryListModel
-from ui.revision_table import REVISION_ROLE
+from ui.cards.model import ID_ROLE, MemoryListModel
+from ui.diff.rows import ROW_ROLE, Message
+from ui.history.revision_table import REVISION_ROLE
+from ui.runtime.controller import Controller
+from ui.window.app import application, wait_until
+from ui.window.main_window import MainWindow
 
 
 class BenchWindow:

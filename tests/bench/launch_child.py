@@ -17,9 +17,9 @@ from PySide6.QtCore import QTimer
 
 from app.cli import main as cli_main
 from tests.bench.paint_probe import PaintProbe
-from ui.app import application
-from ui.main_window import MainWindow
-from ui.memory_model import ID_ROLE
+from ui.cards.model import ID_ROLE
+from ui.window.app import application
+from ui.window.main_window import MainWindow
 
 
 def _watch(window: MainWindow) -> None:

@@ -24,16 +24,16 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QEventLoop, QObject, QSettings, QStringListModel, QTimer
 from PySide6.QtWidgets import QApplication, QListView, QPlainTextEdit
 
-from app.screening import make_visible
+from app.core.screening import make_visible
 from app.store import MemoryStore
 from tests.bench.generate import BenchDb
 from tests.bench.timing import EndedAt, Result, fresh_copy, median_ratio, result, side_by_side, timed
-from ui.app import application, wait_until
-from ui.card_delegate import CardDelegate
-from ui.controller import Controller
-from ui.listing import Listing, ViewFilter, load_listing
-from ui.main_window import MainWindow
-from ui.memory_model import MemoryListModel
+from ui.cards.delegate import CardDelegate
+from ui.cards.listing import Listing, ViewFilter, load_listing
+from ui.cards.model import MemoryListModel
+from ui.runtime.controller import Controller
+from ui.window.app import application, wait_until
+from ui.window.main_window import MainWindow
 
 VIEWPORT = (560, 900)
 FIRST_ROWS = 200
@@ -74,7 +74,7 @@ def _first_screen(app: QApplication, path: Path, settings_dir: str) -> tuple[flo
     window.resize(1200, 900)
     seen = _PaintSeen(window)
     window.show()
-    controller.refresh(quick_first=True)  # as ui.app.run_window does
+    controller.refresh(quick_first=True)  # as ui.window.app.run_window does
     controller.load_candidates()
     if not wait_until(app, lambda: seen.painted and window.model.rowCount() > 0, 60_000):
         raise RuntimeError("the window did not paint its first cards")
@@ -197,7 +197,7 @@ def diff_panel(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     characters takes several times longer than diffing 64 KiB. Reported, not held to a target: the
     issue's target (1.5× `difflib`) is the computation's row.
     """
-    from ui.diff_view import DiffView
+    from ui.diff.view import DiffView
 
     application(offscreen=True)
     path = fresh_copy(db.path, work)

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.diff import side_by_side as diff_rows
-from app.diff import word_diff
-from app.diff_stream import DiffStream
+from app.core.models import KIND_CONTENT
+from app.diff.stream import DiffStream
+from app.diff.text_diff import side_by_side as diff_rows
+from app.diff.text_diff import word_diff
 from app.review import apply_verdict, parse_verdict
 from app.store import MemoryFilter, MemoryStore
-from app.store.models import KIND_CONTENT
-from app.store.reads import REVISION_COLUMNS
+from app.store.read.reads import REVISION_COLUMNS
 from tests.bench.generate import BenchDb
 from tests.bench.timing import Result, fresh_copy, median_ratio, result, side_by_side
 from tests.bench.verdict_case import build_verdict, raw_apply
@@ -57,7 +57,7 @@ def search(db: BenchDb, work: Path, rounds: int, term: str, label: str) -> Resul
 def diff(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     """Select the 50-revision memory and compute what its diff panel shows first, as the window does.
 
-    The panel (`ui.diff_view`) computes about a screen of rows first and shows them; the word level of
+    The panel (`ui.diff.view`) computes about a screen of rows first and shows them; the word level of
     the rest follows in a second batch. Ours = the history outline + the newest revision whole + that
     first screen, for the 700×900 inline panel of `measure_gui.diff_panel`. The whole diff (every
     line's word level) is reported on a row of its own.

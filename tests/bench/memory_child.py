@@ -40,10 +40,10 @@ def dashboard(path: str) -> None:
     from PySide6.QtWidgets import QListView
 
     from app.store import MemoryStore
-    from ui.app import application
-    from ui.card_delegate import CardDelegate
-    from ui.listing import ViewFilter, load_listing
-    from ui.memory_model import ID_ROLE, MemoryListModel
+    from ui.cards.delegate import CardDelegate
+    from ui.cards.listing import ViewFilter, load_listing
+    from ui.cards.model import ID_ROLE, MemoryListModel
+    from ui.window.app import application
 
     app = application(offscreen=True)
     store = MemoryStore.open(path)

@@ -13,8 +13,8 @@ import pytest
 from hostdb import HOUR, query
 from review_helpers import hold_lease, seed_verdict, snapshot, verdict, write_json
 
-from app.provenance import host_can_read
-from app.settings import Settings, save_settings
+from app.core.provenance import host_can_read
+from app.core.settings import Settings, save_settings
 
 REVIEW_TIME = 1_792_552_412_000
 PYTHON = sys.executable

@@ -39,7 +39,7 @@ def test_a_kill_right_before_commit_leaves_the_file_as_before(host_db: Path, tmp
         f"""
         import json, time
         from pathlib import Path
-        from app.clock import ManualClock
+        from app.core.clock import ManualClock
         from app.review.apply import apply_verdict
         from app.review.verdict import parse_verdict
         from app.store import MemoryStore

@@ -9,7 +9,7 @@ import pytest
 from hostdb import host_sql, profile_version, query
 from review_helpers import hold_lease, lease_rows, memory_row, pending_ids, seed_verdict, snapshot
 
-from app.clock import ManualClock
+from app.core.clock import ManualClock
 from app.review import lease as leases
 from app.review.apply import ApplyResult, acquire_for, apply_under_lease, apply_verdict, release_quietly
 from app.review.errors import LeaseHeldError, VerdictError

@@ -9,7 +9,7 @@ import pytest
 from hostdb import host_sql
 from review_helpers import hold_lease, memory_row, pending_ids, snapshot
 
-from app.provenance import host_can_read
+from app.core.provenance import host_can_read
 from app.review.errors import LeaseHeldError
 from app.review.prompt import build_prompt, quote, session_label
 from app.review.triage import discard_candidates, merge_candidates, promote_candidates

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from review_helpers import add_candidates, copy_database, memory_row
 
-from app.clock import ManualClock
-from app.provenance import (
+from app.core.clock import ManualClock
+from app.core.provenance import (
     ProvenanceEntry,
     host_can_read,
     merged_provenance_json,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from review_helpers import seed_verdict
 
+from app.core.settings import Settings, SettingsError, load_settings, save_settings, settings_path
 from app.review.errors import ReviewCancelled, ReviewerError, VerdictError
 from app.review.runner import (
     ReviewCancel,
@@ -21,7 +22,6 @@ from app.review.runner import (
     run_reviewer,
     verdict_from_output,
 )
-from app.settings import Settings, SettingsError, load_settings, save_settings, settings_path
 from app.store import MemoryStore
 
 PYTHON = sys.executable

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from review_helpers import seed_verdict, verdict
 
+from app.core.text_input import MAX_CONTENT_BYTES
 from app.review.errors import VerdictError
 from app.review.verdict import (
     Dismissal,
@@ -17,7 +18,6 @@ from app.review.verdict import (
     check_against_database,
     parse_verdict,
 )
-from app.text_input import MAX_CONTENT_BYTES
 
 MEMORIES = {1, 3, 4, 5}
 PENDING = {141, 143, 145, 146, 151, 152}

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hostdb import build_host_db, host_sql, profile_version, query
 
-from app.clock import ManualClock
-from app.paths import embedded_database_path
-from app.provenance import host_can_read
+from app.core.clock import ManualClock
+from app.core.paths import embedded_database_path
+from app.core.provenance import host_can_read
 from app.store import ExpiryRequiredError, MemoryFilter, MemoryStore, NotFoundError
 
 NOW = 1_800_000_000_000

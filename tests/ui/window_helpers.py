@@ -7,10 +7,10 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from app.core.models import Memory
 from app.store import MemoryStore
-from app.store.models import Memory
-from ui.controller import Controller
-from ui.main_window import MainWindow
+from ui.runtime.controller import Controller
+from ui.window.main_window import MainWindow
 
 
 def make_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path, *, watch: bool = False) -> MainWindow:

@@ -1,0 +1,107 @@
+"""The card's text: the meta line (`active · promoted 23d ago · updated 2h ago · from candidates: …`),
+the candidate list summary, origin counts, the expiry badge and the absolute timestamps of the tooltip.
+
+Pure functions of a `Memory` and `now` (epoch ms), shared by the CLI (`show --json` card_meta) and the
+window's card delegate, so both say the same thing. What comes from the host's row as text it does not
+write itself (a status of any length, an origin) is shown on one line with hidden characters visible.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from app.core.clock import format_instant
+from app.core.models import Memory
+from app.core.provenance import ORIGIN_MANUAL, ORIGIN_PROMOTION, ORIGIN_UPDATE
+from app.core.screening import make_visible
+from app.core.timefmt import relative
+
+FIRST_CANDIDATES = 8
+WORD_CHARS = 40  # a status or an origin is a word; a host row's can be anything, of any length
+MALFORMED = "malformed"  # the badge of a row with `oddities`
+_LINE_BREAKS = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
+_ORIGIN_WORDS = {ORIGIN_PROMOTION: "promoted", ORIGIN_UPDATE: "rewritten", ORIGIN_MANUAL: "manual"}
+
+
+def candidate_summary(ids: Sequence[int], first: int = FIRST_CANDIDATES) -> tuple[str, str]:
+    """(`46, 47, 48 +2 more`, the full comma-separated list); both empty for no ids."""
+    full = ", ".join(str(item) for item in ids)
+    if len(ids) <= first:
+        return full, full
+    shown = ", ".join(str(item) for item in ids[:first])
+    return f"{shown} +{len(ids) - first} more", full
+
+
+def shown_word(text: str, limit: int = WORD_CHARS) -> str:
+    """A status or an origin on one line: cut to `limit`, line breaks as `\\n`, hidden characters visible,
+    quoted when empty or padded (a status "active " must not look like "active": only exactly "active"
+    is injected)."""
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    shown = make_visible(cut.translate(_LINE_BREAKS))
+    return shown if shown and shown == shown.strip() else f"'{shown}'"
+
+
+def malformed_badge(memory: Memory) -> str | None:
+    """`malformed` when the host's row held values its schema does not mean (see `Memory.oddities`)."""
+    return MALFORMED if memory.oddities else None
+
+
+def oddities_tooltip(memory: Memory) -> str:
+    """The oddities, one per line (raw values already escaped and cut by `app.store.read.rows`)."""
+    return "\n".join(memory.oddities)
+
+
+def origin_counts(memory: Memory) -> str | None:
+    """`3 promoted · 2 rewritten` when provenance records an origin other than promotion, else None."""
+    entries = memory.provenance or ()
+    counts = Counter(entry.origin for entry in entries)
+    if not entries or set(counts) <= {ORIGIN_PROMOTION}:
+        return None
+    ordered = [*_ORIGIN_WORDS, *sorted(set(counts) - set(_ORIGIN_WORDS))]
+    return " · ".join(f"{counts[o]} {_ORIGIN_WORDS.get(o) or shown_word(o)}" for o in ordered if counts[o])
+
+
+def meta_parts(memory: Memory, now: int) -> list[str]:
+    """The meta line without its leading status: promoted, updated (only when rewritten), candidates."""
+    parts = [f"promoted {relative(memory.promoted_at, now)}"]
+    if memory.rewritten:
+        parts.append(f"updated {relative(updated_at(memory), now)}")
+    if memory.source_candidate_ids:
+        parts.append(f"from candidates: {candidate_summary(memory.source_candidate_ids)[0]}")
+    return parts
+
+
+def card_meta(memory: Memory, now: int) -> str:
+    """`active · promoted 23d ago · updated 2h ago · from candidates: 46, 47, 48, … +1 more`, and
+    `· malformed` last for a row with oddities."""
+    badge = malformed_badge(memory)
+    return " · ".join([shown_word(memory.status), *meta_parts(memory, now), *([badge] if badge else [])])
+
+
+def updated_at(memory: Memory) -> int:
+    """The time of the last content change (what `updated …` means on a card)."""
+    return memory.content_changed_at if memory.content_changed_at is not None else memory.updated_at
+
+
+def expiry_badge(memory: Memory, now: int) -> str | None:
+    """`expires in 3d`, `expires in <1m`, `expired`, or None when the memory never expires."""
+    if memory.expires_at is None:
+        return None
+    if now >= memory.expires_at:
+        return "expired"
+    when = relative(memory.expires_at, now)
+    return "expires in <1m" if when == "just now" else f"expires {when}"
+
+
+def timestamps_tooltip(memory: Memory) -> str:
+    """Absolute timestamps, one per line, for the card's tooltip."""
+    lines = [f"promoted {format_instant(memory.promoted_at)}"]
+    if memory.rewritten:
+        lines.append(f"updated {format_instant(updated_at(memory))}")
+    if memory.updated_at != memory.promoted_at and updated_at(memory) != memory.updated_at:
+        lines.append(f"row updated {format_instant(memory.updated_at)}")
+    if memory.expires_at is not None:
+        verb = "expired" if memory.expired else "expires"
+        lines.append(f"{verb} {format_instant(memory.expires_at)}")
+    return "\n".join(lines)

@@ -1,0 +1,61 @@
+"""Errors a user can cause: each carries a message fit to show as it is, and a CLI exit code."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.core.models import Memory
+
+EXIT_ERROR = 1
+EXIT_UNUSABLE_DATABASE = 3
+EXIT_READ_ONLY = 4
+
+
+class StoreError(Exception):
+    """A failure with a message for the person, not a traceback."""
+
+    exit_code = EXIT_ERROR
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class DatabaseOpenError(StoreError):
+    """The database cannot be used: missing, not SQLite, without the host's tables, or locked."""
+
+    exit_code = EXIT_UNUSABLE_DATABASE
+
+
+class DatabaseLockedError(DatabaseOpenError):
+    """Another process held the database past the busy timeout."""
+
+
+class ReadOnlyError(StoreError):
+    exit_code = EXIT_READ_ONLY
+
+
+class NotFoundError(StoreError):
+    pass
+
+
+class InvalidInputError(StoreError):
+    pass
+
+
+class ConflictError(StoreError):
+    """The memory changed since the caller read it (e.g. the host rewrote it during an edit)."""
+
+    def __init__(self, message: str, current: Memory) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class ExpiryRequiredError(StoreError):
+    """Reactivating an expired memory needs a new expiry, or an explicit `never`."""
+
+
+class DatabaseReplacedError(DatabaseOpenError):
+    """The database file was deleted or replaced since the store opened it (see `file_identity`):
+    a write would land in a file nobody can open again."""

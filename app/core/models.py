@@ -1,0 +1,147 @@
+"""The read models the store hands out: frozen rows, safe to pass between threads and cache in a view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from app.core.provenance import ProvenanceEntry
+
+STATUS_ACTIVE = "active"
+STATUS_DISMISSED = "dismissed"
+
+# Revision kinds: what a revision changed.
+KIND_CREATE = "create"
+KIND_CONTENT = "content"
+KIND_STATUS = "status"
+KIND_DELETE = "delete"
+KIND_EXPIRY = "expiry"
+
+# Revision sources: who changed it.
+SOURCE_REVIEW = "review"
+SOURCE_DASHBOARD = "dashboard"
+SOURCE_RESTORE = "restore"
+SOURCE_OBSERVED = "observed"
+SOURCE_EXPIRY = "expiry"
+
+REWRITE_THRESHOLD_MS = 60_000
+
+EMPTY_DETAIL: Mapping[str, Any] = MappingProxyType({})  # a revision with no detail
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One row of `user_memories` with what the dashboard knows about it, judged at `as_of`."""
+
+    id: int
+    content: str
+    status: str
+    promoted_at: int
+    created_at: int
+    updated_at: int
+    source_candidate_ids: tuple[int, ...]
+    provenance: tuple[ProvenanceEntry, ...] | None  # None: provenance unknown (NULL or unreadable)
+    provenance_raw: str | None
+    expires_at: int | None
+    as_of: int
+    rewritten: bool
+    content_changed_at: int | None  # the last content change, when rewritten
+    sources: tuple[str, ...]
+    trust: str
+    has_hidden_characters: bool
+    revision_count: int = 0
+    # What was odd in the stored row (`app.store.read.rows`): one note per oddity, raw values escaped, e.g.
+    # "updated_at is text 'yesterday', not epoch milliseconds in range: shown as 1970-01-01 00:00:00 UTC".
+    oddities: tuple[str, ...] = ()
+
+    @property
+    def malformed(self) -> bool:
+        """The row held something the host's schema does not mean (see `oddities`): show a badge."""
+        return bool(self.oddities)
+
+    @property
+    def expired(self) -> bool:
+        """Half-open expiry: recallable at T-1 ms, expired from T on."""
+        return self.expires_at is not None and self.as_of >= self.expires_at
+
+    @property
+    def injected(self) -> bool:
+        """What the agent is shown: status exactly `active` and not expired."""
+        return self.status == STATUS_ACTIVE and not self.expired
+
+    @property
+    def unknown_provenance_ids(self) -> tuple[int, ...]:
+        if self.provenance is None:
+            return self.source_candidate_ids
+        known = {entry.candidate_id for entry in self.provenance}
+        return tuple(item for item in self.source_candidate_ids if item not in known)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A pending row of `user_memory_candidates`."""
+
+    id: int
+    content: str
+    session_id: str
+    compartment_start: int | None
+    compartment_end: int | None
+    created_at: int
+    oddities: tuple[str, ...] = ()  # as `Memory.oddities`
+
+    @property
+    def malformed(self) -> bool:
+        return bool(self.oddities)
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """One change to a memory. Ids are negative for observations kept in memory only (read-only mode)."""
+
+    id: int
+    memory_id: int
+    changed_at: int
+    kind: str
+    source: str
+    run_id: str | None
+    candidate_ids: tuple[int, ...]
+    previous_content: str | None
+    new_content: str | None
+    previous_status: str | None = None
+    new_status: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=lambda: EMPTY_DETAIL, compare=False)
+    texts_loaded: bool = True  # False: read without its two texts (`history(texts=False)`); both are None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "memory_id": self.memory_id,
+            "changed_at": self.changed_at,
+            "kind": self.kind,
+            "source": self.source,
+            "run_id": self.run_id,
+            "candidate_ids": list(self.candidate_ids),
+            "previous_content": self.previous_content,
+            "new_content": self.new_content,
+        }
+        if self.previous_status is not None or self.new_status is not None:
+            data["previous_status"] = self.previous_status
+            data["new_status"] = self.new_status
+        if self.detail:
+            data["detail"] = dict(self.detail)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    active: int
+    dismissed: int
+    other: int
+    expired: int
+    candidates: int
+
+    @property
+    def total(self) -> int:
+        return self.active + self.dismissed + self.other

@@ -1,0 +1,95 @@
+"""The app's settings: a small JSON file, `config_dir() / "settings.json"`, shared by the CLI and the window.
+
+Unknown keys are kept as they were, so a newer version's settings survive an older one saving. A file
+that is not a JSON object is an error with a message (never silently overwritten).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from app.core.errors import StoreError
+from app.core.paths import config_dir
+
+SETTINGS_FILENAME = "settings.json"
+DEFAULT_REVIEWER_TIMEOUT_S = 600.0
+
+
+class SettingsError(StoreError):
+    """The settings file cannot be read or written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    reviewer_command: str | None = None
+    reviewer_timeout_s: float = DEFAULT_REVIEWER_TIMEOUT_S
+    other: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def with_changes(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        data = dict(self.other)
+        data["reviewer_command"] = self.reviewer_command
+        data["reviewer_timeout_s"] = self.reviewer_timeout_s
+        return data
+
+
+def settings_path(environ: Mapping[str, str] | None = None) -> Path:
+    return config_dir(environ) / SETTINGS_FILENAME
+
+
+def _from_json(data: Mapping[str, Any], path: Path) -> Settings:
+    command = data.get("reviewer_command")
+    if command is not None and not isinstance(command, str):
+        raise SettingsError(f"{path}: reviewer_command must be a string")
+    timeout = data.get("reviewer_timeout_s", DEFAULT_REVIEWER_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise SettingsError(f"{path}: reviewer_timeout_s must be a positive number of seconds")
+    other = {k: v for k, v in data.items() if k not in ("reviewer_command", "reviewer_timeout_s")}
+    cleaned = (command.strip() or None) if command else None
+    return Settings(cleaned, float(timeout), MappingProxyType(other))
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The settings, or the defaults when there is no file yet."""
+    target = path or settings_path()
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings()
+    except OSError as exc:
+        raise SettingsError(f"cannot read {target}: {exc.strerror}") from exc
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SettingsError(f"{target} is not valid JSON ({exc}); fix or delete it") from exc
+    if not isinstance(data, dict):
+        raise SettingsError(f"{target} must hold a JSON object")
+    return _from_json(data, target)
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    """Write the settings atomically (a temporary file renamed over the old one)."""
+    target = path or settings_path()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=target.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(settings.to_json(), out, indent=2, sort_keys=True, ensure_ascii=False)
+                out.write("\n")
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise SettingsError(f"cannot write {target}: {exc.strerror}") from exc
+    return target

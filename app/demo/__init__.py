@@ -1,0 +1,1 @@
+"""The demo store: realistic memories, revisions and candidates for `--demo` and the screenshots."""

@@ -1,0 +1,306 @@
+"""Opening a database: checks that never modify a file we refuse, then an engine with the host's rules.
+
+SQLite files are checked before anything is written, through a read that creates nothing beside the
+file (`file_access`): the header must say SQLite, the host's tables must be there, and a lock held past
+the busy timeout is a message. Writes take `BEGIN IMMEDIATE` (as the host does), reads a plain `BEGIN`;
+the busy timeout is at least 5 s. A file that cannot be written, or any file opened read-only, is read
+the way `file_access` chose (live `mode=ro`, immutable, or a private snapshot), so SQLite itself refuses
+every write, and the reason says which. The file's identity is kept (`file_identity`) so that a store
+can tell when its file was deleted or replaced under it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import Connection, Engine, QueuePool, create_engine, event, inspect, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+
+from app.core.errors import DatabaseLockedError, DatabaseOpenError
+from app.store.connect import file_access
+from app.store.connect.driver_query import driver_rows
+from app.store.connect.file_access import ReadAccess
+from app.store.connect.file_identity import FileIdentity
+from app.store.host_cells import decode_text
+from app.store.schema.tables import HOST_TABLES, VERSION_TABLE
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+DEFAULT_BUSY_TIMEOUT_MS = 5_000
+BUSY_ENV = "MEMORY_DASHBOARD_BUSY_TIMEOUT_MS"
+BEGIN_OPTION = "sqlite_begin"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedDatabase:
+    engine: Engine
+    location: str  # a path for files, the URL (password hidden) otherwise
+    read_only: bool
+    read_only_reason: str | None
+    is_sqlite: bool
+    identity: FileIdentity | None = None  # the file opened (files only), to notice it deleted or replaced
+    access: ReadAccess | None = None  # how a read-only file is read; a private snapshot goes at `close`
+
+    def close(self) -> None:
+        self.engine.dispose()
+        if self.access is not None:
+            self.access.release()
+
+
+def busy_timeout_ms() -> int:
+    """The busy timeout: MEMORY_DASHBOARD_BUSY_TIMEOUT_MS may raise it, never below the host's 5 s."""
+    try:
+        requested = int(os.environ.get(BUSY_ENV, DEFAULT_BUSY_TIMEOUT_MS))
+    except ValueError:
+        requested = DEFAULT_BUSY_TIMEOUT_MS
+    return max(requested, DEFAULT_BUSY_TIMEOUT_MS)
+
+
+def host_schema_sql() -> str:
+    return resources.files("app.store.schema").joinpath("host_schema.sql").read_text(encoding="utf-8")
+
+
+def create_host_database(path: Path) -> None:
+    """A new, empty store in the host's shape (standalone mode). Only ever for a file that does not exist."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.executescript(host_schema_sql())
+        connection.commit()
+    finally:
+        connection.close()
+
+
+def is_locked_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text or "database table is locked" in text
+
+
+def locked_message(location: str) -> str:
+    seconds = busy_timeout_ms() / 1000
+    return (
+        f"{location} is locked by another process (waited {seconds:g} s). "
+        "The agent host may be writing to it; try again in a moment."
+    )
+
+
+def _check_sqlite_header(path: Path) -> None:
+    with path.open("rb") as handle:
+        header = handle.read(len(SQLITE_HEADER))
+    if header and header != SQLITE_HEADER:
+        raise DatabaseOpenError(f"{path} is not a SQLite database; nothing was changed.")
+
+
+def _writable_uri(path: Path) -> str:
+    return f"file:{quote(str(path.resolve()))}?mode=rw"
+
+
+def _connect(uri: str, timeout_ms: int) -> sqlite3.Connection:
+    connection = sqlite3.connect(
+        uri, uri=True, timeout=timeout_ms / 1000, check_same_thread=False, isolation_level=None
+    )
+    connection.text_factory = decode_text  # text that is not UTF-8 reads as marked text, not an error
+    return connection
+
+
+def _read_table_names(connection: sqlite3.Connection) -> set[str]:
+    names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if VERSION_TABLE not in names:
+        # Never opened by us, so the first write is near: corruption past the first page shows only
+        # when pages are read, so read them all now (once per file), before anything is written.
+        verdict = connection.execute("PRAGMA quick_check(1)").fetchone()
+        if verdict is None or verdict[0] != "ok":
+            raise sqlite3.DatabaseError(f"damaged: {verdict[0] if verdict else 'no answer'}")
+    return names
+
+
+class _WriteNeeded(Exception):
+    """A live read refused because SQLite would have had to write beside the file (see `file_access`)."""
+
+
+def _refusal(exc: sqlite3.Error, path: Path) -> Exception:
+    if is_locked_error(exc):
+        return DatabaseLockedError(locked_message(str(path)))
+    if file_access.needs_fallback(exc):
+        return _WriteNeeded(str(exc))
+    return DatabaseOpenError(f"{path} is not a usable SQLite database ({exc}); nothing was changed.")
+
+
+def _probe(access: ReadAccess, path: Path, timeout_ms: int) -> None:
+    """Validate through `access`, a read that writes nothing; `_WriteNeeded` if SQLite wanted to write."""
+    try:
+        connection = _connect(access.uri, timeout_ms)
+    except sqlite3.Error as exc:
+        raise _refusal(exc, path) from exc
+    try:
+        names = _read_table_names(connection)
+    except sqlite3.Error as exc:
+        raise _refusal(exc, path) from exc
+    finally:
+        connection.close()
+    missing = [name for name in HOST_TABLES if name not in names]
+    if missing:
+        raise DatabaseOpenError(
+            f"{path} is a SQLite file but not an agent memory database "
+            f"(missing tables: {', '.join(missing)}); nothing was changed."
+        )
+
+
+def _prepare(choose: Callable[[Path], ReadAccess], path: Path) -> ReadAccess:
+    """`choose(path)`, whose snapshot (if it makes one) may fail: a message then, not a traceback."""
+    try:
+        return choose(path)
+    except sqlite3.Error as exc:
+        raise _refusal(exc, path) from exc
+    except OSError as exc:
+        raise DatabaseOpenError(
+            f"{path} cannot be read ({exc.strerror or exc}); nothing was changed."
+        ) from exc
+
+
+def _checked_access(path: Path, timeout_ms: int) -> ReadAccess:
+    """Check the file through a read that creates nothing beside it; returns that way of reading it.
+    The first choice is a live read where that is possible; if SQLite refuses it for a write it would
+    need (no `-shm` in a folder it cannot write, a hot journal), immutable or a private snapshot."""
+    for choose in (file_access.first_choice, file_access.fallback):
+        access = _prepare(choose, path)
+        try:
+            _probe(access, path, timeout_ms)
+        except _WriteNeeded as exc:
+            access.release()
+            if access.kind == file_access.LIVE:
+                continue
+            raise DatabaseOpenError(f"{path} cannot be read ({exc}); nothing was changed.") from exc
+        except BaseException:
+            access.release()
+            raise
+        return access
+    raise DatabaseOpenError(f"{path} cannot be opened.")  # not reached: a fallback is never live
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why this process cannot write the database (SQLite needs its folder too, for `-wal`/`-journal`)."""
+    file_ok = os.access(path, os.W_OK)
+    folder_ok = os.access(path.parent, os.W_OK)
+    if file_ok and folder_ok:
+        return None
+    if not (file_ok or folder_ok):
+        return "the file and its folder cannot be written"
+    return "the folder cannot be written" if file_ok else "the file cannot be written"
+
+
+def _install_transaction_events(engine: Engine) -> None:
+    """pysqlite's own transaction handling is off; emit BEGIN ourselves (IMMEDIATE for writes), on the
+    driver's cursor: through `exec_driver_sql` it cost a third of a short read (~25 µs of ~75)."""
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        mode = conn.get_execution_options().get(BEGIN_OPTION, "")
+        driver_rows(conn, f"BEGIN {mode}".strip())
+
+
+def _ensure_wal(uri: str, timeout_ms: int, location: str) -> None:
+    """Switch to WAL (as the host runs it) on a plain connection: never inside a transaction."""
+    connection = _connect(uri, timeout_ms)
+    try:
+        mode = connection.execute("PRAGMA journal_mode").fetchone()
+        if str(mode[0] if mode else "").lower() != "wal":
+            connection.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.OperationalError as exc:
+        if is_locked_error(exc):
+            raise DatabaseLockedError(locked_message(location)) from exc
+        raise DatabaseOpenError(f"{location} cannot be switched to WAL mode ({exc}).") from exc
+    finally:
+        connection.close()
+
+
+def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedDatabase:
+    timeout_ms = busy_timeout_ms()
+    if not path.exists():
+        if not create:
+            raise DatabaseOpenError(f"{path} does not exist.")
+        create_host_database(path)
+    if path.is_dir():
+        raise DatabaseOpenError(f"{path} is a folder, not a database file.")
+    _check_sqlite_header(path)
+    if path.stat().st_size == 0:
+        raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
+    identity = FileIdentity.of(path)  # before any check: a file replaced from here on is noticed too
+    access = _checked_access(path, timeout_ms)
+    why = "opened with --read-only" if read_only else _unwritable(path)
+    if why is None:
+        access.release()  # a writable store reads and writes the file itself
+        uri, kept = _writable_uri(path), None
+    else:
+        uri, kept = access.uri, access
+    # An explicit QueuePool: the URL looks in-memory to SQLAlchemy, whose default for that (a pool per
+    # thread) closes connections other threads are still using once it holds more than five. Last in,
+    # first out: one connection serves a run of reads, with its page cache warm and the change watch's
+    # clean look on it (`change_watch`: a look on another connection means a scan).
+    engine = create_engine(
+        "sqlite+pysqlite://",
+        creator=lambda: _connect(uri, timeout_ms),
+        poolclass=QueuePool,
+        pool_size=4,
+        pool_use_lifo=True,
+    )
+    _install_transaction_events(engine)
+    if kept is None:
+        _ensure_wal(uri, timeout_ms, str(path))
+    reason = why if why is None or access.note is None else f"{why}; {access.note}"
+    return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept)
+
+
+def sqlite_file_of(url: str) -> Path | None:
+    """The file of a `sqlite:///PATH` URL (it gets every check a plain path gets), else None."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
+def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
+    try:
+        engine = create_engine(url)
+    except Exception as exc:  # unknown dialect, missing driver, malformed URL: all the person's to fix
+        raise DatabaseOpenError(f"cannot use the database URL: {exc}") from exc
+    if engine.dialect.name == "sqlite":
+        _install_transaction_events(engine)
+    try:
+        tables = set(inspect(engine).get_table_names())
+    except Exception as exc:
+        raise DatabaseOpenError(
+            f"cannot open {engine.url.render_as_string(hide_password=True)}: {exc}"
+        ) from exc
+    location = engine.url.render_as_string(hide_password=True)
+    missing = [name for name in HOST_TABLES if name not in tables]
+    if missing:
+        raise DatabaseOpenError(
+            f"{location} lacks the host's tables: {', '.join(missing)}; nothing was changed."
+        )
+    reason = "opened with --read-only" if read_only else None
+    return OpenedDatabase(engine, location, read_only, reason, engine.dialect.name == "sqlite")
+
+
+@contextmanager
+def transaction(engine: Engine, *, write: bool, location: str) -> Iterator[Connection]:
+    """One transaction: `BEGIN IMMEDIATE` for a write; a lock held past the timeout becomes a message."""
+    options: dict[str, Any] = {BEGIN_OPTION: "IMMEDIATE" if write else ""}
+    try:
+        with engine.connect().execution_options(**options) as conn, conn.begin():
+            yield conn
+    except OperationalError as exc:
+        if is_locked_error(exc):
+            raise DatabaseLockedError(locked_message(location)) from exc
+        raise

@@ -1,0 +1,1 @@
+"""Noticing what others changed: the seen table, observed revisions, the change watch."""

@@ -1,0 +1,58 @@
+"""Skipping the observation scan when nobody has committed since the last clean look (SQLite only).
+
+`PRAGMA data_version` moves, for one connection, whenever another connection (of this process or any
+other, the host's included) commits to the file. Our own commits on that same connection do not move it,
+and our writers keep `mdash_seen` current themselves. So if the connection whose scan last found no
+outside change still reports the version it had before that scan, the host's tables cannot differ from
+what the store has seen and the full comparison (a scan of every memory) is skipped. A different
+connection, another version or any doubt means a scan, as before. A read-only store, which keeps what
+it has seen in memory, skips its look the same way (it never commits; an immutable or snapshot read
+never sees a commit at all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+
+from app.store.connect.driver_query import driver_rows
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A connection and its data version, taken before a scan."""
+
+    connection: object
+    version: int
+
+
+class ChangeWatch:
+    def __init__(self, enabled: bool) -> None:
+        self._enabled = enabled
+        self._clean: Look | None = None
+
+    @property
+    def enabled(self) -> bool:
+        """Whether looks tell anything (SQLite)."""
+        return self._enabled
+
+    def look(self, conn: Connection) -> Look | None:
+        """The version now, as the first statement of a read (None where the dialect has none)."""
+        if not self._enabled:
+            return None
+        rows = driver_rows(conn, "PRAGMA data_version")  # the driver's cursor: a look precedes many reads
+        return Look(conn.connection.dbapi_connection, int(rows[0][0] if rows else 0))
+
+    def unchanged(self, look: Look | None) -> bool:
+        """Nothing committed by anyone else since a scan that found everything as seen."""
+        clean = self._clean
+        return (
+            look is not None
+            and clean is not None
+            and clean.connection is look.connection
+            and clean.version == look.version
+        )
+
+    def mark_clean(self, look: Look | None) -> None:
+        self._clean = look

@@ -1,0 +1,165 @@
+"""The shared selectors: one place that says which rows a listing or a recall sees.
+
+Expiry rides in the selector every read shape uses (seed 001): a recall path that forgot a separate
+expiry pass would serve expired memory. `injected_predicate` is the host's view (status exactly
+`active`) with expiry on top; the listing filter keeps expired rows visible, marked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, or_, select, true
+
+from app.core.errors import InvalidInputError
+from app.core.models import KIND_CONTENT, REWRITE_THRESHOLD_MS, STATUS_ACTIVE, STATUS_DISMISSED
+from app.core.text_input import int64_problem, text_problem
+from app.store.schema.tables import expiry, revisions, seen, user_memories
+from app.store.search import index as search_index
+
+StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other"]
+SortKey = Literal["promoted", "updated", "id"]
+STATUS_FILTERS: tuple[StatusFilter, ...] = (
+    "all",
+    "active",
+    "dismissed",
+    "expired",
+    "expiring",
+    "rewritten",
+    "other",
+)
+SORT_KEYS: tuple[SortKey, ...] = ("promoted", "updated", "id")
+# Each word becomes a LIKE pattern ANDed with the others: SQLite refuses a pattern over 50,000 bytes and
+# an expression more than 1,000 deep, which it reports only as a failing database. Far above any search
+# a person types, far below either limit.
+MAX_SEARCH_CHARS = 1_000
+MAX_SEARCH_WORDS = 100
+
+m = user_memories.c
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    status: StatusFilter = "all"
+    search: str = ""
+    sort: SortKey = "promoted"
+    descending: bool = False
+
+    def __post_init__(self) -> None:
+        # Before the search index counts the matches of every word (a query each).
+        check_search(self.search)
+
+
+def not_expired(now: int, own: bool) -> ColumnElement[bool]:
+    """Half-open: a memory with expiry T is recalled at T-1 ms and not at T."""
+    if not own:
+        return true()
+    return not_(exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at <= now)))
+
+
+def is_expired(now: int, own: bool) -> ColumnElement[bool]:
+    if not own:
+        return false()
+    return exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at <= now))
+
+
+def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
+    """What the agent is shown: status exactly `active` (as the host selects) and not expired."""
+    return and_(m.status == STATUS_ACTIVE, not_expired(now, own))
+
+
+def search_problem(text: str) -> str | None:
+    """What makes a search text unusable (too long, too many words, not storable text), or None."""
+    if len(text) > MAX_SEARCH_CHARS:
+        return f"the search text is {len(text):,} characters long; the limit is {MAX_SEARCH_CHARS:,}"
+    words = len(text.split())
+    if words > MAX_SEARCH_WORDS:
+        return f"the search text has {words:,} words; the limit is {MAX_SEARCH_WORDS}"
+    bad = text_problem(text)
+    return None if bad is None else f"the search text {bad}"
+
+
+def check_search(text: str) -> None:
+    """InvalidInputError (exit 1, a message in the window) for a search `search_problem` refuses."""
+    problem = search_problem(text)
+    if problem is not None:
+        raise InvalidInputError(problem)
+
+
+def _memory_id(term: str) -> int | None:
+    """The memory id a term like `#12` or `12` names: ASCII digits (int() takes other scripts' too) that
+    fit a 64-bit id; a longer number names no memory, it is only searched as text."""
+    bare = term.removeprefix("#")
+    if not (bare.isascii() and bare.isdigit()) or len(bare) > 19 or int64_problem(int(bare)) is not None:
+        return None
+    return int(bare)
+
+
+def search_predicate(text: str, indexed: Sequence[str] = ()) -> ColumnElement[bool]:
+    """Every word must occur (case-insensitive); `#12` or `12` also matches memory #12.
+
+    Every search (listing, recall, the window's filter) passes here, so its limits are checked here too
+    (`check_search`; a listing's `MemoryFilter` checked them on creation). Terms in `indexed` are first
+    narrowed by the search index (`app.store.search.index`); the LIKE on the host's content stays, so the
+    rows are exactly those of the plain scan.
+    """
+    check_search(text)
+    clauses: list[ColumnElement[bool]] = [search_index.matching_ids(term) for term in indexed]
+    for term in text.split():
+        match = m.content.contains(term, autoescape=True)
+        memory_id = _memory_id(term)
+        if memory_id is not None:
+            match = or_(match, m.id == memory_id)
+        clauses.append(match)
+    return and_(true(), *clauses)
+
+
+def _rewritten(own: bool) -> ColumnElement[bool]:
+    heuristic = and_(m.status == STATUS_ACTIVE, m.updated_at - m.promoted_at > REWRITE_THRESHOLD_MS)
+    if not own:
+        return heuristic
+    has_content_revision = exists().where(
+        and_(revisions.c.memory_id == m.id, revisions.c.kind == KIND_CONTENT)
+    )
+    tracked = exists().where(seen.c.memory_id == m.id)
+    baseline = exists().where(and_(seen.c.memory_id == m.id, seen.c.baseline_rewritten_at.is_not(None)))
+    return or_(has_content_revision, baseline, and_(not_(tracked), heuristic))
+
+
+def status_predicate(status: StatusFilter, now: int, own: bool) -> ColumnElement[bool]:
+    if status == "active":
+        return m.status == STATUS_ACTIVE
+    if status == "dismissed":
+        return m.status == STATUS_DISMISSED
+    if status == "other":
+        return m.status.not_in([STATUS_ACTIVE, STATUS_DISMISSED])
+    if status == "expired":
+        return is_expired(now, own)
+    if status == "expiring":
+        if not own:
+            return false()
+        return exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at > now))
+    if status == "rewritten":
+        return _rewritten(own)
+    return true()
+
+
+def sort_column(sort: SortKey) -> ColumnElement[int]:
+    """The column a listing is ordered by (ties broken by id, in the same direction)."""
+    return {"promoted": m.promoted_at, "updated": m.updated_at, "id": m.id}[sort]
+
+
+def select_ids(flt: MemoryFilter, now: int, own: bool, indexed: Sequence[str] = ()) -> Select[int]:
+    """The listing's ids in order; `indexed` names the search terms the search index may narrow."""
+    key = sort_column(flt.sort)
+    order = [key.desc(), m.id.desc()] if flt.descending else [key.asc(), m.id.asc()]
+    query = select(m.id).where(status_predicate(flt.status, now, own))
+    if flt.search.strip():
+        query = query.where(search_predicate(flt.search, indexed))
+    return query.order_by(*order)
+
+
+def count_by_status() -> Select[str, int]:
+    return select(m.status, func.count()).group_by(m.status)

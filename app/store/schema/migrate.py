@@ -1,0 +1,87 @@
+"""Running the dashboard's own migrations (Alembic, version table `mdash_alembic_version`).
+
+Alembic is imported only when a migration has to run, so opening an up-to-date store stays quick.
+Every upgrade runs in one `BEGIN IMMEDIATE` transaction and is rolled back if the host's fenced
+tables changed shape, which no migration of ours may ever do.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection, Engine, inspect
+
+from app.core.errors import DatabaseOpenError, StoreError
+from app.store.connect.engine import transaction
+from app.store.schema.fence import fence_fingerprints
+from app.store.schema.tables import OWN_TABLES, VERSION_TABLE
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+HEAD_REVISION = "0003"
+# Revisions whose tables this code reads: 0002 only adds the optional search index and 0003 only changes
+# how it is kept in step (which a read-only store never uses), so a database a read-only store cannot
+# migrate keeps its history and facts.
+READABLE_REVISIONS = ("0001", "0002", HEAD_REVISION)
+
+
+def current_revision(conn: Connection) -> str | None:
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    return conn.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalar()
+
+
+def refuse_newer(conn: Connection, location: str) -> None:
+    """Tables of a newer version of this app: reading them as if absent would serve expired memories."""
+    revision = current_revision(conn)
+    if revision is not None and revision not in READABLE_REVISIONS:
+        raise DatabaseOpenError(
+            f"{location} was last used by a newer Memory Dashboard (its tables are at revision {revision}, "
+            f"this version knows up to {HEAD_REVISION}); update the app. Nothing was changed."
+        )
+
+
+def own_tables_ready(conn: Connection) -> bool:
+    """The dashboard's tables exist at a revision this code can read."""
+    return current_revision(conn) in READABLE_REVISIONS and all(
+        inspect(conn).has_table(t) for t in OWN_TABLES
+    )
+
+
+def _at_head(conn: Connection) -> bool:
+    return current_revision(conn) == HEAD_REVISION and own_tables_ready(conn)
+
+
+def alembic_config(conn: Connection) -> Config:
+    """Our migrations, to run on `conn` (Alembic is imported only now)."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("app.store.schema.migrations")))
+    config.attributes["connection"] = conn
+    return config
+
+
+def _alembic_upgrade(conn: Connection) -> None:
+    from alembic import command
+
+    command.upgrade(alembic_config(conn), "head")
+
+
+def upgrade(engine: Engine, location: str, *, check_fence: bool = True) -> bool:
+    """Bring the dashboard's tables to head; returns whether anything ran."""
+    with transaction(engine, write=False, location=location) as conn:
+        refuse_newer(conn, location)
+        if _at_head(conn):
+            return False
+    with transaction(engine, write=True, location=location) as conn:
+        refuse_newer(conn, location)
+        if _at_head(conn):
+            return False
+        before = fence_fingerprints(conn) if check_fence else {}
+        _alembic_upgrade(conn)
+        if check_fence and fence_fingerprints(conn) != before:
+            raise StoreError("a migration would change the host's tables; it was rolled back")
+    return True

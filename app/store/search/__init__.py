@@ -1,0 +1,1 @@
+"""The full-text search index kept beside the host's table."""

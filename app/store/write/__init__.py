@@ -1,0 +1,1 @@
+"""The writers, one per change, each writing its revision; the revision log; the expiry sweep."""

@@ -1,0 +1,355 @@
+"""The writers: every change to a memory, each writing its revision, composable in one transaction.
+
+Each function takes a `WriteContext` (a connection inside `BEGIN IMMEDIATE` and one `now`), so the
+review can apply a whole verdict in one transaction through the same helpers the dashboard uses.
+The store's facade opens the transaction, bumps the profile version once, and commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
+
+from app.core.errors import InvalidInputError, NotFoundError
+from app.core.models import (
+    KIND_CONTENT,
+    KIND_CREATE,
+    KIND_DELETE,
+    KIND_EXPIRY,
+    KIND_STATUS,
+    SOURCE_DASHBOARD,
+    STATUS_ACTIVE,
+    Candidate,
+)
+from app.core.provenance import (
+    ORIGIN_MANUAL,
+    ORIGIN_UPDATE,
+    ProvenanceEntry,
+    host_can_read,
+    merged_provenance_json,
+    parse_candidate_ids,
+    serialize_candidate_ids,
+    serialize_provenance,
+    union_ids,
+)
+from app.core.text_input import content_problem, text_problem
+from app.store.observe.batch import catch_up
+from app.store.read.reads import fetch_candidates, fetch_revision, fetch_row
+from app.store.read.rows import HostRow
+from app.store.schema.tables import (
+    expiry,
+    seen,
+    user_memories,
+    user_memory_candidates,
+)
+from app.store.write.revision_log import (
+    WriteContext,
+    add_revision,
+    inserted_id,
+    mark_seen,
+)
+
+m = user_memories.c
+# Built once (see revision_log): the values come as parameters; an UPDATE sets the columns they name.
+INSERT_MEMORY = insert(user_memories)
+UPDATE_MEMORY = update(user_memories).where(m.id == bindparam("b_id"))
+
+
+def validate_content(content: str) -> str:
+    """The one content rule (`app.core.text_input.content_problem`), for every writer of a memory's text."""
+    problem = content_problem(content)
+    if problem is not None:
+        raise InvalidInputError(f"content {problem}")
+    return content
+
+
+def validate_reason(reason: str | None) -> str | None:
+    """A dismissal's reason is kept in its revision and exported: it must be storable text too."""
+    problem = text_problem(reason) if reason else None
+    if problem is not None:
+        raise InvalidInputError(f"the reason {problem}")
+    return reason
+
+
+def next_updated_at(now: int, previous: int) -> int:
+    """Never backwards, never standing still, even with a clock behind the row."""
+    return max(now, previous + 1)
+
+
+def require_row(ctx: WriteContext, memory_id: int) -> HostRow:
+    """The row about to be written, after recording any outside change to it that no read has seen."""
+    row = fetch_row(ctx.conn, memory_id)
+    if row is None:
+        raise NotFoundError(f"memory #{memory_id} does not exist")
+    catch_up(ctx, row)
+    return row
+
+
+def provenance_entries(
+    ids: Sequence[int], pool: Mapping[int, Candidate], origin: str, added_at: int
+) -> list[ProvenanceEntry]:
+    return [
+        ProvenanceEntry(
+            candidate_id=pool[item].id,
+            session_id=pool[item].session_id,
+            compartment_start=pool[item].compartment_start,
+            compartment_end=pool[item].compartment_end,
+            origin=origin,
+            added_at=added_at,
+        )
+        for item in ids
+        if item in pool
+    ]
+
+
+def load_pool(conn: Connection, ids: Iterable[int]) -> dict[int, Candidate]:
+    return {candidate.id: candidate for candidate in fetch_candidates(conn, ids)}
+
+
+def promote(
+    ctx: WriteContext,
+    candidate_ids: Sequence[int],
+    content: str,
+    *,
+    source: str = SOURCE_DASHBOARD,
+    origin: str = ORIGIN_MANUAL,
+    run_id: str | None = None,
+    pool: Mapping[int, Candidate] | None = None,
+    consume: bool = True,
+) -> int:
+    """A new active memory from candidates, with provenance the host can read; then consume them."""
+    ids, _ = union_ids((), candidate_ids)
+    if not ids:
+        raise InvalidInputError("promote needs at least one candidate id")
+    found = dict(pool) if pool is not None else load_pool(ctx.conn, ids)
+    missing = [item for item in ids if item not in found]
+    if missing:
+        raise NotFoundError(
+            f"candidate {', '.join(f'#{i}' for i in missing)} not in the pool (consumed or pruned)"
+        )
+    validate_content(content)
+    entries = provenance_entries(ids, found, origin, ctx.now)
+    result = ctx.conn.execute(
+        INSERT_MEMORY,
+        {
+            "content": content,
+            "status": STATUS_ACTIVE,
+            "promoted_at": ctx.now,
+            "source_candidate_ids": serialize_candidate_ids(ids),
+            "source_candidate_provenance": serialize_provenance(entries),
+            "created_at": ctx.now,
+            "updated_at": ctx.now,
+        },
+    )
+    memory_id = inserted_id(result)
+    add_revision(
+        ctx,
+        memory_id,
+        KIND_CREATE,
+        source,
+        run_id=run_id,
+        candidate_ids=ids,
+        new_content=content,
+        new_status=STATUS_ACTIVE,
+    )
+    mark_seen(ctx, memory_id)
+    if consume:
+        consume_candidates(ctx, ids)
+    ctx.profile_changed = True
+    return memory_id
+
+
+def update_content(
+    ctx: WriteContext,
+    memory_id: int,
+    content: str,
+    appended_candidate_ids: Sequence[int] = (),
+    *,
+    run_id: str | None = None,
+    source: str = SOURCE_DASHBOARD,
+    pool: Mapping[int, Candidate] | None = None,
+    detail: Mapping[str, Any] | None = None,
+) -> int | None:
+    """Rewrite a memory's content, accumulating the appended candidates' ids and provenance.
+
+    Returns the revision id, or None when nothing would change (same content, no new ids).
+    """
+    validate_content(content)
+    row = require_row(ctx, memory_id)
+    ids, added = union_ids(parse_candidate_ids(row.source_candidate_ids), appended_candidate_ids)
+    if content == row.content and not added:
+        return None
+    found = dict(pool) if pool is not None else load_pool(ctx.conn, added)
+    entries = provenance_entries(added, found, ORIGIN_UPDATE, ctx.now)
+    if entries and not host_can_read(row.source_candidate_provenance):
+        # The host could not read the old list; the merged one drops what it cannot read: keep it here.
+        detail = {**(detail or {}), "previous_provenance": row.source_candidate_provenance}
+    updated_at = next_updated_at(ctx.now, row.updated_at)
+    ctx.conn.execute(
+        UPDATE_MEMORY,
+        {
+            "b_id": memory_id,
+            "content": content,
+            "updated_at": updated_at,
+            "source_candidate_ids": serialize_candidate_ids(ids),
+            "source_candidate_provenance": merged_provenance_json(row.source_candidate_provenance, entries),
+        },
+    )
+    revision_id = add_revision(
+        ctx,
+        memory_id,
+        KIND_CONTENT,
+        source,
+        run_id=run_id,
+        candidate_ids=added,
+        previous_content=row.content,
+        new_content=content,
+        detail=detail,
+        changed_at=updated_at,
+    )
+    mark_seen(ctx, memory_id)
+    ctx.profile_changed = True
+    return revision_id
+
+
+def set_status(
+    ctx: WriteContext,
+    memory_id: int,
+    status: str,
+    *,
+    source: str = SOURCE_DASHBOARD,
+    run_id: str | None = None,
+    reason: str | None = None,
+) -> int | None:
+    """Dismiss or reactivate: a status revision; like the host's dismiss, `updated_at` moves too."""
+    validate_reason(reason)
+    row = require_row(ctx, memory_id)
+    if row.status == status:
+        return None
+    updated_at = next_updated_at(ctx.now, row.updated_at)
+    ctx.conn.execute(UPDATE_MEMORY, {"b_id": memory_id, "status": status, "updated_at": updated_at})
+    revision_id = add_revision(
+        ctx,
+        memory_id,
+        KIND_STATUS,
+        source,
+        run_id=run_id,
+        previous_content=row.content,
+        new_content=row.content,
+        previous_status=row.status,
+        new_status=status,
+        detail={"reason": reason} if reason else None,
+        changed_at=updated_at,
+    )
+    mark_seen(ctx, memory_id)
+    ctx.profile_changed = True
+    return revision_id
+
+
+def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = SOURCE_DASHBOARD) -> int:
+    """Delete the host row; its revisions survive it, and the delete revision keeps the row for a restore."""
+    row = require_row(ctx, memory_id)
+    expires_at = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
+    snapshot = {
+        "row": {
+            "content": row.content,
+            "status": row.status,
+            "promoted_at": row.promoted_at,
+            "created_at": row.created_at,
+            "updated_at": row.updated_at,
+            "source_candidate_ids": row.source_candidate_ids,
+            "source_candidate_provenance": row.source_candidate_provenance,
+        },
+        "expires_at": expires_at,
+    }
+    ctx.conn.execute(delete(user_memories).where(m.id == memory_id))
+    ctx.conn.execute(delete(seen).where(seen.c.memory_id == memory_id))
+    ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))
+    ctx.profile_changed = True
+    return add_revision(
+        ctx,
+        memory_id,
+        KIND_DELETE,
+        source,
+        previous_content=row.content,
+        previous_status=row.status,
+        detail=snapshot,
+    )
+
+
+def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -> int:
+    """Put a deleted memory back from the snapshot its delete revision kept (same id)."""
+    revision = fetch_revision(ctx.conn, revision_id)
+    snapshot = revision.detail.get("row") if revision is not None else None
+    if revision is None or revision.memory_id != memory_id or not isinstance(snapshot, dict):
+        raise NotFoundError(f"revision #{revision_id} of memory #{memory_id} cannot bring it back")
+    if fetch_row(ctx.conn, memory_id) is not None:
+        raise InvalidInputError(f"memory #{memory_id} exists; nothing to bring back")
+    updated_at = next_updated_at(ctx.now, int(snapshot["updated_at"]))
+    values = {**snapshot, "id": memory_id, "updated_at": updated_at}
+    ctx.conn.execute(insert(user_memories).values(**values))
+    expires_at = revision.detail.get("expires_at")
+    if isinstance(expires_at, int):
+        ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=expires_at, set_at=ctx.now))
+    mark_seen(ctx, memory_id)
+    ctx.profile_changed = True
+    return add_revision(
+        ctx,
+        memory_id,
+        KIND_CREATE,
+        source,
+        new_content=snapshot["content"],
+        new_status=snapshot["status"],
+        detail={"restored_from": revision_id},
+        changed_at=updated_at,
+    )
+
+
+def restore(ctx: WriteContext, memory_id: int, revision_id: int, *, source: str) -> int | None:
+    """Bring back the content a revision left (a new revision; history is never rewritten)."""
+    revision = fetch_revision(ctx.conn, revision_id)
+    if revision is None or revision.memory_id != memory_id:
+        raise NotFoundError(f"memory #{memory_id} has no revision #{revision_id}")
+    if revision.kind == KIND_DELETE or fetch_row(ctx.conn, memory_id) is None:
+        return undelete(ctx, memory_id, revision_id, source)
+    content = revision.new_content if revision.new_content is not None else revision.previous_content
+    if content is None:
+        raise InvalidInputError(f"revision #{revision_id} holds no content to restore")
+    return update_content(ctx, memory_id, content, source=source, detail={"restored_from": revision_id})
+
+
+def set_expiry(
+    ctx: WriteContext, memory_id: int, expires_at: int | None, *, source: str = SOURCE_DASHBOARD
+) -> int | None:
+    """Set or clear when a memory stops being recalled; the host row is untouched (until the sweep)."""
+    row = require_row(ctx, memory_id)
+    previous = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
+    if previous == expires_at:
+        return None
+    ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))
+    if expires_at is not None:
+        ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=expires_at, set_at=ctx.now))
+    ctx.profile_changed = True
+    return add_revision(
+        ctx,
+        memory_id,
+        KIND_EXPIRY,
+        source,
+        previous_content=row.content,
+        new_content=row.content,
+        detail={"previous_expires_at": previous, "expires_at": expires_at},
+    )
+
+
+def consume_candidates(ctx: WriteContext, candidate_ids: Iterable[int]) -> int:
+    """Delete candidates from the pool (the host's meaning of "consumed"); returns how many went."""
+    ids = list(dict.fromkeys(candidate_ids))
+    removed = 0
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        removed += ctx.conn.execute(
+            delete(user_memory_candidates).where(user_memory_candidates.c.id.in_(part))
+        ).rowcount
+    return removed

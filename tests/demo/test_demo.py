@@ -1,0 +1,48 @@
+"""The demo store holds every state a card can show, made by the store's own writers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hostdb import query
+
+from app.core.clock import ManualClock
+from app.core.provenance import host_can_read
+from app.demo.build import build_demo_store, ensure_demo_store
+from app.store import MemoryStore
+
+NOW = 1_800_000_000_000
+
+
+def test_demo_store_has_every_card_state(tmp_path: Path) -> None:
+    path = build_demo_store(tmp_path / "demo.db", count=60, now=NOW)
+    store = MemoryStore.open(path, clock=ManualClock(NOW))
+    try:
+        memories = store.list_memories()
+        assert len(memories) == 62
+        assert any(m.expired and m.status == "dismissed" for m in memories)
+        assert any(m.expires_at is not None and not m.expired for m in memories)
+        assert any(m.status == "dismissed" and not m.expired for m in memories)
+        assert any(m.provenance is None for m in memories)  # the legacy row
+        assert any(m.status not in ("active", "dismissed") for m in memories)
+        assert any(m.has_hidden_characters for m in memories)
+        assert any(m.rewritten for m in memories) and any(not m.rewritten for m in memories)
+        assert any(len(m.source_candidate_ids) > 8 for m in memories)
+        assert any("user:dashboard" in m.sources for m in memories)
+        origins = {entry.origin for m in memories for entry in m.provenance or ()}
+        assert origins == {"promotion", "update", "manual"}
+        sources = {r.source for m in memories for r in store.history(m.id, observe=False)}
+        assert {"review", "dashboard", "observed", "expiry"} <= sources
+        assert len(store.candidates()) == 12
+    finally:
+        store.close()
+    for (raw,) in query(path, "SELECT source_candidate_provenance FROM user_memories"):
+        assert host_can_read(raw)  # type: ignore[arg-type]
+
+
+def test_ensure_demo_store_builds_once(tmp_path: Path) -> None:
+    target = tmp_path / "demo.db"
+    assert ensure_demo_store(target) == target and target.exists()
+    before = target.stat().st_mtime_ns
+    ensure_demo_store(target)
+    assert target.stat().st_mtime_ns == before

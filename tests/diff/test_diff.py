@@ -1,0 +1,445 @@
+"""Tests of the word-level diff (`app.diff.text_diff`) and how its rows read on screen
+(`app.diff.style`): no Qt."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.core.screening import classify
+from app.diff.engine import LONG_TOKEN
+from app.diff.match import common_prefix_length, common_suffix_length, opcodes
+from app.diff.stream import DiffStream, Fold
+from app.diff.style import LIGHT_COLORS, StyledText, styled_line
+from app.diff.text_diff import TOKEN, DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
+
+# Words, blanks, newlines, punctuation, and the unicode that trips diffs up: combining marks, CJK,
+# emoji with a joiner, hidden and bidi-control characters, other line separators.
+_PIECES = [
+    "pnpm",
+    "npm",
+    "prefers",
+    "code",
+    "first",
+    "the",
+    "a",
+    "é",
+    "e\u0301",
+    "日本語",
+    "👩\u200d💻",
+    "x_y",
+    "42",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\n\n",
+    ".",
+    ",",
+    ";",
+    "!",
+    "`",
+    "<",
+    "&",
+    "\u202e",
+    "\u200b",
+    "\u2028",
+    "\U000e0041",
+    "\u00a0",
+]
+texts = st.one_of(
+    st.text(max_size=60),
+    st.lists(st.sampled_from(_PIECES), max_size=80).map("".join),
+)
+
+
+@st.composite
+def edited_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    """An old text and a new one made from it by a few token edits: the shape real revisions have."""
+    tokens = draw(st.lists(st.sampled_from(_PIECES + ["alpha", "beta", "gamma", "delta"] * 3), max_size=300))
+    new_tokens = list(tokens)
+    for _ in range(draw(st.integers(0, 6))):
+        position = draw(st.integers(0, len(new_tokens)))
+        action = draw(st.sampled_from(["insert", "delete", "replace"]))
+        piece = draw(st.sampled_from(_PIECES))
+        if action == "insert" or not new_tokens:
+            new_tokens.insert(position, piece)
+        elif action == "delete":
+            del new_tokens[min(position, len(new_tokens) - 1)]
+        else:
+            new_tokens[min(position, len(new_tokens) - 1)] = piece
+    return "".join(tokens), "".join(new_tokens)
+
+
+def _old_side(ops: list[DiffOp]) -> str:
+    return "".join(op.text for op in ops if op.kind != "insert")
+
+
+def _new_side(ops: list[DiffOp]) -> str:
+    return "".join(op.text for op in ops if op.kind != "delete")
+
+
+def _token_boundaries(text: str) -> set[int]:
+    """Where ops may start or end: between tokens, and anywhere inside a token too long to be a word."""
+    found = {0, len(text)}
+    for match in TOKEN.finditer(text):
+        found.add(match.end())
+        if match.end() - match.start() > LONG_TOKEN:
+            found.update(range(match.start(), match.end()))
+    return found
+
+
+def _assert_well_formed(old: str, new: str, ops: list[DiffOp]) -> None:
+    assert _old_side(ops) == old
+    assert _new_side(ops) == new
+    assert all(op.text for op in ops), "no empty op"
+    assert all(op.kind in ("equal", "insert", "delete") for op in ops)
+    for before, after in itertools.pairwise(ops):
+        assert before.kind != after.kind, "adjacent ops of one kind are merged"
+        assert (before.kind, after.kind) != ("insert", "delete"), "a delete comes before its insert"
+    # Every op starts and ends on a token boundary of both texts: no word is ever cut in two.
+    old_boundaries, new_boundaries = _token_boundaries(old), _token_boundaries(new)
+    old_at = new_at = 0
+    for op in ops:
+        if op.kind != "insert":
+            old_at += len(op.text)
+            assert old_at in old_boundaries
+        if op.kind != "delete":
+            new_at += len(op.text)
+            assert new_at in new_boundaries
+
+
+@given(texts, texts)
+def test_ops_rebuild_both_texts_from_unrelated_texts(old: str, new: str) -> None:
+    _assert_well_formed(old, new, word_diff(old, new))
+
+
+@given(edited_pairs())
+@settings(max_examples=300)
+def test_ops_rebuild_both_texts_from_edited_texts(pair: tuple[str, str]) -> None:
+    old, new = pair
+    _assert_well_formed(old, new, word_diff(old, new))
+
+
+@given(texts)
+def test_identical_texts_are_one_equal_op(text: str) -> None:
+    assert word_diff(text, text) == ([DiffOp("equal", text)] if text else [])
+
+
+@given(texts)
+def test_from_and_to_empty(text: str) -> None:
+    assert word_diff("", text) == ([DiffOp("insert", text)] if text else [])
+    assert word_diff(text, "") == ([DiffOp("delete", text)] if text else [])
+
+
+def test_one_word_replaced_in_place() -> None:
+    ops = word_diff("I prefer pnpm for installs.\n", "I prefer npm for installs.\n")
+    assert ops == [
+        DiffOp("equal", "I prefer "),
+        DiffOp("delete", "pnpm"),
+        DiffOp("insert", "npm"),
+        DiffOp("equal", " for installs.\n"),
+    ]
+
+
+def test_words_are_not_cut_in_two() -> None:
+    # "prefers" and "preferred" share "prefer", but the diff swaps whole words.
+    ops = word_diff("she prefers code", "she preferred code")
+    assert ops == [
+        DiffOp("equal", "she "),
+        DiffOp("delete", "prefers"),
+        DiffOp("insert", "preferred"),
+        DiffOp("equal", " code"),
+    ]
+
+
+def test_punctuation_is_its_own_token() -> None:
+    ops = word_diff("code first, explanation after", "code first; explanation after")
+    assert DiffOp("delete", ",") in ops
+    assert DiffOp("insert", ";") in ops
+
+
+def test_a_rewritten_sentence_is_not_confetti() -> None:
+    old = "Keep it short. The user likes the shell and the editor to match. Thanks."
+    new = "Keep it short. Always answer with the code first, then a short explanation. Thanks."
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    assert [op.kind for op in ops] == ["equal", "delete", "insert", "equal"]
+
+
+def test_diff_stats_counts_words_not_blanks_or_punctuation() -> None:
+    ops = word_diff("a b c, d.", "a x c; d! e f")
+    assert diff_stats(ops) == DiffStats(words_inserted=3, words_deleted=1)
+    assert diff_stats(word_diff("", "one two three")) == DiffStats(3, 0)
+    assert diff_stats([]) == DiffStats(0, 0)
+
+
+# Side by side
+
+
+@given(edited_pairs())
+@settings(max_examples=200)
+def test_rows_rebuild_both_texts(pair: tuple[str, str]) -> None:
+    old, new = pair
+    rows = side_by_side(old, new)
+    assert "".join(op.text for row in rows for op in row.left_ops) == old
+    assert "".join(op.text for row in rows for op in row.right_ops) == new
+    assert [row.left_number for row in rows if row.left_number is not None] == list(
+        range(1, len(re.findall(r"[^\n]*\n|[^\n]+", old)) + 1)
+    )
+    for row in rows:
+        _assert_one_line(row)
+
+
+def _assert_one_line(row: SideBySideRow) -> None:
+    for number, ops, kinds in (
+        (row.left_number, row.left_ops, {"equal", "delete"}),
+        (row.right_number, row.right_ops, {"equal", "insert"}),
+    ):
+        text = "".join(op.text for op in ops)
+        assert (number is None) == (not ops)
+        assert "\n" not in text[:-1]
+        assert {op.kind for op in ops} <= kinds
+
+
+def test_side_by_side_pairs_changed_lines_and_leaves_inserted_ones_alone() -> None:
+    rows = side_by_side("keep\nI prefer pnpm.\ngone\nend\n", "keep\nI prefer npm.\nend\nnew line\n")
+    assert [(row.left, row.right) for row in rows] == [
+        ("keep", "keep"),
+        ("I prefer pnpm.", "I prefer npm."),
+        ("gone", None),
+        ("end", "end"),
+        (None, "new line"),
+    ]
+    assert [row.changed for row in rows] == [False, True, True, False, True]
+    assert rows[1].left_ops == (
+        DiffOp("equal", "I prefer "),
+        DiffOp("delete", "pnpm"),
+        DiffOp("equal", ".\n"),
+    )
+    assert rows[1].right_ops == (
+        DiffOp("equal", "I prefer "),
+        DiffOp("insert", "npm"),
+        DiffOp("equal", ".\n"),
+    )
+
+
+def test_side_by_side_deleted_line_does_not_pair_with_the_next_equal_line() -> None:
+    rows = side_by_side("x\ny\n", "y\n")
+    assert [(row.left_number, row.right_number) for row in rows] == [(1, None), (2, 1)]
+
+
+def test_side_by_side_shows_a_change_to_the_final_line_break() -> None:
+    (row,) = side_by_side("last line", "last line\n")
+    assert row.left == row.right == "last line"
+    assert row.changed
+    assert row.right_ops[-1] == DiffOp("insert", "\n")
+
+
+def test_side_by_side_of_empty_texts() -> None:
+    assert side_by_side("", "") == []
+    assert [(row.left, row.right) for row in side_by_side("", "a\nb")] == [(None, "a"), (None, "b")]
+
+
+# 64 KiB texts in the shapes that make naive diffs slow. No timing here (see tests/bench/bench_diff.py):
+# these check that the engine stays exact and precise where it takes its shortcuts.
+
+_VOCABULARY = (
+    "memory user prefers pnpm code first explanation after agent session review candidate promote "
+    "trust expiry rewrite host database dashboard diff revision history panel"
+)
+_WORDS = _VOCABULARY.split()
+
+
+def _memory(rng: random.Random, size: int = 64 * 1024) -> str:
+    lines = []
+    while sum(len(line) + 1 for line in lines) < size:
+        words = rng.choices(_WORDS, k=rng.randint(0, 60))
+        lines.append(" ".join(words) + rng.choice(["", ".", ";", ", ok."]))
+    return "\n".join(lines)[:size]
+
+
+def _substitute(rng: random.Random, text: str, share: float) -> tuple[str, int]:
+    tokens = re.split(r"(\W+)", text)
+    words = [index for index, token in enumerate(tokens) if token[:1].isalnum()]
+    chosen = rng.sample(words, int(len(words) * share))
+    for index in chosen:
+        tokens[index] = f"new{index}"
+    return "".join(tokens), len(chosen)
+
+
+def test_sparse_substitutions_in_64_kib_are_each_found_exactly() -> None:
+    rng = random.Random(5)
+    old = _memory(rng)
+    new, substituted = _substitute(rng, old, 0.01)
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    assert diff_stats(ops) == DiffStats(substituted, substituted)
+
+
+def test_one_long_line_of_64_kib_with_scattered_edits() -> None:
+    rng = random.Random(6)
+    old = _memory(rng).replace("\n", " ")
+    new, substituted = _substitute(rng, old, 0.05)
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    stats = diff_stats(ops)
+    # Dense stretches may be shown as a whole delete + insert, but most edits stay word-sized.
+    assert substituted <= stats.words_inserted <= 2 * substituted
+
+
+def test_completely_different_64_kib_texts() -> None:
+    old, new = _memory(random.Random(7)), _memory(random.Random(8))
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    rows = side_by_side(old, new)
+    assert "".join(op.text for row in rows for op in row.left_ops) == old
+
+
+def test_every_line_edited_in_64_kib() -> None:
+    old = _memory(random.Random(9))
+    new = "\n".join(line + " more" for line in old.split("\n"))
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    assert diff_stats(ops) == DiffStats(old.count("\n") + 1, 0)
+
+
+def test_64_kib_without_any_blank_or_newline() -> None:
+    rng = random.Random(10)
+    old = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(64 * 1024))
+    new = old[:1000] + "!" + old[1001:]
+    ops = word_diff(old, new)
+    _assert_well_formed(old, new, ops)
+    # A token this long is no word: it is cut where the texts part, so the change shows as the "!".
+    assert ops == [
+        DiffOp("equal", old[:1000]),
+        DiffOp("delete", old[1000]),
+        DiffOp("insert", "!"),
+        DiffOp("equal", old[1001:]),
+    ]
+
+
+def test_repeated_and_blank_lines() -> None:
+    old, new = "same line\n" * 6000, "same line\n" * 3000 + "other\n"
+    _assert_well_formed(old, new, word_diff(old, new))
+    old, new = "\n" * 20000, _memory(random.Random(11))
+    _assert_well_formed(old, new, word_diff(old, new))
+
+
+# How rows read on screen (`app.diff.style`)
+
+
+def _row_texts(old: str, new: str) -> list[StyledText]:
+    styled = [styled_line(row.ops) for row in DiffStream(old, new, side_by_side=False).rest()]
+    for row in side_by_side(old, new):
+        styled += [styled_line(row.left_ops), styled_line(row.right_ops)]
+    return styled
+
+
+@given(texts, texts)
+def test_shown_text_holds_no_hidden_character_and_no_line_break(old: str, new: str) -> None:
+    for styled in _row_texts(old, new):
+        assert all(classify(char) is None for char in styled.text)
+        assert "\n" not in styled.text
+        assert "\r" not in styled.text
+        changes = sorted((start, end) for start, end, kind in styled.spans if kind != "hidden")
+        for (_, end), (start, _) in itertools.pairwise(changes):
+            assert end <= start, "insert and delete spans never overlap"
+        assert all(0 <= start < end <= len(styled.text) for start, end, _ in styled.spans)
+
+
+def test_markup_is_plain_text_and_hidden_characters_are_highlighted_markers() -> None:
+    styled = styled_line(word_diff("pay <b>alice</b>", "pay \u202eecila\u200b"))
+    assert styled.text == "pay <b>alice</b>⟦U+202E⟧ecila⟦U+200B⟧"
+    hidden = [styled.text[start:end] for start, end, kind in styled.spans if kind == "hidden"]
+    assert hidden == ["⟦U+202E⟧", "⟦U+200B⟧"]
+    inserted = [styled.text[start:end] for start, end, kind in styled.spans if kind == "insert"]
+    assert inserted == ["⟦U+202E⟧ecila⟦U+200B⟧"]  # a marker stays inside its change
+
+
+def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_break() -> None:
+    assert styled_line([DiffOp("equal", "a\x1bc\rd\r\n")]).text == "a⟦U+001B⟧c⟦U+000D⟧d"
+
+
+def test_a_changed_line_break_shows_as_an_arrow_in_its_change() -> None:
+    lines = DiffStream("I prefer pnpm\n", "I prefer npm\nnow\n", side_by_side=False).rest()
+    shown = [styled_line(line.ops) for line in lines]
+    assert [line.text for line in shown] == ["I prefer pnpmnpm", "now↵"]
+    assert [(kind, shown[0].text[start:end]) for start, end, kind in shown[0].spans] == [
+        ("delete", "pnpm"),
+        ("insert", "npm"),
+    ]
+    assert shown[1].spans == ((0, 4, "insert"),)
+
+
+def test_side_by_side_folds_long_unchanged_runs_and_keeps_line_numbers() -> None:
+    old = "".join(f"line {number}\n" for number in range(1, 21))
+    new = old.replace("line 10\n", "line ten\n")
+    rows = DiffStream(old, new, side_by_side=True, context=2).rest()
+    folds = [row for row in rows if isinstance(row, Fold)]
+    assert [fold.label for fold in folds] == ["⋯ 7 unchanged lines ⋯", "⋯ 8 unchanged lines ⋯"]
+    assert len(rows) == 2 + 5  # lines 8-9 and 11-12 as context around line 10
+    assert [row.left_number for row in folds[1].rows] == list(range(13, 21))
+    same = DiffStream("a\nb\nc\n", "a\nb\nc\n", side_by_side=True, context=0).rest()
+    assert [row.label for row in same if isinstance(row, Fold)] == ["⋯ 3 unchanged lines ⋯"]
+
+
+def test_colors_must_be_hex() -> None:
+    with pytest.raises(ValueError, match="inserted_text"):
+        replace(LIGHT_COLORS, inserted_text="red; background: url(http://x)")
+    assert replace(LIGHT_COLORS, inserted_text="#abc").inserted_text == "#abc"
+
+
+def _lcs_length(old: list[str], new: list[str]) -> int:
+    row = [0] * (len(new) + 1)
+    for item in old:
+        previous_diagonal = 0
+        for j, other in enumerate(new, 1):
+            previous_diagonal, row[j] = (
+                row[j],
+                (previous_diagonal + 1 if item == other else max(row[j], row[j - 1])),
+            )
+    return row[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), max_size=30), st.lists(st.sampled_from("abcd"), max_size=30))
+def test_matcher_blocks_cover_both_sides_and_keep_a_longest_common_subsequence(
+    old: list[str], new: list[str]
+) -> None:
+    blocks = opcodes(old, new)
+    i = j = 0
+    for number, (tag, i1, i2, j1, j2) in enumerate(blocks):
+        assert (i1, j1) == (i, j)  # contiguous, in order
+        assert tag in ("equal", "delete", "insert", "replace")
+        if tag == "equal":
+            assert old[i1:i2] == new[j1:j2]
+        else:  # changes come merged: never two change blocks in a row
+            assert number == 0 or blocks[number - 1][0] == "equal"
+            assert (tag == "delete") == (j1 == j2) and (tag == "insert") == (i1 == i2)
+        i, j = i2, j2
+    assert (i, j) == (len(old), len(new))
+    assert sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal") == _lcs_length(old, new)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, texts, st.integers(-2, 40))
+def test_common_start_and_end_lengths_are_those_of_a_character_by_character_walk(
+    old: str, new: str, limit: int
+) -> None:
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new), limit) and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+    assert common_prefix_length(old, new) == start
+    assert common_prefix_length(old + "x" * 70_000, old + "y") == len(old)  # long texts, in C++
+    assert common_suffix_length(old, new, limit) == end

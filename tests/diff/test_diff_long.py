@@ -1,0 +1,139 @@
+"""The diff of texts of any length or spacing in bounded time: a run too long to be a word is cut where
+the texts part, texts over `WORD_LEVEL_MAX_TOTAL` together are compared line by line (unchanged runs
+folded inline too), sequences too long for the exact matcher are matched at anchors, and a line too long
+to lay out shows its changes with the unchanged stretches around them shortened."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_diff import _assert_well_formed, edited_pairs
+
+from app.diff import engine as diff_engine
+from app.diff import match as diff_match
+from app.diff import style as diff_style
+from app.diff.match import opcodes
+from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
+from app.diff.style import styled_line
+from app.diff.text_diff import DiffOp, word_diff
+
+MIB = 1024 * 1024
+BUDGET_S = 2.0  # each case takes 0.05-0.3 s here; 10 MiB without a space took tens of seconds before
+
+
+def _timed_diff(old: str, new: str) -> tuple[list[DiffOp], float]:
+    started = time.perf_counter()
+    ops = word_diff(old, new)
+    return ops, time.perf_counter() - started
+
+
+def test_one_char_changed_in_10_mib_without_a_space_is_found_at_once() -> None:
+    old = "y" * (10 * MIB)
+    new = old[: 5 * MIB] + "Z" + old[5 * MIB + 1 :]
+    ops, seconds = _timed_diff(old, new)
+    assert seconds < BUDGET_S
+    assert ops == [
+        DiffOp("equal", old[: 5 * MIB]),
+        DiffOp("delete", "y"),
+        DiffOp("insert", "Z"),
+        DiffOp("equal", old[5 * MIB + 1 :]),
+    ]
+
+
+def test_10_mib_rewritten_without_a_space_is_one_change_at_once() -> None:
+    old, new = "y" * (10 * MIB), "z" * (10 * MIB)
+    ops, seconds = _timed_diff(old, new)
+    assert seconds < BUDGET_S
+    assert ops == [DiffOp("delete", old), DiffOp("insert", new)]
+
+
+def test_texts_over_the_threshold_are_compared_line_by_line() -> None:
+    half = diff_engine.WORD_LEVEL_MAX_TOTAL // 2
+    assert diff_engine.word_level("a" * half, "b" * half)
+    assert not diff_engine.word_level("a" * half, "b" * (half + 1))
+    lines = [f"line {number} says something" for number in range(120_000)]
+    old = "\n".join(lines)
+    new = "\n".join(
+        line.replace("says", "SAYS") if number % 1000 == 0 else line for number, line in enumerate(lines)
+    )
+    started = time.perf_counter()
+    stream = DiffStream(old, new, side_by_side=False)
+    rows = stream.rest()
+    assert time.perf_counter() - started < 2 * BUDGET_S
+    assert stream.line_level
+    assert stream.changed_lines == (120, 120)
+    assert len(rows) < 2000  # the unchanged runs are folded: 120 changes, not 120,000 rows
+    assert sum(row.count for row in rows if isinstance(row, Fold)) > 110_000
+
+
+def _inline_text(rows: list[ViewRow]) -> str:
+    lines: list[InlineLine] = []
+    for row in rows:
+        lines.extend(row.rows if isinstance(row, Fold) else [row])  # type: ignore[list-item]
+    return "".join(op.text for line in lines for op in line.ops)
+
+
+@settings(max_examples=200, deadline=None)
+@given(edited_pairs(), st.integers(0, 3))
+def test_line_level_inline_rows_with_their_folds_join_to_the_diff(
+    pair: tuple[str, str], context: int
+) -> None:
+    old, new = pair
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(diff_engine, "WORD_LEVEL_MAX_TOTAL", -1)  # every diff line by line
+        ops = word_diff(old, new)
+        _assert_well_formed(old, new, ops)
+        stream = DiffStream(old, new, side_by_side=False, context=context)
+        rows = stream.rest()
+    assert stream.done and stream.line_level
+    assert _inline_text(rows) == "".join(op.text for op in ops)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcdefgh"), max_size=40),
+    st.lists(st.sampled_from("abcdefgh"), max_size=40),
+    st.integers(1, 30),
+)
+def test_matching_at_anchors_covers_both_sides_in_order(old: list[str], new: list[str], cells: int) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(diff_match, "EXACT_CELLS", cells)  # long sequences, scaled down
+        blocks = opcodes(old, new)
+    i = j = 0
+    for number, (tag, i1, i2, j1, j2) in enumerate(blocks):
+        assert (i1, j1) == (i, j)
+        if tag == "equal":
+            assert old[i1:i2] == new[j1:j2]
+        if number:
+            assert (tag == "equal") != (blocks[number - 1][0] == "equal"), "blocks of a kind are merged"
+        i, j = i2, j2
+    assert (i, j) == (len(old), len(new))
+
+
+def test_anchors_find_what_moved_around_unique_lines() -> None:
+    old = [f"unique {number}" for number in range(50)]
+    new = [*old[:20], "inserted", *old[20:]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(diff_match, "EXACT_CELLS", 10)
+        assert opcodes(old, new) == [
+            ("equal", 0, 20, 0, 20),
+            ("insert", 20, 20, 20, 21),
+            ("equal", 20, 50, 21, 51),
+        ]
+
+
+def test_a_long_line_shows_its_change_between_shortened_unchanged_stretches() -> None:
+    old = "y" * (2 * MIB)
+    new = old[:MIB] + "Z" + old[MIB + 1 :]
+    styled = styled_line(word_diff(old, new))
+    assert len(styled.text) < 2 * diff_style.LINE_CHARS
+    assert f"⋯ {MIB - 2 * diff_style.CONTEXT_CHARS:,} unchanged characters ⋯" in styled.text
+    changed = [styled.text[start:end] for start, end, kind in styled.spans if kind in ("insert", "delete")]
+    assert changed == ["y", "Z"]
+    inserted = styled_line([DiffOp("insert", old)])
+    hidden = 2 * MIB - diff_style.LINE_CHARS
+    assert inserted.text.endswith(f" … {hidden:,} more characters on this line, not shown")
+    assert inserted.spans[-1][2] == "note"

@@ -1,0 +1,56 @@
+"""The window's first screen on start: the first page of cards at once, then the complete listing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hostdb import DAY, T0, memory_row
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+from window_helpers import settle
+
+from app.store import MemoryFilter, MemoryStore
+from ui.cards.listing import Listing
+from ui.runtime import controller as controller_module
+from ui.runtime.controller import Controller
+from ui.window.main_window import MainWindow
+
+
+def test_start_shows_the_first_page_then_extends_it_to_every_card(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = sqlite3.connect(host_db)
+    for memory_id in range(10, 50):
+        memory_row(conn, memory_id, f"Memory {memory_id}", promoted_at=T0 + memory_id * DAY)
+    conn.commit()
+    conn.close()
+    monkeypatch.setattr(controller_module, "FIRST_PAGE", 6)
+    controller = Controller(store)
+    window = MainWindow(controller, settings=QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
+    window.resize(1000, 700)
+    window.show()
+    listings: list[Listing] = []
+    titles: list[str] = []
+    rows: list[int] = []
+
+    def loaded(listing: Listing) -> None:
+        listings.append(listing)
+        titles.append(window.list_header.text())
+        rows.append(window.model.rowCount())
+
+    controller.memoriesLoaded.connect(loaded)
+    controller.refresh(quick_first=True)
+    qtbot.waitUntil(lambda: len(listings) == 2, timeout=10_000)
+    settle(qtbot, window)
+    every = store.list_ids(MemoryFilter(status="active", sort="promoted", descending=True))
+    first, complete = listings
+    assert (first.ids, first.total, first.complete) == (every[:6], len(every), False)
+    assert complete.complete and complete.ids == every
+    assert rows == [6, 44]  # the window took each listing before this slot ran (connection order)
+    assert window.model.rowCount() == len(every) == 44
+    assert list(window.model.ids) == every
+    assert titles[0].startswith("44 memories")  # the true size while only the first page is there
+    assert window.list.current_id() == every[0]  # the first card stays selected as the rest arrives

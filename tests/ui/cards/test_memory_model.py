@@ -1,0 +1,95 @@
+"""The card list model without a view: qtmodeltester while rows are inserted, changed and removed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
+
+from app.core.models import Memory
+from app.store import MemoryFilter, MemoryStore
+from ui.cards.model import HIGHLIGHT_ROLE, ID_ROLE, MEMORY_ROLE, STATUS_ROLE, MemoryListModel
+
+
+def _memories(store: MemoryStore) -> list[Memory]:
+    return store.get_many(store.list_ids(MemoryFilter()))
+
+
+def test_model_passes_the_model_tester_through_inserts_changes_and_removals(
+    store: MemoryStore, qtmodeltester: ModelTester
+) -> None:
+    model = MemoryListModel(page_size=2)
+    qtmodeltester.check(model)
+    rows = _memories(store)
+    model.set_listing([m.id for m in rows[:3]], rows[:3])
+    assert model.rowCount() == 3
+    model.set_listing([m.id for m in rows], rows)  # insertions at the end
+    model.set_listing([rows[0].id, rows[2].id, rows[4].id])  # removals in between
+    assert list(model.ids) == [rows[0].id, rows[2].id, rows[4].id]
+    model.set_listing([rows[4].id, rows[1].id, rows[0].id])  # a removal, a move and an insertion
+    assert list(model.ids) == [rows[4].id, rows[1].id, rows[0].id]
+    model.update_rows([replace(rows[1], content="changed")])
+    assert model.data(model.index(1, 0)) == "changed"
+    model.remove_id(rows[1].id)
+    model.set_highlighted([rows[0].id])
+    assert model.data(model.index(1, 0), HIGHLIGHT_ROLE) is True
+    model.clear()
+    assert model.rowCount() == 0
+
+
+def test_one_changed_row_is_one_data_changed_with_roles(store: MemoryStore, qtbot: QtBot) -> None:
+    model = MemoryListModel()
+    rows = _memories(store)
+    model.set_listing([m.id for m in rows], rows)
+    resets: list[bool] = []
+    model.modelReset.connect(lambda: resets.append(True))
+    with qtbot.waitSignal(model.dataChanged) as blocker:
+        model.update_rows([replace(rows[2], content="rewritten")])
+    top, bottom, roles = blocker.args or []
+    assert top.row() == bottom.row() == 2
+    assert MEMORY_ROLE in roles and STATUS_ROLE in roles
+    assert not resets
+    with qtbot.assertNotEmitted(model.dataChanged):
+        model.update_rows([replace(rows[3], as_of=rows[3].as_of + 1)])  # nothing really changed
+
+
+def test_rows_are_fetched_lazily_in_pages(store: MemoryStore, qtbot: QtBot) -> None:
+    model = MemoryListModel(page_size=2)
+    ids = store.list_ids(MemoryFilter())
+    model.set_listing(ids)
+    assert model.data(model.index(0, 0), MEMORY_ROLE) is None
+    assert model.data(model.index(0, 0), ID_ROLE) == ids[0]
+    with qtbot.waitSignal(model.rowsWanted) as blocker:
+        model.data(model.index(3, 0), MEMORY_ROLE)
+    wanted = (blocker.args or [[]])[0]
+    assert ids[0] in wanted and ids[2] in wanted and ids[3] in wanted
+    model.update_rows(store.get_many(wanted))
+    memory = model.data(model.index(3, 0), MEMORY_ROLE)
+    assert isinstance(memory, Memory) and memory.id == ids[3]
+
+
+def test_selection_survives_a_reorder(store: MemoryStore, qtbot: QtBot) -> None:
+    from PySide6.QtCore import QItemSelectionModel
+
+    model = MemoryListModel()
+    ids = store.list_ids(MemoryFilter())
+    model.set_listing(ids)
+    selection = QItemSelectionModel(model)
+    selection.setCurrentIndex(model.index(1, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    model.set_listing(list(reversed(ids)))
+    assert selection.currentIndex().data(ID_ROLE) == ids[1]
+
+
+def test_a_hundred_thousand_ids_without_loading_rows(tmp_path: Path, qtbot: QtBot) -> None:
+    model = MemoryListModel(cache_limit=500)
+    ids = list(range(1, 100_001))
+    model.set_listing(ids)
+    assert model.rowCount() == 100_000
+    assert model.row_of(99_999) == 99_998
+    with qtbot.waitSignal(model.rowsWanted) as blocker:
+        model.data(model.index(50_123, 0), MEMORY_ROLE)
+    assert len((blocker.args or [[]])[0]) == 200
+    model.set_listing([*ids[:10], *ids[11:]])  # one removal, no reset
+    assert model.rowCount() == 99_999

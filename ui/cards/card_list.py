@@ -1,0 +1,74 @@
+"""The card list: a QListView over the memory model, painted by the card delegate, with the helpers
+the window needs (select a memory by id, move the selection, visible ids, keeping the scroll anchor).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QListView, QWidget
+
+from ui.cards.delegate import CardDelegate
+from ui.cards.model import ID_ROLE, MemoryListModel
+
+Anchor = tuple[int, int]  # (memory id of the first visible card, its top in the viewport)
+
+
+class CardList(QListView):
+    def __init__(self, model: MemoryListModel, now: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.cards = model
+        self.setModel(model)
+        self.setItemDelegate(CardDelegate(now, self))
+        self.setUniformItemSizes(True)
+        self.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
+        self.setMouseTracking(True)
+        self.setFrameShape(QListView.Shape.NoFrame)
+        self.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # cards (Base) stand out
+        self.setSelectionMode(QListView.SelectionMode.SingleSelection)
+        self.setAccessibleName("Memory cards")
+
+    def current_id(self) -> int | None:
+        index = self.currentIndex()
+        return int(index.data(ID_ROLE)) if index.isValid() else None
+
+    def select_id(self, memory_id: int, *, center: bool = False) -> bool:
+        index = self.cards.index_of(memory_id)
+        if not index.isValid():
+            return False
+        self.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.scrollTo(index, self.ScrollHint.PositionAtCenter if center else self.ScrollHint.EnsureVisible)
+        return True
+
+    def move_selection(self, step: int) -> None:
+        rows = self.cards.rowCount()
+        if rows:
+            current = self.currentIndex()
+            row = min(max((current.row() if current.isValid() else -1) + step, 0), rows - 1)
+            self.select_id(int(self.cards.index(row, 0).data(ID_ROLE)))
+
+    def visible_ids(self) -> list[int]:
+        """The ids of the cards on screen, and the selected one."""
+        viewport = self.viewport().rect()
+        top, bottom = self.indexAt(viewport.topLeft()), self.indexAt(viewport.bottomLeft())
+        first = top.row() if top.isValid() else 0
+        last = bottom.row() if bottom.isValid() else min(self.cards.rowCount(), first + 30) - 1
+        ids = [int(self.cards.index(row, 0).data(ID_ROLE)) for row in range(first, last + 1)]
+        current = self.current_id()
+        return [*ids, current] if current is not None else ids
+
+    def scroll_anchor(self) -> Anchor | None:
+        """The first visible card and its offset, unless the list is scrolled to the very top."""
+        if self.verticalScrollBar().value() == 0:
+            return None
+        index = self.indexAt(QPoint(4, 1))
+        return (int(index.data(ID_ROLE)), self.visualRect(index).top()) if index.isValid() else None
+
+    def keep_anchor(self, anchor: Anchor | None) -> None:
+        """Scroll so the anchored card is where it was (rows inserted above it do not push it away)."""
+        index = self.cards.index_of(anchor[0]) if anchor is not None else QModelIndex()
+        if anchor is not None and index.isValid():
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.value() + self.visualRect(index).top() - anchor[1])

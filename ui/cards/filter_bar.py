@@ -1,0 +1,76 @@
+"""The toolbar's search field (debounced), status filter and sort, emitting one `ViewFilter`."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
+
+from ui.cards.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
+
+SEARCH_DEBOUNCE_MS = 250
+STATUSES = (
+    ("Active", "active"),
+    ("Dismissed", "dismissed"),
+    ("All", "all"),
+    ("Rewritten", "rewritten"),
+    ("Expiring/Expired", EXPIRING_OR_EXPIRED),
+)
+SORTS = (
+    ("Newest promoted", "promoted", True),
+    ("Oldest promoted", "promoted", False),
+    ("Recently updated", "updated", True),
+    ("Least recently updated", "updated", False),
+)
+
+
+class FilterBar(QWidget):
+    filterChanged = Signal(object)  # ViewFilter
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Search memories or #id")
+        self.search.setToolTip("Every word must occur; #12 finds memory 12 (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(220)
+        self.status = QComboBox(self)
+        self.status.setToolTip("Which memories to list")
+        for label, value in STATUSES:
+            self.status.addItem(label, value)
+        self.sort = QComboBox(self)
+        self.sort.setToolTip("Order of the cards")
+        for label, key, descending in SORTS:
+            self.sort.addItem(label, (key, descending))
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SEARCH_DEBOUNCE_MS)
+        self._timer.timeout.connect(self._emit)
+        self.search.textChanged.connect(lambda _text: self._timer.start())
+        self.search.returnPressed.connect(self._emit)
+        self.status.currentIndexChanged.connect(lambda _i: self._emit())
+        self.sort.currentIndexChanged.connect(lambda _i: self._emit())
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.search, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.sort)
+
+    def current(self) -> ViewFilter:
+        key, descending = self.sort.currentData()
+        return ViewFilter(str(self.status.currentData()), self.search.text().strip(), key, bool(descending))
+
+    def set_status(self, value: str) -> None:
+        index = self.status.findData(value)
+        if index >= 0:
+            self.status.setCurrentIndex(index)
+
+    def _emit(self) -> None:
+        self._timer.stop()
+        self.filterChanged.emit(self.current())
+
+
+def listing_title(listing: Listing) -> str:
+    count = listing.total
+    label = {value: text for text, value in STATUSES}.get(listing.filter.status, listing.filter.status)
+    search = f" matching “{listing.filter.search}”" if listing.filter.search else ""
+    return f"{count:,} {'memory' if count == 1 else 'memories'} · {label}{search}"

@@ -1,0 +1,76 @@
+"""One listing read for the window: the ids a filter selects, the rows to show first, and the counts.
+
+Runs in a worker thread (plain `app/` calls, no Qt). The window's filter `expiring_or_expired` is the
+union of the store's `expiring` and `expired` filters, in the listing's own order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.core.models import Counts, Memory
+from app.store import MemoryFilter, MemoryStore
+from app.store.read.query import STATUS_FILTERS, SortKey, StatusFilter
+
+EXPIRING_OR_EXPIRED = "expiring_or_expired"
+
+
+@dataclass(frozen=True, slots=True)
+class ViewFilter:
+    """What the toolbar selects: a store status filter or `expiring_or_expired`, search text and sort."""
+
+    status: str = "active"
+    search: str = ""
+    sort: SortKey = "promoted"
+    descending: bool = True
+
+    def store_filter(self, status: StatusFilter) -> MemoryFilter:
+        return MemoryFilter(status=status, search=self.search, sort=self.sort, descending=self.descending)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    filter: ViewFilter
+    ids: list[int]  # every id the filter selects, or only the first page of them (`complete` False)
+    rows: list[Memory]  # the first page plus the rows the view already held, refreshed
+    counts: Counts
+    total: int  # how many ids the filter selects (more than `ids` holds when incomplete)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.ids) == self.total
+
+
+def select_ids(store: MemoryStore, flt: ViewFilter, *, observe: bool = True) -> list[int]:
+    """The ids a filter selects; observes outside rewrites first (one observation per listing)."""
+    if flt.status != EXPIRING_OR_EXPIRED:
+        status = flt.status if flt.status in STATUS_FILTERS else "all"
+        return store.list_ids(flt.store_filter(status), observe=observe)
+    every = store.list_ids(flt.store_filter("all"), observe=observe)
+    wanted = set(store.list_ids(flt.store_filter("expiring"), observe=False))
+    wanted.update(store.list_ids(flt.store_filter("expired"), observe=False))
+    return [item for item in every if item in wanted]
+
+
+def load_listing(
+    store: MemoryStore, flt: ViewFilter, wanted: Sequence[int], first: int, *, observe: bool = True
+) -> Listing:
+    """`observe=False` skips recording outside rewrites: a quick first paint before the real listing."""
+    ids = select_ids(store, flt, observe=observe)
+    present = set(ids)
+    rows_for = list(dict.fromkeys([*ids[:first], *(i for i in wanted if i in present)]))
+    return Listing(flt, ids, store.get_many(rows_for), store.counts(), len(ids))
+
+
+def load_first_page(store: MemoryStore, flt: ViewFilter, first: int) -> Listing:
+    """The first screen of a listing, fast: its first `first` ids (not observed) and how many it holds.
+
+    At 100,000 memories producing every id in order takes longer than the whole first screen should;
+    the complete listing follows (see `Controller.refresh`) and extends this one.
+    """
+    if flt.status == EXPIRING_OR_EXPIRED:  # a union of two store filters: no single LIMIT query
+        return load_listing(store, flt, (), first, observe=False)
+    status = flt.status if flt.status in STATUS_FILTERS else "all"
+    ids, total = store.first_ids(flt.store_filter(status), first)
+    return Listing(flt, ids, store.get_many(ids), store.counts(), total)

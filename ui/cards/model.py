@@ -1,0 +1,253 @@
+"""The card list's model: a QAbstractListModel over memory ids with a bounded cache of frozen rows.
+
+The model knows every id of the listing (so the scroll bar is true for 100,000 memories) but holds
+rows only for what has been looked at: a row not in the cache is asked for with `rowsWanted` (a page
+around it, coalesced on the next event-loop turn) and painted as a placeholder until it arrives. Every
+change maps to the matching begin/end call: a new listing is applied as removals, a move of the rows
+that stayed (a layout change keeping persistent indexes, so selection survives) and insertions; a
+changed row is one `dataChanged` naming its roles. The model never touches the store, and `data`
+never raises (`ui.widgets.guard`): a row it cannot describe answers None.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+
+from app.core.card import timestamps_tooltip
+from app.core.models import Memory
+from ui.cards.layout import card_text
+from ui.widgets.guard import answer, never_raises
+
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+MEMORY_ROLE = Qt.ItemDataRole.UserRole + 2
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 3
+HIGHLIGHT_ROLE = Qt.ItemDataRole.UserRole + 4
+
+ROW_ROLES = [
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.ToolTipRole,
+    MEMORY_ROLE,
+    STATUS_ROLE,
+]
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+def _same(old: Memory, new: Memory) -> bool:
+    """Equal apart from the instant they were judged at."""
+    return replace(old, as_of=new.as_of) == new
+
+
+def _runs(rows: Iterable[int]) -> list[tuple[int, int]]:
+    """Sorted rows grouped into (first, last) runs of consecutive numbers."""
+    runs: list[tuple[int, int]] = []
+    for row in sorted(rows):
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
+class MemoryListModel(QAbstractListModel):
+    rowsWanted = Signal(object)  # list[int]: ids whose rows the model would like to have
+
+    def __init__(self, parent: QObject | None = None, *, page_size: int = 200, cache_limit: int = 4000):
+        super().__init__(parent)
+        self._ids: list[int] = []
+        self._rows_by_id: dict[int, int] | None = {}
+        self._cache: OrderedDict[int, Memory] = OrderedDict()
+        self._pending: set[int] = set()
+        self._stale: set[int] = set()  # cached rows older than the last listing: shown, and re-read
+        self._wanted: set[int] = set()
+        self._highlighted: frozenset[int] = frozenset()
+        self._page_size = page_size
+        self._cache_limit = max(cache_limit, 2 * page_size)
+        self._want_timer = QTimer(self)
+        self._want_timer.setSingleShot(True)
+        self._want_timer.setInterval(0)
+        self._want_timer.timeout.connect(self._emit_wanted)
+
+    # -- Qt's side -------------------------------------------------------------------------------------
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._ids)
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    @never_raises(answer(None))
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._ids):
+            return None
+        memory_id = self._ids[index.row()]
+        if role == ID_ROLE:
+            return memory_id
+        if role == HIGHLIGHT_ROLE:
+            return memory_id in self._highlighted
+        memory = self._cache.get(memory_id)
+        if memory is None or memory_id in self._stale:
+            self._want(index.row())
+        if memory is None:
+            return f"#{memory_id}" if role == Qt.ItemDataRole.DisplayRole else None
+        self._cache.move_to_end(memory_id)
+        if role == Qt.ItemDataRole.DisplayRole:  # what accessibility and keyboard search read
+            return card_text(memory.content)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return timestamps_tooltip(memory)
+        if role == MEMORY_ROLE:
+            return memory
+        if role == STATUS_ROLE:
+            return memory.status
+        return None
+
+    # -- lookups ---------------------------------------------------------------------------------------
+
+    @property
+    def ids(self) -> Sequence[int]:
+        return tuple(self._ids)
+
+    def row_of(self, memory_id: int) -> int | None:
+        if self._rows_by_id is None:
+            self._rows_by_id = {item: row for row, item in enumerate(self._ids)}
+        return self._rows_by_id.get(memory_id)
+
+    def index_of(self, memory_id: int) -> QModelIndex:
+        row = self.row_of(memory_id)
+        return QModelIndex() if row is None else self.index(row, 0)
+
+    def memory(self, memory_id: int) -> Memory | None:
+        return self._cache.get(memory_id)
+
+    # -- lazy rows -------------------------------------------------------------------------------------
+
+    def _want(self, row: int) -> None:
+        start = row - row % self._page_size
+        page = self._ids[start : start + self._page_size]
+        missing = [
+            item
+            for item in page
+            if (item not in self._cache or item in self._stale) and item not in self._pending
+        ]
+        if missing:
+            self._wanted.update(missing)
+            self._pending.update(missing)
+            self._want_timer.start()
+
+    def _emit_wanted(self) -> None:
+        rows = {item: row for item in self._wanted if (row := self.row_of(item)) is not None}
+        wanted = sorted(rows, key=rows.__getitem__)
+        self._wanted.clear()
+        if wanted:
+            self.rowsWanted.emit(wanted)
+
+    def update_rows(self, memories: Iterable[Memory]) -> None:
+        """Fresh rows from the store: cached, and `dataChanged` for each shown row that really changed."""
+        changed: list[int] = []
+        for memory in memories:
+            self._pending.discard(memory.id)
+            self._stale.discard(memory.id)
+            old = self._cache.get(memory.id)
+            self._cache[memory.id] = memory
+            self._cache.move_to_end(memory.id)
+            row = self.row_of(memory.id)
+            if row is not None and (old is None or not _same(old, memory)):
+                changed.append(row)
+        for first, last in _runs(changed):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0), ROW_ROLES)
+        self._trim_cache()
+
+    def _trim_cache(self) -> None:
+        while len(self._cache) > self._cache_limit:
+            gone, _ = self._cache.popitem(last=False)
+            self._stale.discard(gone)
+
+    def forget_pending(self) -> None:
+        """A fetch failed: let the rows be asked for again."""
+        self._pending.clear()
+
+    def set_highlighted(self, ids: Iterable[int]) -> None:
+        before, self._highlighted = self._highlighted, frozenset(ids)
+        rows = [row for item in before ^ self._highlighted if (row := self.row_of(item)) is not None]
+        for first, last in _runs(rows):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0), [HIGHLIGHT_ROLE])
+
+    # -- structure -------------------------------------------------------------------------------------
+
+    def set_listing(self, ids: Sequence[int], rows: Iterable[Memory] = ()) -> None:
+        """Move to a new list of ids with granular signals (no reset), then take the fresh rows."""
+        new_ids = list(dict.fromkeys(ids))
+        if new_ids != self._ids:
+            self._apply_ids(new_ids)
+        self._stale = set(self._cache)
+        self._pending.clear()
+        self.update_rows(rows)
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._ids, self._rows_by_id = [], {}
+        self._cache.clear()
+        self._pending.clear()
+        self._stale.clear()
+        self.endResetModel()
+
+    def remove_id(self, memory_id: int) -> None:
+        row = self.row_of(memory_id)
+        if row is not None:
+            self._remove_rows(row, row)
+        self._cache.pop(memory_id, None)
+
+    def _remove_rows(self, first: int, last: int) -> None:
+        self.beginRemoveRows(QModelIndex(), first, last)
+        del self._ids[first : last + 1]
+        self._rows_by_id = None
+        self.endRemoveRows()
+
+    def _apply_ids(self, new_ids: list[int]) -> None:
+        keep = set(new_ids)
+        gone = [row for row, item in enumerate(self._ids) if item not in keep]
+        for first, last in reversed(_runs(gone)):
+            self._remove_rows(first, last)
+        old = set(self._ids)
+        staying = [item for item in new_ids if item in old]
+        if staying != self._ids:
+            self._reorder(staying)
+        row = 0
+        while row < len(new_ids):
+            if row < len(self._ids) and self._ids[row] == new_ids[row]:
+                row += 1
+                continue
+            anchor = self._ids[row] if row < len(self._ids) else None
+            end = row
+            while end < len(new_ids) and new_ids[end] != anchor:
+                end += 1
+            self.beginInsertRows(QModelIndex(), row, end - 1)
+            self._ids[row:row] = new_ids[row:end]
+            self._rows_by_id = None
+            self.endInsertRows()
+            row = end
+
+    def _reorder(self, order: list[int]) -> None:
+        """Same ids, new order: a layout change that moves persistent indexes (selection) along."""
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        moved_ids = [self._ids[index.row()] for index in persistent]
+        self._ids = order
+        self._rows_by_id = None
+        for index, memory_id in zip(persistent, moved_ids, strict=True):
+            self.changePersistentIndex(index, self.index(self.row_of(memory_id) or 0, 0))
+        self.layoutChanged.emit()

@@ -1,0 +1,129 @@
+"""What a card shows, as plain values: its badges and the pieces of its meta line (no painting here).
+
+The words come from `app.core.card` (shared with the CLI); this module only decides tones and tooltips.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.card import (
+    candidate_summary,
+    expiry_badge,
+    malformed_badge,
+    meta_parts,
+    oddities_tooltip,
+    origin_counts,
+    shown_word,
+    timestamps_tooltip,
+)
+from app.core.models import STATUS_ACTIVE, STATUS_DISMISSED, Memory
+from app.core.screening import hidden_characters
+from app.core.trust import SEMI, TRUSTED, UNTRUSTED
+from ui.widgets.theme import Tone
+
+HIDDEN_SCAN_CHARS = 4096  # hidden characters are listed from this much of the start of a memory
+_TRUST = {
+    TRUSTED: ("trusted", Tone.TEAL),
+    SEMI: ("semi-trusted", Tone.NEUTRAL),
+    UNTRUSTED: ("untrusted", Tone.RED),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Badge:
+    text: str
+    tone: Tone
+    tooltip: str
+
+
+@dataclass(frozen=True, slots=True)
+class MetaPiece:
+    text: str
+    emphasis: bool
+    tooltip: str
+
+
+def status_badge(memory: Memory) -> Badge:
+    tone = {STATUS_ACTIVE: Tone.GREEN, STATUS_DISMISSED: Tone.NEUTRAL}.get(memory.status, Tone.PURPLE)
+    tooltip = {
+        STATUS_ACTIVE: "Active: injected into every session" if memory.injected else "Active, but expired",
+        STATUS_DISMISSED: "Dismissed: not injected",
+    }.get(memory.status, f"Status {shown_word(memory.status, 200)}: the host does not inject it")
+    return Badge(shown_word(memory.status), tone, tooltip)
+
+
+def malformed(memory: Memory) -> Badge | None:
+    """The red `malformed` badge of a row the store found odd, its oddities in the tooltip."""
+    word = malformed_badge(memory)
+    if word is None:
+        return None
+    tip = f"The host's row holds values its schema does not mean; shown as read:\n{oddities_tooltip(memory)}"
+    return Badge(word, Tone.RED, tip)
+
+
+def hidden_list(content: str) -> str:
+    """The hidden characters at the start of `content`, one bullet each (a memory can be megabytes)."""
+    found = hidden_characters(content[:HIDDEN_SCAN_CHARS])
+    if not found:
+        return "• further into the text"
+    listed = "\n".join(f"• {char.label} ({char.kind})" for char in found[:8])
+    return listed + (f"\n… and {len(found) - 8} more" if len(found) > 8 else "")
+
+
+def panel_warnings(memory: Memory, scan_chars: int) -> list[str]:
+    """The history panel's warnings: a malformed row, hidden characters (in the first `scan_chars`)."""
+    lines = []
+    if memory.oddities:
+        more = [f"… and {len(memory.oddities) - 4} more"] if len(memory.oddities) > 4 else []
+        lines.append("\n• ".join(["⚠ Malformed row, shown as read:", *memory.oddities[:4], *more]))
+    if memory.has_hidden_characters:
+        labels = ", ".join(sorted({char.label for char in hidden_characters(memory.content[:scan_chars])}))
+        lines.append(f"⚠ Hidden characters (shown as ⟦U+…⟧): {labels or 'further into the text'}")
+    return lines
+
+
+def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Badge]:
+    """The badges at the right of the card's header, in reading order."""
+    badges: list[Badge] = []
+    if highlighted:
+        badges.append(Badge("changed", Tone.BLUE, "Changed by the last review run"))
+    odd = malformed(memory)
+    if odd is not None:
+        badges.append(odd)
+    if memory.has_hidden_characters:
+        tip = f"This memory contains hidden characters:\n{hidden_list(memory.content)}"
+        badges.append(Badge("⚠ hidden characters", Tone.RED, tip))
+    expiry = expiry_badge(memory, now)
+    if expiry is not None:
+        badges.append(
+            Badge(
+                expiry, Tone.RED if memory.expired else Tone.AMBER, timestamps_tooltip(memory).split("\n")[-1]
+            )
+        )
+    word, tone = _TRUST.get(memory.trust, (memory.trust, Tone.PURPLE))
+    sources = "\n".join(f"• {source}" for source in memory.sources) or "• none recorded"
+    badges.append(Badge(word, tone, f"Trust: {word} (the weakest source counts)\nSources:\n{sources}"))
+    return badges
+
+
+def meta_pieces(memory: Memory, now: int) -> list[MetaPiece]:
+    """`promoted 23d ago`, `updated 2h ago` (emphasised), `from candidates: …` with their tooltips."""
+    times = timestamps_tooltip(memory)
+    pieces = []
+    for part in meta_parts(memory, now):
+        if part.startswith("from candidates:"):
+            _, full = candidate_summary(memory.source_candidate_ids)
+            unknown = memory.unknown_provenance_ids
+            note = f"\nprovenance unknown: {', '.join(map(str, unknown))}" if unknown else ""
+            pieces.append(MetaPiece(part, False, f"from candidates: {full}{note}"))
+        else:
+            pieces.append(MetaPiece(part, part.startswith("updated"), times))
+    return pieces
+
+
+def origin_piece(memory: Memory) -> MetaPiece | None:
+    counts = origin_counts(memory)
+    if counts is None:
+        return None
+    return MetaPiece(counts, False, "Candidates by how they joined: promotion, review rewrite, manual")

@@ -1,0 +1,1 @@
+"""Dialogs: edit a memory, set its expiry."""

@@ -1,0 +1,60 @@
+"""Where a diff is shown: `ui.diff.view.DiffView` (word diff off the GUI thread), or a plain stand-in.
+
+`DiffSlot` wraps whichever widget is there and remembers which request is on screen, so callers (and
+the screenshot) can wait for the diff they asked for. The diff logic itself lives in `app.diff.text_diff`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
+
+from app.core.screening import make_visible
+
+
+class _PlainDiff(QPlainTextEdit):
+    """Stand-in when `ui.diff.view` is missing: the new text, plainly (no diff of our own)."""
+
+    def show_texts(self, old: str | None, new: str | None, token_label: str = "") -> int:
+        self.setPlainText(make_visible(new if new is not None else old or ""))
+        return 0
+
+    def show_message(self, text: str) -> None:
+        self.setPlainText(text)
+
+
+class DiffSlot(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        try:
+            module = importlib.import_module("ui.diff.view")
+            self.view: QWidget = module.DiffView(self)
+        except ImportError:
+            self.view = _PlainDiff(self)
+        self.requested = 0
+        self.shown = 0
+        signal = getattr(self.view, "diffShown", None)
+        if signal is not None:
+            signal.connect(self._shown)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+
+    def show_texts(self, old: str | None, new: str | None, caption: str = "") -> None:
+        """Diff `old` (None: nothing before) → `new` (None: deleted)."""
+        self.requested = int(self.view.show_texts(old, new, caption))  # type: ignore[attr-defined]
+        if not hasattr(self.view, "diffShown"):
+            self.shown = self.requested
+
+    def show_message(self, text: str) -> None:
+        """A line in place of a diff ("Loading…"): nothing is being computed for it."""
+        self.view.show_message(text)  # type: ignore[attr-defined]
+        self.requested = self.shown
+
+    @property
+    def settled(self) -> bool:
+        return self.shown >= self.requested
+
+    def _shown(self, token: int) -> None:
+        self.shown = max(self.shown, token)

@@ -1,0 +1,1 @@
+"""The history panel: a memory's revisions, its provenance, restore."""

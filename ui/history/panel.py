@@ -1,0 +1,279 @@
+"""The side panel: the selected memory's full content, provenance, revisions newest first, and the
+diff of the selected revision, with `Restore this version`.
+
+Content is untrusted: it is shown as plain text with hidden characters made visible. Selection changes
+are debounced (a burst of J/K presses loads one history), and a history that arrives for a memory no
+longer selected is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.card import card_meta
+from app.core.models import KIND_DELETE, Memory, Revision
+from ui.cards.parts import panel_warnings
+from ui.diff.slot import DiffSlot
+from ui.history.provenance_table import ProvenanceTable
+from ui.history.revision_table import RevisionTable, change_text
+from ui.widgets.long_text import SHOWN_CHARS, LongTextView
+from ui.widgets.plain_tip import plain_tip
+from ui.widgets.theme import Tone, badge_colors, muted_text
+
+DEBOUNCE_MS = 120
+TRUST_WORDS = {"trusted": "Trusted", "semi": "Semi-trusted", "untrusted": "Untrusted"}
+
+
+def section_label(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    font = label.font()
+    font.setWeight(font.Weight.DemiBold)
+    label.setFont(font)
+    return label
+
+
+def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+_WHO = {
+    "observed": "outside the dashboard (observed)",
+    "review": "by the review",
+    "dashboard": "in the dashboard",
+    "restore": "in the dashboard",
+    "expiry": "by the expiry sweep",
+}
+_WHAT = {"content": "Content rewritten", "create": "Created", "delete": "Deleted", "expiry": "Expiry changed"}
+
+
+def revision_summary(revision: Revision) -> str:
+    """`Revision 7: Content rewritten by the review (run r-1), adding candidates 141, 143`."""
+    what = _WHAT.get(revision.kind, revision.kind.capitalize())
+    if revision.kind == "status" or revision.detail.get("restored_from") is not None:
+        what = change_text(revision).capitalize()
+    who = _WHO.get(revision.source, f"by {revision.source}")
+    run = f" (run {revision.run_id})" if revision.run_id else ""
+    ids = ", ".join(map(str, revision.candidate_ids))
+    added = f", adding candidates {ids}" if ids else ""
+    return f"Revision {revision.id}: {what} {who}{run}{added}"
+
+
+def restorable(revision: Revision | None, memory: Memory | None) -> bool:
+    if revision is None or memory is None:
+        return False
+    content = revision.new_content if revision.new_content is not None else revision.previous_content
+    return revision.kind != KIND_DELETE and content is not None and content != memory.content
+
+
+class HistoryPanel(QWidget):
+    # Ids as Python objects: a host id can be any 64-bit integer, a Signal(int) carries 32 bits.
+    historyWanted = Signal(object)  # memory id
+    revisionWanted = Signal(object)  # revision id: one listed without its texts was selected
+    restoreRequested = Signal(object, object)  # Memory, revision id
+
+    def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._now = now
+        self._memory: Memory | None = None
+        self.history_memory_id: int | None = None  # whose revisions are shown
+        self._pending: Memory | None = None
+        self._read_only_reason: str | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._apply_pending)
+        self._stack = QStackedWidget(self)
+        self.empty = plain_label("Select a memory to see its content, provenance and history.")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._stack.addWidget(self.empty)
+        self._stack.addWidget(self._build_details())
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(10, 8, 12, 8)
+        outer.addWidget(self._stack)
+
+    def _build_details(self) -> QWidget:
+        page = QWidget(self)
+        self.title = plain_label(wrap=False)
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setWeight(font.Weight.DemiBold)
+        self.title.setFont(font)
+        self.meta = plain_label()
+        self.warning = plain_label()
+        self._tint()
+        self.content_box = LongTextView(page)  # the start of a long text, with "Show all"
+        self.content = self.content_box.view
+        self.sources = plain_label()
+        self.provenance = ProvenanceTable(self._now, page)
+        self.revisions = RevisionTable(self._now, page)
+        self.revisions.revisionSelected.connect(self._show_revision)
+        self.revision_summary = plain_label()
+        self.diff = DiffSlot(page)
+        self.restore_button = QPushButton("Restore this version", page)
+        self.restore_button.clicked.connect(self._restore_clicked)
+        top = QWidget(page)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.title, self.meta, self.warning, self.content_box, self.sources):
+            top_layout.addWidget(widget)
+        splitter = QSplitter(Qt.Orientation.Vertical, page)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(top)
+        splitter.addWidget(_boxed("Provenance", self.provenance))
+        splitter.addWidget(_boxed("History", self.revisions))
+        diff_box = _boxed("Change", self.revision_summary, self.diff)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.restore_button)
+        cast(QVBoxLayout, diff_box.layout()).addLayout(buttons)
+        splitter.addWidget(diff_box)
+        em = self.fontMetrics().height()
+        splitter.setSizes([em * 9, em * 8, em * 8, em * 16])
+        self.splitter = splitter
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        return page
+
+    def _tint(self) -> None:
+        tint(self.meta, muted_text(self.palette()))
+        tint(self.warning, badge_colors(self.palette(), Tone.RED).foreground)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "meta"):
+            self._tint()  # the system switched between light and dark
+
+    # -- what is shown ---------------------------------------------------------------------------------
+
+    @property
+    def memory(self) -> Memory | None:
+        return self._memory
+
+    def show_memory(self, memory: Memory | None) -> None:
+        """Debounced: only the last of a burst of selection changes is shown and loads its history."""
+        self._pending = memory
+        self._timer.start()
+
+    def _apply_pending(self) -> None:
+        memory, self._pending = self._pending, None
+        changed_id = memory is None or self._memory is None or memory.id != self._memory.id
+        self._memory = memory
+        if memory is None:
+            self._stack.setCurrentIndex(0)
+            return
+        if changed_id:
+            self.revisions.set_revisions([])
+        self._fill(memory)
+        self._stack.setCurrentIndex(1)
+        self.historyWanted.emit(memory.id)
+
+    def update_memory(self, memory: Memory) -> None:
+        """The shown memory changed in the store (an edit, a rewrite): refresh it and its history."""
+        if self._memory is not None and memory.id == self._memory.id:
+            self.show_memory(memory)
+
+    def _fill(self, memory: Memory) -> None:
+        now = self._now()
+        self.title.setText(f"Memory #{memory.id}")
+        self.meta.setText(card_meta(memory, now) + (" · expired" if memory.expired else ""))
+        found = panel_warnings(memory, SHOWN_CHARS)
+        self.warning.setVisible(bool(found))
+        self.warning.setText("\n".join(found))
+        self.content_box.set_text(memory.content)
+        trust = TRUST_WORDS.get(memory.trust, memory.trust)
+        shown = ", ".join(memory.sources[:4]) or "none"
+        more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
+        self.sources.setText(f"{trust} · sources: {shown}{more}")
+        self.sources.setToolTip(
+            plain_tip("Sources (trust is the weakest one's):\n" + "\n".join(memory.sources))
+        )
+        self.provenance.set_memory(memory)
+        self._update_restore()
+
+    def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:
+        if self._memory is None or memory_id != self._memory.id:
+            return  # superseded: another memory is selected now
+        self.history_memory_id = memory_id
+        self.revisions.set_revisions(revisions)
+        if not revisions:
+            self.revision_summary.setText("No revisions recorded yet: this memory is as it was promoted.")
+            self.diff.show_texts(self._memory.content, self._memory.content, "As promoted")
+
+    def _show_revision(self, revision: Revision | None) -> None:
+        self._update_restore()
+        if revision is None:
+            return
+        self.revision_summary.setText(revision_summary(revision))
+        if not revision.texts_loaded:
+            self.diff.show_message("Loading this revision…")
+            self.revisionWanted.emit(revision.id)
+            return
+        old, new = revision.previous_content, revision.new_content
+        if old is None and new is None:  # a status or expiry change: the content stayed as it was
+            content = self._memory.content if self._memory is not None else ""
+            old = new = content
+        self.diff.show_texts(old, new)
+
+    def set_revision(self, revision: Revision) -> None:
+        """A revision read with its texts: shown if it is still the selected one."""
+        if not self.revisions.replace_revision(revision):
+            return
+        current = self.revisions.current_revision()
+        if current is not None and current.id == revision.id:
+            self._show_revision(current)
+
+    def set_read_only(self, reason: str | None) -> None:
+        self._read_only_reason = reason
+        self._update_restore()
+
+    def _update_restore(self) -> None:
+        revision = self.revisions.current_revision()
+        ok = restorable(revision, self._memory) and self._read_only_reason is None
+        self.restore_button.setEnabled(ok)
+        if self._read_only_reason is not None:
+            tip = f"Read-only: {self._read_only_reason}"
+        elif ok:
+            tip = "Make the content after this revision current again (writes a new revision)"
+        else:
+            tip = "Select a revision whose content differs from the current one"
+        self.restore_button.setToolTip(tip)
+
+    def _restore_clicked(self) -> None:
+        revision = self.revisions.current_revision()
+        if revision is not None and self._memory is not None:
+            self.restoreRequested.emit(self._memory, revision.id)
+
+
+def tint(label: QLabel, color: QColor) -> None:
+    palette = label.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, color)
+    label.setPalette(palette)
+
+
+def _boxed(title: str, *widgets: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 10, 0, 0)
+    layout.addWidget(section_label(title))
+    for widget in widgets:
+        layout.addWidget(widget)
+    return box

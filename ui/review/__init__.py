@@ -1,0 +1,1 @@
+"""The review in the window: running it, the candidate queue."""

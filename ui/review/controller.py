@@ -1,0 +1,144 @@
+"""The review queue's side of the controller: manual triage of candidates and the automated review run.
+
+Triage goes through `app.review.triage` (the same writers as the review, refused while the review holds
+its lease) on the controller's serial runner. A review run (the reviewer command can take minutes) has
+its own worker so reads keep flowing meanwhile; the store's transactions keep the two apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from app.core.models import Memory
+from app.core.settings import load_settings
+from app.review import triage
+from app.review.apply import ApplyResult
+from app.review.errors import ReviewCancelled
+from app.review.runner import ReviewCancel, resolve_command, run_review
+from app.store import MemoryStore
+from ui.runtime import undo as undo_ops
+from ui.runtime.controller import Controller, describe_error
+from ui.runtime.tasks import TaskRunner
+
+
+class ReviewController(QObject):
+    reviewStarted = Signal(str)  # the command
+    reviewFinished = Signal(object)  # ApplyResult
+    reviewFailed = Signal(str)
+    reviewCancelled = Signal(str)  # what to tell the person
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self._review_runner = TaskRunner(self)
+        self.running = False
+        self._cancel: ReviewCancel | None = None
+
+    def wait_for_done(self) -> None:
+        self._review_runner.wait_for_done()
+
+    def load_candidates(self) -> None:
+        self.controller.load_candidates()
+
+    def promote(
+        self,
+        candidate_ids: Sequence[int],
+        content: str | None,
+        on_done: Callable[[Memory], None] | None = None,
+    ) -> None:
+        ids = list(candidate_ids)
+
+        def done(memory: Memory) -> None:
+            self.controller.changed(memory, f"Promoted {len(ids)} candidate(s) into #{memory.id}", None)
+            self.controller.load_candidates()
+            if on_done:
+                on_done(memory)
+
+        self.controller.write(lambda store: triage.promote_candidates(store, ids, content), done)
+
+    def merge(self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None) -> None:
+        """Fold candidates into memory `memory_id` (None content: its text plus theirs, one per line)."""
+        ids = list(candidate_ids)
+
+        def work(store: MemoryStore) -> tuple[Memory, Memory]:
+            before = store.get(memory_id, observe=False)
+            return before, triage.merge_candidates(store, memory_id, ids, content)
+
+        def done(result: tuple[Memory, Memory]) -> None:
+            before, after = result
+            # The text can go back; the candidates stay consumed and their ids stay (ids only accumulate).
+            entry = undo_ops.after_content_change(before, after, "merge (text only; candidates stay used)")
+            self.controller.changed(after, f"Merged {len(ids)} candidate(s) into #{after.id}", entry)
+            self.controller.load_candidates()
+
+        self.controller.write(work, done)
+
+    def discard(self, candidate_ids: Sequence[int]) -> None:
+        ids = list(candidate_ids)
+
+        def done(count: int) -> None:
+            self.controller.message.emit(f"Discarded {count} candidate(s)")
+            self.controller.load_candidates()
+
+        self.controller.write(lambda store: triage.discard_candidates(store, ids), done)
+
+    def configured_command(self) -> str | None:
+        try:
+            return load_settings().reviewer_command
+        except Exception:
+            return None
+
+    def run_review(self, command: str | None = None) -> None:
+        """Run the configured reviewer (or `command`) and apply its verdict; one run at a time."""
+        if self.running:
+            return
+        store = self.controller.store
+        self.controller.check_file()
+        refusal = self.controller.write_refusal  # read-only, or the file is gone from under the window
+        if refusal is not None:
+            self.reviewFailed.emit(f"{refusal}. The review cannot write.")
+            return
+        try:
+            settings = load_settings()
+            resolved = resolve_command(command, settings)
+        except Exception as exc:
+            self.reviewFailed.emit(describe_error(exc))
+            return
+        self.running = True
+        cancel = self._cancel = ReviewCancel()
+        self.reviewStarted.emit(resolved)
+        timeout = settings.reviewer_timeout_s
+        self._review_runner.submit(
+            lambda: run_review(store, resolved, timeout_s=timeout, cancel=cancel),
+            self._finished,
+            self._failed,
+        )
+
+    def cancel_review(self) -> bool:
+        """Stop the running review; False if there is none or its verdict is already being applied."""
+        if not self.running or self._cancel is None:
+            return False
+        if self._cancel.cancel():
+            return True
+        self.controller.message.emit("The review is already applying its verdict; it will finish.")
+        return False
+
+    def _finished(self, result: ApplyResult) -> None:
+        self.running = False
+        self._cancel = None
+        self.reviewFinished.emit(result)
+        self.controller.message.emit(f"Review {result.run_id}: {result.counts_line()}")
+        self.controller.refresh()
+        self.controller.load_candidates()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.running = False
+        self._cancel = None
+        if isinstance(exc, ReviewCancelled):
+            self.reviewCancelled.emit(str(exc))
+            self.controller.message.emit(str(exc))
+            return
+        self.reviewFailed.emit(describe_error(exc))
+        self.controller.refresh()

@@ -1,0 +1,202 @@
+"""The review queue: pending candidates (content, session, compartments, age) with multi-select, to
+promote as one memory, merge into an existing memory, or discard; and `Run review`.
+
+Candidate content is untrusted: shown as plain text with hidden characters made visible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.card import shown_word
+from app.core.clock import format_instant
+from app.core.models import Candidate
+from app.core.timefmt import relative
+from app.review.apply import ApplyResult
+from ui.cards.layout import card_text
+from ui.history.panel import plain_label
+from ui.history.provenance_table import SESSION_CHARS
+from ui.review.controller import ReviewController
+from ui.widgets.id_box import MemoryIdBox
+from ui.widgets.plain_tip import plain_tip
+
+HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def compartment_text(candidate: Candidate) -> str:
+    start, end = candidate.compartment_start, candidate.compartment_end
+    if start is None and end is None:
+        return "—"
+    return f"{'?' if start is None else start}–{'…' if end is None else end}"
+
+
+class ReviewQueue(QDialog):
+    def __init__(
+        self,
+        review: ReviewController,
+        run_review: QAction,
+        now: Callable[[], int],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.review = review
+        self._now = now
+        self._candidates: dict[int, Candidate] = {}
+        self._text_edited = False
+        self.setWindowTitle("Review queue")
+        self.resize(900, 560)
+        self.summary = plain_label()
+        self.table = QTreeWidget(self)
+        self.table.setHeaderLabels(HEADERS)
+        self.table.setRootIsDecorated(False)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.header()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.text = QPlainTextEdit(self)
+        self.text.setPlaceholderText(
+            "The new memory's text (defaults to the selected candidates, one per line)"
+        )
+        self.text.setMaximumHeight(110)
+        self.text.textChanged.connect(self._text_changed)
+        self.promote_button = QPushButton("Promote as one memory", self)
+        self.promote_button.setToolTip("One new memory from the selected candidates, with the text above")
+        self.promote_button.clicked.connect(self.promote)
+        self.target = MemoryIdBox(self)
+        self.target.setToolTip("The memory to merge the selected candidates into")
+        self.merge_button = QPushButton("Merge into", self)
+        self.merge_button.setToolTip(
+            "Append the selected candidates to an existing memory (text and provenance)"
+        )
+        self.merge_button.clicked.connect(self.merge)
+        self.discard_button = QPushButton("Discard", self)
+        self.discard_button.setToolTip("Remove the selected candidates from the pool without using them")
+        self.discard_button.clicked.connect(self.discard)
+        self.run_button = QPushButton(run_review.text(), self)
+        self.run_button.setToolTip(run_review.toolTip())
+        self.run_button.clicked.connect(run_review.trigger)
+        row = QHBoxLayout()
+        for widget in (self.promote_button, self.merge_button, self.target, self.discard_button):
+            row.addWidget(widget)
+        row.addStretch(1)
+        row.addWidget(self.run_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(QLabel("Text of the promoted memory:"))
+        layout.addWidget(self.text)
+        layout.addLayout(row)
+        self.last_run = plain_label()
+        layout.addWidget(self.last_run)
+        review.controller.candidatesLoaded.connect(self.set_candidates)
+        review.reviewStarted.connect(
+            lambda command: self.last_run.setText(f"Running the reviewer: {command}")
+        )
+        review.reviewFinished.connect(self._review_finished)
+        review.reviewCancelled.connect(self.last_run.setText)
+        review.reviewFailed.connect(
+            lambda message: self.last_run.setText(f"The review did not run: {message}")
+        )
+        self._selection_changed()
+
+    def _review_finished(self, result: ApplyResult) -> None:
+        changed = ", ".join(f"#{i}" for i in result.changed_memory_ids) or "none"
+        self.last_run.setText(f"Last review ({result.run_id}): {result.counts_line()}; changed: {changed}")
+        self._selection_changed()
+
+    def set_candidates(self, candidates: Sequence[Candidate]) -> None:
+        selected = set(self.selected_ids())
+        self._candidates = {candidate.id: candidate for candidate in candidates}
+        self.table.clear()
+        now = self._now()
+        for candidate in candidates:
+            content = card_text(candidate.content)  # its start: a host row can be megabytes long
+            item = QTreeWidgetItem(
+                [
+                    f"#{candidate.id}",
+                    content,
+                    shown_word(candidate.session_id, SESSION_CHARS),
+                    compartment_text(candidate),
+                    relative(candidate.created_at, now),
+                ]
+            )
+            item.setData(0, ID_ROLE, candidate.id)
+            item.setToolTip(1, plain_tip(content))
+            item.setToolTip(4, format_instant(candidate.created_at))
+            self.table.addTopLevelItem(item)
+            item.setSelected(candidate.id in selected)
+        count = len(candidates)
+        self.summary.setText(
+            f"{count} pending candidate{'s' if count != 1 else ''}. Select one or more (Ctrl/Shift+click)."
+            if count
+            else "No pending candidates: the host adds them as it notices things in your sessions."
+        )
+        self._selection_changed()
+
+    def selected_ids(self) -> list[int]:
+        rows = sorted(self.table.selectedItems(), key=self.table.indexOfTopLevelItem)
+        return [int(item.data(0, ID_ROLE)) for item in rows]
+
+    def select_ids(self, ids: Sequence[int]) -> None:
+        wanted = set(ids)
+        for index in range(self.table.topLevelItemCount()):
+            item = self.table.topLevelItem(index)
+            if item is not None:
+                item.setSelected(int(item.data(0, ID_ROLE)) in wanted)
+
+    def _default_text(self) -> str:
+        return "\n".join(self._candidates[i].content for i in self.selected_ids() if i in self._candidates)
+
+    def _selection_changed(self) -> None:
+        ids = self.selected_ids()
+        writable = not self.review.controller.read_only
+        for button in (self.promote_button, self.merge_button, self.discard_button):
+            button.setEnabled(bool(ids) and writable)
+        self.run_button.setEnabled(writable and not self.review.running)
+        if not self._text_edited or not self.text.toPlainText().strip():
+            self.text.blockSignals(True)
+            self.text.setPlainText(self._default_text())
+            self.text.blockSignals(False)
+            self._text_edited = False
+
+    def _text_changed(self) -> None:
+        self._text_edited = True
+
+    def promote(self) -> None:
+        ids = self.selected_ids()
+        text = self.text.toPlainText()
+        if not ids or not text.strip():
+            return
+        content = None if text == self._default_text() else text
+        self._text_edited = False
+        self.review.promote(ids, content)
+
+    def merge(self) -> None:
+        ids = self.selected_ids()
+        if ids and self.target.value():
+            self.review.merge(self.target.value(), ids)
+
+    def discard(self) -> None:
+        ids = self.selected_ids()
+        if ids:
+            self.review.discard(ids)

@@ -1,0 +1,1 @@
+"""What runs behind the window: the controller, background tasks, live refresh, undo, idle indexing."""

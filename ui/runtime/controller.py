@@ -1,0 +1,343 @@
+"""The window's controller: owns the MemoryStore, runs every read and write off the GUI thread, emits results.
+
+All store calls go through one serial TaskRunner, so transactions run in the order they were asked
+for and no two touch the store at once. Results come back as signals on the GUI thread; errors a
+person can cause (`StoreError`, a failing database) become `error(str)` messages, never tracebacks.
+
+The file under the window's feet: when the database's path no longer names the file the store opened
+(deleted, or another file renamed over it), `fileProblemChanged` says so and every write is refused
+before it starts: a write would land in a file without a name and be lost.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from PySide6.QtCore import QObject, Signal
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.core.models import Memory, Revision
+from app.core.paths import DatabaseChoice
+from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
+from ui.cards.listing import Listing, ViewFilter, load_first_page, load_listing
+from ui.runtime import undo as undo_ops
+from ui.runtime.idle_indexing import IdleIndexing
+from ui.runtime.tasks import TaskRunner
+
+T = TypeVar("T")
+FIRST_PAGE = 200
+
+
+def describe_error(exc: BaseException) -> str:
+    """A message fit for the person; unexpected exceptions also go to stderr with their traceback."""
+    if isinstance(exc, StoreError):
+        return exc.message
+    if isinstance(exc, SQLAlchemyError):
+        original = getattr(exc, "orig", None)
+        return f"The database failed: {original or exc}"
+    traceback.print_exception(exc, file=sys.stderr)
+    return f"Unexpected error: {exc}"
+
+
+class Controller(QObject):
+    memoriesLoaded = Signal(object)  # Listing
+    rowsLoaded = Signal(object)  # list[Memory]
+    rowsFailed = Signal()
+    memoryChanged = Signal(object)  # Memory
+    # Ids travel as Python objects: a host id can be any 64-bit integer, a Signal(int) is 32 bits.
+    memoryRemoved = Signal(object)  # memory id
+    historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first
+    revisionLoaded = Signal(object)  # Revision, with its texts
+    candidatesLoaded = Signal(object)  # list[Candidate]
+    countsChanged = Signal(object)  # Counts
+    error = Signal(str)
+    message = Signal(str)
+    undoChanged = Signal(str)  # the undo action's label, "" when nothing can be undone
+    storeChanged = Signal(object)  # MemoryStore: another database was opened
+    fileProblemChanged = Signal(object)  # str | None: what happened to the database's file, or None
+
+    def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.runner = TaskRunner(self)
+        self.filter = ViewFilter()
+        self.wanted_ids: Callable[[], Sequence[int]] = list
+        self._listing_token = 0
+        self._refreshing = False
+        self._refresh_again = False
+        self._undo: undo_ops.UndoEntry | None = None
+        self.file_problem: str | None = None  # the database's file was deleted or replaced
+        self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
+
+    @property
+    def read_only(self) -> bool:
+        """Nothing can be written: the store is read-only, or its file is gone from under it."""
+        return self.write_refusal is not None
+
+    @property
+    def write_refusal(self) -> str | None:
+        """Why nothing can be written now (shown as it is), or None."""
+        if self.store.read_only:
+            return f"Read-only: {self.store.read_only_reason}"
+        return self.file_problem
+
+    def check_file(self) -> bool:
+        """Whether the database's path still names the file the store opened (one `stat`, on this
+        thread: a queued read must not delay it); `fileProblemChanged` when that changed."""
+        problem = self.store.file_problem()
+        if problem != self.file_problem:
+            self.file_problem = problem
+            self.fileProblemChanged.emit(problem)
+        return problem is None
+
+    @property
+    def undo_label(self) -> str:
+        return self._undo.label if self._undo else ""
+
+    def _run(
+        self,
+        work: Callable[[], T],
+        done: Callable[[T], None],
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        self.runner.submit(work, done, on_error or self.report)
+
+    def report(self, exc: BaseException) -> None:
+        self.error.emit(describe_error(exc))
+
+    # -- which database ---------------------------------------------------------------------------------
+
+    def open_database(self, target: str | Path | DatabaseChoice, *, read_only: bool = False) -> None:
+        """Open another database off the GUI thread; on success it replaces the current store."""
+        self._run(lambda: MemoryStore.open(target, read_only=read_only), self._switch)
+
+    def _switch(self, store: MemoryStore) -> None:
+        old, self.store = self.store, store
+        self._listing_token += 1
+        self._set_undo(None)
+        self.file_problem = None
+        self.storeChanged.emit(store)
+        self._run(old.close, lambda _result: None)
+        self.refresh(force=True)
+        self.load_candidates()
+
+    # -- reads -----------------------------------------------------------------------------------------
+
+    def set_filter(self, flt: ViewFilter) -> None:
+        self.filter = flt
+        self._listing_token += 1
+        self.refresh(force=True)
+
+    def refresh(self, *, force: bool = False, quick_first: bool = False) -> None:
+        """Reload the listing (observing outside rewrites); coalesced while one is running.
+
+        `quick_first` first shows the listing's first page, before observing (the first observation of a
+        large database records a baseline for every memory) and before every id is read; the complete,
+        observed listing follows and extends it.
+        """
+        if self._refreshing and not force:
+            self._refresh_again = True
+            return
+        self._refreshing = True
+        token, flt, wanted = self._listing_token, self.filter, list(self.wanted_ids())
+        if quick_first:
+            self._run(
+                lambda: load_first_page(self.store, flt, FIRST_PAGE),
+                lambda listing: self._quick_done(token, listing),
+                self._listing_failed,
+            )
+        self._run(
+            lambda: load_listing(self.store, flt, wanted, FIRST_PAGE),
+            lambda listing: self._listing_done(token, listing),
+            self._listing_failed,
+        )
+
+    def _quick_done(self, token: int, listing: Listing) -> None:
+        if token == self._listing_token:
+            self.memoriesLoaded.emit(listing)
+            self.countsChanged.emit(listing.counts)
+
+    def _listing_done(self, token: int, listing: Listing) -> None:
+        self._refreshing = False
+        if token == self._listing_token:
+            self.memoriesLoaded.emit(listing)
+            self.countsChanged.emit(listing.counts)
+        self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits
+        if self._refresh_again:
+            self._refresh_again = False
+            self.refresh()
+
+    def _listing_failed(self, exc: BaseException) -> None:
+        self._refreshing = False
+        self._refresh_again = False
+        self.report(exc)
+
+    def fetch_rows(self, ids: Sequence[int]) -> None:
+        wanted = list(ids)
+
+        def failed(exc: BaseException) -> None:
+            self.rowsFailed.emit()
+            self.report(exc)
+
+        self._run(lambda: self.store.get_many(wanted), self.rowsLoaded.emit, failed)
+
+    def load_history(self, memory_id: int) -> None:
+        """Revisions newest first, without their texts except the newest one's (the diff shown first);
+        the others' texts come with `load_revision` when one is selected."""
+
+        def work() -> list[Revision]:
+            return list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
+
+        self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions))
+
+    def load_revision(self, revision_id: int) -> None:
+        self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit)
+
+    def load_candidates(self) -> None:
+        self._run(self.store.candidates, self.candidatesLoaded.emit)
+
+    def refresh_if_changed_elsewhere(self) -> None:
+        """The file changed: reload only if another process committed (our own writes, which refresh
+        themselves, and the idle indexing's steps also touch the file). A file that was deleted or
+        replaced is said so (`check_file`); what the store opened is still shown."""
+        self.check_file()
+
+        def done(changed: bool) -> None:
+            if changed:
+                self.refresh()
+                self.load_candidates()
+
+        self._run(self.store.changed_elsewhere, done)
+
+    # -- writes ----------------------------------------------------------------------------------------
+
+    def write(
+        self,
+        work: Callable[[MemoryStore], T],
+        done: Callable[[T], None],
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> bool:
+        self.check_file()  # the watcher may not have told yet: never a write into an unlinked file
+        refusal = self.write_refusal
+        if refusal is not None:
+            self.error.emit(f"{refusal}. Nothing was changed.")
+            return False
+
+        def finish(result: T) -> None:
+            done(result)
+            self.refresh()
+
+        self._run(lambda: work(self.store), finish, on_error)
+        return True
+
+    def changed(self, memory: Memory, message: str, entry: undo_ops.UndoEntry | None) -> None:
+        self.memoryChanged.emit(memory)
+        self._set_undo(entry)
+        self.message.emit(message)
+
+    def _set_undo(self, entry: undo_ops.UndoEntry | None) -> None:
+        self._undo = entry
+        self.undoChanged.emit(self.undo_label)
+
+    def edit(
+        self,
+        before: Memory,
+        content: str,
+        *,
+        expected_updated_at: int | None = None,
+        on_conflict: Callable[[ConflictError], None] | None = None,
+        on_saved: Callable[[Memory], None] | None = None,
+    ) -> None:
+        def done(after: Memory) -> None:
+            self.changed(after, f"Saved #{after.id}", undo_ops.after_content_change(before, after))
+            if on_saved:
+                on_saved(after)
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, ConflictError) and on_conflict is not None:
+                on_conflict(exc)
+            else:
+                self.report(exc)
+
+        expected = expected_updated_at
+        self.write(lambda s: s.edit(before.id, content, expected_updated_at=expected), done, failed)
+
+    def dismiss(self, before: Memory) -> None:
+        self.write(
+            lambda s: s.dismiss(before.id),
+            lambda m: self.changed(m, f"Dismissed #{m.id}", undo_ops.after_dismiss(before)),
+        )
+
+    def reactivate(
+        self,
+        before: Memory,
+        new_expiry: int | object | None = KEEP,
+        *,
+        on_expiry_required: Callable[[ExpiryRequiredError], None] | None = None,
+    ) -> None:
+        """`new_expiry`: KEEP the current one, None for never, or a future instant (epoch ms)."""
+        expiry = new_expiry
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, ExpiryRequiredError) and on_expiry_required is not None:
+                on_expiry_required(exc)
+            else:
+                self.report(exc)
+
+        self.write(
+            lambda s: s.reactivate(before.id, expiry),
+            lambda m: self.changed(m, f"Reactivated #{m.id}", undo_ops.after_reactivate(before)),
+            failed,
+        )
+
+    def set_expiry(self, before: Memory, expires_at: int | None) -> None:
+        def done(m: Memory) -> None:
+            text = "Cleared the expiry of" if expires_at is None else "Set the expiry of"
+            self.changed(m, f"{text} #{m.id}", undo_ops.after_expiry(before))
+
+        self.write(lambda s: s.set_expiry(before.id, expires_at), done)
+
+    def delete(self, before: Memory) -> None:
+        def done(revision: Revision) -> None:
+            self.memoryRemoved.emit(before.id)
+            self._set_undo(undo_ops.after_delete(revision))
+            self.message.emit(f"Deleted #{before.id} (Ctrl+Z brings it back)")
+
+        self.write(lambda s: s.delete(before.id), done)
+
+    def restore(self, before: Memory, revision_id: int) -> None:
+        self.write(
+            lambda s: s.restore(before.id, revision_id),
+            lambda m: self.changed(
+                m,
+                f"Restored #{m.id} from revision {revision_id}",
+                undo_ops.after_content_change(before, m, "restore"),
+            ),
+        )
+
+    def undo(self) -> None:
+        entry = self._undo
+        if entry is None:
+            return
+        self._set_undo(None)
+        self.write(entry.run, lambda result: self._undone(entry, result))
+
+    def _undone(self, entry: undo_ops.UndoEntry, result: object) -> None:
+        if isinstance(result, Memory):
+            self.memoryChanged.emit(result)
+        self.message.emit(f"{entry.label.removeprefix('Undo ').capitalize()}: undone")
+
+    def sweep(self) -> None:
+        """Dismiss what has expired (the window runs this on a timer for writable stores)."""
+        if self.read_only:
+            return
+
+        def done(ids: list[int]) -> None:
+            if ids:
+                self.message.emit("Expired and dismissed: " + ", ".join(f"#{i}" for i in ids))
+
+        self.write(lambda s: s.sweep(), done)

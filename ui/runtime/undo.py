@@ -1,0 +1,59 @@
+"""Undo of the last action, where it is cheap: each writer's inverse as a plain store call.
+
+Delete → restore from the delete revision; edit and restore → edit back (refused if the memory moved
+since, so an undo never overwrites someone else's rewrite); dismiss ↔ reactivate; expiry → the old expiry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.core.models import Memory, Revision
+from app.store import MemoryStore
+
+
+@dataclass(frozen=True, slots=True)
+class UndoEntry:
+    label: str  # "Undo delete of #5"
+    memory_id: int
+    run: Callable[[MemoryStore], object]
+
+
+def after_delete(revision: Revision) -> UndoEntry:
+    memory_id, revision_id = revision.memory_id, revision.id
+    return UndoEntry(
+        f"Undo delete of #{memory_id}", memory_id, lambda store: store.restore(memory_id, revision_id)
+    )
+
+
+def after_content_change(before: Memory, after: Memory, verb: str = "edit") -> UndoEntry:
+    def run(store: MemoryStore) -> Memory:
+        return store.edit(before.id, before.content, expected_updated_at=after.updated_at)
+
+    return UndoEntry(f"Undo {verb} of #{before.id}", before.id, run)
+
+
+def after_dismiss(before: Memory) -> UndoEntry:
+    def run(store: MemoryStore) -> Memory:
+        return store.reactivate(before.id)
+
+    return UndoEntry(f"Undo dismiss of #{before.id}", before.id, run)
+
+
+def after_reactivate(before: Memory) -> UndoEntry:
+    def run(store: MemoryStore) -> Memory:
+        store.dismiss(before.id)
+        return store.set_expiry(before.id, before.expires_at)
+
+    return UndoEntry(f"Undo reactivate of #{before.id}", before.id, run)
+
+
+def after_expiry(before: Memory) -> UndoEntry:
+    def run(store: MemoryStore) -> Memory:
+        changed = store.set_expiry(before.id, before.expires_at)
+        if before.status == "active" and changed.status != "active":
+            changed = store.reactivate(before.id)
+        return changed
+
+    return UndoEntry(f"Undo expiry change of #{before.id}", before.id, run)

@@ -1,0 +1,1 @@
+"""The main window and its plumbing: actions, menus, commands, state, welcome page, status line."""

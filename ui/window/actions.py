@@ -1,0 +1,136 @@
+"""The window's actions: one QAction each, with its shortcut and a tooltip that says what it does.
+
+Actions that act on the selected card take their shortcut only while the card list has focus, so
+typing in the search field never deletes or dismisses a memory.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+
+from app.core.settings import settings_path
+
+StdKey = QKeySequence.StandardKey
+Ctx = Qt.ShortcutContext
+
+
+def _action(
+    parent: QObject,
+    text: str,
+    tip: str,
+    keys: list[QKeySequence] | None = None,
+    context: Ctx = Ctx.WindowShortcut,
+) -> QAction:
+    action = QAction(text, parent)
+    if keys:
+        action.setShortcuts(keys)
+        action.setShortcutContext(context)
+        shown = ", ".join(key.toString(QKeySequence.SequenceFormat.NativeText) for key in keys)
+        tip = f"{tip} ({shown})"
+    action.setToolTip(tip)
+    action.setStatusTip(tip)
+    return action
+
+
+def keys(*names: str | StdKey) -> list[QKeySequence]:
+    """The key sequences, platform standard ones expanded, without repeats."""
+    found: list[QKeySequence] = []
+    for name in names:
+        sequences = QKeySequence.keyBindings(name) if isinstance(name, StdKey) else [QKeySequence(name)]
+        found.extend(seq for seq in sequences if not seq.isEmpty() and seq not in found)
+    return found
+
+
+class WindowActions:
+    """Every action of the main window; `card_actions` are the ones bound to the card list's focus."""
+
+    def __init__(self, parent: QObject) -> None:
+        on_list = Ctx.WidgetWithChildrenShortcut
+        # Return/Enter as shortcuts, not the view's `activated` (a double-click on macOS, a single click
+        # on some styles): the same keys open the editor on every platform.
+        self.edit = _action(
+            parent, "Edit…", "Edit the selected memory's content", keys("Return", "Enter", "F2"), on_list
+        )
+        self.dismiss = _action(
+            parent, "Dismiss", "Stop the agent seeing this memory (reversible)", keys("Ctrl+D"), on_list
+        )
+        self.reactivate = _action(
+            parent, "Reactivate", "Make a dismissed memory active again", keys("Ctrl+Shift+D"), on_list
+        )
+        self.delete = _action(
+            parent,
+            "Delete…",
+            "Delete the selected memory (its history is kept; Undo brings it back)",
+            keys(StdKey.Delete),
+            on_list,
+        )
+        self.expiry = _action(
+            parent, "Expiry…", "Set or clear when this memory expires", keys("Ctrl+E"), on_list
+        )
+        self.next = _action(parent, "Next card", "Select the next card", keys("J", "Alt+Down"), on_list)
+        self.previous = _action(
+            parent, "Previous card", "Select the previous card", keys("K", "Alt+Up"), on_list
+        )
+        self.undo = _action(parent, "Undo", "Undo the last action", keys(StdKey.Undo))
+        self.refresh = _action(parent, "Refresh", "Reload from the database", keys(StdKey.Refresh, "F5"))
+        self.find = _action(parent, "Find", "Search memories by text or #id", keys(StdKey.Find))
+        self.review_queue = _action(
+            parent,
+            "Review queue",
+            "Pending candidates: promote, merge into a memory, or discard",
+            keys("Ctrl+Shift+R"),
+        )
+        self.run_review = _action(
+            parent, "Run review", "Run the configured reviewer command and apply its verdict"
+        )
+        self.open_database = _action(
+            parent, "Open database…", "Open another memory database", keys(StdKey.Open)
+        )
+        self.open_demo = _action(parent, "Open demo data", "Open a demo store with a few hundred memories")
+        self.about = _action(
+            parent, "About Memory Dashboard", "Version, database path, Qt and Python versions"
+        )
+        self.quit = _action(parent, "Quit", "Close the window", keys(StdKey.Quit))
+        writing = (
+            self.edit,
+            self.dismiss,
+            self.reactivate,
+            self.delete,
+            self.expiry,
+            self.undo,
+            self.run_review,
+        )
+        self._writer_tips = {action: action.toolTip() for action in writing}
+        self._undo_tip = self.undo.toolTip()
+        self._read_only_reason: str | None = None
+        self.undo.setIconText("Undo")  # the toolbar keeps its width; the menu and tooltip say what
+
+    @property
+    def card_actions(self) -> list[QAction]:
+        return [self.edit, self.dismiss, self.reactivate, self.delete, self.expiry, self.next, self.previous]
+
+    @property
+    def writers(self) -> dict[QAction, str]:
+        """Actions that write, with what they do (their tooltip when the store is writable)."""
+        return self._writer_tips
+
+    def set_store_state(self, read_only_reason: str | None, reviewer: str | None) -> None:
+        """Writers say why they are disabled on a read-only store; Run review says what it runs."""
+        self._writer_tips[self.run_review] = (
+            f"Run the reviewer ({reviewer}) and apply its verdict"
+            if reviewer
+            else f"Run the reviewer command; none is set yet (reviewer_command in {settings_path()})"
+        )
+        self._read_only_reason = read_only_reason
+        for action, tip in self._writer_tips.items():
+            action.setToolTip(f"Read-only: {read_only_reason}" if read_only_reason else tip)
+
+    def set_undo_label(self, label: str) -> None:
+        """What Undo would undo ("Undo dismiss of #5"), in the menu and the tooltip; "" when nothing."""
+        self.undo.setText(label or "Undo")
+        self.undo.setIconText("Undo")
+        shortcut = self.undo.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        tip = f"{label} ({shortcut})" if label else self._undo_tip
+        self._writer_tips[self.undo] = tip
+        self.undo.setToolTip(f"Read-only: {self._read_only_reason}" if self._read_only_reason else tip)

@@ -1,0 +1,144 @@
+"""Starting the window: `run_window` (the desktop app, with `--smoke` for packaging checks) and
+`screenshot` (the main window rendered offscreen to a PNG, light or dark, with a memory selected).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from app.store import MemoryStore
+from ui.runtime.controller import Controller
+from ui.widgets.icons import app_icon
+from ui.widgets.theme import apply_theme
+from ui.window.main_window import MainWindow
+
+SMOKE_TIMEOUT_MS = 30_000
+
+
+def application(*, offscreen: bool = False) -> QApplication:
+    existing = QCoreApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    if offscreen or (
+        sys.platform.startswith("linux")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    ):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName("Memory Dashboard")
+    app.setOrganizationName("memory-dashboard")
+    app.setDesktopFileName("memory-dashboard")
+    app.setWindowIcon(app_icon())
+    return app
+
+
+class _FirstPaint(QObject):
+    """Quits the app (exit 0) at the first paint of the card list (or the welcome page) after loading."""
+
+    def __init__(self, window: MainWindow, app: QApplication) -> None:
+        super().__init__(window)
+        self.loaded = False
+        self.app = app
+        window.controller.memoriesLoaded.connect(self._loaded)
+        for widget in (window.list.viewport(), window.welcome):
+            widget.installEventFilter(self)
+        self.window = window
+
+    def _loaded(self, _listing: object) -> None:
+        self.loaded = True
+        self.window.list.viewport().update()
+        self.window.welcome.update()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self.loaded and event.type() == QEvent.Type.Paint:
+            QTimer.singleShot(0, lambda: self.app.exit(0))
+        return False
+
+
+def run_window(store: MemoryStore, *, smoke: bool = False, theme: str = "system") -> int:
+    app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
+    apply_theme(app, theme)
+    controller = Controller(store)
+    window = MainWindow(controller)
+    if smoke:
+        _FirstPaint(window, app)
+        QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))
+    window.show()
+    controller.refresh(quick_first=True)
+    controller.load_candidates()
+    code = app.exec()
+    window.save_state()
+    window.review.wait_for_done()  # a review run holds the host's lease: let it finish and release it
+    controller.runner.wait_for_done()
+    if controller.store is not store:
+        controller.store.close()
+    return code
+
+
+def wait_until(app: QApplication, done: Callable[[], bool], timeout_ms: int = 20_000) -> bool:
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        app.processEvents()
+        time.sleep(0.005)
+    return True
+
+
+def screenshot(
+    store: MemoryStore,
+    out_path: str | Path,
+    *,
+    select: int | None = None,
+    size: tuple[int, int] = (1400, 900),
+    theme: str = "light",
+) -> None:
+    """Render the main window offscreen (the history panel of `select`, else the first card) to a PNG."""
+    app = application(offscreen=True)
+    apply_theme(app, theme)
+    with tempfile.TemporaryDirectory() as folder:
+        settings = QSettings(str(Path(folder) / "window.ini"), QSettings.Format.IniFormat)
+        controller = Controller(store)
+        window = MainWindow(controller, settings=settings, watch=False)
+        window.resize(*size)
+        window.show()
+        controller.refresh()
+        controller.load_candidates()
+        if select is not None:
+            window.filters.set_status("all")
+        wait_until(app, lambda: window.model.rowCount() > 0 or window.pages.currentIndex() == 1)
+        if select is not None:
+            wait_until(app, lambda: window.select_id(select, center=True))
+        _settle(app, window)
+        image = window.grab()
+        if not image.save(str(out_path), "PNG"):
+            raise OSError(f"cannot write {out_path}")
+        window.close()
+        controller.runner.wait_for_done(10_000)
+        app.processEvents()
+
+
+def _settle(app: QApplication, window: MainWindow) -> None:
+    """Wait for the selected memory's history (and its diff) and for every visible card's row."""
+
+    def history_shown() -> bool:
+        memory = window.selected_memory()
+        return memory is None or window.panel.history_memory_id == memory.id
+
+    wait_until(app, history_shown)
+    wait_until(app, lambda: window.panel.diff.settled, 5_000)
+    wait_until(app, lambda: all(window.model.memory(i) is not None for i in window.list.visible_ids()))
+    wait_until(app, lambda: not window.controller.runner.busy)
+    end = time.monotonic() + 0.3
+    wait_until(app, lambda: time.monotonic() > end)
+    QGuiApplication.processEvents()

@@ -1,0 +1,178 @@
+"""What the window's actions do when they need a dialog or a confirmation: edit, reactivate (an expired
+memory asks for a new expiry), delete (confirmed), set expiry, open another database, run the review.
+
+The dialogs are opened non-blocking (`open()`/`show()`), so the event loop keeps delivering results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
+
+from app.core.models import Memory
+from app.review.apply import ApplyResult
+from app.store import ExpiryRequiredError
+from ui.dialogs.edit import EditDialog
+from ui.dialogs.expiry import ExpiryDialog
+from ui.window.actions import WindowActions
+
+if TYPE_CHECKING:
+    from ui.window.main_window import MainWindow
+
+Confirm = Callable[[str, str], bool]
+
+
+def ask(window: MainWindow, title: str, text: str) -> bool:
+    answer = QMessageBox.question(
+        window, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
+class WindowCommands:
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.controller = window.controller
+        self.confirm: Confirm = lambda title, text: ask(window, title, text)
+        self.edit_dialog: EditDialog | None = None
+        self.expiry_dialog: ExpiryDialog | None = None
+        self.progress: QProgressDialog | None = None
+        window.review.reviewFinished.connect(self._review_done)
+        window.review.reviewFailed.connect(self._review_done)
+        window.review.reviewCancelled.connect(self._review_cancelled)
+
+    def bind(self, actions: WindowActions) -> None:
+        """Connect the actions whose work is here."""
+        actions.edit.triggered.connect(self.edit)
+        actions.dismiss.triggered.connect(self.dismiss)
+        actions.reactivate.triggered.connect(self.reactivate)
+        actions.delete.triggered.connect(self.delete)
+        actions.expiry.triggered.connect(self.set_expiry)
+        actions.undo.triggered.connect(self.controller.undo)
+        actions.run_review.triggered.connect(self.run_review)
+        actions.open_database.triggered.connect(self.open_database)
+        actions.open_demo.triggered.connect(self.open_demo)
+
+    def edit(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is None or self.controller.read_only:
+            return
+        if self.edit_dialog is not None and self.edit_dialog.isVisible():
+            self.edit_dialog.raise_()  # one editor at a time, however the edit was asked for
+            return
+        self.edit_dialog = EditDialog(self.controller, memory, self.window)
+        self.edit_dialog.open()
+        self.edit_dialog.editor.setFocus()
+
+    def dismiss(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is not None:
+            self.controller.dismiss(memory)
+
+    def reactivate(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is None:
+            return
+        if memory.expired:
+            self._ask_expiry(memory, reactivating=True)
+        else:
+            self.controller.reactivate(
+                memory, on_expiry_required=lambda _e: self._ask_expiry(memory, reactivating=True)
+            )
+
+    def delete(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is None:
+            return
+        preview = memory.content if len(memory.content) <= 160 else memory.content[:157] + "…"
+        text = (
+            f"Delete memory #{memory.id}?\n\n{preview}\n\n"
+            "Its history is kept, and Undo (Ctrl+Z) brings it back."
+        )
+        if self.confirm(f"Delete memory #{memory.id}", text):
+            self.controller.delete(memory)
+
+    def set_expiry(self) -> None:
+        memory = self.window.selected_memory()
+        if memory is not None:
+            self._ask_expiry(memory, reactivating=False)
+
+    def _ask_expiry(self, memory: Memory, *, reactivating: bool) -> None:
+        dialog = ExpiryDialog(
+            memory, self.controller.store.now, reactivating=reactivating, parent=self.window
+        )
+        self.expiry_dialog = dialog
+
+        def finished(result: int) -> None:
+            if result != QDialog.DialogCode.Accepted:
+                return
+            chosen = dialog.chosen_expiry()
+            if reactivating:
+                self.controller.reactivate(memory, chosen, on_expiry_required=self._expiry_error)
+            else:
+                self.controller.set_expiry(memory, chosen)
+
+        dialog.finished.connect(finished)
+        dialog.open()
+
+    def _expiry_error(self, error: ExpiryRequiredError) -> None:
+        self.controller.error.emit(error.message)
+
+    def open_database(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window,
+            "Open a memory database",
+            "",
+            "SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)",
+        )
+        if path:
+            self.controller.open_database(path)
+
+    def open_demo(self) -> None:
+        from app.core.paths import DatabaseChoice
+        from app.demo.build import ensure_demo_store
+
+        self.controller.message.emit("Opening the demo data…")
+        self.controller.runner.submit(
+            lambda: DatabaseChoice(str(ensure_demo_store()), "demo"),
+            self.controller.open_database,
+            self.controller.report,
+        )
+
+    def run_review(self) -> None:
+        review = self.window.review
+        if review.running:
+            return
+        progress = QProgressDialog("Running the reviewer…", "Cancel", 0, 0, self.window)
+        progress.setWindowTitle("Review")
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        # Cancel stops the reviewer; a verdict is never applied after it (once applying, it finishes).
+        progress.canceled.connect(review.cancel_review)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(300)
+        self.progress = progress
+        review.run_review()
+
+    def _close_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.canceled.disconnect()
+            self.progress.reset()
+            self.progress.hide()
+            self.progress.deleteLater()
+            self.progress = None
+
+    def _review_cancelled(self, text: str) -> None:
+        self._close_progress()
+        self.window.statusBar().showMessage(text, 15_000)
+
+    def _review_done(self, result: ApplyResult | str) -> None:
+        self._close_progress()
+        if isinstance(result, ApplyResult):
+            self.window.model.set_highlighted(result.changed_memory_ids)
+            self.window.statusBar().showMessage(f"Review: {result.counts_line()}", 15_000)
+        else:
+            self.controller.error.emit(f"The review did not run: {result}")

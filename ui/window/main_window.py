@@ -1,0 +1,342 @@
+"""The main window: the card list on the left, the history panel on the right, a toolbar, menus and a
+status bar, wired to the controller. Conditional logic lives in the controller and `WindowCommands`;
+this file lays out widgets and connects signals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QMainWindow,
+    QSplitter,
+    QStackedWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.models import STATUS_ACTIVE, Counts, Memory
+from app.store import MemoryStore
+from ui.cards.card_list import CardList
+from ui.cards.filter_bar import FilterBar, listing_title
+from ui.cards.listing import Listing, ViewFilter
+from ui.cards.model import ID_ROLE, MemoryListModel
+from ui.history.panel import HistoryPanel, plain_label, tint
+from ui.review.controller import ReviewController
+from ui.review.queue import ReviewQueue
+from ui.runtime.controller import Controller
+from ui.runtime.live_refresh import DatabaseWatcher
+from ui.widgets.action_icons import apply_action_icons
+from ui.widgets.theme import muted_text
+from ui.window.actions import WindowActions
+from ui.window.commands import WindowCommands
+from ui.window.menus import build_menus
+from ui.window.recent_files import recent_databases, remember_database
+from ui.window.state import restore_window, save_window
+from ui.window.status_line import ErrorBanner, StatusLine
+from ui.window.welcome import WelcomePage
+
+MINUTE_MS = 60_000
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self, controller: Controller, *, settings: QSettings | None = None, watch: bool = True
+    ) -> None:
+        super().__init__()
+        self.controller = controller
+        self.review = ReviewController(controller)
+        self.settings = settings or QSettings("memory-dashboard", "memory-dashboard")
+        self.acts = WindowActions(self)
+        self.commands = WindowCommands(self)
+        self.model = MemoryListModel(self)
+        self.watch = watch
+        self.watcher: DatabaseWatcher | None = None
+        self._select_after_listing: int | None = None
+        self._build()
+        self._connect()
+        self.queue = ReviewQueue(self.review, self.acts.run_review, controller.store.now, self)
+        build_menus(self)
+        self._store_changed(controller.store)
+        self._restore_state()
+        self._timers()
+
+    # -- layout ----------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.setWindowTitle("Memory Dashboard")
+        self.list = CardList(self.model, self.controller.store.now, self)
+        self.list.addActions(self.acts.card_actions)
+        self.no_match = plain_label("No memories match this filter.")
+        self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.cards = QStackedWidget(self)
+        self.cards.addWidget(self.list)
+        self.cards.addWidget(self.no_match)
+        self.list_header = plain_label(wrap=False)
+        self.list_header.setContentsMargins(14, 8, 8, 2)
+        tint(self.list_header, muted_text(self.palette()))
+        self.left = QWidget(self)
+        left_layout = QVBoxLayout(self.left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(0)
+        left_layout.addWidget(self.list_header)
+        left_layout.addWidget(self.cards, 1)
+        self.panel = HistoryPanel(self.controller.store.now, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.left)
+        self.splitter.addWidget(self.panel)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([600, 500])
+        self.welcome = WelcomePage(self)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.splitter)
+        self.pages.addWidget(self.welcome)
+        self.banner = ErrorBanner(self)
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        self.filters = FilterBar(self)
+        self.toolbar = QToolBar("Main", self)
+        self.toolbar.setObjectName("mainToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toolbar.setIconSize(QSize(16, 16))  # small line icons beside the text, not the style's 24
+        apply_action_icons(self.acts, self.palette())
+        self.toolbar.addWidget(self.filters)
+        self.toolbar.addSeparator()
+        for action in (
+            self.acts.edit,
+            self.acts.dismiss,
+            self.acts.reactivate,
+            self.acts.delete,
+            self.acts.expiry,
+        ):
+            self.toolbar.addAction(action)
+        self.toolbar.addSeparator()
+        self.toolbar.addAction(self.acts.undo)
+        self.toolbar.addSeparator()
+        for action in (self.acts.review_queue, self.acts.run_review, self.acts.refresh):
+            self.toolbar.addAction(action)
+        self.addToolBar(self.toolbar)
+        self.status = StatusLine(self.statusBar())
+
+    def _connect(self) -> None:
+        c, a = self.controller, self.acts
+        self.model.rowsWanted.connect(c.fetch_rows)
+        c.wanted_ids = self.list.visible_ids
+        c.memoriesLoaded.connect(self._listing_loaded)
+        c.rowsLoaded.connect(self.model.update_rows)
+        c.rowsFailed.connect(self.model.forget_pending)
+        c.memoryChanged.connect(self._memory_changed)
+        c.memoryRemoved.connect(self.model.remove_id)
+        c.historyLoaded.connect(self.panel.set_history)
+        c.revisionLoaded.connect(self.panel.set_revision)
+        c.countsChanged.connect(self._counts_changed)
+        c.error.connect(self._show_error)
+        c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        c.undoChanged.connect(self._undo_changed)
+        c.storeChanged.connect(self._store_changed)
+        c.fileProblemChanged.connect(self._file_problem_changed)
+        self.model.dataChanged.connect(self._rows_changed)
+        self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
+        self.list.selectionModel().currentChanged.connect(
+            lambda current, _old: self._current_changed(current)
+        )
+        # Not `activated`: Return/Enter are the Edit action's shortcuts, and on single-click styles
+        # `activated` fires on one click. A double-click edits everywhere.
+        self.list.doubleClicked.connect(lambda _index: self.commands.edit())
+        self.panel.historyWanted.connect(c.load_history)
+        self.panel.revisionWanted.connect(c.load_revision)
+        self.panel.restoreRequested.connect(c.restore)
+        self.filters.filterChanged.connect(self._filter_changed)
+        self.welcome.openDatabaseRequested.connect(self.commands.open_database)
+        self.welcome.openRecentRequested.connect(c.open_database)
+        self.welcome.openDemoRequested.connect(self.commands.open_demo)
+        self.commands.bind(a)
+        a.refresh.triggered.connect(self.refresh)
+        a.next.triggered.connect(lambda: self.list.move_selection(1))
+        a.previous.triggered.connect(lambda: self.list.move_selection(-1))
+        a.find.triggered.connect(self._focus_search)
+        a.review_queue.triggered.connect(self.show_queue)
+        a.quit.triggered.connect(self.close)
+        a.undo.setEnabled(False)
+
+    def _timers(self) -> None:
+        self.minute = QTimer(self)
+        self.minute.setInterval(MINUTE_MS)
+        self.minute.timeout.connect(self._each_minute)
+        self.minute.start()
+
+    # -- state -----------------------------------------------------------------------------------------
+
+    def selected_memory(self) -> Memory | None:
+        memory_id = self.list.current_id()
+        return self.model.memory(memory_id) if memory_id is not None else None
+
+    def select_id(self, memory_id: int, *, center: bool = False) -> bool:
+        return self.list.select_id(memory_id, center=center)
+
+    def refresh(self) -> None:
+        self.controller.refresh()
+        self.controller.load_candidates()
+
+    def show_queue(self) -> None:
+        self.controller.load_candidates()
+        memory = self.selected_memory()
+        if memory is not None:
+            self.queue.target.setValue(memory.id)  # merge into the selected memory by default
+        self.queue.show()
+        self.queue.raise_()
+
+    def _focus_search(self) -> None:
+        self.filters.search.setFocus()
+        self.filters.search.selectAll()
+
+    def _filter_changed(self, flt: ViewFilter) -> None:
+        self.model.set_highlighted(())
+        self.controller.set_filter(flt)
+
+    def _listing_loaded(self, listing: Listing) -> None:
+        anchor = self.list.scroll_anchor()
+        self.model.set_listing(listing.ids, listing.rows)
+        self.list.keep_anchor(anchor)
+        self.cards.setCurrentIndex(0 if listing.ids else 1)
+        self.list_header.setText(listing_title(listing))
+        wanted, self._select_after_listing = self._select_after_listing, None
+        if wanted is not None and self.select_id(wanted):
+            return
+        if not self.list.currentIndex().isValid() and listing.ids:
+            self.select_id(listing.ids[0])
+        self._current_changed(self.list.currentIndex())
+
+    def _current_changed(self, index: AnyIndex) -> None:
+        memory = self.model.memory(int(index.data(ID_ROLE))) if index.isValid() else None
+        if memory is None or self.panel.memory is None or memory.id != self.panel.memory.id:
+            self.panel.show_memory(memory)
+        self._update_actions(memory)
+
+    def _rows_changed(self, top: QModelIndex, bottom: QModelIndex, _roles: object = None) -> None:
+        current = self.list.currentIndex()
+        if current.isValid() and top.row() <= current.row() <= bottom.row():
+            memory = self.model.memory(int(current.data(ID_ROLE)))
+            if memory is not None:
+                if self.panel.memory is None or self.panel.memory.id != memory.id:
+                    self.panel.show_memory(memory)
+                else:
+                    self.panel.update_memory(memory)
+            self._update_actions(memory)
+
+    def _memory_changed(self, memory: Memory) -> None:
+        if self.model.row_of(memory.id) is None:
+            self._select_after_listing = memory.id  # a new memory: select it once listed
+        self.model.update_rows([memory])
+        self.panel.update_memory(memory)
+
+    def _update_actions(self, memory: Memory | None) -> None:
+        writable = not self.controller.read_only
+        a = self.acts
+        a.edit.setEnabled(writable and memory is not None)
+        a.delete.setEnabled(writable and memory is not None)
+        a.expiry.setEnabled(writable and memory is not None)
+        a.dismiss.setEnabled(writable and memory is not None and memory.status == STATUS_ACTIVE)
+        a.reactivate.setEnabled(
+            writable and memory is not None and (memory.status != STATUS_ACTIVE or memory.expired)
+        )
+        a.run_review.setEnabled(writable and not self.review.running)
+        a.undo.setEnabled(writable and bool(self.controller.undo_label))
+
+    def _undo_changed(self, label: str) -> None:
+        self.acts.set_undo_label(label)
+        self.acts.undo.setEnabled(bool(label) and not self.controller.read_only)
+
+    def _counts_changed(self, counts: Counts) -> None:
+        self.status.set_counts(counts)
+        self.acts.review_queue.setText(f"Review queue ({counts.candidates})")
+        empty = counts.total == 0
+        if empty:
+            self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
+        self.pages.setCurrentIndex(1 if empty else 0)
+
+    def _show_error(self, text: str) -> None:
+        self.banner.show_error(text)
+        self.statusBar().showMessage(text, 10_000)
+
+    def _store_changed(self, store: MemoryStore) -> None:
+        self.model.clear()
+        self.panel.show_memory(None)
+        self._show_write_state(store)
+        self.banner.hide()  # whatever it said was about the database that was open before
+        if Path(store.location).exists():
+            remember_database(self.settings, store.location)
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher.deleteLater()
+            self.watcher = None
+        if self.watch and Path(store.location).is_file():
+            self.watcher = DatabaseWatcher(Path(store.location), self)
+            self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
+        self._update_actions(None)
+
+    def _show_write_state(self, store: MemoryStore) -> None:
+        """Read-only, or its file deleted or replaced: the title, status bar, panel and actions say why."""
+        problem = self.controller.file_problem
+        reason = store.read_only_reason if store.read_only else problem
+        self.status.set_database(store.location, reason)
+        self.panel.set_read_only(reason)
+        self.acts.set_store_state(reason, self.review.configured_command())
+        gone = " (its file was deleted or replaced: changes are refused)" if problem else ""
+        self.setWindowTitle(f"Memory Dashboard — {Path(store.location).name}{gone}")
+
+    def _file_problem_changed(self, problem: str | None) -> None:
+        store = self.controller.store
+        self._show_write_state(store)
+        self._update_actions(self.selected_memory())
+        if problem is None:
+            self.banner.hide()
+            return
+        text = f"{problem}. What is shown is the file as it was; changes are refused, as they would be lost."
+        self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
+
+    def _each_minute(self) -> None:
+        self.list.viewport().update()  # relative times move on
+        self.controller.check_file()
+        self.controller.sweep()
+
+    # -- persistence -----------------------------------------------------------------------------------
+
+    def _restore_state(self) -> None:
+        if not restore_window(self, self.splitter, self.settings):
+            self.resize(1400, 900)
+
+    def save_state(self) -> None:
+        save_window(self, self.splitter, self.settings)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "list_header"):
+            tint(self.list_header, muted_text(self.palette()))  # the system switched light/dark
+            apply_action_icons(self.acts, self.palette())
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        self.controller.idle_indexing.stop()
+        if self.watcher is not None:
+            self.watcher.stop()
+        super().closeEvent(event)

@@ -1,0 +1,74 @@
+"""The menu bar (File, Memory, View, Review, Help), built from the window's actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from ui.widgets.plain_tip import plain_tip
+from ui.window.recent_files import recent_databases
+
+if TYPE_CHECKING:
+    from ui.window.main_window import MainWindow
+
+
+def build_menus(window: MainWindow) -> None:
+    a = window.acts
+    bar = window.menuBar()
+    file_menu = bar.addMenu("&File")
+    file_menu.addAction(a.open_database)
+    recent = file_menu.addMenu("Open &recent")
+    recent.setToolTipsVisible(True)
+
+    def fill_recent() -> None:
+        recent.clear()
+        paths = recent_databases(window.settings)
+        for path in paths:
+            action = recent.addAction(path)
+            action.setToolTip(plain_tip(f"Open {path}"))
+            action.triggered.connect(lambda _checked=False, p=path: window.controller.open_database(p))
+        if not paths:
+            recent.addAction("(none yet)").setEnabled(False)
+
+    recent.aboutToShow.connect(fill_recent)
+    file_menu.addAction(a.open_demo)
+    file_menu.addSeparator()
+    file_menu.addAction(a.quit)
+    memory = bar.addMenu("&Memory")
+    for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry):
+        memory.addAction(action)
+    memory.addSeparator()
+    memory.addAction(a.undo)
+    view = bar.addMenu("&View")
+    for action in (a.find, a.refresh, a.next, a.previous):
+        view.addAction(action)
+    review = bar.addMenu("&Review")
+    review.addAction(a.review_queue)
+    review.addAction(a.run_review)
+    help_menu = bar.addMenu("&Help")
+    help_menu.addAction(a.about)
+    a.about.triggered.connect(lambda: show_about(window))
+    for menu in (file_menu, memory, view, review, help_menu):
+        menu.setToolTipsVisible(True)
+
+
+def show_about(window: MainWindow) -> None:
+    import platform
+
+    from PySide6 import __version__ as pyside_version
+    from PySide6.QtCore import qVersion
+
+    from app import __version__
+
+    text = (
+        f"Memory Dashboard {__version__}\n\n"
+        "See, review and restore the long-term memories your AI coding agent keeps about you.\n\n"
+        f"Database: {window.controller.store.location}\n"
+        f"Qt {qVersion()} · PySide6 {pyside_version} · Python {platform.python_version()}\n\n"
+        "Memory Dashboard is MIT licensed. Qt and PySide6 are used under the LGPLv3."
+    )
+    box = QMessageBox(QMessageBox.Icon.Information, "About Memory Dashboard", text, parent=window)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.open()

@@ -1,0 +1,119 @@
+"""The status bar's permanent parts (counts, database path, read-only badge) and the error banner.
+
+Errors a person can cause are shown in a banner above the cards until dismissed (and in the status
+bar), never as a traceback and never only as a transient message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStatusBar, QToolButton, QWidget
+
+from app.core.models import Counts
+from ui.widgets.plain_tip import plain_tip
+from ui.widgets.theme import Tone, badge_colors
+
+
+def counts_text(counts: Counts) -> str:
+    parts = [f"{counts.active} active", f"{counts.dismissed} dismissed"]
+    if counts.other:
+        parts.append(f"{counts.other} other")
+    if counts.expired:
+        parts.append(f"{counts.expired} expired")
+    parts.append(f"{counts.candidates} candidate{'s' if counts.candidates != 1 else ''}")
+    return " · ".join(parts)
+
+
+def home_relative(location: str) -> str:
+    """`~/…` for a path under the home folder (shorter, and no user name in screenshots)."""
+    try:
+        relative = Path(location).resolve().relative_to(Path.home().resolve())
+    except (ValueError, OSError, RuntimeError):
+        return location
+    return str(Path("~") / relative)
+
+
+def _plain(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+class StatusLine:
+    """Owns the permanent widgets of a QStatusBar."""
+
+    def __init__(self, bar: QStatusBar) -> None:
+        self.bar = bar
+        self.counts = _plain()
+        self.counts.setToolTip("Memories by status, and candidates waiting for review")
+        self.path = _plain()
+        self.read_only = _plain(" read-only ")
+        colors = badge_colors(bar.palette(), Tone.AMBER)
+        self.read_only.setStyleSheet(
+            f"background: {colors.background.name()}; color: {colors.foreground.name()};"
+            f" border: 1px solid {colors.border.name()}; border-radius: 4px; padding: 0 4px;"
+        )
+        self.read_only.hide()
+        bar.addPermanentWidget(self.counts)
+        bar.addPermanentWidget(self.path)
+        bar.addPermanentWidget(self.read_only)
+
+    def set_counts(self, counts: Counts) -> None:
+        self.counts.setText(counts_text(counts))
+
+    def set_database(self, location: str, read_only_reason: str | None) -> None:
+        shown = home_relative(location)
+        shown = shown if len(shown) <= 60 else "…" + shown[-58:]
+        self.path.setText(shown)
+        self.path.setToolTip(plain_tip(f"Database: {location}"))
+        self.read_only.setVisible(read_only_reason is not None)
+        self.read_only.setToolTip(
+            plain_tip(f"Nothing can be changed: {read_only_reason}" if read_only_reason else "")
+        )
+
+
+class ErrorBanner(QWidget):
+    """An error above the cards until dismissed, with a button for what can be done about it if any."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = _plain()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.action = QToolButton(self)
+        self.action.clicked.connect(self._act)
+        self.action.hide()
+        self._do: Callable[[], None] | None = None
+        close = QToolButton(self)
+        close.setText("✕")
+        close.setToolTip("Dismiss this message")
+        close.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.action)
+        layout.addWidget(close)
+        self.setAutoFillBackground(True)
+        self.hide()
+
+    def show_error(self, text: str, action: tuple[str, Callable[[], None]] | None = None) -> None:
+        """Show `text`, and a button (label, what it does) when an action can help."""
+        self._do = action[1] if action else None
+        self.action.setText(action[0] if action else "")
+        self.action.setVisible(action is not None)
+        colors = badge_colors(self.palette(), Tone.RED)
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Window, colors.background)
+        palette.setColor(QPalette.ColorRole.WindowText, colors.foreground)
+        self.setPalette(palette)
+        self.label.setText(text)
+        self.show()
+
+    def _act(self) -> None:
+        if self._do is not None:
+            self.hide()
+            self._do()

@@ -1,0 +1,98 @@
+"""The welcome state: shown when the database holds no memories yet.
+
+It says where memories come from (the agent host promotes them from candidates it notices in your
+sessions) and offers `Open database…` (with recent files) and `Open demo data`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.core.paths import HOST_RELATIVE
+from ui.widgets.icons import app_pixmap
+from ui.widgets.plain_tip import plain_tip
+
+EXPLANATION = (
+    "Your AI coding agent keeps long-term memories about you: preferences, habits, facts about your "
+    "projects. The agent host (for example the magic-context plugin) notices candidates in your sessions "
+    "and promotes them into memories stored in its database, context.db; every active memory is shown to "
+    "the agent in every session.\n\n"
+    f"This database has no memories yet. Open the host's database (usually …/{HOST_RELATIVE.as_posix()} "
+    "under your data folder), or look around in the demo data first."
+)
+
+
+class WelcomePage(QWidget):
+    openDatabaseRequested = Signal()
+    openRecentRequested = Signal(str)
+    openDemoRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        title = QLabel("No memories here yet")
+        title.setTextFormat(Qt.TextFormat.PlainText)
+        font = title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setWeight(font.Weight.DemiBold)
+        title.setFont(font)
+        icon = QLabel()
+        pixmap = app_pixmap()
+        if not pixmap.isNull():
+            size = title.fontMetrics().height() * 3
+            icon.setPixmap(
+                pixmap.scaled(
+                    size, size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+                )
+            )
+        self.location = QLabel()
+        self.location.setTextFormat(Qt.TextFormat.PlainText)
+        self.location.setWordWrap(True)
+        text = QLabel(EXPLANATION)
+        text.setTextFormat(Qt.TextFormat.PlainText)
+        text.setWordWrap(True)
+        self.open_button = QPushButton("Open database…")
+        self.open_button.setToolTip("Choose a context.db or another memory database")
+        self.open_button.clicked.connect(self.openDatabaseRequested)
+        self.demo_button = QPushButton("Open demo data")
+        self.demo_button.setToolTip("A demo store with a few hundred realistic memories (nothing of yours)")
+        self.demo_button.clicked.connect(self.openDemoRequested)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.demo_button)
+        buttons.addStretch(1)
+        self.recent_box = QVBoxLayout()
+        column = QVBoxLayout()
+        column.addStretch(1)
+        for widget in (icon, title, self.location, text):
+            column.addWidget(widget)
+        column.addSpacing(12)
+        column.addLayout(buttons)
+        column.addSpacing(12)
+        column.addLayout(self.recent_box)
+        column.addStretch(2)
+        outer = QHBoxLayout(self)
+        outer.addStretch(1)
+        holder = QWidget(self)
+        holder.setLayout(column)
+        holder.setMaximumWidth(640)
+        outer.addWidget(holder, 3)
+        outer.addStretch(1)
+
+    def set_database(self, location: str, recent: list[str]) -> None:
+        self.location.setText(f"Database: {location}")
+        while self.recent_box.count():
+            item = self.recent_box.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        others = [path for path in recent if path != location][:5]
+        if others:
+            self.recent_box.addWidget(QLabel("Recent databases:"))
+        for path in others:
+            button = QPushButton(path)
+            button.setFlat(True)
+            button.setToolTip(plain_tip(f"Open {path}"))
+            button.setStyleSheet("text-align: left;")
+            button.clicked.connect(lambda _checked=False, p=path: self.openRecentRequested.emit(p))
+            self.recent_box.addWidget(button)
