@@ -67,7 +67,7 @@ def test_resources_are_read_through_the_package() -> None:
 
 
 def test_files_the_spec_bundles_exist() -> None:
-    store = ROOT / "app" / "store"
+    store = ROOT / "app" / "store" / "schema"
     assert (store / "host_schema.sql").is_file()
     assert (store / "migrations" / "env.py").is_file()
     assert (store / "migrations" / "script.py.mako").is_file()
