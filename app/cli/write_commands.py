@@ -1,4 +1,4 @@
-"""Write commands: edit, dismiss, reactivate, delete, restore, promote, expire, sweep, init."""
+"""Write commands: edit, dismiss, reactivate, delete, restore, promote, discard, expire, sweep, init."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from app.core.clock import format_instant, instant_problem, parse_instant
 from app.core.errors import DatabaseOpenError
 from app.core.paths import creatable_problem, is_url
 from app.core.timefmt import parse_duration
-from app.review.triage import promote_candidates
 from app.store import KEEP, InvalidInputError, MemoryStore
 from app.store.connect.engine import create_host_database
 
@@ -84,11 +83,17 @@ def cmd_restore(args: argparse.Namespace, opener: Opener) -> int:
 
 def cmd_promote(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        memory = promote_candidates(store, args.candidate_ids, args.content)
+        memory = store.promote(args.candidate_ids, args.content)
         if args.json:
             print_json({"id": memory.id})
         else:
             print(memory_line(memory, store.now()))
+    return 0
+
+
+def cmd_discard(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=True) as store:
+        print(f"discarded {store.discard_candidates(args.candidate_ids)} candidate(s)")
     return 0
 
 
@@ -165,6 +170,9 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.add_argument("candidate_ids", type=int64, nargs="+", metavar="CANDIDATE_ID")
     parser.add_argument("--content", metavar="TEXT", help="default: the candidates' contents, one per line")
     parser.add_argument("--json", action="store_true")
+
+    parser = add("discard", cmd_discard, "delete pending candidates from the pool without using them")
+    parser.add_argument("candidate_ids", type=int64, nargs="+", metavar="CANDIDATE_ID")
 
     parser = add("expire", cmd_expire, "set when a memory stops being recalled")
     parser.add_argument("id", type=int64)

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 EXIT_ERROR = 1
 EXIT_UNUSABLE_DATABASE = 3
 EXIT_READ_ONLY = 4
+EXIT_LEASE_HELD = 6
 
 
 class StoreError(Exception):
@@ -54,6 +55,13 @@ class ConflictError(StoreError):
 
 class ExpiryRequiredError(StoreError):
     """Reactivating an expired memory needs a new expiry, or an explicit `never`."""
+
+
+class LeaseHeldError(StoreError):
+    """Another process holds the `user-memories` lease (the automated review is running), or took it from
+    us before we committed."""
+
+    exit_code = EXIT_LEASE_HELD
 
 
 class DatabaseReplacedError(DatabaseOpenError):

@@ -4,27 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
 from app.core.provenance import ProvenanceEntry
 
-STATUS_ACTIVE = "active"
-STATUS_DISMISSED = "dismissed"
 
-# Revision kinds: what a revision changed.
-KIND_CREATE = "create"
-KIND_CONTENT = "content"
-KIND_STATUS = "status"
-KIND_DELETE = "delete"
-KIND_EXPIRY = "expiry"
+class MemoryStatus(StrEnum):
+    """The statuses the host means. A row's `status` is any string the host stored (typed `str`):
+    compare it with these, never assume it is one of them."""
 
-# Revision sources: who changed it.
-SOURCE_REVIEW = "review"
-SOURCE_DASHBOARD = "dashboard"
-SOURCE_RESTORE = "restore"
-SOURCE_OBSERVED = "observed"
-SOURCE_EXPIRY = "expiry"
+    ACTIVE = "active"
+    DISMISSED = "dismissed"
+
+
+class RevisionKind(StrEnum):
+    """What a revision changed (stored as these strings)."""
+
+    CREATE = "create"
+    CONTENT = "content"
+    STATUS = "status"
+    DELETE = "delete"
+    EXPIRY = "expiry"
+
+
+class RevisionSource(StrEnum):
+    """Who made a revision (stored as these strings); not a memory's trust source (`app.core.trust`)."""
+
+    REVIEW = "review"
+    DASHBOARD = "dashboard"
+    RESTORE = "restore"
+    OBSERVED = "observed"
+    EXPIRY = "expiry"
+
 
 REWRITE_THRESHOLD_MS = 60_000
 
@@ -69,7 +82,7 @@ class Memory:
     @property
     def injected(self) -> bool:
         """What the agent is shown: status exactly `active` and not expired."""
-        return self.status == STATUS_ACTIVE and not self.expired
+        return self.status == MemoryStatus.ACTIVE and not self.expired
 
     @property
     def unknown_provenance_ids(self) -> tuple[int, ...]:

@@ -25,8 +25,9 @@ _SCHEME_TRUST = {
     "web": UNTRUSTED,
     "external": UNTRUSTED,
 }
-UNKNOWN_SOURCE = "unknown:"
-DASHBOARD_SOURCE = "user:dashboard"
+# A memory's sources (what it came from), not a revision's source (`app.core.models.RevisionSource`).
+MEMORY_SOURCE_UNKNOWN = "unknown:"  # a candidate id without provenance
+MEMORY_SOURCE_USER_EDIT = "user:dashboard"  # a person edited it in the dashboard
 
 
 def source_trust(source: str) -> str:
@@ -53,7 +54,7 @@ def derive_sources(
             ordered.append(source)
     known = {entry.candidate_id for entry in provenance or ()}
     if provenance is None or any(item not in known for item in candidate_ids) or not (ordered or own_sources):
-        ordered.append(UNKNOWN_SOURCE)
+        ordered.append(MEMORY_SOURCE_UNKNOWN)
     for source in own_sources:
         if source not in ordered:
             ordered.append(source)

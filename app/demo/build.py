@@ -15,13 +15,12 @@ import sqlite3
 from pathlib import Path
 
 from app.core.clock import ManualClock, SystemClock
+from app.core.models import RevisionSource
 from app.core.paths import data_dir
-from app.core.provenance import ORIGIN_PROMOTION
 from app.core.timefmt import DAY_MS, HOUR_MS, MINUTE_MS
 from app.demo.content import REVISIONS, all_texts
 from app.store import MemoryStore
 from app.store.connect.engine import create_host_database
-from app.store.write import writes
 
 DEMO_FILENAME = "demo.db"
 SHOWCASE_INDEX = -9  # the memory the README's screenshot selects
@@ -121,10 +120,7 @@ def _promote(store: MemoryStore, candidates: list[int], text: str, *, manual: bo
     """Most memories come from the automated review; every ninth was promoted by hand."""
     if manual:
         return store.promote(candidates, text).id
-    with store.write() as ctx:
-        return writes.promote(
-            ctx, candidates, text, source="review", origin=ORIGIN_PROMOTION, run_id=f"run-{run:03d}"
-        )
+    return store.promote(candidates, text, run_id=f"run-{run:03d}", source=RevisionSource.REVIEW).id
 
 
 def _showcase(
@@ -140,7 +136,9 @@ def _showcase(
     for number, text in enumerate(steps):
         clock.set(end - (5 - number * 2) * HOUR_MS)
         extra = _add_candidates(path, _candidate_rows(rng, text, clock.now_ms(), 4))
-        store.update_content(memory_id, text, extra, run_id=f"run-{100 + number}", source="review")
+        store.update_content(
+            memory_id, text, extra, run_id=f"run-{100 + number}", source=RevisionSource.REVIEW
+        )
         store.discard_candidates(extra)  # consumed by the run, as the host's review does
 
 
@@ -159,13 +157,13 @@ def _review_rewrites(
                 [" (confirmed again this week)", "; also in CI", " — applies to side projects too"]
             )
             store.update_content(
-                memory_id, memory.content + addition, extra, run_id=f"run-{run + 1:03d}", source="review"
+                memory_id,
+                memory.content + addition,
+                extra,
+                run_id=f"run-{run + 1:03d}",
+                source=RevisionSource.REVIEW,
             )
-            _host_sql(
-                path,
-                f"DELETE FROM user_memory_candidates WHERE id IN ({','.join('?' * len(extra))})",
-                tuple(extra),
-            )
+            store.discard_candidates(extra)  # consumed by the run
 
 
 def _special_rows(store: MemoryStore, path: Path, clock: ManualClock, ids: list[int], end: int) -> None:
@@ -174,7 +172,7 @@ def _special_rows(store: MemoryStore, path: Path, clock: ManualClock, ids: list[
     for (old, new), memory_id in zip(REVISIONS, ids[-3:], strict=True):
         store.edit(memory_id, old)
         clock.advance(MINUTE_MS)
-        store.update_content(memory_id, new, run_id="run-007", source="review")
+        store.update_content(memory_id, new, run_id="run-007", source=RevisionSource.REVIEW)
     # A rewrite made by the host itself (plain SQL), which the store then observes.
     target = ids[-4]
     _host_sql(

@@ -26,13 +26,13 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from app.core.models import SOURCE_REVIEW, STATUS_DISMISSED, Candidate
+from app.core.models import Candidate, MemoryStatus, RevisionSource
 from app.core.provenance import ORIGIN_PROMOTION
-from app.review import lease as leases
 from app.review.verdict import Verdict, check_against_database
 from app.store import MemoryStore, StoreError
 from app.store.read.reads import chunks
 from app.store.schema.tables import review_runs, user_memories
+from app.store.write import lease as leases
 from app.store.write import revision_log, writes
 
 BeforeCommit = Callable[[Connection], None]
@@ -114,7 +114,7 @@ def _write_verdict(
             ctx,
             p.candidate_ids,
             p.content,
-            source=SOURCE_REVIEW,
+            source=RevisionSource.REVIEW,
             origin=ORIGIN_PROMOTION,
             run_id=run_id,
             pool=pool,
@@ -126,7 +126,13 @@ def _write_verdict(
         u.memory_id
         for u in verdict.update_existing
         if writes.update_content(
-            ctx, u.memory_id, u.content, u.candidate_ids, run_id=run_id, source=SOURCE_REVIEW, pool=pool
+            ctx,
+            u.memory_id,
+            u.content,
+            u.candidate_ids,
+            run_id=run_id,
+            source=RevisionSource.REVIEW,
+            pool=pool,
         )
         is not None
     ]
@@ -134,7 +140,12 @@ def _write_verdict(
         d.memory_id
         for d in verdict.dismiss_existing
         if writes.set_status(
-            ctx, d.memory_id, STATUS_DISMISSED, source=SOURCE_REVIEW, run_id=run_id, reason=d.reason
+            ctx,
+            d.memory_id,
+            MemoryStatus.DISMISSED,
+            source=RevisionSource.REVIEW,
+            run_id=run_id,
+            reason=d.reason,
         )
         is not None
     ]

@@ -1,4 +1,7 @@
-"""The review's errors: each a message fit to show as it is, with its CLI exit code (as app.core.errors)."""
+"""The review's errors: each a message fit to show as it is, with its CLI exit code (as app.core.errors).
+
+`LeaseHeldError` lives in app.core.errors (the store refuses a person's pool writes with it too).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from collections.abc import Sequence
 from app.core.errors import StoreError
 
 EXIT_VERDICT_REJECTED = 5
-EXIT_LEASE_HELD = 6
 EXIT_REVIEWER_FAILED = 7
 
 
@@ -21,12 +23,6 @@ class VerdictError(StoreError):
         count = len(self.problems)
         header = f"verdict rejected ({count} problem{'s' if count != 1 else ''}); nothing was changed"
         super().__init__("\n  - ".join([header, *self.problems]))
-
-
-class LeaseHeldError(StoreError):
-    """Another process holds the `user-memories` lease, or took it from us before we committed."""
-
-    exit_code = EXIT_LEASE_HELD
 
 
 class ReviewerError(StoreError):

@@ -8,6 +8,7 @@ from hostdb import query
 
 from app.core.clock import ManualClock
 from app.core.provenance import host_can_read
+from app.demo import build
 from app.demo.build import build_demo_store, ensure_demo_store
 from app.store import MemoryStore
 
@@ -46,3 +47,22 @@ def test_ensure_demo_store_builds_once(tmp_path: Path) -> None:
     before = target.stat().st_mtime_ns
     ensure_demo_store(target)
     assert target.stat().st_mtime_ns == before
+
+
+def test_the_full_demo_is_built_through_the_stores_public_writers(tmp_path: Path) -> None:
+    """The README's demo (and its screenshot) as before the writers were unified: same rows, same history."""
+    path = build_demo_store(tmp_path / "demo.db", now=NOW)
+    counts = {
+        table: query(path, f"SELECT count(*) FROM {table}")[0][0]
+        for table in ("user_memories", "user_memory_candidates", "mdash_revisions", "mdash_memory_sources")
+    }
+    assert counts == {
+        "user_memories": 322,
+        "user_memory_candidates": 12,
+        "mdash_revisions": 421,
+        "mdash_memory_sources": 30,
+    }
+    source = (Path(build.__file__)).read_text(encoding="utf-8")
+    assert (
+        "app.store.write" not in source and ".write()" not in source
+    )  # no private writer, no raw transaction

@@ -10,11 +10,12 @@ from hostdb import host_sql, profile_version, query
 from review_helpers import hold_lease, lease_rows, memory_row, pending_ids, seed_verdict, snapshot
 
 from app.core.clock import ManualClock
-from app.review import lease as leases
+from app.core.errors import LeaseHeldError
 from app.review.apply import ApplyResult, acquire_for, apply_under_lease, apply_verdict, release_quietly
-from app.review.errors import LeaseHeldError, VerdictError
+from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from app.store.write import lease as leases
 
 NOW = 1_792_552_412_000
 SEED = parse_verdict(seed_verdict())

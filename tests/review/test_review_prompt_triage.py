@@ -1,4 +1,7 @@
-"""The reviewer's prompt (format, safe quoting) and the manual triage helpers of the review queue."""
+"""The reviewer's prompt (format, safe quoting) and the store's triage of the review queue.
+
+Triage: promote, merge, discard.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +12,9 @@ import pytest
 from hostdb import host_sql
 from review_helpers import hold_lease, memory_row, pending_ids, snapshot
 
+from app.core.errors import LeaseHeldError
 from app.core.provenance import host_can_read
-from app.review.errors import LeaseHeldError
 from app.review.prompt import build_prompt, quote, session_label
-from app.review.triage import discard_candidates, merge_candidates, promote_candidates
 from app.store import MemoryStore, NotFoundError
 
 NOW = 1_792_552_412_000
@@ -64,7 +66,7 @@ def test_an_empty_store_says_none(store: MemoryStore, host_db: Path) -> None:
 
 
 def test_promote_selected_candidates_as_one_memory(store: MemoryStore, host_db: Path) -> None:
-    memory = promote_candidates(store, [151, 152])
+    memory = store.promote([151, 152])
     assert (
         memory.content
         == "Runs tests with pytest -q before committing\nKeeps commit messages in the imperative"
@@ -77,12 +79,12 @@ def test_promote_selected_candidates_as_one_memory(store: MemoryStore, host_db: 
 
 
 def test_promote_with_a_persons_text_adds_the_user_source(store: MemoryStore) -> None:
-    memory = promote_candidates(store, [151], "Always runs pytest -q first")
+    memory = store.promote([151], "Always runs pytest -q first")
     assert memory.content == "Always runs pytest -q first" and "user:dashboard" in memory.sources
 
 
 def test_merge_appends_the_candidates_to_a_memory(store: MemoryStore, host_db: Path) -> None:
-    memory = merge_candidates(store, 5, [141, 146], "Prefers pnpm, also in examples")
+    memory = store.merge_candidates(5, [141, 146], "Prefers pnpm, also in examples")
     assert memory.source_candidate_ids == (46, 47, 48, 141, 146)
     assert memory.provenance is not None
     assert [(e.candidate_id, e.origin) for e in memory.provenance][3:] == [(141, "update"), (146, "update")]
@@ -92,22 +94,22 @@ def test_merge_appends_the_candidates_to_a_memory(store: MemoryStore, host_db: P
 
 
 def test_merge_without_text_adds_the_candidate_lines(store: MemoryStore) -> None:
-    memory = merge_candidates(store, 5, [143])
+    memory = store.merge_candidates(5, [143])
     assert memory.content == "Prefers pnpm\nUses pnpm workspaces in monorepos"
 
 
 def test_discard_deletes_candidates_only(store: MemoryStore, host_db: Path) -> None:
-    assert discard_candidates(store, [151, 152, 999]) == 2
+    assert store.discard_candidates([151, 152, 999]) == 2
     assert pending_ids(host_db) == [141, 143, 145, 146]
-    assert discard_candidates(store, []) == 0
+    assert store.discard_candidates([]) == 0
 
 
 def test_a_candidate_gone_from_the_pool_changes_nothing(store: MemoryStore, host_db: Path) -> None:
     before = snapshot(host_db)
     with pytest.raises(NotFoundError, match="#999"):
-        merge_candidates(store, 5, [141, 999], "x")
+        store.merge_candidates(5, [141, 999], "x")
     with pytest.raises(NotFoundError):
-        promote_candidates(store, [999])
+        store.promote([999])
     assert snapshot(host_db) == before
 
 
@@ -115,9 +117,9 @@ def test_triage_waits_for_a_running_review(store: MemoryStore, host_db: Path) ->
     hold_lease(host_db, "host-dreamer", expiry=NOW + 60_000, generation=2)
     before = snapshot(host_db)
     for action in (
-        lambda: promote_candidates(store, [151]),
-        lambda: merge_candidates(store, 5, [141], "x"),
-        lambda: discard_candidates(store, [152]),
+        lambda: store.promote([151]),
+        lambda: store.merge_candidates(5, [141], "x"),
+        lambda: store.discard_candidates([152]),
     ):
         with pytest.raises(LeaseHeldError, match="host-dreamer"):
             action()
@@ -125,6 +127,6 @@ def test_triage_waits_for_a_running_review(store: MemoryStore, host_db: Path) ->
 
 
 def test_merge_into_a_legacy_row_keeps_its_old_ids_unknown(store: MemoryStore) -> None:
-    memory = merge_candidates(store, 3, [145], "Legacy, refined")
+    memory = store.merge_candidates(3, [145], "Legacy, refined")
     assert memory.source_candidate_ids == (7, 8, 145)
     assert memory.unknown_provenance_ids == (7, 8) and memory.trust != "trusted"

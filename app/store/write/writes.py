@@ -8,21 +8,13 @@ The store's facade opens the transaction, bumps the profile version once, and co
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
-from app.core.errors import InvalidInputError, NotFoundError
-from app.core.models import (
-    KIND_CONTENT,
-    KIND_CREATE,
-    KIND_DELETE,
-    KIND_EXPIRY,
-    KIND_STATUS,
-    SOURCE_DASHBOARD,
-    STATUS_ACTIVE,
-    Candidate,
-)
+from app.core.clock import format_instant
+from app.core.errors import ExpiryRequiredError, InvalidInputError, NotFoundError
+from app.core.models import Candidate, MemoryStatus, RevisionKind, RevisionSource
 from app.core.provenance import (
     ORIGIN_MANUAL,
     ORIGIN_UPDATE,
@@ -36,7 +28,7 @@ from app.core.provenance import (
 )
 from app.core.text_input import content_problem, text_problem
 from app.store.observe.batch import catch_up
-from app.store.read.reads import fetch_candidates, fetch_revision, fetch_row
+from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row
 from app.store.read.rows import HostRow
 from app.store.schema.tables import (
     expiry,
@@ -113,7 +105,7 @@ def promote(
     candidate_ids: Sequence[int],
     content: str,
     *,
-    source: str = SOURCE_DASHBOARD,
+    source: str = RevisionSource.DASHBOARD,
     origin: str = ORIGIN_MANUAL,
     run_id: str | None = None,
     pool: Mapping[int, Candidate] | None = None,
@@ -135,7 +127,7 @@ def promote(
         INSERT_MEMORY,
         {
             "content": content,
-            "status": STATUS_ACTIVE,
+            "status": MemoryStatus.ACTIVE,
             "promoted_at": ctx.now,
             "source_candidate_ids": serialize_candidate_ids(ids),
             "source_candidate_provenance": serialize_provenance(entries),
@@ -147,12 +139,12 @@ def promote(
     add_revision(
         ctx,
         memory_id,
-        KIND_CREATE,
+        RevisionKind.CREATE,
         source,
         run_id=run_id,
         candidate_ids=ids,
         new_content=content,
-        new_status=STATUS_ACTIVE,
+        new_status=MemoryStatus.ACTIVE,
     )
     mark_seen(ctx, memory_id)
     if consume:
@@ -168,7 +160,7 @@ def update_content(
     appended_candidate_ids: Sequence[int] = (),
     *,
     run_id: str | None = None,
-    source: str = SOURCE_DASHBOARD,
+    source: str = RevisionSource.DASHBOARD,
     pool: Mapping[int, Candidate] | None = None,
     detail: Mapping[str, Any] | None = None,
 ) -> int | None:
@@ -200,7 +192,7 @@ def update_content(
     revision_id = add_revision(
         ctx,
         memory_id,
-        KIND_CONTENT,
+        RevisionKind.CONTENT,
         source,
         run_id=run_id,
         candidate_ids=added,
@@ -219,7 +211,7 @@ def set_status(
     memory_id: int,
     status: str,
     *,
-    source: str = SOURCE_DASHBOARD,
+    source: str = RevisionSource.DASHBOARD,
     run_id: str | None = None,
     reason: str | None = None,
 ) -> int | None:
@@ -233,7 +225,7 @@ def set_status(
     revision_id = add_revision(
         ctx,
         memory_id,
-        KIND_STATUS,
+        RevisionKind.STATUS,
         source,
         run_id=run_id,
         previous_content=row.content,
@@ -248,7 +240,7 @@ def set_status(
     return revision_id
 
 
-def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = SOURCE_DASHBOARD) -> int:
+def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = RevisionSource.DASHBOARD) -> int:
     """Delete the host row; its revisions survive it, and the delete revision keeps the row for a restore."""
     row = require_row(ctx, memory_id)
     expires_at = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
@@ -271,7 +263,7 @@ def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = SOURCE_DAS
     return add_revision(
         ctx,
         memory_id,
-        KIND_DELETE,
+        RevisionKind.DELETE,
         source,
         previous_content=row.content,
         previous_status=row.status,
@@ -298,7 +290,7 @@ def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -
     return add_revision(
         ctx,
         memory_id,
-        KIND_CREATE,
+        RevisionKind.CREATE,
         source,
         new_content=snapshot["content"],
         new_status=snapshot["status"],
@@ -312,7 +304,7 @@ def restore(ctx: WriteContext, memory_id: int, revision_id: int, *, source: str)
     revision = fetch_revision(ctx.conn, revision_id)
     if revision is None or revision.memory_id != memory_id:
         raise NotFoundError(f"memory #{memory_id} has no revision #{revision_id}")
-    if revision.kind == KIND_DELETE or fetch_row(ctx.conn, memory_id) is None:
+    if revision.kind == RevisionKind.DELETE or fetch_row(ctx.conn, memory_id) is None:
         return undelete(ctx, memory_id, revision_id, source)
     content = revision.new_content if revision.new_content is not None else revision.previous_content
     if content is None:
@@ -321,7 +313,7 @@ def restore(ctx: WriteContext, memory_id: int, revision_id: int, *, source: str)
 
 
 def set_expiry(
-    ctx: WriteContext, memory_id: int, expires_at: int | None, *, source: str = SOURCE_DASHBOARD
+    ctx: WriteContext, memory_id: int, expires_at: int | None, *, source: str = RevisionSource.DASHBOARD
 ) -> int | None:
     """Set or clear when a memory stops being recalled; the host row is untouched (until the sweep)."""
     row = require_row(ctx, memory_id)
@@ -335,7 +327,7 @@ def set_expiry(
     return add_revision(
         ctx,
         memory_id,
-        KIND_EXPIRY,
+        RevisionKind.EXPIRY,
         source,
         previous_content=row.content,
         new_content=row.content,
@@ -343,12 +335,44 @@ def set_expiry(
     )
 
 
+class _Keep:
+    """`reactivate`'s default: keep the memory's current expiry."""
+
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+KEEP: Final = _Keep()
+
+
+def reactivate(
+    ctx: WriteContext,
+    memory_id: int,
+    new_expiry: int | _Keep | None = KEEP,
+    *,
+    source: str = RevisionSource.DASHBOARD,
+) -> int | None:
+    """Make a memory active again; an expired one needs a new expiry (in the future) or None for never."""
+    require_row(ctx, memory_id)
+    current = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
+    if isinstance(new_expiry, _Keep):
+        if current is not None and current <= ctx.now:
+            raise ExpiryRequiredError(
+                f"memory #{memory_id} expired at {format_instant(current)}; "
+                "give it a new expiry or none (never) to reactivate it"
+            )
+    else:
+        if new_expiry is not None and new_expiry <= ctx.now:
+            raise InvalidInputError(f"the new expiry {format_instant(new_expiry)} has already passed")
+        set_expiry(ctx, memory_id, new_expiry, source=source)
+    return set_status(ctx, memory_id, MemoryStatus.ACTIVE, source=source)
+
+
 def consume_candidates(ctx: WriteContext, candidate_ids: Iterable[int]) -> int:
     """Delete candidates from the pool (the host's meaning of "consumed"); returns how many went."""
     ids = list(dict.fromkeys(candidate_ids))
     removed = 0
-    for start in range(0, len(ids), 500):
-        part = ids[start : start + 500]
+    for part in chunks(ids):
         removed += ctx.conn.execute(
             delete(user_memory_candidates).where(user_memory_candidates.c.id.in_(part))
         ).rowcount

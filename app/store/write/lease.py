@@ -6,7 +6,8 @@ expiry = now + 2 min and generation + 1; the holder re-checks the generation rig
 so a holder whose lease expired and was taken over cannot commit stale work. Releasing deletes holder,
 heartbeat and expiry and keeps the generation. A crashed holder blocks nobody past its expiry.
 
-Every function here runs on a connection inside a write transaction the caller owns.
+Every function here runs on a connection inside a write transaction the caller owns. The review's apply
+takes the lease; the store refuses a person's writes to the candidate pool while someone else holds it.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, delete, insert, select, update
 
 from app.core.clock import format_instant
+from app.core.errors import LeaseHeldError
 from app.core.text_input import int64_problem
-from app.review.errors import LeaseHeldError
 from app.store.schema.tables import dream_state
 
 LEASE_KEY = "user-memories"
