@@ -7,8 +7,8 @@ quadratic in Python). Its opcodes hold no `replace`: a run of deletes and insert
 blocks is merged here into one `replace`, as `SequenceMatcher.get_opcodes` reports it, so callers can
 treat a replaced block as a unit (pair its lines, diff its words).
 
-The exact matcher's time and memory grow with the product of the two lengths (20,000 lines a side take
-0.2 s, 105,000 five seconds and gigabytes). Longer sequences are matched as patience diff does: items
+The exact matcher's time and memory grow with the product of the two lengths (seconds and gigabytes at
+100,000 lines a side). Longer sequences are matched as patience diff does: items
 found exactly once on each side are matched in order (the longest run of them increasing on both sides),
 and the stretches between two such anchors are matched again, exactly once they are small enough. A
 stretch without anchors that is still too large is replaced whole: no longer the least change, but

@@ -23,6 +23,7 @@ import sqlite3
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
@@ -101,9 +102,13 @@ def _provenance(rng: random.Random, ids: list[int], promoted_at: int, rewritten:
     return json.dumps(entries, separators=(",", ":"))
 
 
+# A row of a host table as sqlite3 takes it: a heterogeneous tuple of column values.
+Row = tuple[Any, ...]
+
+
 def _memory_rows(
     spec: Spec, rng: random.Random, corpus: Corpus, diff_id: int, diff_content: str
-) -> list[tuple]:
+) -> list[Row]:
     rows = []
     next_candidate = 1
     for memory_id in range(1, spec.memories + 1):
@@ -139,10 +144,10 @@ def _diff_versions(rng: random.Random) -> list[str]:
 
 
 def _revisions(
-    spec: Spec, rng: random.Random, corpus: Corpus, memories: list[tuple], diff_id: int, versions: list[str]
-) -> list[tuple]:
+    spec: Spec, rng: random.Random, corpus: Corpus, memories: list[Row], diff_id: int, versions: list[str]
+) -> list[Row]:
     """(memory_id, changed_at, kind, source, run_id, candidate_ids, prev, new, prev_status, new_status)."""
-    out: list[tuple] = []
+    out: list[Row] = []
     rewritten = [row for row in memories if row[7] > row[3] and row[0] != diff_id]
     for row in memories:
         if row[0] != diff_id:
@@ -194,7 +199,7 @@ def _revisions(
     return out[: spec.revisions]
 
 
-def _pending(spec: Spec, rng: random.Random, corpus: Corpus, first_id: int) -> list[tuple]:
+def _pending(spec: Spec, rng: random.Random, corpus: Corpus, first_id: int) -> list[Row]:
     rows = []
     for offset in range(spec.pending):
         start = rng.choice([None, rng.randrange(40)])

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.core.models import KIND_CONTENT
+from app.core.models import RevisionKind
 from app.diff.stream import DiffStream
 from app.diff.text_diff import side_by_side as diff_rows
 from app.diff.text_diff import word_diff
@@ -66,13 +66,13 @@ def diff(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     store = MemoryStore.open(path)
     store.list_ids()
     revisions = store.history(db.diff_memory_id)
-    newest = next(r for r in reversed(revisions) if r.kind == KIND_CONTENT)
+    newest = next(r for r in reversed(revisions) if r.kind == RevisionKind.CONTENT)
     old, new = newest.previous_content or "", newest.new_content or ""
 
     def select(whole: bool) -> Callable[[], Callable[[], object]]:
         def run() -> object:  # as the window does: the revisions listed without texts, the newest read whole
             latest = store.history(db.diff_memory_id, texts=False, newest_whole=True)[-1]
-            assert latest.kind == KIND_CONTENT and latest.texts_loaded
+            assert latest.kind == RevisionKind.CONTENT and latest.texts_loaded
             stream = DiffStream(latest.previous_content or "", latest.new_content or "", side_by_side=False)
             return stream.rest() if whole else stream.take_screen(*PANEL_SCREEN)
 
@@ -91,7 +91,7 @@ def diff(db: BenchDb, work: Path, rounds: int) -> list[Result]:
             f"SELECT {outline_columns} FROM mdash_revisions WHERE memory_id = ? ORDER BY changed_at, id",
             (db.diff_memory_id,),
         ).fetchall()
-        newest_id = next(row[0] for row in reversed(outline) if row[3] == KIND_CONTENT)
+        newest_id = next(row[0] for row in reversed(outline) if row[3] == RevisionKind.CONTENT)
         texts = raw.execute(
             "SELECT previous_content, new_content FROM mdash_revisions WHERE id = ?", (newest_id,)
         ).fetchone()
@@ -216,6 +216,19 @@ def _deferred_indexing(db: BenchDb, work: Path) -> tuple[int, float]:
     return steps + 1, seconds
 
 
+def _same_call(call: Callable[[str, str], object], old: str, new: str) -> Callable[[], Callable[[], object]]:
+    """A round's factory for `side_by_side`: each round runs `call(old, new)`."""
+
+    def run() -> object:
+        return call(old, new)
+
+    return lambda: run
+
+
+def _first_screen(old: str, new: str) -> object:
+    return DiffStream(old, new, side_by_side=False).take_screen(*PANEL_SCREEN)
+
+
 def diff_cases(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     """`bench_diff`'s cases (64 KiB texts: realistic edits and worst cases) in the same table.
 
@@ -228,13 +241,9 @@ def diff_cases(db: BenchDb, work: Path, rounds: int) -> list[Result]:
 
     rows = []
     for name, old, new in bench_diff.cases(random.Random(bench_diff.SEED)):
-        baseline = (lambda o=old, n=new: lambda: bench_diff.baseline(o, n),)[0]
-        first = side_by_side(
-            rounds,
-            lambda o=old, n=new: lambda: DiffStream(o, n, side_by_side=False).take_screen(*PANEL_SCREEN),
-            baseline,
-        )
-        whole = side_by_side(rounds, lambda o=old, n=new: lambda: word_diff(o, n), baseline)
+        baseline = _same_call(bench_diff.baseline, old, new)
+        first = side_by_side(rounds, _same_call(_first_screen, old, new), baseline)
+        whole = side_by_side(rounds, _same_call(word_diff, old, new), baseline)
         whole_ratio = median_ratio(whole)
         target = 1.5 if name.startswith("realistic") else None
         rows.append(result(f"diff {name}", first, target, f"whole word diff: {whole_ratio:.2f}×"))

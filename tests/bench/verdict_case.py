@@ -12,6 +12,7 @@ import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tests.bench.generate import BenchDb
 
@@ -51,7 +52,9 @@ def build_verdict(db: BenchDb, seed: int = 7) -> dict[str, object]:
     }
 
 
-def _provenance(pool: dict[int, tuple], ids: list[int], origin: str, now: int) -> list[dict[str, object]]:
+def _provenance(
+    pool: dict[int, tuple[Any, ...]], ids: list[int], origin: str, now: int
+) -> list[dict[str, object]]:
     return [
         {
             "candidate_id": cid,
@@ -76,7 +79,9 @@ def raw_apply(path: Path, verdict: dict[str, object], now: int) -> Callable[[], 
     }
     next_id = conn.execute("SELECT max(id) FROM user_memories").fetchone()[0] + 1
     inserts, new_revisions, new_seen = [], [], []
-    for offset, item in enumerate(verdict["promote"]):  # type: ignore[attr-defined]
+    promote = verdict["promote"]
+    assert isinstance(promote, list)
+    for offset, item in enumerate(promote):
         ids, memory_id = item["candidate_ids"], next_id + offset
         inserts.append(
             (

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from app.core.screening import classify
 from app.diff.engine import LONG_TOKEN
 from app.diff.match import common_prefix_length, common_suffix_length, opcodes
-from app.diff.stream import DiffStream, Fold
+from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
 from app.diff.style import LIGHT_COLORS, StyledText, styled_line
 from app.diff.text_diff import TOKEN, DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
 
@@ -259,7 +259,7 @@ _WORDS = _VOCABULARY.split()
 
 
 def _memory(rng: random.Random, size: int = 64 * 1024) -> str:
-    lines = []
+    lines: list[str] = []
     while sum(len(line) + 1 for line in lines) < size:
         words = rng.choices(_WORDS, k=rng.randint(0, 60))
         lines.append(" ".join(words) + rng.choice(["", ".", ";", ", ok."]))
@@ -336,8 +336,14 @@ def test_repeated_and_blank_lines() -> None:
 # How rows read on screen (`app.diff.style`)
 
 
+def _inline(rows: list[ViewRow]) -> list[InlineLine]:
+    """The rows of an inline diff with no fold in them, as the lines they are."""
+    assert all(isinstance(row, InlineLine) for row in rows)
+    return [row for row in rows if isinstance(row, InlineLine)]
+
+
 def _row_texts(old: str, new: str) -> list[StyledText]:
-    styled = [styled_line(row.ops) for row in DiffStream(old, new, side_by_side=False).rest()]
+    styled = [styled_line(row.ops) for row in _inline(DiffStream(old, new, side_by_side=False).rest())]
     for row in side_by_side(old, new):
         styled += [styled_line(row.left_ops), styled_line(row.right_ops)]
     return styled
@@ -369,7 +375,7 @@ def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_bre
 
 
 def test_a_changed_line_break_shows_as_an_arrow_in_its_change() -> None:
-    lines = DiffStream("I prefer pnpm\n", "I prefer npm\nnow\n", side_by_side=False).rest()
+    lines = _inline(DiffStream("I prefer pnpm\n", "I prefer npm\nnow\n", side_by_side=False).rest())
     shown = [styled_line(line.ops) for line in lines]
     assert [line.text for line in shown] == ["I prefer pnpmnpm", "now↵"]
     assert [(kind, shown[0].text[start:end]) for start, end, kind in shown[0].spans] == [
@@ -386,7 +392,7 @@ def test_side_by_side_folds_long_unchanged_runs_and_keeps_line_numbers() -> None
     folds = [row for row in rows if isinstance(row, Fold)]
     assert [fold.label for fold in folds] == ["⋯ 7 unchanged lines ⋯", "⋯ 8 unchanged lines ⋯"]
     assert len(rows) == 2 + 5  # lines 8-9 and 11-12 as context around line 10
-    assert [row.left_number for row in folds[1].rows] == list(range(13, 21))
+    assert [row.left_number for row in folds[1].rows if isinstance(row, SideBySideRow)] == list(range(13, 21))
     same = DiffStream("a\nb\nc\n", "a\nb\nc\n", side_by_side=True, context=0).rest()
     assert [row.label for row in same if isinstance(row, Fold)] == ["⋯ 3 unchanged lines ⋯"]
 

@@ -1,13 +1,14 @@
-"""The diff of texts of any length or spacing in bounded time: a run too long to be a word is cut where
+"""The diff of texts of any length or spacing with bounded work: a run too long to be a word is cut where
 the texts part, texts over `WORD_LEVEL_MAX_TOTAL` together are compared line by line (unchanged runs
 folded inline too), sequences too long for the exact matcher are matched at anchors, and a line too long
-to lay out shows its changes with the unchanged stretches around them shortened."""
+to lay out shows its changes with the unchanged stretches around them shortened.
+
+The work is counted (`diff_work`), not timed: speed is measured by `make bench`."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from diff_work import count_diff_work
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_diff import _assert_well_formed, edited_pairs
@@ -15,26 +16,31 @@ from test_diff import _assert_well_formed, edited_pairs
 from app.diff import engine as diff_engine
 from app.diff import match as diff_match
 from app.diff import style as diff_style
+from app.diff.engine import LONG_TOKEN
 from app.diff.match import opcodes
 from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
 from app.diff.style import styled_line
 from app.diff.text_diff import DiffOp, word_diff
 
 MIB = 1024 * 1024
-BUDGET_S = 2.0  # each case takes 0.05-0.3 s here; 10 MiB without a space took tens of seconds before
+# Finding the common ends walks back to a token boundary at most `LONG_TOKEN` characters, in both texts,
+# from the end of the common prefix and from the start of the common suffix: a run longer than that is
+# cut where the texts part. A walk to the run's start was a Python step a character (seconds on 10 MiB).
+BOUNDARY_STEPS = 2 * 2 * (LONG_TOKEN + 1)
+FEW_CELLS = 1_000  # a run without a space is one token: nothing, or next to nothing, to match
+# Anchors are looked for at a few places, each a search for a blank at most `LONG_TOKEN` characters away
+# (twice: the anchor's start and end); a text without any blank took a search to its end per try.
+BLANK_SEARCH_CHARS = diff_engine._ANCHOR_TRIES * 2 * LONG_TOKEN
 
 
-def _timed_diff(old: str, new: str) -> tuple[list[DiffOp], float]:
-    started = time.perf_counter()
-    ops = word_diff(old, new)
-    return ops, time.perf_counter() - started
-
-
-def test_one_char_changed_in_10_mib_without_a_space_is_found_at_once() -> None:
+def test_one_char_changed_in_10_mib_without_a_space_is_found_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     old = "y" * (10 * MIB)
     new = old[: 5 * MIB] + "Z" + old[5 * MIB + 1 :]
-    ops, seconds = _timed_diff(old, new)
-    assert seconds < BUDGET_S
+    work = count_diff_work(monkeypatch)
+    ops = word_diff(old, new)
+    assert work.boundary_steps <= BOUNDARY_STEPS
+    assert work.cells <= FEW_CELLS
+    assert work.blank_search_chars <= BLANK_SEARCH_CHARS
     assert ops == [
         DiffOp("equal", old[: 5 * MIB]),
         DiffOp("delete", "y"),
@@ -43,14 +49,20 @@ def test_one_char_changed_in_10_mib_without_a_space_is_found_at_once() -> None:
     ]
 
 
-def test_10_mib_rewritten_without_a_space_is_one_change_at_once() -> None:
-    old, new = "y" * (10 * MIB), "z" * (10 * MIB)
-    ops, seconds = _timed_diff(old, new)
-    assert seconds < BUDGET_S
+@pytest.mark.parametrize("size", [MIB, 10 * MIB], ids=["1 MiB, word level", "10 MiB, line level"])
+def test_a_run_rewritten_without_a_space_is_one_change_at_once(
+    monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    old, new = "y" * size, "z" * size
+    work = count_diff_work(monkeypatch)
+    ops = word_diff(old, new)
+    assert work.boundary_steps <= BOUNDARY_STEPS
+    assert work.cells <= FEW_CELLS
+    assert work.blank_search_chars <= BLANK_SEARCH_CHARS
     assert ops == [DiffOp("delete", old), DiffOp("insert", new)]
 
 
-def test_texts_over_the_threshold_are_compared_line_by_line() -> None:
+def test_texts_over_the_threshold_are_compared_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     half = diff_engine.WORD_LEVEL_MAX_TOTAL // 2
     assert diff_engine.word_level("a" * half, "b" * half)
     assert not diff_engine.word_level("a" * half, "b" * (half + 1))
@@ -59,11 +71,12 @@ def test_texts_over_the_threshold_are_compared_line_by_line() -> None:
     new = "\n".join(
         line.replace("says", "SAYS") if number % 1000 == 0 else line for number, line in enumerate(lines)
     )
-    started = time.perf_counter()
+    work = count_diff_work(monkeypatch)
     stream = DiffStream(old, new, side_by_side=False)
     rows = stream.rest()
-    assert time.perf_counter() - started < 2 * BUDGET_S
     assert stream.line_level
+    # Lines are matched around unique lines (anchors), never as the 120,000 × 120,000 cells of an exact match.
+    assert work.cells <= diff_match.EXACT_CELLS
     assert stream.changed_lines == (120, 120)
     assert len(rows) < 2000  # the unchanged runs are folded: 120 changes, not 120,000 rows
     assert sum(row.count for row in rows if isinstance(row, Fold)) > 110_000
@@ -72,7 +85,9 @@ def test_texts_over_the_threshold_are_compared_line_by_line() -> None:
 def _inline_text(rows: list[ViewRow]) -> str:
     lines: list[InlineLine] = []
     for row in rows:
-        lines.extend(row.rows if isinstance(row, Fold) else [row])  # type: ignore[list-item]
+        for unfolded in row.rows if isinstance(row, Fold) else [row]:
+            assert isinstance(unfolded, InlineLine)
+            lines.append(unfolded)
     return "".join(op.text for line in lines for op in line.ops)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from test_diff import edited_pairs, texts
 
 from app.diff import engine as diff_engine
+from app.diff import match
 from app.diff.engine import SEGMENT_CHARS, _raw_ops, diff_segments, raw_diff
 from app.diff.tidy import normalized, tidy
 from tests.bench.bench_diff import SEED, cases
@@ -60,8 +62,12 @@ def test_an_unchanged_start_comes_first_without_matching_lines(monkeypatch: pyte
     old = "".join(lines)
     new = "".join([*lines[:150], "a new line\n", *lines[150:]])
     calls: list[int] = []
-    real = diff_engine.opcodes
-    monkeypatch.setattr(diff_engine, "opcodes", lambda a, b: calls.append(len(a)) or real(a, b))
+
+    def counted(old_keys: Sequence[Hashable], new_keys: Sequence[Hashable]) -> list[match.Opcode]:
+        calls.append(len(old_keys))
+        return match.opcodes(old_keys, new_keys)
+
+    monkeypatch.setattr(diff_engine, "opcodes", counted)
     pieces = diff_segments(old, new)
     first = next(pieces)
     assert calls == []

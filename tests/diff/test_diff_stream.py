@@ -16,7 +16,9 @@ from tests.bench.bench_diff import SEED, cases
 def _unfolded(rows: list[ViewRow]) -> list[SideBySideRow]:
     out: list[SideBySideRow] = []
     for row in rows:
-        out.extend(row.rows if isinstance(row, Fold) else [row])  # type: ignore[list-item]
+        for unfolded in row.rows if isinstance(row, Fold) else [row]:
+            assert isinstance(unfolded, SideBySideRow)
+            out.append(unfolded)
     return out
 
 

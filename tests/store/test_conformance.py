@@ -216,9 +216,8 @@ def test_delete_keeps_revisions_and_restore_brings_it_back(
     assert [r.kind for r in store.history(memory.id)] == ["create", "expiry", "delete"]
     back = store.restore(memory.id, revision.id)
     assert back.id == memory.id and back.content == "keep me" and back.expires_at == NOW + 99_000
-    assert json.loads(
-        query(path, "SELECT source_candidate_ids FROM user_memories WHERE id=?", (memory.id,))[0][0]
-    ) == [1]
+    source_ids = query(path, "SELECT source_candidate_ids FROM user_memories WHERE id=?", (memory.id,))[0][0]
+    assert isinstance(source_ids, str) and json.loads(source_ids) == [1]
 
 
 def test_restore_writes_a_new_revision(backend: tuple[MemoryStore, Path, ManualClock]) -> None:

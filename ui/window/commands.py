@@ -7,10 +7,9 @@ The dialogs are opened non-blocking (`open()`/`show()`), so the event loop keeps
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from app.core.models import Memory
 from app.review.apply import ApplyResult
@@ -18,25 +17,24 @@ from app.store import ExpiryRequiredError
 from ui.dialogs.edit import EditDialog
 from ui.dialogs.expiry import ExpiryDialog
 from ui.window.actions import WindowActions
-
-if TYPE_CHECKING:
-    from ui.window.main_window import MainWindow
+from ui.window.parts import WindowParts
 
 Confirm = Callable[[str, str], bool]
 
 
-def ask(window: MainWindow, title: str, text: str) -> bool:
+def ask(parent: QWidget, title: str, text: str) -> bool:
     answer = QMessageBox.question(
-        window, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
+        parent, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
     )
     return answer == QMessageBox.StandardButton.Yes
 
 
 class WindowCommands:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         self.window = window
+        self.dialog_parent = window.window()  # what the dialogs and message boxes open over
         self.controller = window.controller
-        self.confirm: Confirm = lambda title, text: ask(window, title, text)
+        self.confirm: Confirm = lambda title, text: ask(self.dialog_parent, title, text)
         self.edit_dialog: EditDialog | None = None
         self.expiry_dialog: ExpiryDialog | None = None
         self.progress: QProgressDialog | None = None
@@ -63,7 +61,7 @@ class WindowCommands:
         if self.edit_dialog is not None and self.edit_dialog.isVisible():
             self.edit_dialog.raise_()  # one editor at a time, however the edit was asked for
             return
-        self.edit_dialog = EditDialog(self.controller, memory, self.window)
+        self.edit_dialog = EditDialog(self.controller, memory, self.dialog_parent)
         self.edit_dialog.open()
         self.edit_dialog.editor.setFocus()
 
@@ -102,7 +100,7 @@ class WindowCommands:
 
     def _ask_expiry(self, memory: Memory, *, reactivating: bool) -> None:
         dialog = ExpiryDialog(
-            memory, self.controller.store.now, reactivating=reactivating, parent=self.window
+            memory, self.controller.store.now, reactivating=reactivating, parent=self.dialog_parent
         )
         self.expiry_dialog = dialog
 
@@ -123,7 +121,7 @@ class WindowCommands:
 
     def open_database(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window,
+            self.dialog_parent,
             "Open a memory database",
             "",
             "SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)",
@@ -146,7 +144,7 @@ class WindowCommands:
         review = self.window.review
         if review.running:
             return
-        progress = QProgressDialog("Running the reviewer…", "Cancel", 0, 0, self.window)
+        progress = QProgressDialog("Running the reviewer…", "Cancel", 0, 0, self.dialog_parent)
         progress.setWindowTitle("Review")
         progress.setAutoClose(False)
         progress.setAutoReset(False)

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from ui.widgets.plain_tip import plain_tip
+from ui.window.parts import WindowParts
 from ui.window.recent_files import recent_databases
 
-if TYPE_CHECKING:
-    from ui.window.main_window import MainWindow
 
-
-def build_menus(window: MainWindow) -> None:
+def build_menus(window: WindowParts) -> None:
     a = window.acts
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
@@ -54,7 +50,7 @@ def build_menus(window: MainWindow) -> None:
         menu.setToolTipsVisible(True)
 
 
-def show_about(window: MainWindow) -> None:
+def show_about(window: WindowParts) -> None:
     import platform
 
     from PySide6 import __version__ as pyside_version
@@ -69,6 +65,6 @@ def show_about(window: MainWindow) -> None:
         f"Qt {qVersion()} · PySide6 {pyside_version} · Python {platform.python_version()}\n\n"
         "Memory Dashboard is MIT licensed. Qt and PySide6 are used under the LGPLv3."
     )
-    box = QMessageBox(QMessageBox.Icon.Information, "About Memory Dashboard", text, parent=window)
+    box = QMessageBox(QMessageBox.Icon.Information, "About Memory Dashboard", text, parent=window.window())
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.open()

@@ -120,7 +120,7 @@ def test_read_only_flag_writes_nothing(host_db: Path) -> None:
         store.close()
     assert digest(host_db) == before
     tables = {row[0] for row in query(host_db, "SELECT name FROM sqlite_master WHERE type='table'")}
-    assert not any(name.startswith("mdash_") for name in tables)
+    assert not any(str(name).startswith("mdash_") for name in tables)
 
 
 def test_read_only_observes_in_memory(host_db: Path) -> None:

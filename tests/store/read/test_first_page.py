@@ -1,4 +1,5 @@
-"""`MemoryStore.first_ids`: a listing's first page and its size, exactly what `list_ids` would give."""
+"""`MemoryStore.first_ids`: a listing's first page and its size, exactly what `list_ids` would give (a
+search's size only when its first page is short: a full one is counted with the complete listing)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def test_first_ids_is_the_head_of_the_listing_and_its_size(
             flt = MemoryFilter(status=status, search=search, sort=sort, descending=descending)  # type: ignore[arg-type]
             every = listing_store.list_ids(flt)
             ids, total = listing_store.first_ids(flt, 7)
-            assert (ids, total) == (every[:7], len(every)), flt
+            counted = not search or len(every) < 7
+            assert (ids, total) == (every[:7], len(every) if counted else None), flt
     listing_store.close()
 
 

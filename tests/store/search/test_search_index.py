@@ -22,7 +22,7 @@ from hostdb import (
     pending_index_changes,
     search_index_intact,
 )
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 
 from app.core.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore
@@ -153,7 +153,12 @@ def test_filled_in_small_steps(many: Path, monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(search_index, "FILL_CHUNK", 7)
     calls: list[bool] = []
     step = search_index.fill_step
-    monkeypatch.setattr(search_index, "fill_step", lambda c, chunk=7: calls.append(True) or step(c, chunk))
+
+    def counted_step(conn: Connection, chunk: int = 7) -> bool:
+        calls.append(True)
+        return step(conn, chunk)
+
+    monkeypatch.setattr(search_index, "fill_step", counted_step)
     store = MemoryStore.open(many, clock=ManualClock(NOW))
     assert len(calls) > 40  # 300 memories, 7 at a time, each step its own transaction
     for text in QUERIES:

@@ -54,3 +54,37 @@ def test_start_shows_the_first_page_then_extends_it_to_every_card(
     assert list(window.model.ids) == every
     assert titles[0].startswith("44 memories")  # the true size while only the first page is there
     assert window.list.current_id() == every[0]  # the first card stays selected as the rest arrives
+
+
+def test_a_search_shows_its_first_page_uncounted_then_every_hit_counted(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = sqlite3.connect(host_db)
+    for memory_id in range(10, 50):
+        memory_row(conn, memory_id, f"Memory {memory_id} about decisions", promoted_at=T0 + memory_id * DAY)
+    conn.commit()
+    conn.close()
+    monkeypatch.setattr(controller_module, "FIRST_PAGE", 6)
+    controller = Controller(store)
+    window = MainWindow(controller, settings=QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
+    window.show()
+    settle(qtbot, window)
+    listings: list[Listing] = []
+    titles: list[str] = []
+
+    def loaded(listing: Listing) -> None:
+        if listing.filter.search == "decisions":
+            listings.append(listing)
+            titles.append(window.list_header.text())
+
+    controller.memoriesLoaded.connect(loaded)
+    window.filters.search.setText("decisions")
+    qtbot.waitUntil(lambda: len(listings) == 2, timeout=10_000)
+    flt = MemoryFilter(status="active", search="decisions", sort="promoted", descending=True)
+    every = store.list_ids(flt)
+    first, complete = listings
+    assert (first.ids, first.total, first.complete) == (every[:6], None, False)
+    assert titles[0].startswith("6+ memories")  # not counted yet: the complete listing counts
+    assert complete.complete and complete.ids == every and complete.total == len(every) == 40
+    assert titles[1].startswith("40 memories")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from PySide6.QtCore import QPersistentModelIndex
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -93,3 +94,22 @@ def test_a_hundred_thousand_ids_without_loading_rows(tmp_path: Path, qtbot: QtBo
     assert len((blocker.args or [[]])[0]) == 200
     model.set_listing([*ids[:10], *ids[11:]])  # one removal, no reset
     assert model.rowCount() == 99_999
+
+
+def test_a_listing_differing_in_many_runs_is_one_layout_change_that_keeps_the_selection(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    model = MemoryListModel()
+    qtmodeltester.check(model)
+    model.set_listing(list(range(1, 201)))
+    kept = QPersistentModelIndex(model.index_of(100))
+    gone = QPersistentModelIndex(model.index_of(101))
+    granular: list[object] = []
+    model.rowsInserted.connect(granular.append)
+    model.rowsRemoved.connect(granular.append)
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(2, 401, 2)))  # every odd id gone, ids past 200 new: 100+ runs
+    assert not granular
+    assert list(model.ids) == list(range(2, 401, 2))
+    assert kept.isValid() and kept.row() == model.row_of(100)
+    assert not gone.isValid()

@@ -11,7 +11,7 @@ import random
 import threading
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QColor, QGuiApplication, QImage
 from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
@@ -21,7 +21,7 @@ from app.diff.style import DARK_COLORS, LIGHT_COLORS
 from tests.bench.bench_diff import SEED, cases
 from ui.diff import view as diff_view
 from ui.diff.rows import FOLD_TIP, ROW_ROLE
-from ui.diff.view import COUNTING, DEBOUNCE_MS, DiffMode, DiffRequest, DiffView
+from ui.diff.view import COUNTING, DiffMode, DiffRequest, DiffView
 from ui.widgets.theme import dark_palette, light_palette
 
 WAIT_MS = 5000
@@ -44,6 +44,31 @@ def _show(qtbot: QtBot, view: DiffView, old: str | None, new: str | None, label:
     return token
 
 
+def _run_what_is_pending(view: DiffView) -> None:
+    """Run now whatever the view still has pending, instead of waiting a while for it: its debounce
+    fires at once, every diff job finishes and every result they posted is delivered. Afterwards no
+    result of an earlier request can still arrive, so a test decides its absence, not a timer."""
+    for timer in view.findChildren(QTimer, options=Qt.FindChildOption.FindDirectChildrenOnly):
+        if timer.isActive():
+            timer.stop()
+            timer.timeout.emit()
+    for _ in range(3):  # a first batch starts the job for the rest, which may end a stream of its own
+        assert QThreadPool.globalInstance().waitForDone(WAIT_MS)
+        QCoreApplication.sendPostedEvents()
+
+
+def _relayed_tokens(view: DiffView) -> list[int]:
+    """The tokens of the results that reach the view, before it keeps or drops them."""
+    tokens: list[int] = []
+
+    def record(key: int, token: int, _outcome: object) -> None:
+        if key == view._key:
+            tokens.append(token)
+
+    view._relay.finished.connect(record)
+    return tokens
+
+
 def _has_color(image: QImage, color: str) -> bool:
     wanted = QColor(color).rgb()
     return any(
@@ -63,7 +88,8 @@ def test_two_rapid_requests_only_display_the_second(qtbot: QtBot, view: DiffView
     view.diffShown.connect(shown.append)
     view.show_texts("a", "first")
     second = _show(qtbot, view, "a", "second")
-    qtbot.wait(3 * DEBOUNCE_MS)  # time for any stray result of the first request to arrive
+    with qtbot.assertNotEmitted(view.diffShown), qtbot.assertNotEmitted(view.firstScreenShown):
+        _run_what_is_pending(view)  # any stray result of the first request arrives now
     assert shown == [second]
     assert "second" in view.text()
     assert "first" not in view.text()
@@ -84,14 +110,16 @@ def test_a_result_overtaken_while_computing_is_dropped(
     monkeypatch.setattr(diff_view, "first_batch", slow_for_the_first)
     shown: list[int] = []
     view.diffShown.connect(shown.append)
-    view.show_texts("", "first")
+    relayed = _relayed_tokens(view)
+    first = view.show_texts("", "first")
     qtbot.waitUntil(started.is_set, timeout=WAIT_MS)  # the first diff is being computed
     with qtbot.waitSignal(view.diffShown, timeout=WAIT_MS):
         second = view.show_texts("", "second")
-        qtbot.wait(DEBOUNCE_MS + 50)
-        release.set()
-    qtbot.wait(3 * DEBOUNCE_MS)
-    assert shown == [second]
+        release.set()  # the first diff is finished after the second was asked for
+    with qtbot.assertNotEmitted(view.diffShown), qtbot.assertNotEmitted(view.firstScreenShown):
+        _run_what_is_pending(view)
+    assert first in relayed  # the first's result did arrive...
+    assert shown == [second]  # ...and was dropped
     assert view.text() == "second"
 
 
@@ -136,12 +164,10 @@ def test_a_deleted_memory_and_no_change(qtbot: QtBot, view: DiffView) -> None:
 
 
 def test_clear_drops_a_pending_request(qtbot: QtBot, view: DiffView) -> None:
-    shown: list[int] = []
-    view.diffShown.connect(shown.append)
-    view.show_texts("a", "b", "label")
-    view.clear()
-    qtbot.wait(3 * DEBOUNCE_MS)
-    assert shown == []
+    with qtbot.assertNotEmitted(view.diffShown), qtbot.assertNotEmitted(view.firstScreenShown):
+        view.show_texts("a", "b", "label")
+        view.clear()
+        _run_what_is_pending(view)  # as if the debounce had fired: nothing is left to compute
     assert view.text() == ""
     assert view.caption.text() == view.summary.text() == ""
 
@@ -149,11 +175,10 @@ def test_clear_drops_a_pending_request(qtbot: QtBot, view: DiffView) -> None:
 def test_results_go_to_their_own_view(qtbot: QtBot, view: DiffView) -> None:
     other = DiffView()
     qtbot.addWidget(other)
-    other_shown: list[int] = []
-    other.diffShown.connect(other_shown.append)
-    _show(qtbot, view, "a", "b")
-    qtbot.wait(DEBOUNCE_MS)
-    assert other_shown == []
+    other.clear()  # its newest token is now 1, as that of the view's first request: only keys tell them apart
+    with qtbot.assertNotEmitted(other.diffShown), qtbot.assertNotEmitted(other.firstScreenShown):
+        _show(qtbot, view, "a", "b")
+        _run_what_is_pending(view)
     assert other.text() == ""
 
 

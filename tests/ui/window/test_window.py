@@ -7,11 +7,17 @@ from pathlib import Path
 from conftest import REVIEW_TIME
 from hostdb import host_sql, query
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QTableWidget
 from pytestqt.qtbot import QtBot
 from window_helpers import card_content, make_window, select, settle
 
 from app.store import MemoryStore
+
+
+def _cell(table: QTableWidget, row: int, column: int) -> str:
+    item = table.item(row, column)
+    assert item is not None, f"no cell at {row}, {column}"
+    return item.text()
 
 
 def test_selecting_a_card_shows_its_content_provenance_and_history(
@@ -23,13 +29,13 @@ def test_selecting_a_card_shows_its_content_provenance_and_history(
     panel = window.panel
     assert panel.title.text() == "Memory #5"
     assert panel.content.toPlainText() == "Prefers pnpm"
-    assert [panel.provenance.item(r, 0).text() for r in range(panel.provenance.rowCount())] == [
+    assert [_cell(panel.provenance, r, 0) for r in range(panel.provenance.rowCount())] == [
         "#46",
         "#47",
         "#48",
     ]
     select(qtbot, window, 3)
-    assert panel.provenance.item(0, 1).text() == "provenance unknown"
+    assert _cell(panel.provenance, 0, 1) == "provenance unknown"
     assert "5 active" not in window.status.counts.text()
     assert window.status.counts.text().startswith("4 active · 1 dismissed")
 
@@ -132,7 +138,12 @@ def test_delete_asks_then_undo_brings_the_memory_back(
 ) -> None:
     window = make_window(qtbot, store, tmp_path)
     asked: list[str] = []
-    window.commands.confirm = lambda title, text: asked.append(title) is None
+
+    def confirm(title: str, text: str) -> bool:
+        asked.append(title)
+        return True
+
+    window.commands.confirm = confirm
     select(qtbot, window, 4)
     window.list.setFocus()
     qtbot.keyClick(window.list, Qt.Key.Key_Delete)

@@ -1,0 +1,35 @@
+"""What the menus and the commands need of the main window, as a `Protocol`: they import this module,
+never `ui.window.main_window` (which imports them), so the window's modules import one way only."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMenuBar, QStatusBar, QWidget
+
+from app.core.models import Memory
+from ui.cards.model import MemoryListModel
+from ui.review.controller import ReviewController
+from ui.runtime.controller import Controller
+from ui.window.actions import WindowActions
+
+
+class WindowParts(Protocol):
+    """The main window as its menus and commands see it (`MainWindow` is one)."""
+
+    controller: Controller
+    review: ReviewController
+    model: MemoryListModel
+    settings: QSettings
+    acts: WindowActions
+
+    def selected_memory(self) -> Memory | None: ...
+
+    def window(self) -> QWidget:
+        """The window itself, as the parent of the dialogs and message boxes it opens (Qt's own method)."""
+        ...
+
+    def menuBar(self) -> QMenuBar: ...
+
+    def statusBar(self) -> QStatusBar: ...
