@@ -1,14 +1,19 @@
 """The card list: a QListView over the memory model, painted by the card delegate, with the helpers
 the window needs (select a memory by id, move the selection, visible ids, keeping the scroll anchor).
+
+A changed row repaints only its own rectangle: QListView's `dataChanged` in ListMode schedules a layout of
+every row (`QListModeViewBase::dataChanged` → `doDelayedItemsLayout`), which calls the model's Python
+`rowCount` about twice per row. Every card has the same size (`uniformItemSizes`), so a change of data
+never moves a card, and the base item view's `dataChanged` (repaint the changed rects) is all it needs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QPoint
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QListView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ui.cards.delegate import CardDelegate
 from ui.cards.model import ID_ROLE, MemoryListModel
@@ -29,6 +34,15 @@ class CardList(QListView):
         self.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # cards (Base) stand out
         self.setSelectionMode(QListView.SelectionMode.SingleSelection)
         self.setAccessibleName("Memory cards")
+
+    def dataChanged(
+        self,
+        top_left: QModelIndex | QPersistentModelIndex,
+        bottom_right: QModelIndex | QPersistentModelIndex,
+        roles: Sequence[int] = (),
+    ) -> None:
+        """Repaint the changed cards, without QListView's layout of every row (see the module docstring)."""
+        QAbstractItemView.dataChanged(self, top_left, bottom_right, list(roles))
 
     def current_id(self) -> int | None:
         index = self.currentIndex()

@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QR
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolTip
 
-from app.core.models import STATUS_ACTIVE, Memory
+from app.core.models import Memory, MemoryStatus
 from ui.cards.layout import SEPARATOR, CardFonts, CardLayout, CardMetrics, layout_card
 from ui.cards.model import HIGHLIGHT_ROLE, ID_ROLE, MEMORY_ROLE
 from ui.cards.parts import Badge
@@ -77,7 +77,7 @@ class CardDelegate(QStyledItemDelegate):
             painter.setFont(fonts.small)
             for badge, rect in layout.badges:
                 self._paint_pill(painter, rect, badge, palette)
-            dim = memory is None or memory.status != STATUS_ACTIVE or memory.expired
+            dim = memory is None or memory.status != MemoryStatus.ACTIVE or memory.expired
             self._paint_content(painter, layout, palette, fonts.body, dim, memory is None)
             painter.setFont(fonts.small)
             self._paint_meta(painter, layout, palette)

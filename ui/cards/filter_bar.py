@@ -7,7 +7,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from ui.cards.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
 
-SEARCH_DEBOUNCE_MS = 250
+# A little over the gap between two keys of a quick typist (~100 ms): one query for a word typed at
+# speed, not one per key; the search's first screen of hits comes first, then its count.
+SEARCH_DEBOUNCE_MS = 120
 STATUSES = (
     ("Active", "active"),
     ("Dismissed", "dismissed"),
@@ -70,7 +72,9 @@ class FilterBar(QWidget):
 
 
 def listing_title(listing: Listing) -> str:
-    count = listing.total
     label = {value: text for text, value in STATUSES}.get(listing.filter.status, listing.filter.status)
     search = f" matching “{listing.filter.search}”" if listing.filter.search else ""
+    if listing.total is None:  # a search's first screen: counted with the complete listing
+        return f"{len(listing.ids):,}+ memories · {label}{search}"
+    count = listing.total
     return f"{count:,} {'memory' if count == 1 else 'memories'} · {label}{search}"

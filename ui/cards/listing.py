@@ -35,7 +35,7 @@ class Listing:
     ids: list[int]  # every id the filter selects, or only the first page of them (`complete` False)
     rows: list[Memory]  # the first page plus the rows the view already held, refreshed
     counts: Counts
-    total: int  # how many ids the filter selects (more than `ids` holds when incomplete)
+    total: int | None  # how many ids the filter selects (None: a search's first page, not counted yet)
 
     @property
     def complete(self) -> bool:
@@ -64,7 +64,8 @@ def load_listing(
 
 
 def load_first_page(store: MemoryStore, flt: ViewFilter, first: int) -> Listing:
-    """The first screen of a listing, fast: its first `first` ids (not observed) and how many it holds.
+    """The first screen of a listing, fast: its first `first` ids (not observed) and how many it holds
+    (a search's size only once the complete listing has counted it: `total` None until then).
 
     At 100,000 memories producing every id in order takes longer than the whole first screen should;
     the complete listing follows (see `Controller.refresh`) and extends this one.

@@ -3,9 +3,11 @@
 The model knows every id of the listing (so the scroll bar is true for 100,000 memories) but holds
 rows only for what has been looked at: a row not in the cache is asked for with `rowsWanted` (a page
 around it, coalesced on the next event-loop turn) and painted as a placeholder until it arrives. Every
-change maps to the matching begin/end call: a new listing is applied as removals, a move of the rows
-that stayed (a layout change keeping persistent indexes, so selection survives) and insertions; a
-changed row is one `dataChanged` naming its roles. The model never touches the store, and `data`
+change maps to the matching begin/end call: a new listing that differs in a few runs of rows is applied
+as removals, a move of the rows that stayed (a layout change keeping persistent indexes, so selection
+survives) and insertions; one that differs in many (a search: thousands of runs, each a view update) is
+one layout change that moves the persistent indexes to their ids' new rows; a changed row is one
+`dataChanged` naming its roles. The model never touches the store, and `data`
 never raises (`ui.widgets.guard`): a row it cannot describe answers None.
 """
 
@@ -43,6 +45,7 @@ ROW_ROLES = [
     STATUS_ROLE,
 ]
 AnyIndex = QModelIndex | QPersistentModelIndex
+MAX_RUNS = 16  # a new listing differing in more runs of rows than this is one layout change
 
 
 def _same(old: Memory, new: Memory) -> bool:
@@ -59,6 +62,15 @@ def _runs(rows: Iterable[int]) -> list[tuple[int, int]]:
         else:
             runs.append((row, row))
     return runs
+
+
+def _run_starts(flags: Iterable[bool]) -> int:
+    """How many runs of consecutive True values."""
+    starts, previous = 0, False
+    for flag in flags:
+        starts += flag and not previous
+        previous = flag
+    return starts
 
 
 class MemoryListModel(QAbstractListModel):
@@ -218,11 +230,15 @@ class MemoryListModel(QAbstractListModel):
         self.endRemoveRows()
 
     def _apply_ids(self, new_ids: list[int]) -> None:
-        keep = set(new_ids)
+        keep, old = set(new_ids), set(self._ids)
+        runs = _run_starts(item not in keep for item in self._ids)
+        runs += _run_starts(item not in old for item in new_ids)
+        if runs > MAX_RUNS:
+            self._replace_ids(new_ids)
+            return
         gone = [row for row, item in enumerate(self._ids) if item not in keep]
         for first, last in reversed(_runs(gone)):
             self._remove_rows(first, last)
-        old = set(self._ids)
         staying = [item for item in new_ids if item in old]
         if staying != self._ids:
             self._reorder(staying)
@@ -240,6 +256,19 @@ class MemoryListModel(QAbstractListModel):
             self._rows_by_id = None
             self.endInsertRows()
             row = end
+
+    def _replace_ids(self, new_ids: list[int]) -> None:
+        """Another list of ids in one layout change; a persistent index (the selection) follows its id,
+        or becomes invalid when its id is gone."""
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        moved_ids = [self._ids[index.row()] for index in persistent]
+        self._ids = new_ids
+        self._rows_by_id = None
+        for index, memory_id in zip(persistent, moved_ids, strict=True):
+            row = self.row_of(memory_id)
+            self.changePersistentIndex(index, QModelIndex() if row is None else self.index(row, 0))
+        self.layoutChanged.emit()
 
     def _reorder(self, order: list[int]) -> None:
         """Same ids, new order: a layout change that moves persistent indexes (selection) along."""

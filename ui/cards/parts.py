@@ -17,7 +17,7 @@ from app.core.card import (
     shown_word,
     timestamps_tooltip,
 )
-from app.core.models import STATUS_ACTIVE, STATUS_DISMISSED, Memory
+from app.core.models import Memory, MemoryStatus
 from app.core.screening import hidden_characters
 from app.core.trust import SEMI, TRUSTED, UNTRUSTED
 from ui.widgets.theme import Tone
@@ -45,11 +45,15 @@ class MetaPiece:
 
 
 def status_badge(memory: Memory) -> Badge:
-    tone = {STATUS_ACTIVE: Tone.GREEN, STATUS_DISMISSED: Tone.NEUTRAL}.get(memory.status, Tone.PURPLE)
-    tooltip = {
-        STATUS_ACTIVE: "Active: injected into every session" if memory.injected else "Active, but expired",
-        STATUS_DISMISSED: "Dismissed: not injected",
-    }.get(memory.status, f"Status {shown_word(memory.status, 200)}: the host does not inject it")
+    tones: dict[str, Tone] = {MemoryStatus.ACTIVE: Tone.GREEN, MemoryStatus.DISMISSED: Tone.NEUTRAL}
+    tips: dict[str, str] = {
+        MemoryStatus.ACTIVE: "Active: injected into every session"
+        if memory.injected
+        else "Active, but expired",
+        MemoryStatus.DISMISSED: "Dismissed: not injected",
+    }
+    tone = tones.get(memory.status, Tone.PURPLE)
+    tooltip = tips.get(memory.status, f"Status {shown_word(memory.status, 200)}: the host does not inject it")
     return Badge(shown_word(memory.status), tone, tooltip)
 
 

@@ -3,10 +3,10 @@
 Each side is a `QTextLayout` of the row's plain text (never rich text: the content is untrusted) with
 formats for the insert, delete and hidden-character spans of `app.diff.style`.
 
-Heights: shaping text costs about 0.2 µs a character, so a 64 KiB diff is never laid out whole. A row
+Heights: shaping text costs time per character, so a 64 KiB diff is never laid out whole. A row
 not laid out yet reports an estimate from its length (`sizeHint`); painting lays it out, records its
-exact height and, when the estimate was off, asks the view to lay the rows out again (a pass of
-about 16 µs a row: every row answers from its record). Rows still at their estimate are laid out a
+exact height and, when the estimate was off, asks the view to lay the rows out again (a cheap
+pass: every row answers from its record). Rows still at their estimate are laid out a
 slice at a time when the event loop is idle, then the view lays out once more. `measure_screen` lays
 out the first screen at once, so the first paint is exact. Records are keyed by the row
 object and dropped when rows are replaced or removed.

@@ -3,10 +3,11 @@
 The diff is computed off the GUI thread in two batches of rows: about a screen of them first (the word
 level of the rest is not computed yet), shown at once, then the rest with the "+N −M words" summary.
 Rows are painted by `ui.diff.row_delegate` in a list view that lays out and paints only what is on
-screen: a 64 KiB diff shows in a few milliseconds, where a text browser took 20-240 ms to lay out
-the whole page first. Requests are debounced (a burst of selections computes one diff) and numbered by
-a token; a result whose token is no longer the newest is dropped, as git-cola's diff panel does, and
-a worker stops computing a superseded diff. The content is untrusted: it is painted as plain text.
+screen: a 64 KiB diff shows at once, where a text browser laid out the whole page first. A request starts
+on the next event-loop turn, with no wait of its own (the history panel is the selection path's one
+debounce): the requests of one turn compute one diff. Requests are numbered by a token; a result whose
+token is no longer the newest is dropped, as git-cola's diff panel does, and a worker stops computing a
+superseded diff. The content is untrusted: it is painted as plain text.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ui.diff.row_delegate import DiffRowDelegate
 from ui.diff.rows import DiffList, Item, Message
 from ui.widgets.theme import is_dark
 
-DEBOUNCE_MS = 120
+DEBOUNCE_MS = 0  # the next event-loop turn: no fixed wait stacked on the selection path
 CONTEXT_LINES = 3  # side by side: unchanged lines kept around a change, the rest folded
 COUNTING = "Counting…"  # the summary while only the first screen is shown
 # Rows after the first screen: a longer diff is cut with a note (each row is a model row and a layout).
@@ -213,7 +214,7 @@ class DiffView(QWidget):
     # Public API
 
     def show_texts(self, old: str | None, new: str | None, token_label: str = "") -> int:
-        """Diff `old` (None: nothing before) against `new` (None: deleted), after a short debounce.
+        """Diff `old` (None: nothing before) against `new` (None: deleted), from the next event-loop turn.
 
         `token_label` captions the diff ("Revision 4 → 5"). Returns the request's token: `diffShown`
         carries it once this diff is on screen, unless a newer request came first.

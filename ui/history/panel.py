@@ -1,9 +1,11 @@
 """The side panel: the selected memory's full content, provenance, revisions newest first, and the
 diff of the selected revision, with `Restore this version`.
 
-Content is untrusted: it is shown as plain text with hidden characters made visible. Selection changes
-are debounced (a burst of J/K presses loads one history), and a history that arrives for a memory no
-longer selected is dropped.
+Content is untrusted: it is shown as plain text with hidden characters made visible. A selection is
+shown, and its history asked for, at once when the previous history read has arrived; while one is
+still being read, only the latest selection waits, until that read arrives (or `DEBOUNCE_MS`, should
+it never come): a burst of J/K presses reads one history at a time, and no fixed wait is added when the
+store keeps up. A history that arrives for a memory no longer selected is dropped.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.card import card_meta
-from app.core.models import KIND_DELETE, Memory, Revision
+from app.core.models import Memory, Revision, RevisionKind, RevisionSource
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
 from ui.history.provenance_table import ProvenanceTable
@@ -33,7 +35,8 @@ from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
-DEBOUNCE_MS = 120
+DEBOUNCE_MS = 120  # the longest a selection waits for the history read still running
+_NOTHING = object()  # no selection waiting to be shown
 TRUST_WORDS = {"trusted": "Trusted", "semi": "Semi-trusted", "untrusted": "Untrusted"}
 
 
@@ -54,20 +57,25 @@ def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
     return label
 
 
-_WHO = {
-    "observed": "outside the dashboard (observed)",
-    "review": "by the review",
-    "dashboard": "in the dashboard",
-    "restore": "in the dashboard",
-    "expiry": "by the expiry sweep",
+_WHO: dict[str, str] = {
+    RevisionSource.OBSERVED: "outside the dashboard (observed)",
+    RevisionSource.REVIEW: "by the review",
+    RevisionSource.DASHBOARD: "in the dashboard",
+    RevisionSource.RESTORE: "in the dashboard",
+    RevisionSource.EXPIRY: "by the expiry sweep",
 }
-_WHAT = {"content": "Content rewritten", "create": "Created", "delete": "Deleted", "expiry": "Expiry changed"}
+_WHAT: dict[str, str] = {
+    RevisionKind.CONTENT: "Content rewritten",
+    RevisionKind.CREATE: "Created",
+    RevisionKind.DELETE: "Deleted",
+    RevisionKind.EXPIRY: "Expiry changed",
+}
 
 
 def revision_summary(revision: Revision) -> str:
     """`Revision 7: Content rewritten by the review (run r-1), adding candidates 141, 143`."""
     what = _WHAT.get(revision.kind, revision.kind.capitalize())
-    if revision.kind == "status" or revision.detail.get("restored_from") is not None:
+    if revision.kind == RevisionKind.STATUS or revision.detail.get("restored_from") is not None:
         what = change_text(revision).capitalize()
     who = _WHO.get(revision.source, f"by {revision.source}")
     run = f" (run {revision.run_id})" if revision.run_id else ""
@@ -80,7 +88,7 @@ def restorable(revision: Revision | None, memory: Memory | None) -> bool:
     if revision is None or memory is None:
         return False
     content = revision.new_content if revision.new_content is not None else revision.previous_content
-    return revision.kind != KIND_DELETE and content is not None and content != memory.content
+    return revision.kind != RevisionKind.DELETE and content is not None and content != memory.content
 
 
 class HistoryPanel(QWidget):
@@ -94,11 +102,11 @@ class HistoryPanel(QWidget):
         self._now = now
         self._memory: Memory | None = None
         self.history_memory_id: int | None = None  # whose revisions are shown
-        self._pending: Memory | None = None
+        self._pending: Memory | object | None = _NOTHING
+        self._reading: int | None = None  # the memory whose history was asked for and has not arrived
         self._read_only_reason: str | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._apply_pending)
         self._stack = QStackedWidget(self)
         self.empty = plain_label("Select a memory to see its content, provenance and history.")
@@ -169,12 +177,22 @@ class HistoryPanel(QWidget):
         return self._memory
 
     def show_memory(self, memory: Memory | None) -> None:
-        """Debounced: only the last of a burst of selection changes is shown and loads its history."""
+        """Shown at once unless a history read is still running; then the last of a burst waits for it."""
+        if memory is not None and self._reading == memory.id and memory == self._memory:
+            self._pending = _NOTHING  # this very memory is shown and its history is being read
+            return
         self._pending = memory
-        self._timer.start()
+        if self._reading is None:
+            self._timer.start(0)  # the next event-loop turn: the selections of one turn show once
+        elif not self._timer.isActive():
+            self._timer.start(DEBOUNCE_MS)  # a bound on the wait, not restarted by every key
 
     def _apply_pending(self) -> None:
-        memory, self._pending = self._pending, None
+        self._timer.stop()
+        pending, self._pending = self._pending, _NOTHING
+        if pending is _NOTHING:
+            return
+        memory = cast(Memory | None, pending)
         changed_id = memory is None or self._memory is None or memory.id != self._memory.id
         self._memory = memory
         if memory is None:
@@ -184,6 +202,7 @@ class HistoryPanel(QWidget):
             self.revisions.set_revisions([])
         self._fill(memory)
         self._stack.setCurrentIndex(1)
+        self._reading = memory.id
         self.historyWanted.emit(memory.id)
 
     def update_memory(self, memory: Memory) -> None:
@@ -210,6 +229,11 @@ class HistoryPanel(QWidget):
         self._update_restore()
 
     def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:
+        if memory_id == self._reading:
+            self._reading = None
+        if self._pending is not _NOTHING:
+            self._apply_pending()  # the selection that waited for this read: shown, its read asked for
+            return  # this history is superseded (a later read of the same memory follows)
         if self._memory is None or memory_id != self._memory.id:
             return  # superseded: another memory is selected now
         self.history_memory_id = memory_id

@@ -9,19 +9,24 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTree
 
 from app.core.card import candidate_summary
 from app.core.clock import format_instant
-from app.core.models import KIND_CONTENT, KIND_STATUS, Revision
+from app.core.models import Revision, RevisionKind
 from app.core.timefmt import relative
 from ui.widgets.plain_tip import plain_tip
 
 HEADERS = ("When", "Source", "Change", "Run", "Candidates")
-_KIND_WORDS = {"create": "created", "content": "content", "status": "status", "delete": "deleted"}
+_KIND_WORDS: dict[str, str] = {
+    RevisionKind.CREATE: "created",
+    RevisionKind.CONTENT: "content",
+    RevisionKind.STATUS: "status",
+    RevisionKind.DELETE: "deleted",
+}
 REVISION_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def change_text(revision: Revision) -> str:
-    if revision.kind == KIND_STATUS:
+    if revision.kind == RevisionKind.STATUS:
         return f"{revision.previous_status or '?'} → {revision.new_status or '?'}"
-    if revision.kind == KIND_CONTENT and revision.detail.get("restored_from") is not None:
+    if revision.kind == RevisionKind.CONTENT and revision.detail.get("restored_from") is not None:
         return f"restored from {revision.detail['restored_from']}"
     return _KIND_WORDS.get(revision.kind, revision.kind)
 
@@ -50,8 +55,12 @@ class RevisionTable(QTreeWidget):
         self.currentItemChanged.connect(self._current_changed)
 
     def set_revisions(self, revisions: Sequence[Revision]) -> None:
-        """Revisions newest first; keeps the selected revision selected when it is still there."""
+        """Revisions newest first; keeps the selected revision selected when it is still there, unless a
+        revision was written since (an edit, a rewrite seen outside): then the newest one is selected."""
         current = self.current_revision()
+        listed = {revision.id for revision in self.revisions()}
+        if revisions and revisions[0].id not in listed:
+            current = None
         self.blockSignals(True)
         self.clear()
         now = self._now()
@@ -90,6 +99,12 @@ class RevisionTable(QTreeWidget):
                 item.setData(0, REVISION_ROLE, revision)
                 return True
         return False
+
+    def revisions(self) -> list[Revision]:
+        """The listed revisions, newest first."""
+        items = (self.topLevelItem(row) for row in range(self.topLevelItemCount()))
+        values = (item.data(0, REVISION_ROLE) for item in items if item is not None)
+        return [value for value in values if isinstance(value, Revision)]
 
     def current_revision(self) -> Revision | None:
         item = self.currentItem()

@@ -1,8 +1,9 @@
 """The review queue's side of the controller: manual triage of candidates and the automated review run.
 
-Triage goes through `app.review.triage` (the same writers as the review, refused while the review holds
-its lease) on the controller's serial runner. A review run (the reviewer command can take minutes) has
-its own worker so reads keep flowing meanwhile; the store's transactions keep the two apart.
+Triage goes through the store's `promote`, `merge_candidates` and `discard_candidates` (the same
+writers as the review, refused while the review holds its lease) on the controller's serial runner. A review
+run (the reviewer command can take minutes) has its own worker so reads keep flowing meanwhile; the
+store's transactions keep the two apart.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.models import Memory
 from app.core.settings import load_settings
-from app.review import triage
 from app.review.apply import ApplyResult
 from app.review.errors import ReviewCancelled
 from app.review.runner import ReviewCancel, resolve_command, run_review
@@ -56,7 +56,7 @@ class ReviewController(QObject):
             if on_done:
                 on_done(memory)
 
-        self.controller.write(lambda store: triage.promote_candidates(store, ids, content), done)
+        self.controller.write(lambda store: store.promote(ids, content), done)
 
     def merge(self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None) -> None:
         """Fold candidates into memory `memory_id` (None content: its text plus theirs, one per line)."""
@@ -64,7 +64,7 @@ class ReviewController(QObject):
 
         def work(store: MemoryStore) -> tuple[Memory, Memory]:
             before = store.get(memory_id, observe=False)
-            return before, triage.merge_candidates(store, memory_id, ids, content)
+            return before, store.merge_candidates(memory_id, ids, content)
 
         def done(result: tuple[Memory, Memory]) -> None:
             before, after = result
@@ -82,7 +82,7 @@ class ReviewController(QObject):
             self.controller.message.emit(f"Discarded {count} candidate(s)")
             self.controller.load_candidates()
 
-        self.controller.write(lambda store: triage.discard_candidates(store, ids), done)
+        self.controller.write(lambda store: store.discard_candidates(ids), done)
 
     def configured_command(self) -> str | None:
         try:

@@ -1,7 +1,9 @@
 """The review queue: pending candidates (content, session, compartments, age) with multi-select, to
 promote as one memory, merge into an existing memory, or discard; and `Run review`.
 
-Candidate content is untrusted: shown as plain text with hidden characters made visible.
+Candidate content is untrusted: shown as plain text with hidden characters made visible. The table is
+built only while the queue is shown, and only when the candidates changed: thousands of rows cost the
+GUI thread hundreds of milliseconds, which a hidden queue must not take at every outside change.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -59,6 +61,8 @@ class ReviewQueue(QDialog):
         self.review = review
         self._now = now
         self._candidates: dict[int, Candidate] = {}
+        self._latest: list[Candidate] = []  # the candidates last read
+        self._shown: list[Candidate] | None = None  # the candidates the table was built from
         self._text_edited = False
         self.setWindowTitle("Review queue")
         self.resize(900, 560)
@@ -125,6 +129,18 @@ class ReviewQueue(QDialog):
         self._selection_changed()
 
     def set_candidates(self, candidates: Sequence[Candidate]) -> None:
+        """Candidates read: the table follows now if shown and changed, else when it is next shown."""
+        self._latest = list(candidates)
+        if self.isVisible() and self._latest != self._shown:
+            self._build_table()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._latest != self._shown:
+            self._build_table()
+        super().showEvent(event)
+
+    def _build_table(self) -> None:
+        candidates = self._shown = self._latest
         selected = set(self.selected_ids())
         self._candidates = {candidate.id: candidate for candidate in candidates}
         self.table.clear()

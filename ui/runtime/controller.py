@@ -1,8 +1,11 @@
 """The window's controller: owns the MemoryStore, runs every read and write off the GUI thread, emits results.
 
 All store calls go through one serial TaskRunner, so transactions run in the order they were asked
-for and no two touch the store at once. Results come back as signals on the GUI thread; errors a
-person can cause (`StoreError`, a failing database) become `error(str)` messages, never tracebacks.
+for and no two touch the store at once; a read a person waits for (a history, a revision) is queued
+ahead of listings and counts. A write updates its one row and the counts; it lists again only when it
+may move rows in or out of the current filter, and without observing (what it wrote is known).
+Results come back as signals on the GUI thread; errors a person can cause (`StoreError`, a failing
+database) become `error(str)` messages, never tracebacks.
 
 The file under the window's feet: when the database's path no longer names the file the store opened
 (deleted, or another file renamed over it), `fileProblemChanged` says so and every write is refused
@@ -30,6 +33,7 @@ from ui.runtime.tasks import TaskRunner
 
 T = TypeVar("T")
 FIRST_PAGE = 200
+NOW = 10  # the runner's priority of a read a person waits for
 
 
 def describe_error(exc: BaseException) -> str:
@@ -103,8 +107,10 @@ class Controller(QObject):
         work: Callable[[], T],
         done: Callable[[T], None],
         on_error: Callable[[BaseException], None] | None = None,
+        *,
+        priority: int = 0,
     ) -> None:
-        self.runner.submit(work, done, on_error or self.report)
+        self.runner.submit(work, done, on_error or self.report, priority=priority)
 
     def report(self, exc: BaseException) -> None:
         self.error.emit(describe_error(exc))
@@ -128,42 +134,48 @@ class Controller(QObject):
     # -- reads -----------------------------------------------------------------------------------------
 
     def set_filter(self, flt: ViewFilter) -> None:
+        """A search shows its first screen of hits first (`load_first_page`), then the counted listing."""
         self.filter = flt
         self._listing_token += 1
-        self.refresh(force=True)
+        self.refresh(force=True, quick_first=bool(flt.search.strip()))
 
-    def refresh(self, *, force: bool = False, quick_first: bool = False) -> None:
+    def refresh(self, *, force: bool = False, quick_first: bool = False, observe: bool = True) -> None:
         """Reload the listing (observing outside rewrites); coalesced while one is running.
 
         `quick_first` first shows the listing's first page, before observing (the first observation of a
         large database records a baseline for every memory) and before every id is read; the complete,
-        observed listing follows and extends it.
+        observed listing follows and extends it. A listing superseded before it starts (another filter,
+        another database) is not read at all.
         """
         if self._refreshing and not force:
             self._refresh_again = True
             return
         self._refreshing = True
         token, flt, wanted = self._listing_token, self.filter, list(self.wanted_ids())
+
+        def current() -> bool:  # read in the worker: a superseded listing is skipped, not read
+            return token == self._listing_token
+
         if quick_first:
             self._run(
-                lambda: load_first_page(self.store, flt, FIRST_PAGE),
+                lambda: load_first_page(self.store, flt, FIRST_PAGE) if current() else None,
                 lambda listing: self._quick_done(token, listing),
                 self._listing_failed,
             )
         self._run(
-            lambda: load_listing(self.store, flt, wanted, FIRST_PAGE),
+            lambda: load_listing(self.store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
             lambda listing: self._listing_done(token, listing),
             self._listing_failed,
         )
 
-    def _quick_done(self, token: int, listing: Listing) -> None:
-        if token == self._listing_token:
+    def _quick_done(self, token: int, listing: Listing | None) -> None:
+        if listing is not None and token == self._listing_token:
             self.memoriesLoaded.emit(listing)
             self.countsChanged.emit(listing.counts)
 
-    def _listing_done(self, token: int, listing: Listing) -> None:
+    def _listing_done(self, token: int, listing: Listing | None) -> None:
         self._refreshing = False
-        if token == self._listing_token:
+        if listing is not None and token == self._listing_token:
             self.memoriesLoaded.emit(listing)
             self.countsChanged.emit(listing.counts)
         self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits
@@ -192,10 +204,13 @@ class Controller(QObject):
         def work() -> list[Revision]:
             return list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
 
-        self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions))
+        self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions), priority=NOW)
 
     def load_revision(self, revision_id: int) -> None:
-        self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit)
+        self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit, priority=NOW)
+
+    def load_counts(self) -> None:
+        self._run(self.store.counts, self.countsChanged.emit)
 
     def load_candidates(self) -> None:
         self._run(self.store.candidates, self.candidatesLoaded.emit)
@@ -205,13 +220,21 @@ class Controller(QObject):
         themselves, and the idle indexing's steps also touch the file). A file that was deleted or
         replaced is said so (`check_file`); what the store opened is still shown."""
         self.check_file()
+        store, shown = self.store, list(self.wanted_ids())
 
-        def done(changed: bool) -> None:
-            if changed:
+        def work() -> list[Memory] | None:
+            if not store.changed_elsewhere():
+                return None
+            store.observe()  # the rewrite's revision is recorded before its card and history are read
+            return store.get_many(shown)
+
+        def done(rows: list[Memory] | None) -> None:
+            if rows is not None:  # the cards on screen first, then the whole listing and the candidates
+                self.rowsLoaded.emit(rows)
                 self.refresh()
                 self.load_candidates()
 
-        self._run(self.store.changed_elsewhere, done)
+        self._run(work, done)
 
     # -- writes ----------------------------------------------------------------------------------------
 
@@ -220,7 +243,11 @@ class Controller(QObject):
         work: Callable[[MemoryStore], T],
         done: Callable[[T], None],
         on_error: Callable[[BaseException], None] | None = None,
+        *,
+        relist: bool = True,
     ) -> bool:
+        """Run a write; then the counts, and a listing (not observed) when `relist`: the write may move
+        rows in or out of the filter. Its own row comes with its result (`changed`), not with a listing."""
         self.check_file()  # the watcher may not have told yet: never a write into an unlinked file
         refusal = self.write_refusal
         if refusal is not None:
@@ -228,8 +255,11 @@ class Controller(QObject):
             return False
 
         def finish(result: T) -> None:
-            done(result)
-            self.refresh()
+            done(result)  # first: the history read it starts is queued before the listing
+            if relist:
+                self.refresh(observe=False)
+            else:
+                self.load_counts()
 
         self._run(lambda: work(self.store), finish, on_error)
         return True
@@ -264,7 +294,17 @@ class Controller(QObject):
                 self.report(exc)
 
         expected = expected_updated_at
-        self.write(lambda s: s.edit(before.id, content, expected_updated_at=expected), done, failed)
+        self.write(
+            lambda s: s.edit(before.id, content, expected_updated_at=expected),
+            done,
+            failed,
+            relist=self._content_moves_rows(),
+        )
+
+    def _content_moves_rows(self) -> bool:
+        """Whether a change of content may move a row in the current listing, or in or out of it."""
+        flt = self.filter
+        return bool(flt.search) or flt.sort != "promoted" or flt.status not in ("active", "dismissed", "all")
 
     def dismiss(self, before: Memory) -> None:
         self.write(
@@ -317,6 +357,7 @@ class Controller(QObject):
                 f"Restored #{m.id} from revision {revision_id}",
                 undo_ops.after_content_change(before, m, "restore"),
             ),
+            relist=self._content_moves_rows(),
         )
 
     def undo(self) -> None:
@@ -332,12 +373,14 @@ class Controller(QObject):
         self.message.emit(f"{entry.label.removeprefix('Undo ').capitalize()}: undone")
 
     def sweep(self) -> None:
-        """Dismiss what has expired (the window runs this on a timer for writable stores)."""
+        """Dismiss what has expired (the window runs this on a timer for writable stores); the window
+        lists again only when something was dismissed: a minute's timer never reloads the listing."""
         if self.read_only:
             return
 
         def done(ids: list[int]) -> None:
             if ids:
                 self.message.emit("Expired and dismissed: " + ", ".join(f"#{i}" for i in ids))
+                self.refresh(observe=False)
 
-        self.write(lambda s: s.sweep(), done)
+        self._run(self.store.sweep, done)

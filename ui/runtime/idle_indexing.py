@@ -2,7 +2,7 @@
 
 Writes no longer update the search index inside their own transaction (migration 0003): a changed
 content waits in `mdash_search_pending`, and searches stay exact meanwhile. The indexing happens here,
-one short step (up to 100 memories, ~0.1 s) at a time on the controller's serial runner, once
+one short step (up to 100 memories) at a time on the controller's serial runner, once
 nothing else has run for `IDLE_MS`; any other work in between only postpones it.
 """
 

@@ -3,7 +3,8 @@ plus a cheap poll of their size, mtime and file id (watchers miss events on some
 may replace the `-wal` file, which drops it from the watcher: such paths are added again). A deleted or
 replaced database is a change too: the controller then finds out which (`Controller.check_file`).
 
-Bursts of changes are coalesced into one `changed` signal.
+Bursts of changes are coalesced into one `changed` signal: the events of one commit (the file and its
+`-wal`) arrive within milliseconds, so a short coalescing keeps the wait a person sees short.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-COALESCE_MS = 300
+COALESCE_MS = 50
 POLL_MS = 2_000
 
 

@@ -3,7 +3,7 @@
 A `TaskRunner` owns a QThreadPool. Each task is a QRunnable that calls a plain function in a worker
 thread and emits the result (or the exception) through a carrier QObject that lives in the GUI thread,
 so the callbacks run there, where widgets may be touched. A serial runner (one thread) keeps the
-store's transactions in submission order.
+store's transactions in submission order, within a priority.
 """
 
 from __future__ import annotations
@@ -76,12 +76,21 @@ class TaskRunner(QObject):
     def busy(self) -> bool:
         return bool(self._pending)
 
-    def submit(self, work: Callable[[], T], on_done: Callable[[T], None], on_error: ErrorHandler) -> None:
+    def submit(
+        self,
+        work: Callable[[], T],
+        on_done: Callable[[T], None],
+        on_error: ErrorHandler,
+        *,
+        priority: int = 0,
+    ) -> None:
+        """Queued work of a higher `priority` starts first (one a person waits for: a history read
+        must not queue behind a listing); work already running is never interrupted."""
         carrier = _Carrier(on_done, on_error, lambda: self._release(carrier))
         self._pending.add(carrier)
         if len(self._pending) == 1:
             self.busyChanged.emit(True)
-        self._pool.start(_Task(work, carrier))
+        self._pool.start(_Task(work, carrier), priority)
 
     def _release(self, carrier: _Carrier) -> None:
         self._pending.discard(carrier)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.core.models import Memory, Revision
+from app.core.models import Memory, MemoryStatus, Revision
 from app.store import MemoryStore
 
 
@@ -52,7 +52,7 @@ def after_reactivate(before: Memory) -> UndoEntry:
 def after_expiry(before: Memory) -> UndoEntry:
     def run(store: MemoryStore) -> Memory:
         changed = store.set_expiry(before.id, before.expires_at)
-        if before.status == "active" and changed.status != "active":
+        if before.status == MemoryStatus.ACTIVE and changed.status != MemoryStatus.ACTIVE:
             changed = store.reactivate(before.id)
         return changed
 

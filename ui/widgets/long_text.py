@@ -4,11 +4,11 @@ memory in the editor, and the wrap mode every text layout of the window uses.
 A host row can hold megabytes on one line. Three things made that freeze the window, each handled here:
 
 - Qt's default wrapping (at a word boundary, else anywhere) looks for a word boundary up to the end of
-  the run for every line it makes: quadratic in a run without spaces (64 KiB took 0.3 s, 1 MiB minutes).
-  A text with a run of `LONG_RUN` characters wraps anywhere instead, which is linear.
+  the run for every line it makes: quadratic in a run without spaces. A text with a run of `LONG_RUN`
+  characters wraps anywhere instead, which is linear.
 - A QPlainTextEdit lays out only the blocks (lines) on screen, but each of them whole: one 10 MiB line
-  took 8 s to show and again at every resize, the same text in blocks of `BLOCK_CHARS` 70 ms. Longer
-  lines are cut into display blocks; the breaks are the view's only, and copying leaves them out.
+  was laid out whole to show it, and again at every resize. Longer lines are cut into display blocks;
+  the breaks are the view's only, and copying leaves them out.
 - Marking hidden characters and building the document costs time per character, so at first only
   `SHOWN_CHARS` are shown, with a `Show all (N KiB)` button that loads the rest when asked.
 """

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.models import STATUS_ACTIVE, Counts, Memory
+from app.core.models import Counts, Memory, MemoryStatus
 from app.store import MemoryStore
 from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
@@ -217,6 +217,7 @@ class MainWindow(QMainWindow):
         anchor = self.list.scroll_anchor()
         self.model.set_listing(listing.ids, listing.rows)
         self.list.keep_anchor(anchor)
+        self.list.viewport().update()  # one paint per listing, even when it lists what was shown already
         self.cards.setCurrentIndex(0 if listing.ids else 1)
         self.list_header.setText(listing_title(listing))
         wanted, self._select_after_listing = self._select_after_listing, None
@@ -255,9 +256,9 @@ class MainWindow(QMainWindow):
         a.edit.setEnabled(writable and memory is not None)
         a.delete.setEnabled(writable and memory is not None)
         a.expiry.setEnabled(writable and memory is not None)
-        a.dismiss.setEnabled(writable and memory is not None and memory.status == STATUS_ACTIVE)
+        a.dismiss.setEnabled(writable and memory is not None and memory.status == MemoryStatus.ACTIVE)
         a.reactivate.setEnabled(
-            writable and memory is not None and (memory.status != STATUS_ACTIVE or memory.expired)
+            writable and memory is not None and (memory.status != MemoryStatus.ACTIVE or memory.expired)
         )
         a.run_review.setEnabled(writable and not self.review.running)
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
