@@ -2,12 +2,14 @@
 
 It opens the database (host file, URL, or the embedded store), migrates the dashboard's own tables,
 sweeps expired memories, observes outside rewrites on every listing, and wraps each writer in one
-`BEGIN IMMEDIATE` transaction that also bumps the profile version.
+`BEGIN IMMEDIATE` transaction that also bumps the profile version. Each write a person, the CLI or the
+demo makes is one public method here (the review's verdicts go through `app.review.apply`); the lease
+rule for the candidate pool is decided once, in `_triage`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,13 +23,19 @@ from app.core.errors import (
     NotFoundError,
     ReadOnlyError,
 )
-from app.core.models import SOURCE_DASHBOARD, STATUS_DISMISSED, Candidate, Counts, Memory, Revision
+from app.core.models import Candidate, Counts, Memory, MemoryStatus, Revision, RevisionSource
 from app.core.paths import DatabaseChoice, choose_database, is_url
-from app.core.trust import DASHBOARD_SOURCE
+from app.core.trust import MEMORY_SOURCE_USER_EDIT
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
-from app.store.read.query import MemoryFilter, count_by_status, is_expired, select_ids, sort_column
+from app.store.read.query import (
+    MemoryFilter,
+    count_by_status,
+    is_expired,
+    select_first_hits,
+    select_ids,
+)
 from app.store.read.reads import (
     fetch_candidates,
     fetch_own_facts,
@@ -41,10 +49,13 @@ from app.store.read.rows import build_memories
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
-from app.store.search import parallel_scan
-from app.store.write import expiry_sweep, revision_log, writes
+from app.store.write import expiry_sweep, lease, revision_log, triage, writes
 
-KEEP = expiry_sweep.KEEP
+KEEP = writes.KEEP
+# A search the index does not narrow looks for its first screen among this many times as many of the
+# listing's first ids (without the search) before it scans every row: a term in one memory of 8 or more
+# fills a screen there.
+FIRST_WINDOW = 8
 
 
 class MemoryStore:
@@ -60,12 +71,6 @@ class MemoryStore:
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
-        # a large listing scans in parallel on connections of its own (a file only: a URL may be memory)
-        self._scan = (
-            parallel_scan.ParallelScan(opened.engine)
-            if opened.is_sqlite and not is_url(opened.location)
-            else None
-        )
 
     @classmethod
     def open(
@@ -103,8 +108,6 @@ class MemoryStore:
         return store
 
     def close(self) -> None:
-        if self._scan is not None:
-            self._scan.close()
         self._db.close()
 
     # -- what this store is --------------------------------------------------------------------------
@@ -266,27 +269,38 @@ class MemoryStore:
         return build_memories(rows, facts, now)
 
     def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
-        """The listing's ids in order; a listing the index does not narrow scans every memory, which a
-        large store does in parallel (`ParallelScan`, same ids, same order) when it can."""
+        """The listing's ids in order (observing outside rewrites first, unless told not to)."""
         if observe:
             self.observe()
         flt = flt or MemoryFilter()
         with self._read() as conn:
-            indexed = self._indexed_terms(conn, flt)
-            query = select_ids(flt, self.now(), self._own, indexed)
-            if self._scan is not None and not indexed and parallel_scan.worth_it(conn):
-                found = self._scan.sorted_ids(query, sort_column(flt.sort), flt.descending)
-                if found is not None:
-                    return found
-            return list(conn.execute(query).scalars().all())
+            return list(conn.execute(self._ids_query(conn, flt)).scalars().all())
 
-    def first_ids(self, flt: MemoryFilter, limit: int) -> tuple[list[int], int]:
-        """The first `limit` ids of a listing and how many it holds, without observing: a first screen
-        that does not wait for every id of a large listing (nor for the first look at the host's rows)."""
+    def first_ids(self, flt: MemoryFilter, limit: int) -> tuple[list[int], int | None]:
+        """The first `limit` ids of a listing, without observing, and how many it holds: a first screen
+        that waits neither for every id of a large listing nor for the first look at the host's rows.
+
+        A search counts nothing here (its size is None once it fills the screen; the complete listing
+        counts it): terms the index narrows are read through it; otherwise the text is matched against
+        the listing's first `FIRST_WINDOW * limit` ids, and only a search that leaves the screen short
+        there scans every row. A listing without a search is counted (the status index answers)."""
+        searching = bool(flt.search.strip())
         with self._read() as conn:
-            query = self._ids_query(conn, flt)
+            indexed = self._indexed_terms(conn, flt)
+            now = self.now()
+            if searching and not indexed:
+                window = select_first_hits(flt, now, self._own, FIRST_WINDOW * limit, limit)
+                ids = list(conn.execute(window).scalars().all())
+                if len(ids) == limit:
+                    return ids, None
+            query = select_ids(flt, now, self._own, indexed)
+            ids = list(conn.execute(query.limit(limit)).scalars().all())
+            if len(ids) < limit:
+                return ids, len(ids)
+            if searching:
+                return ids, None
             total = conn.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar()
-            return list(conn.execute(query.limit(limit)).scalars().all()), int(total or 0)
+            return ids, int(total or 0)
 
     def _ids_query(self, conn: Connection, flt: MemoryFilter) -> Select[int]:
         return select_ids(flt, self.now(), self._own, self._indexed_terms(conn, flt))
@@ -365,7 +379,8 @@ class MemoryStore:
                 select(func.count()).select_from(user_memories).where(is_expired(now, self._own))
             )
             pending = conn.execute(select(func.count()).select_from(user_memory_candidates))
-            active, dismissed = int(by_status.pop("active", 0)), int(by_status.pop(STATUS_DISMISSED, 0))
+            active = int(by_status.pop(MemoryStatus.ACTIVE, 0))
+            dismissed = int(by_status.pop(MemoryStatus.DISMISSED, 0))
             return Counts(
                 active,
                 dismissed,
@@ -391,26 +406,37 @@ class MemoryStore:
 
     # -- writers ---------------------------------------------------------------------------------------
 
+    @contextmanager
+    def _triage(self) -> Iterator[revision_log.WriteContext]:
+        """A write to the candidate pool outside the automated review (promote, merge, discard): refused
+        while the review holds its lease, since it is about to consume the same pool and taking the lease
+        from it would abort its whole run. The one place this rule is decided."""
+        with self.write() as ctx:
+            lease.ensure_free(ctx.conn, ctx.now)
+            yield ctx
+
     def promote(
         self,
         candidate_ids: Sequence[int],
         content: str | None = None,
         *,
-        guard: Callable[[revision_log.WriteContext], object] | None = None,
+        run_id: str | None = None,
+        source: str = RevisionSource.DASHBOARD,
     ) -> Memory:
-        """Manual promotion: candidates become one memory (content defaults to theirs, one per line).
+        """Promotion outside a verdict: candidates become one memory (content defaults to theirs, one per
+        line). Refused while the review holds its lease (`_triage`)."""
+        with self._triage() as ctx:
+            memory_id = triage.promote(ctx, candidate_ids, content, run_id=run_id, source=source)
+        return self.get(memory_id, observe=False)
 
-        `guard` runs first inside the write transaction and may refuse (the review's lease check).
-        """
-        with self.write() as ctx:
-            if guard is not None:
-                guard(ctx)
-            ids = list(dict.fromkeys(candidate_ids))
-            pool = writes.load_pool(ctx.conn, ids)
-            joined = "\n".join(pool[i].content for i in ids if i in pool)
-            memory_id = writes.promote(ctx, ids, joined if content is None else content, pool=pool)
-            if content is not None and content != joined:
-                revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+    def merge_candidates(
+        self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None
+    ) -> Memory:
+        """Fold pending candidates into a memory (ids and provenance appended, candidates consumed), in one
+        transaction and one profile bump; `content` None keeps the text and adds the candidates' lines.
+        Refused while the review holds its lease (`_triage`)."""
+        with self._triage() as ctx:
+            triage.merge(ctx, memory_id, candidate_ids, content)
         return self.get(memory_id, observe=False)
 
     def update_content(
@@ -420,7 +446,7 @@ class MemoryStore:
         appended_candidate_ids: Sequence[int] = (),
         *,
         run_id: str | None = None,
-        source: str = SOURCE_DASHBOARD,
+        source: str = RevisionSource.DASHBOARD,
     ) -> Memory:
         with self.write() as ctx:
             writes.update_content(
@@ -437,19 +463,19 @@ class MemoryStore:
                     f"memory #{memory_id} changed since you opened it",
                     self._memories(ctx.conn, [memory_id], ctx.now)[0],
                 )
-            if writes.update_content(ctx, memory_id, content, source=SOURCE_DASHBOARD) is not None:
-                revision_log.add_own_source(ctx, memory_id, DASHBOARD_SOURCE)
+            if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
+                revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
         return self.get(memory_id, observe=False)
 
     def dismiss(self, memory_id: int, reason: str | None = None) -> Memory:
         with self.write() as ctx:
-            writes.set_status(ctx, memory_id, STATUS_DISMISSED, reason=reason)
+            writes.set_status(ctx, memory_id, MemoryStatus.DISMISSED, reason=reason)
         return self.get(memory_id, observe=False)
 
     def reactivate(self, memory_id: int, new_expiry: int | object | None = KEEP) -> Memory:
         """Active again; an expired memory needs `new_expiry` (a future instant, or None for never)."""
         with self.write() as ctx:
-            expiry_sweep.reactivate(ctx, memory_id, new_expiry)  # type: ignore[arg-type]
+            writes.reactivate(ctx, memory_id, new_expiry)  # type: ignore[arg-type]
         return self.get(memory_id, observe=False)
 
     def delete(self, memory_id: int) -> Revision:
@@ -462,7 +488,7 @@ class MemoryStore:
 
     def restore(self, memory_id: int, revision_id: int) -> Memory:
         with self.write() as ctx:
-            writes.restore(ctx, memory_id, revision_id, source="restore")
+            writes.restore(ctx, memory_id, revision_id, source=RevisionSource.RESTORE)
         return self.get(memory_id, observe=False)
 
     def set_expiry(self, memory_id: int, expires_at: int | None) -> Memory:
@@ -483,5 +509,9 @@ class MemoryStore:
             return expiry_sweep.sweep(ctx)
 
     def discard_candidates(self, candidate_ids: Sequence[int]) -> int:
-        with self.write() as ctx:
-            return writes.consume_candidates(ctx, candidate_ids)
+        """Delete candidates from the pool without using them; returns how many were still there.
+        Refused while the review holds its lease (`_triage`)."""
+        if not candidate_ids:
+            return 0
+        with self._triage() as ctx:
+            return triage.discard(ctx, candidate_ids)

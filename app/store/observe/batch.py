@@ -18,15 +18,15 @@ from typing import Any
 
 from sqlalchemy import Connection, Select, bindparam, insert, select
 
-from app.core.models import KIND_CONTENT, KIND_CREATE, KIND_STATUS, SOURCE_OBSERVED
+from app.core.models import RevisionKind, RevisionSource
 from app.core.provenance import serialize_candidate_ids
+from app.store.read.reads import chunks
 from app.store.read.rows import HostRow, looks_rewritten
 from app.store.schema.tables import revisions, seen, user_memories
 from app.store.write.revision_log import INSERT_SEEN, UPDATE_SEEN, SeenRow, WriteContext
 
 NO_IDS = serialize_candidate_ids(())
 m = user_memories.c
-CHUNK = 500  # ids per IN list
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +67,8 @@ def _before(row: Any) -> Before:
 def load_before(conn: Connection, ids: Sequence[int]) -> dict[int, Before]:
     """The seen rows of `ids` (those we have), each with what moved since."""
     found = {}
-    for start in range(0, len(ids), CHUNK):
-        query = _seen_against_host().where(seen.c.memory_id.in_(ids[start : start + CHUNK]))
+    for part in chunks(ids):
+        query = _seen_against_host().where(seen.c.memory_id.in_(part))
         for row in conn.execute(query):
             found[int(row[0])] = _before(row)
     return found
@@ -79,7 +79,7 @@ def _revision(row: HostRow, kind: str, **values: Any) -> dict[str, Any]:
         "memory_id": row.id,
         "changed_at": row.updated_at,
         "kind": kind,
-        "source": SOURCE_OBSERVED,
+        "source": RevisionSource.OBSERVED,
         "run_id": None,
         "candidate_ids": NO_IDS,
         "previous_content": None,
@@ -98,7 +98,7 @@ def _observed(row: HostRow, before: Before) -> dict[str, Any] | None:
     if before.content_moved:
         return _revision(
             row,
-            KIND_CONTENT,
+            RevisionKind.CONTENT,
             previous_content=was.content,
             new_content=row.content,
             previous_status=was.status if before.status_moved else None,
@@ -107,7 +107,7 @@ def _observed(row: HostRow, before: Before) -> dict[str, Any] | None:
     if before.status_moved:
         return _revision(
             row,
-            KIND_STATUS,
+            RevisionKind.STATUS,
             previous_content=row.content,
             new_content=row.content,
             previous_status=was.status,
@@ -137,7 +137,7 @@ def record_rows(
             if tracking and not rewritten:
                 revision = _revision(
                     row,
-                    KIND_CREATE,
+                    RevisionKind.CREATE,
                     new_content=row.content,
                     new_status=row.status,
                     changed_at=row.promoted_at,

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
-from app.store.connect.driver_query import driver_rows
-
 
 @dataclass(frozen=True, slots=True)
 class Look:
@@ -41,8 +39,8 @@ class ChangeWatch:
         """The version now, as the first statement of a read (None where the dialect has none)."""
         if not self._enabled:
             return None
-        rows = driver_rows(conn, "PRAGMA data_version")  # the driver's cursor: a look precedes many reads
-        return Look(conn.connection.dbapi_connection, int(rows[0][0] if rows else 0))
+        version = conn.exec_driver_sql("PRAGMA data_version").scalar()
+        return Look(conn.connection.dbapi_connection, int(version or 0))
 
     def unchanged(self, look: Look | None) -> bool:
         """Nothing committed by anyone else since a scan that found everything as seen."""

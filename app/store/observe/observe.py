@@ -17,15 +17,9 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, exists, insert, not_, or_, select
 
-from app.core.models import (
-    KIND_CONTENT,
-    KIND_DELETE,
-    KIND_STATUS,
-    SOURCE_OBSERVED,
-    Revision,
-)
+from app.core.models import Revision, RevisionKind, RevisionSource
 from app.store.observe.batch import load_before, record_rows
-from app.store.read.reads import fetch_rows
+from app.store.read.reads import chunks, fetch_rows
 from app.store.read.rows import HostRow, OwnFacts, looks_rewritten
 from app.store.schema.tables import expiry, meta, seen, user_memories
 from app.store.write.revision_log import SeenRow, WriteContext, add_revision
@@ -67,8 +61,7 @@ def find_changes(conn: Connection) -> Changes:
 def _recheck(conn: Connection, found: Changes) -> Changes:
     """`found` (by a read just before) as it stands now: vanished rows are caught by the next look."""
     gone = set(found.gone)
-    for start in range(0, len(found.gone), 500):
-        part = found.gone[start : start + 500]
+    for part in chunks(found.gone):
         gone.difference_update(int(i) for i in conn.execute(select(m.id).where(m.id.in_(part))).scalars())
     return Changes(found.changed, tuple(i for i in found.gone if i in gone))
 
@@ -88,8 +81,8 @@ def record_changes(ctx: WriteContext, found: Changes | None = None) -> Changes:
         add_revision(
             ctx,
             memory_id,
-            KIND_DELETE,
-            SOURCE_OBSERVED,
+            RevisionKind.DELETE,
+            RevisionSource.OBSERVED,
             previous_content=gone.content,
             previous_status=gone.status,
         )
@@ -135,7 +128,9 @@ class MemoryObservations:
         for mid in gone:
             before = self.seen.pop(mid)
             self.raw.pop(mid, None)
-            found.append(self._revision(mid, now, KIND_DELETE, before.content, None, before.status, None))
+            found.append(
+                self._revision(mid, now, RevisionKind.DELETE, before.content, None, before.status, None)
+            )
         self.started = True
         return found
 
@@ -161,10 +156,14 @@ class MemoryObservations:
         status = (before.status, row.status) if last[1] != look[1] else (None, None)
         if last[2] != look[2]:
             return [
-                self._revision(row.id, row.updated_at, KIND_CONTENT, before.content, row.content, *status)
+                self._revision(
+                    row.id, row.updated_at, RevisionKind.CONTENT, before.content, row.content, *status
+                )
             ]
         if status[0] is not None:
-            return [self._revision(row.id, row.updated_at, KIND_STATUS, row.content, row.content, *status)]
+            return [
+                self._revision(row.id, row.updated_at, RevisionKind.STATUS, row.content, row.content, *status)
+            ]
         return []
 
     def _revision(
@@ -182,7 +181,7 @@ class MemoryObservations:
             memory_id=memory_id,
             changed_at=at,
             kind=kind,
-            source=SOURCE_OBSERVED,
+            source=RevisionSource.OBSERVED,
             run_id=None,
             candidate_ids=(),
             previous_content=old,
@@ -200,7 +199,7 @@ class MemoryObservations:
         if not extra and baseline is None and memory_id not in self.seen:
             return base
         current = base or OwnFacts()
-        changes = [r.changed_at for r in extra if r.kind == KIND_CONTENT]
+        changes = [r.changed_at for r in extra if r.kind == RevisionKind.CONTENT]
         last = max([*changes, current.last_content_change or 0]) or None
         return OwnFacts(
             expires_at=current.expires_at,

@@ -8,13 +8,13 @@ expiry pass would serve expired memory. `injected_predicate` is the host's view 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, or_, select, true
 
 from app.core.errors import InvalidInputError
-from app.core.models import KIND_CONTENT, REWRITE_THRESHOLD_MS, STATUS_ACTIVE, STATUS_DISMISSED
+from app.core.models import REWRITE_THRESHOLD_MS, MemoryStatus, RevisionKind
 from app.core.text_input import int64_problem, text_problem
 from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.search import index as search_index
@@ -67,7 +67,7 @@ def is_expired(now: int, own: bool) -> ColumnElement[bool]:
 
 def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
     """What the agent is shown: status exactly `active` (as the host selects) and not expired."""
-    return and_(m.status == STATUS_ACTIVE, not_expired(now, own))
+    return and_(m.status == MemoryStatus.ACTIVE, not_expired(now, own))
 
 
 def search_problem(text: str) -> str | None:
@@ -117,11 +117,11 @@ def search_predicate(text: str, indexed: Sequence[str] = ()) -> ColumnElement[bo
 
 
 def _rewritten(own: bool) -> ColumnElement[bool]:
-    heuristic = and_(m.status == STATUS_ACTIVE, m.updated_at - m.promoted_at > REWRITE_THRESHOLD_MS)
+    heuristic = and_(m.status == MemoryStatus.ACTIVE, m.updated_at - m.promoted_at > REWRITE_THRESHOLD_MS)
     if not own:
         return heuristic
     has_content_revision = exists().where(
-        and_(revisions.c.memory_id == m.id, revisions.c.kind == KIND_CONTENT)
+        and_(revisions.c.memory_id == m.id, revisions.c.kind == RevisionKind.CONTENT)
     )
     tracked = exists().where(seen.c.memory_id == m.id)
     baseline = exists().where(and_(seen.c.memory_id == m.id, seen.c.baseline_rewritten_at.is_not(None)))
@@ -130,11 +130,11 @@ def _rewritten(own: bool) -> ColumnElement[bool]:
 
 def status_predicate(status: StatusFilter, now: int, own: bool) -> ColumnElement[bool]:
     if status == "active":
-        return m.status == STATUS_ACTIVE
+        return m.status == MemoryStatus.ACTIVE
     if status == "dismissed":
-        return m.status == STATUS_DISMISSED
+        return m.status == MemoryStatus.DISMISSED
     if status == "other":
-        return m.status.not_in([STATUS_ACTIVE, STATUS_DISMISSED])
+        return m.status.not_in([MemoryStatus.ACTIVE, MemoryStatus.DISMISSED])
     if status == "expired":
         return is_expired(now, own)
     if status == "expiring":
@@ -159,6 +159,15 @@ def select_ids(flt: MemoryFilter, now: int, own: bool, indexed: Sequence[str] = 
     if flt.search.strip():
         query = query.where(search_predicate(flt.search, indexed))
     return query.order_by(*order)
+
+
+def select_first_hits(flt: MemoryFilter, now: int, own: bool, window: int, limit: int) -> Select[int]:
+    """The first `limit` ids of a search's listing among the first `window` ids of the same listing
+    without the search: the search's text is only matched against those. Exactly the head of the
+    search's listing when it finds `limit` ids (its hits are a subsequence of that listing, in the same
+    order); fewer say nothing about the rows after the window."""
+    stretch = select_ids(replace(flt, search=""), now, own).limit(window)
+    return select_ids(flt, now, own).where(m.id.in_(stretch.scalar_subquery())).limit(limit)
 
 
 def count_by_status() -> Select[str, int]:

@@ -12,10 +12,9 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, case, func, null, select
 
-from app.core.models import EMPTY_DETAIL, KIND_CONTENT, Candidate, Revision
+from app.core.models import EMPTY_DETAIL, Candidate, Revision, RevisionKind
 from app.core.provenance import parse_candidate_ids
 from app.core.text_input import INT64_MAX, INT64_MIN, tolerant_json_loads
-from app.store.connect.driver_query import DriverQuery
 from app.store.host_cells import TIME_MAX, TIME_MIN, text_value, time_value
 from app.store.read.rows import CANDIDATE_COLUMNS, HOST_COLUMNS, HostRow, OwnFacts, build_candidate, host_row
 from app.store.schema.tables import (
@@ -35,6 +34,7 @@ SELECT_CANDIDATES = select(*(c[name] for name in CANDIDATE_COLUMNS))
 
 
 def chunks(ids: Sequence[int], size: int = CHUNK) -> Iterator[Sequence[int]]:
+    """`ids` in slices of `size`: how every query splits a long `IN` list (SQLite's variable limit)."""
     for start in range(0, len(ids), size):
         yield ids[start : start + size]
 
@@ -63,7 +63,7 @@ def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]
     sources: dict[int, list[str]] = {}
     stats: dict[int, tuple[int, int | None]] = {}
     baselines: dict[int, int | None] = {}
-    last_change = func.max(case((revisions.c.kind == KIND_CONTENT, revisions.c.changed_at)))
+    last_change = func.max(case((revisions.c.kind == RevisionKind.CONTENT, revisions.c.changed_at)))
     for part in chunks(ids):
         for mid, at in conn.execute(
             select(expiry.c.memory_id, expiry.c.expires_at).where(expiry.c.memory_id.in_(part))
@@ -186,14 +186,12 @@ _WITHOUT_TEXTS = [
     null().label(column.name) if column.name in ("previous_content", "new_content") else column
     for column in revisions.c
 ]
-# Built once, run on the driver's cursor: the history panel reads one memory's revisions, and the
-# newest one whole, at every selection, and the diff waits for them.
+# Built once (SQLAlchemy caches their compiled form): the history panel reads one memory's revisions,
+# and the newest one whole, at every selection.
 _HISTORY = {
-    texts: DriverQuery(
-        select(*(revisions.c if texts else _WITHOUT_TEXTS))
-        .where(revisions.c.memory_id == bindparam("b_memory"))
-        .order_by(revisions.c.changed_at, revisions.c.id)
-    )
+    texts: select(*(revisions.c if texts else _WITHOUT_TEXTS))
+    .where(revisions.c.memory_id == bindparam("b_memory"))
+    .order_by(revisions.c.changed_at, revisions.c.id)
     for texts in (True, False)
 }
 
@@ -201,7 +199,7 @@ _HISTORY = {
 def fetch_revisions(conn: Connection, memory_id: int, *, texts: bool = True) -> list[Revision]:
     """A memory's revisions, oldest first (changed_at, then id); `texts=False` leaves out both texts
     (50 revisions of a 64 KiB memory hold 6 MB of them; a history list needs none)."""
-    rows = _HISTORY[texts].rows(conn, {"b_memory": memory_id})
+    rows = conn.execute(_HISTORY[texts], {"b_memory": memory_id})
     return [revision_from_row(row, texts_loaded=texts) for row in rows]
 
 
@@ -214,9 +212,9 @@ def fetch_revisions_by_id(conn: Connection, revision_ids: Sequence[int]) -> list
     return [found[item] for item in revision_ids if item in found]
 
 
-_ONE_REVISION = DriverQuery(select(revisions).where(revisions.c.id == bindparam("b_revision")))
+_ONE_REVISION = select(revisions).where(revisions.c.id == bindparam("b_revision"))
 
 
 def fetch_revision(conn: Connection, revision_id: int) -> Revision | None:
-    rows = _ONE_REVISION.rows(conn, {"b_revision": revision_id})
-    return revision_from_row(rows[0]) if rows else None
+    row = conn.execute(_ONE_REVISION, {"b_revision": revision_id}).first()
+    return revision_from_row(row) if row is not None else None

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.core.models import REWRITE_THRESHOLD_MS, STATUS_ACTIVE, Candidate, Memory
+from app.core.models import REWRITE_THRESHOLD_MS, Candidate, Memory, MemoryStatus
 from app.core.provenance import ProvenanceEntry, parse_provenance, provenance_problem, read_candidate_ids
 from app.core.screening import has_hidden_characters
 from app.core.trust import derive_sources, memory_trust
@@ -130,7 +130,7 @@ NO_FACTS = OwnFacts()
 
 def looks_rewritten(status: str, promoted_at: int, updated_at: int) -> bool:
     """The host's own rule for a row without history: active and updated over a minute after promotion."""
-    return status == STATUS_ACTIVE and updated_at - promoted_at > REWRITE_THRESHOLD_MS
+    return status == MemoryStatus.ACTIVE and updated_at - promoted_at > REWRITE_THRESHOLD_MS
 
 
 def _showable_facts(facts: OwnFacts) -> tuple[OwnFacts, tuple[str, ...]]:

@@ -1,7 +1,7 @@
 """The dashboard's own full-text index of memory contents (SQLite FTS5, trigram tokenizer), `mdash_search`.
 
-Why: a search is `LIKE '%term%'` over every content, a scan of the whole host table (about 190 ms at
-100,000 memories). The index answers a selective term in a few milliseconds. It indexes `mdash_seen`
+Why: a search is `LIKE '%term%'` over every content, a scan of the whole host table, which grows
+with it. The index answers a selective term at once. It indexes `mdash_seen`
 (an external-content table: no second copy of the text), the store's record of every memory as last
 seen, kept current by the observation that precedes every listing; triggers on `mdash_seen` (our own
 table, never the host's) keep the index in step (see "Pending changes"). `detail=none` keeps it small
@@ -18,7 +18,7 @@ Filling: rows up to `mdash_meta['search_indexed_upto']` are indexed (the trigger
 steps that never hold the write lock for long.
 
 Pending changes: a content written to `mdash_seen` is not re-indexed in the writing transaction (FTS5
-upkeep of a ~1 KB text, ~0.3 ms, was a third of recording 1,000 rewrites). Since migration 0003 the
+upkeep of a ~1 KB text was a third of the cost of recording 1,000 rewrites). Since migration 0003 the
 triggers only note the memory in `mdash_search_pending`, with the text the index still holds for it
 (NULL: none); `index_pending_step` brings the index up to date in short transactions of their own,
 which the window runs when idle. Meanwhile a search takes the pending memories as candidates too, and
@@ -45,61 +45,7 @@ PENDING_TABLE = "mdash_search_pending"
 
 search = table(SEARCH_TABLE, column("rowid"), column("content"))
 pending = table(PENDING_TABLE, column("memory_id"))
-
-_UPTO = f"(SELECT CAST(value AS INTEGER) FROM mdash_meta WHERE key = '{UPTO_KEY}')"
-# Migration 0002: the index kept in step inside every write (0003 replaces these triggers; its
-# downgrade brings them back).
-TRIGGERS_0002 = (
-    f"CREATE TRIGGER mdash_seen_search_insert AFTER INSERT ON mdash_seen WHEN new.memory_id <= {_UPTO}"
-    f" BEGIN INSERT INTO {SEARCH_TABLE}(rowid, content) VALUES (new.memory_id, new.content); END",
-    f"CREATE TRIGGER mdash_seen_search_delete AFTER DELETE ON mdash_seen WHEN old.memory_id <= {_UPTO}"
-    f" BEGIN INSERT INTO {SEARCH_TABLE}({SEARCH_TABLE}, rowid, content)"
-    " VALUES ('delete', old.memory_id, old.content); END",
-    f"CREATE TRIGGER mdash_seen_search_update AFTER UPDATE OF content ON mdash_seen"
-    f" WHEN old.memory_id <= {_UPTO} AND old.content IS NOT new.content BEGIN"
-    f" INSERT INTO {SEARCH_TABLE}({SEARCH_TABLE}, rowid, content)"
-    " VALUES ('delete', old.memory_id, old.content);"
-    f" INSERT INTO {SEARCH_TABLE}(rowid, content) VALUES (new.memory_id, new.content); END",
-)
-CREATE_STATEMENTS = (
-    f"CREATE VIRTUAL TABLE {SEARCH_TABLE} USING fts5(content, content='mdash_seen',"
-    " content_rowid='memory_id', tokenize='trigram', detail=none)",
-    *TRIGGERS_0002,
-    f"INSERT OR REPLACE INTO mdash_meta (key, value) VALUES ('{UPTO_KEY}', '0')",
-)
-TRIGGERS = ("mdash_seen_search_insert", "mdash_seen_search_delete", "mdash_seen_search_update")
-
-# Migration 0003: the triggers note a changed memory, once, with the text the index holds for it (the
-# first note of a memory keeps that text: later ones are ignored until `index_pending_step` takes it).
-PENDING_STATEMENTS = (
-    *(f"DROP TRIGGER IF EXISTS {trigger}" for trigger in TRIGGERS),
-    f"CREATE TABLE {PENDING_TABLE} (memory_id INTEGER PRIMARY KEY, indexed TEXT)",
-    f"CREATE TRIGGER mdash_seen_search_insert AFTER INSERT ON mdash_seen WHEN new.memory_id <= {_UPTO}"
-    f" BEGIN INSERT OR IGNORE INTO {PENDING_TABLE} VALUES (new.memory_id, NULL); END",
-    f"CREATE TRIGGER mdash_seen_search_delete AFTER DELETE ON mdash_seen WHEN old.memory_id <= {_UPTO}"
-    f" BEGIN INSERT OR IGNORE INTO {PENDING_TABLE} VALUES (old.memory_id, old.content); END",
-    f"CREATE TRIGGER mdash_seen_search_update AFTER UPDATE OF content ON mdash_seen"
-    f" WHEN old.memory_id <= {_UPTO} AND old.content IS NOT new.content"
-    f" BEGIN INSERT OR IGNORE INTO {PENDING_TABLE} VALUES (old.memory_id, old.content); END",
-)
-
-
-def supported(conn: Connection) -> bool:
-    """FTS5 with the trigram tokenizer (SQLite 3.34+) is available on this connection."""
-    if conn.dialect.name != "sqlite":
-        return False
-    try:
-        conn.exec_driver_sql("CREATE VIRTUAL TABLE temp.mdash_search_probe USING fts5(x, tokenize='trigram')")
-    except Exception:
-        return False
-    conn.exec_driver_sql("DROP TABLE temp.mdash_search_probe")
-    return True
-
-
-def create(conn: Connection) -> None:
-    """The index table, its triggers and an empty fill mark (a migration runs this)."""
-    for statement in CREATE_STATEMENTS:
-        conn.exec_driver_sql(statement)
+# The table, its triggers and the fill mark are the migrations' (0002, 0003), each with its SQL frozen.
 
 
 def exists(conn: Connection) -> bool:
@@ -133,23 +79,6 @@ def fill_step(conn: Connection, chunk: int = FILL_CHUNK) -> bool:
     )
     conn.exec_driver_sql("UPDATE mdash_meta SET value = ? WHERE key = ?", (str(last), UPTO_KEY))
     return last >= COMPLETE
-
-
-def create_pending(conn: Connection) -> None:
-    """Migration 0003: changes wait in `mdash_search_pending` instead of being indexed in the write."""
-    for statement in PENDING_STATEMENTS:
-        conn.exec_driver_sql(statement)
-
-
-def drop_pending(conn: Connection) -> None:
-    """Migration 0003's downgrade: every pending change indexed, then the triggers of 0002 again."""
-    while not index_pending_step(conn):
-        pass
-    for trigger in TRIGGERS:
-        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
-    conn.exec_driver_sql(f"DROP TABLE {PENDING_TABLE}")
-    for statement in TRIGGERS_0002:
-        conn.exec_driver_sql(statement)
 
 
 def has_pending(conn: Connection) -> bool:
