@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from app.store.connect.engine import host_schema_sql
+from app.store.schema.tables import user_memories, user_memory_candidates
 
 DAY = 86_400_000
 HOUR = 3_600_000
@@ -174,5 +175,18 @@ def search_index_intact(path: Path) -> bool:
         conn.execute("CREATE VIRTUAL TABLE temp.wanted USING fts5vocab(temp, fresh, instance)")
         held = set(conn.execute("SELECT term, doc FROM temp.held"))
         return held == set(conn.execute("SELECT term, doc FROM temp.wanted")) and bool(held)
+    finally:
+        conn.close()
+
+
+def host_dump(path: Path) -> list[tuple[object, ...]]:
+    """Both fenced tables byte for byte (`hex`: text that is not UTF-8 cannot come back as str)."""
+    conn = sqlite3.connect(path)
+    try:
+        dump: list[tuple[object, ...]] = []
+        for table in (user_memories, user_memory_candidates):
+            cells = ", ".join(f"typeof({c.name}), hex({c.name})" for c in table.c)
+            dump += conn.execute(f"SELECT {cells} FROM {table.name} ORDER BY id").fetchall()
+        return dump
     finally:
         conn.close()

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostdb import build_host_db
+from hostdb import build_host_db, host_dump
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,19 +97,6 @@ def _insert(
             f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({', '.join(placeholders)})",
             parameters,
         )
-
-
-def host_dump(path: Path) -> list[tuple[object, ...]]:
-    """Both fenced tables byte for byte (`hex`: text that is not UTF-8 cannot come back as str)."""
-    conn = sqlite3.connect(path)
-    try:
-        dump: list[tuple[object, ...]] = []
-        for table in (user_memories, user_memory_candidates):
-            cells = ", ".join(f"typeof({c.name}), hex({c.name})" for c in table.c)
-            dump += conn.execute(f"SELECT {cells} FROM {table.name} ORDER BY id").fetchall()
-        return dump
-    finally:
-        conn.close()
 
 
 def read_commands(memory_id: int) -> list[tuple[list[str], int]]:

@@ -10,11 +10,10 @@ it, so that on a tree without it every other test still fails for its own reason
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, host_sql
+from hostdb import build_host_db, host_dump, host_sql
 
 from app.cli import main
 from app.core.card import card_meta, timestamps_tooltip
@@ -111,19 +110,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     code = main(list(argv))
     out, _err = capsys.readouterr()
     return code, out
-
-
-def host_dump(path: Path) -> list[tuple[object, ...]]:
-    """Both fenced tables byte for byte (`hex`: text that is not UTF-8 cannot come back as str)."""
-    conn = sqlite3.connect(path)
-    try:
-        dump: list[tuple[object, ...]] = []
-        for table in (user_memories, user_memory_candidates):
-            cells = ", ".join(f"typeof({c.name}), hex({c.name})" for c in table.c)
-            dump += conn.execute(f"SELECT {cells} FROM {table.name} ORDER BY id").fetchall()
-        return dump
-    finally:
-        conn.close()
 
 
 def odd_db(tmp_path: Path, statement: str) -> Path:
