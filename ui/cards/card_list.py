@@ -41,8 +41,15 @@ class CardList(QListView):
         bottom_right: QModelIndex | QPersistentModelIndex,
         roles: Sequence[int] = (),
     ) -> None:
-        """Repaint the changed cards, without QListView's layout of every row (see the module docstring)."""
+        """Repaint the changed cards, without QListView's layout of every row (see the module docstring).
+
+        The base view skips its repaint while it believes a delayed layout is pending (one that this
+        override never lets run), so the changed band is repainted here: cards are uniform and contiguous."""
         QAbstractItemView.dataChanged(self, top_left, bottom_right, list(roles))
+        if top_left.isValid() and bottom_right.isValid():
+            band = self.visualRect(self.cards.index(top_left.row(), 0))
+            band = band.united(self.visualRect(self.cards.index(bottom_right.row(), 0)))
+            self.viewport().update(band)
 
     def current_id(self) -> int | None:
         index = self.currentIndex()
