@@ -28,7 +28,7 @@ from app.core.errors import DatabaseLockedError, DatabaseOpenError
 from app.store.connect import file_access
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_identity import FileIdentity
-from app.store.host_cells import decode_text
+from app.store.read.host_cells import decode_text
 from app.store.schema.tables import HOST_TABLES, VERSION_TABLE
 
 SQLITE_HEADER = b"SQLite format 3\x00"

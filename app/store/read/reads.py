@@ -15,7 +15,7 @@ from sqlalchemy import Connection, bindparam, case, func, null, select
 from app.core.models import EMPTY_DETAIL, Candidate, Revision, RevisionKind
 from app.core.provenance import parse_candidate_ids
 from app.core.text_input import INT64_MAX, INT64_MIN, tolerant_json_loads
-from app.store.host_cells import TIME_MAX, TIME_MIN, text_value, time_value
+from app.store.read.host_cells import TIME_MAX, TIME_MIN, text_value, time_value
 from app.store.read.rows import CANDIDATE_COLUMNS, HOST_COLUMNS, HostRow, OwnFacts, build_candidate, host_row
 from app.store.schema.tables import (
     expiry,

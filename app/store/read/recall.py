@@ -11,7 +11,7 @@ from typing import Literal
 
 from sqlalchemy import Connection, select
 
-from app.store.host_cells import text_value, time_value
+from app.store.read.host_cells import text_value, time_value
 from app.store.read.query import injected_predicate, search_predicate
 from app.store.schema.tables import user_memories
 

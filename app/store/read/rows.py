@@ -4,7 +4,7 @@ The host's tables have no CHECKs, so any SQLite value can sit in any column: tex
 or NULL; text that is not UTF-8; timestamps past what a clock can show; JSON nested deeper than the
 parser recurses. `host_row` and `build_candidate` take whatever is there. A well-typed row takes the
 fast path (a few type checks: this runs for every card of a 100,000-memory listing); any other cell is
-read by `app.store.host_cells` as something every reader can show and gets a note in `oddities`
+read by `app.store.read.host_cells` as something every reader can show and gets a note in `oddities`
 ("updated_at is text 'yesterday', …"), which the CLI and the window show as "malformed"; so do JSON
 columns that cannot be read (`app.core.provenance`). Nothing here writes: an odd row is shown, never repaired
 by a read.
@@ -20,7 +20,7 @@ from app.core.models import REWRITE_THRESHOLD_MS, Candidate, Memory, MemoryStatu
 from app.core.provenance import ProvenanceEntry, parse_provenance, provenance_problem, read_candidate_ids
 from app.core.screening import has_hidden_characters
 from app.core.trust import derive_sources, memory_trust
-from app.store.host_cells import (
+from app.store.read.host_cells import (
     TIME_MAX,
     TIME_MIN,
     describe,

@@ -206,7 +206,7 @@ def test_a_blob_status_is_not_active_and_not_injected(tmp_path: Path) -> None:
 
 
 def test_text_that_is_not_utf8_reads_marked() -> None:
-    from app.store.host_cells import UndecodableText, decode_text
+    from app.store.read.host_cells import UndecodableText, decode_text
 
     assert type(decode_text("Grüße".encode())) is str
     odd = decode_text(b"A\xffB")
