@@ -18,12 +18,18 @@ from ui.runtime.controller import Controller
 from ui.window.main_window import MainWindow
 
 
-def test_start_shows_the_first_page_then_extends_it_to_every_card(
-    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def window_over_40_more(
+    qtbot: QtBot,
+    store: MemoryStore,
+    host_db: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+) -> tuple[Controller, MainWindow]:
+    """Memories #10-#49 ("Memory N" + text) beside the seed, a first page of 6, and a shown window."""
     conn = sqlite3.connect(host_db)
     for memory_id in range(10, 50):
-        memory_row(conn, memory_id, f"Memory {memory_id}", promoted_at=T0 + memory_id * DAY)
+        memory_row(conn, memory_id, f"Memory {memory_id}{text}", promoted_at=T0 + memory_id * DAY)
     conn.commit()
     conn.close()
     monkeypatch.setattr(controller_module, "FIRST_PAGE", 6)
@@ -32,6 +38,13 @@ def test_start_shows_the_first_page_then_extends_it_to_every_card(
     qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
     window.resize(1000, 700)
     window.show()
+    return controller, window
+
+
+def test_start_shows_the_first_page_then_extends_it_to_every_card(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    controller, window = window_over_40_more(qtbot, store, host_db, tmp_path, monkeypatch, "")
     listings: list[Listing] = []
     titles: list[str] = []
     rows: list[int] = []
@@ -59,16 +72,7 @@ def test_start_shows_the_first_page_then_extends_it_to_every_card(
 def test_a_search_shows_its_first_page_uncounted_then_every_hit_counted(
     qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    conn = sqlite3.connect(host_db)
-    for memory_id in range(10, 50):
-        memory_row(conn, memory_id, f"Memory {memory_id} about decisions", promoted_at=T0 + memory_id * DAY)
-    conn.commit()
-    conn.close()
-    monkeypatch.setattr(controller_module, "FIRST_PAGE", 6)
-    controller = Controller(store)
-    window = MainWindow(controller, settings=QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
-    window.show()
+    controller, window = window_over_40_more(qtbot, store, host_db, tmp_path, monkeypatch, " about decisions")
     settle(qtbot, window)
     listings: list[Listing] = []
     titles: list[str] = []
