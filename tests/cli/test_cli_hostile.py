@@ -187,6 +187,19 @@ def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary_file(
     _export_failing_midway(host_db, tmp_path / "out" / "export.json", existing, limits)
 
 
+def _tmpfs(folder: Path, options: str, why_not: str) -> Iterator[Path]:
+    """`folder` with a real tmpfs mounted on it while the test runs (root only), else the test skips."""
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], capture_output=True, check=False
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"{why_not}: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
     """A real, tiny filesystem (64 KiB of tmpfs): needs root and a kernel that lets this process mount."""
@@ -194,15 +207,7 @@ def full_disk(tmp_path: Path) -> Iterator[Path]:
     folder.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a tiny tmpfs needs root; the file-size-limit test covers a failed write")
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True, check=False
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", str(folder)], check=False)
+    yield from _tmpfs(folder, "size=64k", "cannot mount a tmpfs here")
 
 
 @posix
@@ -324,15 +329,7 @@ def unwritable_folder(tmp_path: Path) -> Iterator[Path]:
         finally:
             folder.chmod(0o755)
         return
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)], capture_output=True, check=False
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"root ignores permissions and cannot mount a read-only tmpfs: {mounted.stderr.decode()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", str(folder)], check=False)
+    yield from _tmpfs(folder, "ro,size=64k", "root ignores permissions and cannot mount a read-only tmpfs")
 
 
 @pytest.fixture
