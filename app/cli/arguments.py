@@ -17,10 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app.core.errors import InvalidInputError
-from app.core.text_input import INT64_MAX, MAX_CONTENT_BYTES, int64_problem
+from app.core.text_input import INT64_MAX, INT64_MIN, MAX_CONTENT_BYTES, is_whole_number, whole_number_int64
 
-_WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
-_LONGEST_INT64 = 19  # digits of 2**63: anything longer is out of range (and int() refuses thousands)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = range(0xDC80, 0xDD00)  # how os.fsdecode's surrogateescape carries an undecodable byte
 MAX_TIMEOUT_S = 24 * 60 * 60
@@ -28,15 +26,13 @@ MAX_TIMEOUT_S = 24 * 60 * 60
 
 def int64(text: str) -> int:
     """An argparse type: a whole number that fits SQLite's 64-bit integers."""
-    if not _WHOLE_NUMBER.fullmatch(text):
+    number = text.strip()
+    if not is_whole_number(number):
         raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
-    digits = text.strip().lstrip("+-").lstrip("0")
-    if len(digits) > _LONGEST_INT64:  # said before int(), which refuses numbers of 4,300 digits
-        raise argparse.ArgumentTypeError(f"{text.strip()[:40]}... is out of range (at most {INT64_MAX})")
-    value = int(text)
-    problem = int64_problem(value)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(problem)
+    value = whole_number_int64(number)
+    if value is None:
+        shown = number if len(number) <= 40 else number[:40] + "..."
+        raise argparse.ArgumentTypeError(f"{shown} is out of range ({INT64_MIN} to {INT64_MAX})")
     return value
 
 

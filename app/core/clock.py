@@ -9,11 +9,12 @@ person enters (`parse_instant`) lies between the years 1 and 9999, so every late
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
+
+from app.core.text_input import is_whole_number, whole_number_int64
 
 NOW_ENV = "MEMORY_DASHBOARD_NOW"
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -22,7 +23,6 @@ ONE_MS = timedelta(milliseconds=1)
 # every later display of it works. Well inside SQLite's 64-bit integers.
 MIN_INSTANT_MS = (datetime(1, 1, 1, tzinfo=UTC) - EPOCH) // ONE_MS
 MAX_INSTANT_MS = (datetime.max.replace(tzinfo=UTC) - EPOCH) // ONE_MS
-_EPOCH_MS = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() would take other scripts' digits
 _RANGE = "a time must lie between the years 1 and 9999"
 
 
@@ -66,10 +66,12 @@ def parse_instant(text: str) -> int:
     value = text.strip()
     if not value:
         raise ValueError("empty time")
-    if _EPOCH_MS.fullmatch(value):
-        if len(value) > 20:  # past any 64-bit number, and int() refuses thousands of digits
-            raise ValueError(f"{value[:20]}... is out of range: {_RANGE}")
-        ms = int(value)
+    if is_whole_number(value):
+        number = whole_number_int64(value)
+        if number is None:
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            raise ValueError(f"{shown} is out of range: {_RANGE}")
+        ms = number
     else:
         ms = _iso_ms(value, text)
     problem = instant_problem(ms)

@@ -55,6 +55,24 @@ def content_problem(content: str) -> str | None:
     return None
 
 
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII only: int() takes other scripts' digits too
+_INT64_DIGITS = 19  # digits of 2**63
+
+
+def is_whole_number(text: str) -> bool:
+    """An optional sign and ASCII digits, nothing else."""
+    return _WHOLE_NUMBER.fullmatch(text) is not None
+
+
+def whole_number_int64(text: str) -> int | None:
+    """The 64-bit integer a whole number (`is_whole_number`) names; None for any other text and for a number
+    past 64 bits. The digits are counted before int(), which refuses thousands of them with its own error."""
+    if not is_whole_number(text) or len(text.lstrip("+-").lstrip("0")) > _INT64_DIGITS:
+        return None
+    value = int(text)
+    return value if INT64_MIN <= value <= INT64_MAX else None
+
+
 def int64_problem(value: int) -> str | None:
     """Whether `value` fits a 64-bit integer column (SQLite's INTEGER, PostgreSQL's BIGINT)."""
     if INT64_MIN <= value <= INT64_MAX:

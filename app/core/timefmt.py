@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.text_input import int64_problem
+from app.core.text_input import int64_problem, whole_number_int64
 
 MINUTE_MS = 60_000
 HOUR_MS = 60 * MINUTE_MS
@@ -51,8 +51,8 @@ def parse_duration(text: str) -> int:
     for suffix in sorted(units, key=len, reverse=True):
         number = value.removesuffix(suffix)
         if number != value and number.isascii() and number.isdigit():
-            # Checked on the digits' count first: int() refuses thousands of digits with its own error.
-            if len(number) > 19 or int64_problem(int(number) * units[suffix]) is not None:
+            count = whole_number_int64(number)
+            if count is None or int64_problem(count * units[suffix]) is not None:
                 raise ValueError(f"the duration {value[:30]} is too long")
-            return int(number) * units[suffix]
+            return count * units[suffix]
     raise ValueError(f"not a duration like 7d, 12h or 30m: {text[:60]!r}")

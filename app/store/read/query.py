@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, o
 
 from app.core.errors import InvalidInputError
 from app.core.models import REWRITE_THRESHOLD_MS, MemoryStatus, RevisionKind
-from app.core.text_input import int64_problem, text_problem
+from app.core.text_input import text_problem, whole_number_int64
 from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.search import index as search_index
 
@@ -92,9 +92,7 @@ def _memory_id(term: str) -> int | None:
     """The memory id a term like `#12` or `12` names: ASCII digits (int() takes other scripts' too) that
     fit a 64-bit id; a longer number names no memory, it is only searched as text."""
     bare = term.removeprefix("#")
-    if not (bare.isascii() and bare.isdigit()) or len(bare) > 19 or int64_problem(int(bare)) is not None:
-        return None
-    return int(bare)
+    return whole_number_int64(bare) if bare.isdigit() else None  # no sign: `#-5` names no memory
 
 
 def search_predicate(text: str, indexed: Sequence[str] = ()) -> ColumnElement[bool]:
