@@ -16,8 +16,9 @@ from typing import Any, Protocol
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 
 from app import __version__
-from app.cli import memory_commands, write_commands
 from app.cli.arguments import argument_problem
+from app.cli.commands import memory as memory_commands
+from app.cli.commands import write as write_commands
 from app.cli.opener import open_store
 from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError
 
@@ -77,7 +78,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     memory_commands.register(subparsers, parents)
     write_commands.register(subparsers, parents)
     try:
-        review = importlib.import_module("app.cli.review_commands")
+        review = importlib.import_module("app.cli.commands.review")
     except ImportError:
         review = None
     if review is not None:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from review_helpers import snapshot
 
-from app.cli.export import export_data
+from app.cli.commands.export import export_data
 from app.core.clock import ManualClock
 from app.review.apply import apply_verdict
 from app.review.errors import VerdictError

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from app.cli.arguments import int64, positive_int64
-from app.cli.export import export_command
+from app.cli.commands.export import export_command
 from app.cli.registry import Opener, add_force_option, command_adder
 from app.cli.render import (
     candidate_json,
