@@ -1,4 +1,4 @@
-"""The menu bar (File, Memory, View, Review, Help), built from the window's actions."""
+"""The menu bar (File, Edit, Memory, View, Review, Help), built from the window's actions."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ def build_menus(window: WindowParts) -> None:
     file_menu.addAction(a.open_demo)
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
+    edit_menu = bar.addMenu("&Edit")
+    edit_menu.addAction(a.preferences)
     memory = bar.addMenu("&Memory")
     for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry):
         memory.addAction(action)
@@ -44,9 +46,10 @@ def build_menus(window: WindowParts) -> None:
     review.addAction(a.review_queue)
     review.addAction(a.run_review)
     help_menu = bar.addMenu("&Help")
+    help_menu.addAction(a.shortcuts)
     help_menu.addAction(a.about)
     a.about.triggered.connect(lambda: show_about(window))
-    for menu in (file_menu, memory, view, review, help_menu):
+    for menu in (file_menu, edit_menu, memory, view, review, help_menu):
         menu.setToolTipsVisible(True)
 
 
