@@ -59,21 +59,23 @@ def oddities_tooltip(memory: Memory) -> str:
     return "\n".join(memory.oddities)
 
 
-def origin_counts(memory: Memory) -> str | None:
-    """`3 candidates from promotion · 2 candidates from rewrites` when provenance records an origin other
-    than promotion, else None."""
+def origin_counts(memory: Memory, *, promoted: bool = False) -> str | None:
+    """`12 candidates from rewrites · 4 added by hand` when provenance records an origin other than
+    promotion, else None; `promoted` also counts those promoted with it, first (`1 candidate from
+    promotion · 12 from rewrites`). The noun is said once, with the first count."""
     entries = memory.provenance or ()
     counts = Counter(entry.origin for entry in entries)
     if not entries or set(counts) <= {ORIGIN_PROMOTION}:
         return None
     ordered = [*_ORIGIN_WORDS, *sorted(set(counts) - set(_ORIGIN_WORDS))]
+    shown = [o for o in ordered if counts[o] and (promoted or o != ORIGIN_PROMOTION)]
 
-    def counted(origin: str) -> str:
-        noun = "candidate" if counts[origin] == 1 else "candidates"
+    def counted(origin: str, first: bool) -> str:
+        noun = (" candidate" if counts[origin] == 1 else " candidates") if first else ""
         how = _ORIGIN_WORDS.get(origin) or f"of origin {shown_word(origin)}"
-        return f"{counts[origin]} {noun} {how}"
+        return f"{counts[origin]}{noun} {how}"
 
-    return " · ".join(counted(origin) for origin in ordered if counts[origin])
+    return " · ".join(counted(origin, index == 0) for index, origin in enumerate(shown))
 
 
 def meta_parts(memory: Memory, now: int) -> list[str]:
@@ -151,7 +153,7 @@ def accessible_description(memory: Memory) -> str:
     their origins, provenance, trust and its sources (judged at the row's `as_of`)."""
     now = memory.as_of
     parts = [*meta_parts(memory, now)]
-    counts = origin_counts(memory)
+    counts = origin_counts(memory, promoted=True)
     if counts is not None:
         parts.append(counts)
     unknown = memory.unknown_provenance_ids

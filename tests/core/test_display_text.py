@@ -76,9 +76,10 @@ def memory(**changes: object) -> Memory:
 
 
 def test_origin_counts_say_candidates() -> None:
-    assert origin_counts(memory()) == "1 candidate from promotion · 2 candidates from rewrites"
-    manual = (ProvenanceEntry(1, "s", None, None, "manual"),)
-    assert origin_counts(memory(provenance=manual)) == "1 candidate added by hand"
+    assert origin_counts(memory()) == "2 candidates from rewrites"
+    assert origin_counts(memory(), promoted=True) == "1 candidate from promotion · 2 from rewrites"
+    manual = (ProvenanceEntry(1, "s", None, None, "manual"), ProvenanceEntry(2, "s", None, None, "update"))
+    assert origin_counts(memory(provenance=manual)) == "1 candidate from rewrites · 1 added by hand"
     odd = (ProvenanceEntry(1, "s", None, None, "import"), ProvenanceEntry(2, "s", None, None, "import"))
     assert origin_counts(memory(provenance=odd)) == "2 candidates of origin import"
 
@@ -97,7 +98,7 @@ def test_accessible_name_and_description_carry_status_times_provenance_and_trust
         "promoted 6d ago",
         "updated 3h ago",
         "from candidates: 733, 1231, 1232",
-        "2 candidates from rewrites",
+        "1 candidate from promotion · 2 from rewrites",
         "provenance recorded for every candidate",
         "semi-trusted (sources: session:ses_a, session:ses_b, session:ses_c)",
         "expires 2026-10-28",

@@ -5,6 +5,7 @@ the list cannot drift from what the keys do), plus Tab and Shift+Tab, which move
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -36,8 +37,16 @@ class ShortcutRow:
     action: QAction | None = None
 
 
+def typeable(key: QKeySequence) -> bool:
+    """Not a dedicated key few keyboards have (Help, Find, Open, Undo… as keys of their own, which the
+    platform's standard shortcuts include): Qt numbers those from Key_Help on."""
+    combinations: Any = key  # indexable in PySide6, not in its stubs
+    return all(combinations[i].key().value < Qt.Key.Key_Help.value for i in range(key.count()))
+
+
 def action_keys(action: QAction) -> str:
-    return " · ".join(key.toString(QKeySequence.SequenceFormat.NativeText) for key in action.shortcuts())
+    shown = [key for key in action.shortcuts() if typeable(key)] or action.shortcuts()
+    return " · ".join(key.toString(QKeySequence.SequenceFormat.NativeText) for key in shown)
 
 
 def _what(action: QAction) -> str:
