@@ -11,7 +11,7 @@ from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle, with_older_revision_selected
+from window_helpers import make_window, open_queue, select, settle, with_older_revision_selected
 
 from app.store import MemoryStore
 from ui.window.main_window import MainWindow
@@ -131,4 +131,29 @@ def test_a_cards_accessible_name_and_description_say_more_than_its_text(
         assert part in description, description
     legacy = window.model.index_of(3).data(Qt.ItemDataRole.AccessibleDescriptionRole)
     assert "provenance unknown for 2 of 2 candidates" in legacy
+    settle(qtbot, window)
+
+
+def test_the_review_queue_and_the_editor_are_walked_by_tab_with_names_throughout(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, store, tmp_path)
+    open_queue(qtbot, window, [141])
+    queue = window.queue
+    queue.activateWindow()
+    chain = cycle(walk(qtbot, queue.table, 20), queue.table)
+    assert chain.count(queue.table) == 1 and queue.text in chain and queue.target in chain
+    for widget in chain:
+        assert accessible_name(widget).strip(), type(widget).__name__
+    assert accessible_name(queue.table) == "Pending candidates"
+    queue.hide()
+    select(qtbot, window, 5)
+    window.acts.edit.trigger()
+    dialog = window.commands.edit_dialog
+    assert dialog is not None
+    dialog.editor.setPlainText("Prefers pnpm, always")  # Save is enabled (and takes focus) once changed
+    chain = cycle(walk(qtbot, dialog.editor, 10), dialog.editor)
+    assert dialog.save_button in chain  # Tab leaves the editor for the buttons
+    assert accessible_name(dialog.editor) == "Content of memory 5"
+    dialog.reject()
     settle(qtbot, window)
