@@ -4,6 +4,7 @@ the list cannot drift from what the keys do), plus Tab and Shift+Tab, which move
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,8 +51,9 @@ def action_keys(action: QAction) -> str:
 
 
 def _what(action: QAction) -> str:
+    """The action's text without its mnemonic, ellipsis or a count it shows (`Review queue (6)`)."""
     text = action.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
-    return text.removesuffix("…")
+    return re.sub(r" \(\d+\)$", "", text.removesuffix("…"))
 
 
 def _widgets(action: QAction) -> list[QWidget]:

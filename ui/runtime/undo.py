@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.core.models import Memory, MemoryStatus, Revision
-from app.store import MemoryStore
+from app.store import ConflictError, MemoryStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +27,23 @@ class UndoEntry:
 
 
 def after_promote(memory: Memory) -> UndoEntry:
+    """Delete the promoted memory, unless it changed since (a rewrite is never thrown away by an undo)."""
     memory_id = memory.id
+
+    def run(store: MemoryStore) -> Revision:
+        current = store.get(memory_id)
+        if (current.content, current.status) != (memory.content, memory.status):
+            raise ConflictError(
+                f"Memory #{memory_id} changed since it was promoted, so Undo left it as it is "
+                "(Delete removes it).",
+                current,
+            )
+        return store.delete(memory_id)
+
     return UndoEntry(
         f"Undo promotion of #{memory_id}",
         memory_id,
-        lambda store: store.delete(memory_id),
+        run,
         "the memory is deleted, its candidates stay used; Restore in its history brings it back",
     )
 

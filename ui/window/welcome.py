@@ -29,6 +29,13 @@ EXPLANATION = (
 NEW_MEMORY_TEXT = " Or write a memory yourself with New memory…"
 
 
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.exists() and one.samefile(other)
+    except OSError:
+        return False
+
+
 class WelcomePage(QWidget):
     openDatabaseRequested = Signal()
     openRecentRequested = Signal(str)
@@ -112,7 +119,7 @@ class WelcomePage(QWidget):
     def set_database(self, location: str, recent: list[str]) -> None:
         self.location.setText(f"Database: {location}")
         host = host_database_path()
-        elsewhere = host.is_file() and Path(location) != host
+        elsewhere = host.is_file() and not _same_file(Path(location), host)
         self.host_button.setVisible(elsewhere)
         self.host_button.setToolTip(plain_tip(f"Open {host}"))
         while self.recent_box.count():

@@ -145,6 +145,7 @@ def test_keyboard_shortcuts_lists_every_key_of_the_windows_actions(
     rows = {cell(table, r, 1): (cell(table, r, 0), cell(table, r, 2)) for r in range(table.rowCount())}
     assert rows["Delete"] == (action_keys(window.acts.delete), "in Memory cards")
     assert rows["Next change"][0] == "F7" and rows["Next change"][1] == "anywhere"
+    assert rows["Review queue"] == ("Ctrl+Shift+R", "anywhere")  # without the count it shows
     assert rows["Preferences"][0].startswith("Ctrl+,") or "Ctrl+," in rows["Preferences"][0]
     assert "Tab · Shift+Tab" in [cell(table, r, 0) for r in range(table.rowCount())]
     assert table.rowCount() == len(listed) + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import profile_version, query
+from hostdb import host_sql, profile_version, query
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 from window_helpers import card_content, make_window, open_queue, select, settle, with_older_revision_selected
@@ -66,19 +66,23 @@ def test_restore_selects_the_restoring_revision(qtbot: QtBot, store: MemoryStore
     settle(qtbot, window)
 
 
+def promoted_in_queue(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path, candidate: int
+) -> tuple[MainWindow, int]:
+    """Promote one candidate through the review queue; the window and the new memory's id."""
+    window = queue_window(qtbot, store, tmp_path, [candidate])
+    window.queue.promote_button.click()
+    qtbot.waitUntil(lambda: window.acts.undo.text().startswith("Undo promotion of #"), timeout=10_000)
+    return window, int(window.acts.undo.text().removeprefix("Undo promotion of #"))
+
+
 def test_promotion_selects_its_revision_and_undo_deletes_the_promoted_memory(
     qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
 ) -> None:
-    window = queue_window(qtbot, store, tmp_path, [151])
-    window.queue.promote_button.click()
-    rows: list[tuple[object, ...]] = []
-
-    def promoted() -> bool:
-        rows[:] = query(host_db, "SELECT id FROM user_memories WHERE source_candidate_ids = '[151]'")
-        return len(rows) == 1
-
-    qtbot.waitUntil(promoted, timeout=10_000)
-    new_id = int(str(rows[0][0]))
+    window, new_id = promoted_in_queue(qtbot, store, tmp_path, 151)
+    assert query(host_db, f"SELECT source_candidate_ids FROM user_memories WHERE id = {new_id}") == [
+        ("[151]",)
+    ]
     qtbot.waitUntil(lambda: newest_revision_is_shown(window, new_id, RevisionKind.CREATE), timeout=10_000)
     assert window.acts.undo.isEnabled()
     assert window.acts.undo.text() == f"Undo promotion of #{new_id}"
@@ -105,4 +109,18 @@ def test_merge_undo_puts_the_text_back(
     window.acts.undo.trigger()
     qtbot.waitUntil(lambda: card_content(window, 5) == "Prefers pnpm", timeout=10_000)
     assert query(host_db, "SELECT content FROM user_memories WHERE id = 5") == [("Prefers pnpm",)]
+    settle(qtbot, window)
+
+
+def test_undo_of_a_promotion_leaves_a_memory_rewritten_since(
+    qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
+) -> None:
+    window, new_id = promoted_in_queue(qtbot, store, tmp_path, 152)
+    host_sql(host_db, "UPDATE user_memories SET content = 'Rewritten by the host' WHERE id = ?", (new_id,))
+    with qtbot.waitSignal(window.controller.error, timeout=10_000) as error:
+        window.acts.undo.trigger()
+    assert error.args is not None and "changed since it was promoted" in str(error.args[0])
+    assert query(host_db, f"SELECT content FROM user_memories WHERE id = {new_id}") == [
+        ("Rewritten by the host",)
+    ]
     settle(qtbot, window)
