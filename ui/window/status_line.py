@@ -22,7 +22,7 @@ COUNTS_TIP = (
     "Memories by status, and candidates waiting for review.\n"
     "active: injected into every session · dismissed: kept, not injected\n"
     "other status: a status the host does not know (neither active nor dismissed), shown as it is and "
-    "never injected; the Status filter's Other lists them\n"
+    "never injected; the Status filter's All lists them\n"
     "expired: past its expiry, never recalled"
 )
 
