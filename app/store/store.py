@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Select, func, select
 
-from app.core.clock import Clock, clock_from_env
+from app.core.clock import Clock, clock_from_env, format_instant
 from app.core.errors import (
     ConflictError,
     DatabaseLockedError,
@@ -29,6 +29,8 @@ from app.core.trust import MEMORY_SOURCE_USER_EDIT
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
+from app.store.read import as_of as as_of_read
+from app.store.read import blame as blame_read
 from app.store.read.query import (
     MemoryFilter,
     count_by_status,
@@ -47,7 +49,7 @@ from app.store.read.reads import (
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
 from app.store.read.rows import build_memories
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
-from app.store.schema.tables import user_memories, user_memory_candidates
+from app.store.schema.tables import seen, user_memories, user_memory_candidates
 from app.store.search import index as search_index
 from app.store.write import expiry_sweep, lease, revision_log, triage, writes
 
@@ -403,6 +405,73 @@ class MemoryStore:
         with self._read() as conn:
             ids = recall_ids(conn, now, self._own, search=search, limit=limit, order=order)
             return self._memories(conn, ids, now)
+
+    # -- the past: blame and as-of ---------------------------------------------------------------------
+
+    def blame(self, memory_id: int, *, observe: bool = True) -> blame_read.Blame:
+        """Each sentence (or line) of the memory's text with the revision that put it there in its current
+        form, and the words of the candidates those revisions cite (`app.store.read.blame`)."""
+        revisions = self.history(memory_id, observe=observe)
+        with self._read() as conn:
+            rows = fetch_rows(conn, [memory_id])
+            if not rows and not revisions:
+                raise NotFoundError(f"memory #{memory_id} does not exist")
+            first_seen = (
+                conn.execute(select(seen.c.first_seen_at).where(seen.c.memory_id == memory_id)).scalar()
+                if self._own
+                else None
+            )
+            evidence = blame_read.evidence_words(conn, blame_read.cited_ids(revisions))
+        current = rows[0].content if rows else None
+        return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
+
+    def as_of(self, at: int, ids: Sequence[int] | None = None) -> list[as_of_read.MemoryAsOf]:
+        """Every memory (or those of `ids`) as it was at instant `at`, rebuilt from the revisions after
+        observing outside changes; a memory that did not exist then is left out, one the dashboard has
+        no record of then is marked unknown. An instant after now is now."""
+        self.observe()
+        now = self.now()
+        at = min(at, now)
+        with self._read() as conn:
+            if self._own:
+                facts = as_of_read.fetch_facts(conn, at, ids)
+            else:
+                facts = as_of_read.host_only_facts(conn, ids)
+            if self._memory_log is not None and self._memory_log.revisions:
+                facts = self._facts_with_kept(conn, facts, at)
+        states = (as_of_read.resolve(item, at, now) for item in facts)
+        return as_of_read.ordered(state for state in states if state is not None)
+
+    def _facts_with_kept(
+        self, conn: Connection, facts: list[as_of_read.Facts], at: int
+    ) -> list[as_of_read.Facts]:
+        """A read-only store's facts, recomputed for the memories it observed changing in this process."""
+        kept = self._memory_log.revisions if self._memory_log is not None else {}
+        return [
+            as_of_read.facts_from_history(
+                item.memory_id,
+                self._history(conn, item.memory_id, True, False),
+                at,
+                item.host,
+                item.first_seen_at,
+                item.expires_now,
+            )
+            if item.memory_id in kept
+            else item
+            for item in facts
+        ]
+
+    def profile_as_of(self, at: int) -> list[as_of_read.MemoryAsOf]:
+        """What the agent was shown at `at`: memories injected then, and those whose state then is unknown."""
+        return [state for state in self.as_of(at) if state.injected or not state.known]
+
+    def memory_as_of(self, memory_id: int, at: int) -> as_of_read.MemoryAsOf:
+        found = self.as_of(at, [memory_id])
+        if found:
+            return found[0]
+        if not self.history(memory_id, observe=False) and not self.get_many([memory_id]):
+            raise NotFoundError(f"memory #{memory_id} does not exist")
+        raise NotFoundError(f"memory #{memory_id} did not exist at {format_instant(min(at, self.now()))}")
 
     # -- writers ---------------------------------------------------------------------------------------
 

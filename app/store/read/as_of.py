@@ -1,0 +1,296 @@
+"""As of: every memory as it was at a past instant, from the revision log (observed revisions included).
+
+A memory's state at T is its state now with every change after T undone: the first revision after T
+holds the text (`previous_content`) and, among the revisions after T, the first that moved the status
+or the expiry holds what they were before it. A memory first created after T (its first revision after
+T creates it, or the host's `promoted_at` is after T) is absent; one deleted at or before T is absent.
+Where the dashboard has no record at or before T (it first saw the memory later), the state is unknown
+and is said so ("unknown before <first seen>"), never guessed.
+
+One set-based query finds, per memory, its first and last revision instants around T and the few
+revisions after T that matter (`_FACTS`, over the `(memory_id, changed_at, id)` index); Python then
+resolves each memory's facts (`resolve`). `facts_from_history` computes the same facts from a list of
+revisions (a read-only store's revisions kept in memory).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Integer, Select, bindparam, case, func, select, union
+
+from app.core.clock import format_instant
+from app.core.models import MemoryStatus, Revision, RevisionKind
+from app.core.text_input import tolerant_json_loads
+from app.store.read.host_cells import status_value, text_value, time_value
+from app.store.read.reads import chunks
+from app.store.schema.tables import expiry, revisions, seen, user_memories
+
+r = revisions.c
+m = user_memories.c
+_AT = bindparam("b_at", type_=Integer)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryAsOf:
+    """One memory at instant `at`: its text and status then, or (known False) unknown before a date."""
+
+    memory_id: int
+    at: int
+    known: bool
+    content: str | None
+    status: str | None
+    promoted_at: int | None  # the host's, when the memory still exists
+    changed_at: int | None  # its last recorded change at or before `at`
+    expires_at: int | None
+    exists_now: bool
+    unknown_before: int | None = None  # unknown: the dashboard's first record of it
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at is not None and self.at >= self.expires_at
+
+    @property
+    def injected(self) -> bool:
+        """In the profile the agent was shown at `at` (as `Memory.injected`)."""
+        return self.known and self.status == MemoryStatus.ACTIVE and not self.expired
+
+    @property
+    def unknown_note(self) -> str:
+        when = format_instant(self.unknown_before) if self.unknown_before is not None else "the first look"
+        return f"unknown before {when} (first seen)"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.memory_id,
+            "as_of": self.at,
+            "known": self.known,
+            "content": self.content,
+            "status": self.status,
+            "promoted_at": self.promoted_at,
+            "changed_at": self.changed_at,
+            "expires_at": self.expires_at,
+            "expired": self.expired,
+            "injected": self.injected,
+            "exists_now": self.exists_now,
+            "unknown_before": self.unknown_before,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What decides one memory's state at T: its row now and the revisions around T."""
+
+    memory_id: int
+    host: tuple[str, str, int] | None  # content, status, promoted_at now; None: no host row
+    first_seen_at: int | None
+    expires_now: int | None
+    first_at: int | None  # its first revision
+    last_at: int | None  # its last revision at or before T
+    next_kind: str | None  # its first revision after T (None: none)
+    next_previous: str | None  # that revision's previous text
+    status_after: str | None  # the status before the first status change after T
+    expiry_after: tuple[str, str | None] | None  # kind and detail of the first expiry (or delete) after T
+
+
+def _first_after(*conditions: Any) -> Any:
+    """A correlated subquery: the id of the memory's first revision after T meeting `conditions`."""
+    return (
+        select(r.id)
+        .where(r.memory_id == _IDS.c.memory_id, r.changed_at > _AT, *conditions)
+        .order_by(r.changed_at, r.id)
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+_AGG = (
+    select(
+        r.memory_id,
+        func.min(r.changed_at).label("first_at"),
+        func.max(case((r.changed_at <= _AT, r.changed_at))).label("last_at"),
+        func.min(case((r.changed_at > _AT, r.changed_at))).label("next_at"),
+    )
+    .group_by(r.memory_id)
+    .cte("asof_agg")
+)
+_IDS = union(select(m.id.label("memory_id")), select(_AGG.c.memory_id)).subquery("asof_ids")
+_CHANGED_AFTER = _AGG.c.next_at.is_not(None)
+_NEXT = _first_after()
+_STATUS_AFTER = (
+    select(r.previous_status)
+    .where(r.memory_id == _IDS.c.memory_id, r.changed_at > _AT, r.previous_status.is_not(None))
+    .order_by(r.changed_at, r.id)
+    .limit(1)
+    .scalar_subquery()
+)
+_EXPIRY_AFTER = _first_after(r.kind.in_((RevisionKind.EXPIRY, RevisionKind.DELETE)))
+
+
+def _facts_query() -> Select[Any]:
+    inner = (
+        select(
+            _IDS.c.memory_id,
+            m.id.label("host_id"),
+            m.content,
+            m.status,
+            m.promoted_at,
+            seen.c.first_seen_at,
+            expiry.c.expires_at,
+            _AGG.c.first_at,
+            _AGG.c.last_at,
+            case((_CHANGED_AFTER, _NEXT)).label("next_id"),
+            case((_CHANGED_AFTER, _STATUS_AFTER)).label("status_after"),
+            case((_CHANGED_AFTER, _EXPIRY_AFTER)).label("expiry_id"),
+        )
+        .select_from(
+            _IDS.outerjoin(_AGG, _AGG.c.memory_id == _IDS.c.memory_id)
+            .outerjoin(user_memories, m.id == _IDS.c.memory_id)
+            .outerjoin(seen, seen.c.memory_id == _IDS.c.memory_id)
+            .outerjoin(expiry, expiry.c.memory_id == _IDS.c.memory_id)
+        )
+        .subquery("asof_facts")
+    )
+    following = revisions.alias("asof_next")
+    moved = revisions.alias("asof_expiry")
+    return (
+        select(
+            inner,
+            following.c.kind,
+            following.c.previous_content,
+            moved.c.kind,
+            moved.c.detail,
+        )
+        .select_from(
+            inner.outerjoin(following, following.c.id == inner.c.next_id).outerjoin(
+                moved, moved.c.id == inner.c.expiry_id
+            )
+        )
+        .order_by(inner.c.memory_id)
+    )
+
+
+_FACTS = _facts_query()
+
+
+def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:
+    if row[1] is None:
+        return None
+    return text_value(row[2]), status_value(row[3]), time_value(row[4])
+
+
+def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> list[Facts]:
+    """Every memory's facts at `at` (host rows and memories known only from revisions), by id; or those
+    of `ids`. Needs the dashboard's own tables."""
+    query = _FACTS
+    found: list[Facts] = []
+    parts: Iterable[Sequence[int] | None] = [None] if ids is None else chunks(ids)
+    for part in parts:
+        statement = query if part is None else query.where(query.selected_columns[0].in_(part))
+        for row in conn.execute(statement, {"b_at": at}):
+            found.append(
+                Facts(
+                    memory_id=int(row[0]),
+                    host=_host_state(row),
+                    first_seen_at=row[5],
+                    expires_now=row[6],
+                    first_at=row[7],
+                    last_at=row[8],
+                    next_kind=row[12],
+                    next_previous=row[13],
+                    status_after=row[10],
+                    expiry_after=None if row[14] is None else (row[14], row[15]),
+                )
+            )
+    return found
+
+
+def host_only_facts(conn: Connection, ids: Sequence[int] | None = None) -> list[Facts]:
+    """Facts from the host's rows alone (a store without its own tables: no record of any past)."""
+    query = select(m.id, m.id, m.content, m.status, m.promoted_at).order_by(m.id)
+    rows: list[Any] = []
+    if ids is None:
+        rows = list(conn.execute(query))
+    else:
+        for part in chunks(ids):
+            rows += conn.execute(query.where(m.id.in_(part)))
+    return [Facts(int(row[0]), _host_state(row), None, None, None, None, None, None, None, None) for row in rows]
+
+
+def facts_from_history(
+    memory_id: int,
+    history: Sequence[Revision],
+    at: int,
+    host: tuple[str, str, int] | None,
+    first_seen_at: int | None,
+    expires_now: int | None,
+) -> Facts:
+    """`fetch_facts` for one memory from its revisions (oldest first), as the query computes them."""
+    ordered = sorted(history, key=lambda rev: (rev.changed_at, abs(rev.id)))
+    after = [rev for rev in ordered if rev.changed_at > at]
+    before = [rev.changed_at for rev in ordered if rev.changed_at <= at]
+    status = next((rev.previous_status for rev in after if rev.previous_status is not None), None)
+    moved = next((rev for rev in after if rev.kind in (RevisionKind.EXPIRY, RevisionKind.DELETE)), None)
+    detail = json.dumps(dict(moved.detail)) if moved is not None and moved.detail else None
+    return Facts(
+        memory_id,
+        host,
+        first_seen_at,
+        expires_now,
+        ordered[0].changed_at if ordered else None,
+        max(before) if before else None,
+        after[0].kind if after else None,
+        after[0].previous_content if after else None,
+        status,
+        None if moved is None else (moved.kind, detail),
+    )
+
+
+def _expiry_at(facts: Facts) -> int | None:
+    if facts.expiry_after is None:
+        return facts.expires_now
+    kind, raw = facts.expiry_after
+    detail = tolerant_json_loads(raw) if raw else None
+    key = "previous_expires_at" if kind == RevisionKind.EXPIRY else "expires_at"
+    value = detail.get(key) if isinstance(detail, dict) else None
+    return value if type(value) is int else None
+
+
+def resolve(facts: Facts, at: int, now: int) -> MemoryAsOf | None:
+    """The memory at `at` (None: it did not exist then). `at` at or after `now` is now."""
+    if facts.next_kind == RevisionKind.CREATE:
+        return None  # created after `at` (or, deleted then, brought back after it)
+    if facts.next_kind is None and facts.host is None:
+        return None  # deleted at or before `at`
+    promoted = facts.host[2] if facts.host is not None else None
+    known = (
+        at >= now
+        or (facts.first_seen_at is not None and facts.first_seen_at <= at)
+        or facts.last_at is not None
+    )
+    if not known and promoted is not None and promoted > at:
+        return None  # the host created it after `at`
+    if facts.next_kind is None:
+        assert facts.host is not None
+        content: str | None = facts.host[0]
+        status: str | None = facts.host[1]
+    else:
+        content = facts.next_previous
+        status = facts.status_after if facts.status_after is not None else (facts.host or (None, None))[1]
+    if not known or content is None:
+        first = [item for item in (facts.first_seen_at, facts.first_at) if item is not None]
+        return MemoryAsOf(
+            facts.memory_id, at, False, None, None, promoted, None, None, facts.host is not None, min(first, default=None)
+        )
+    return MemoryAsOf(
+        facts.memory_id, at, True, content, status, promoted, facts.last_at, _expiry_at(facts), facts.host is not None
+    )
+
+
+def ordered(states: Iterable[MemoryAsOf]) -> list[MemoryAsOf]:
+    """The profile's order: promoted_at, then id (a deleted memory, whose row is gone, by id)."""
+    return sorted(states, key=lambda state: (state.promoted_at is None, state.promoted_at or 0, state.memory_id))
+
