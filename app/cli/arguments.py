@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.core.clock import parse_instant
 from app.core.errors import InvalidInputError
 from app.core.text_input import INT64_MAX, INT64_MIN, MAX_CONTENT_BYTES, is_whole_number, whole_number_int64
 
@@ -103,3 +104,12 @@ def _read_stdin(size: int) -> bytes:
         data: bytes = binary.read(size)
         return data
     return str(stream.read(size)).encode("utf-8", "surrogateescape")
+
+
+def as_of_instant(text: str) -> int:
+    """`--as-of WHEN`: epoch milliseconds or ISO 8601 (as `--at`); a time that cannot be read is an error
+    the person can fix (exit 1, with the reason), not a usage error."""
+    try:
+        return parse_instant(text)
+    except ValueError as exc:
+        raise InvalidInputError(f"--as-of: {exc}") from exc

@@ -49,7 +49,7 @@ from app.store.read.reads import (
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
 from app.store.read.rows import build_memories
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
-from app.store.schema.tables import seen, user_memories, user_memory_candidates
+from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
 from app.store.write import expiry_sweep, lease, revision_log, triage, writes
 
@@ -416,11 +416,7 @@ class MemoryStore:
             rows = fetch_rows(conn, [memory_id])
             if not rows and not revisions:
                 raise NotFoundError(f"memory #{memory_id} does not exist")
-            first_seen = (
-                conn.execute(select(seen.c.first_seen_at).where(seen.c.memory_id == memory_id)).scalar()
-                if self._own
-                else None
-            )
+            first_seen = as_of_read.recorded_first_seen(conn, memory_id) if self._own else None
             evidence = blame_read.evidence_words(conn, blame_read.cited_ids(revisions))
         current = rows[0].content if rows else None
         return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
@@ -448,14 +444,7 @@ class MemoryStore:
         """A read-only store's facts, recomputed for the memories it observed changing in this process."""
         kept = self._memory_log.revisions if self._memory_log is not None else {}
         return [
-            as_of_read.facts_from_history(
-                item.memory_id,
-                self._history(conn, item.memory_id, True, False),
-                at,
-                item.host,
-                item.first_seen_at,
-                item.expires_now,
-            )
+            as_of_read.facts_from_history(item, self._history(conn, item.memory_id, True, False), at)
             if item.memory_id in kept
             else item
             for item in facts

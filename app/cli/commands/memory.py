@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from app.cli.arguments import int64, positive_int64
+from app.cli.commands import history_views
 from app.cli.commands.export import export_command
 from app.cli.registry import Opener, add_force_option, command_adder
 from app.cli.render import (
@@ -23,6 +24,8 @@ from app.store.read.recall import RECALL_ORDERS
 
 
 def cmd_list(args: argparse.Namespace, opener: Opener) -> int:
+    if args.as_of is not None:
+        return history_views.list_as_of(args, opener)
     with opener(args, write=False) as store:
         memories = store.list_memories(MemoryFilter(status=args.status, search=args.search or ""))
         now = store.now()
@@ -37,6 +40,8 @@ def cmd_list(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
+    if args.as_of is not None:
+        return history_views.show_as_of(args, opener)
     with opener(args, write=False) as store:
         memory = store.get(args.id)
         now = store.now()
@@ -75,8 +80,14 @@ def cmd_candidates(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def cmd_profile(args: argparse.Namespace, opener: Opener) -> int:
+    if args.as_of is not None:
+        return history_views.profile_as_of(args, opener)
     with opener(args, write=False) as store:
         memories = store.profile()
+        now = store.now()
+    if args.json:
+        print_json([memory_json(memory, now) for memory in memories])
+        return 0
     for memory in memories:
         print(f"- {make_visible(memory.content)}")
     return 0
@@ -101,10 +112,12 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.add_argument("--status", choices=STATUS_FILTERS, default="all")
     parser.add_argument("--search", metavar="TEXT", help="words that must all occur (or #ID)")
     parser.add_argument("--json", action="store_true")
+    history_views.add_as_of_option(parser)
 
     parser = add("show", cmd_show, "one memory with its card line, provenance, sources and trust")
     parser.add_argument("id", type=int64)
     parser.add_argument("--json", action="store_true")
+    history_views.add_as_of_option(parser)
 
     parser = add("history", cmd_history, "a memory's revisions, oldest first")
     parser.add_argument("id", type=int64)
@@ -113,7 +126,9 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("candidates", cmd_candidates, "pending candidates in the pool")
     parser.add_argument("--json", action="store_true")
 
-    add("profile", cmd_profile, "what the agent is shown now: active, unexpired memories")
+    parser = add("profile", cmd_profile, "what the agent is shown now: active, unexpired memories")
+    parser.add_argument("--json", action="store_true")
+    history_views.add_as_of_option(parser)
 
     parser = add("recall", cmd_recall, "the agent's other reads: search, newest or best match first")
     parser.add_argument("--search", metavar="TEXT")

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, delete, exists, insert, not_, or_, select
 
 from app.core.models import Revision, RevisionKind, RevisionSource
 from app.store.observe.batch import load_before, record_rows
+from app.store.read.as_of import FIRST_SEEN, FIRST_SEEN_KEY
 from app.store.read.reads import chunks, fetch_rows
 from app.store.read.rows import HostRow, OwnFacts, looks_rewritten
 from app.store.schema.tables import expiry, meta, seen, user_memories
@@ -85,6 +86,7 @@ def record_changes(ctx: WriteContext, found: Changes | None = None) -> Changes:
             RevisionSource.OBSERVED,
             previous_content=gone.content,
             previous_status=gone.status,
+            detail={FIRST_SEEN_KEY: ctx.conn.execute(FIRST_SEEN, {"b_id": memory_id}).scalar()},
         )
         ctx.conn.execute(delete(seen).where(seen.c.memory_id == memory_id))
         ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, Integer, Select, bindparam, case, func, select, union
@@ -31,6 +31,10 @@ from app.store.schema.tables import expiry, revisions, seen, user_memories
 
 r = revisions.c
 m = user_memories.c
+# A delete revision's detail keeps the deleted row's `first_seen_at` under this key (its `mdash_seen` row
+# goes with it): the writers that delete read it with FIRST_SEEN.
+FIRST_SEEN_KEY = "first_seen_at"
+FIRST_SEEN = select(seen.c.first_seen_at).where(seen.c.memory_id == bindparam("b_id"))
 _AT = bindparam("b_at", type_=Integer)
 
 
@@ -94,6 +98,7 @@ class Facts:
     next_previous: str | None  # that revision's previous text
     status_after: str | None  # the status before the first status change after T
     expiry_after: tuple[str, str | None] | None  # kind and detail of the first expiry (or delete) after T
+    deleted_promoted_at: int | None = None  # a deleted memory's, from its delete revision's snapshot
 
 
 def _first_after(*conditions: Any) -> Any:
@@ -128,6 +133,14 @@ _STATUS_AFTER = (
     .scalar_subquery()
 )
 _EXPIRY_AFTER = _first_after(r.kind.in_((RevisionKind.EXPIRY, RevisionKind.DELETE)))
+# A deleted memory's first delete revision keeps when the dashboard first saw it (FIRST_SEEN_KEY).
+_FIRST_DELETE = (
+    select(r.detail)
+    .where(r.memory_id == _IDS.c.memory_id, r.kind == RevisionKind.DELETE)
+    .order_by(r.changed_at, r.id)
+    .limit(1)
+    .scalar_subquery()
+)
 
 
 def _facts_query() -> Select[Any]:
@@ -145,6 +158,7 @@ def _facts_query() -> Select[Any]:
             case((_CHANGED_AFTER, _NEXT)).label("next_id"),
             case((_CHANGED_AFTER, _STATUS_AFTER)).label("status_after"),
             case((_CHANGED_AFTER, _EXPIRY_AFTER)).label("expiry_id"),
+            case((m.id.is_(None), _FIRST_DELETE)).label("deleted_detail"),
         )
         .select_from(
             _IDS.outerjoin(_AGG, _AGG.c.memory_id == _IDS.c.memory_id)
@@ -182,6 +196,33 @@ def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:
     return text_value(row[2]), status_value(row[3]), time_value(row[4])
 
 
+def _first_seen(stored: int | None, deleted_detail: str | None) -> int | None:
+    """When the dashboard first saw a memory: its `mdash_seen` row's, or (deleted) its delete's record."""
+    detail = tolerant_json_loads(deleted_detail) if deleted_detail else None
+    kept = detail.get(FIRST_SEEN_KEY) if isinstance(detail, dict) else None
+    found = [item for item in (stored, kept) if type(item) is int]
+    return min(found, default=None)
+
+
+def _snapshot_promoted_at(deleted_detail: str | None) -> int | None:
+    detail = tolerant_json_loads(deleted_detail) if deleted_detail else None
+    row = detail.get("row") if isinstance(detail, dict) else None
+    value = row.get("promoted_at") if isinstance(row, dict) else None
+    return value if type(value) is int else None
+
+
+def recorded_first_seen(conn: Connection, memory_id: int) -> int | None:
+    """`_first_seen` of one memory (blame's "as first seen on")."""
+    stored = conn.execute(FIRST_SEEN, {"b_id": memory_id}).scalar()
+    deleted = conn.execute(
+        select(r.detail)
+        .where(r.memory_id == memory_id, r.kind == RevisionKind.DELETE)
+        .order_by(r.changed_at, r.id)
+        .limit(1)
+    ).scalar()
+    return _first_seen(stored, deleted)
+
+
 def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> list[Facts]:
     """Every memory's facts at `at` (host rows and memories known only from revisions), by id; or those
     of `ids`. Needs the dashboard's own tables."""
@@ -195,14 +236,15 @@ def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> 
                 Facts(
                     memory_id=int(row[0]),
                     host=_host_state(row),
-                    first_seen_at=row[5],
+                    first_seen_at=_first_seen(row[5], row[12]),
                     expires_now=row[6],
                     first_at=row[7],
                     last_at=row[8],
-                    next_kind=row[12],
-                    next_previous=row[13],
+                    next_kind=row[13],
+                    next_previous=row[14],
                     status_after=row[10],
-                    expiry_after=None if row[14] is None else (row[14], row[15]),
+                    expiry_after=None if row[15] is None else (row[15], row[16]),
+                    deleted_promoted_at=_snapshot_promoted_at(row[12]),
                 )
             )
     return found
@@ -217,35 +259,28 @@ def host_only_facts(conn: Connection, ids: Sequence[int] | None = None) -> list[
     else:
         for part in chunks(ids):
             rows += conn.execute(query.where(m.id.in_(part)))
-    return [Facts(int(row[0]), _host_state(row), None, None, None, None, None, None, None, None) for row in rows]
+    return [
+        Facts(int(row[0]), _host_state(row), None, None, None, None, None, None, None, None) for row in rows
+    ]
 
 
-def facts_from_history(
-    memory_id: int,
-    history: Sequence[Revision],
-    at: int,
-    host: tuple[str, str, int] | None,
-    first_seen_at: int | None,
-    expires_now: int | None,
-) -> Facts:
-    """`fetch_facts` for one memory from its revisions (oldest first), as the query computes them."""
+def facts_from_history(base: Facts, history: Sequence[Revision], at: int) -> Facts:
+    """`base` (the query's facts of one memory) with what its revisions say recomputed from `history`
+    (oldest first), as the query computes it: a read-only store's revisions kept in memory."""
     ordered = sorted(history, key=lambda rev: (rev.changed_at, abs(rev.id)))
     after = [rev for rev in ordered if rev.changed_at > at]
     before = [rev.changed_at for rev in ordered if rev.changed_at <= at]
     status = next((rev.previous_status for rev in after if rev.previous_status is not None), None)
     moved = next((rev for rev in after if rev.kind in (RevisionKind.EXPIRY, RevisionKind.DELETE)), None)
-    detail = json.dumps(dict(moved.detail)) if moved is not None and moved.detail else None
-    return Facts(
-        memory_id,
-        host,
-        first_seen_at,
-        expires_now,
-        ordered[0].changed_at if ordered else None,
-        max(before) if before else None,
-        after[0].kind if after else None,
-        after[0].previous_content if after else None,
-        status,
-        None if moved is None else (moved.kind, detail),
+    detail = json.dumps(dict(moved.detail), sort_keys=True) if moved is not None and moved.detail else None
+    return replace(
+        base,
+        first_at=ordered[0].changed_at if ordered else None,
+        last_at=max(before) if before else None,
+        next_kind=after[0].kind if after else None,
+        next_previous=after[0].previous_content if after else None,
+        status_after=status,
+        expiry_after=None if moved is None else (moved.kind, detail),
     )
 
 
@@ -265,7 +300,7 @@ def resolve(facts: Facts, at: int, now: int) -> MemoryAsOf | None:
         return None  # created after `at` (or, deleted then, brought back after it)
     if facts.next_kind is None and facts.host is None:
         return None  # deleted at or before `at`
-    promoted = facts.host[2] if facts.host is not None else None
+    promoted = facts.host[2] if facts.host is not None else facts.deleted_promoted_at
     known = (
         at >= now
         or (facts.first_seen_at is not None and facts.first_seen_at <= at)
@@ -283,14 +318,32 @@ def resolve(facts: Facts, at: int, now: int) -> MemoryAsOf | None:
     if not known or content is None:
         first = [item for item in (facts.first_seen_at, facts.first_at) if item is not None]
         return MemoryAsOf(
-            facts.memory_id, at, False, None, None, promoted, None, None, facts.host is not None, min(first, default=None)
+            facts.memory_id,
+            at,
+            False,
+            None,
+            None,
+            promoted,
+            None,
+            None,
+            facts.host is not None,
+            min(first, default=None),
         )
     return MemoryAsOf(
-        facts.memory_id, at, True, content, status, promoted, facts.last_at, _expiry_at(facts), facts.host is not None
+        facts.memory_id,
+        at,
+        True,
+        content,
+        status,
+        promoted,
+        facts.last_at,
+        _expiry_at(facts),
+        facts.host is not None,
     )
 
 
 def ordered(states: Iterable[MemoryAsOf]) -> list[MemoryAsOf]:
     """The profile's order: promoted_at, then id (a deleted memory, whose row is gone, by id)."""
-    return sorted(states, key=lambda state: (state.promoted_at is None, state.promoted_at or 0, state.memory_id))
-
+    return sorted(
+        states, key=lambda state: (state.promoted_at is None, state.promoted_at or 0, state.memory_id)
+    )

@@ -119,7 +119,12 @@ def _walk(current: list[tuple[str, Origin]], text: str, origin: Origin) -> list[
 
 def _origin(revision: Revision) -> Origin:
     return Origin(
-        revision.id, revision.source, revision.kind, revision.changed_at, revision.run_id, revision.candidate_ids
+        revision.id,
+        revision.source,
+        revision.kind,
+        revision.changed_at,
+        revision.run_id,
+        revision.candidate_ids,
     )
 
 

@@ -28,6 +28,7 @@ from app.core.provenance import (
 )
 from app.core.text_input import content_problem, text_problem
 from app.store.observe.batch import catch_up
+from app.store.read.as_of import FIRST_SEEN, FIRST_SEEN_KEY
 from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row
 from app.store.read.rows import HostRow
 from app.store.schema.tables import (
@@ -255,6 +256,8 @@ def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = RevisionSo
             "source_candidate_provenance": row.source_candidate_provenance,
         },
         "expires_at": expires_at,
+        # mdash_seen goes with the row: when the dashboard first saw it is kept here (as-of, blame).
+        FIRST_SEEN_KEY: ctx.conn.execute(FIRST_SEEN, {"b_id": memory_id}).scalar(),
     }
     ctx.conn.execute(delete(user_memories).where(m.id == memory_id))
     ctx.conn.execute(delete(seen).where(seen.c.memory_id == memory_id))

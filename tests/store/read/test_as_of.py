@@ -1,0 +1,172 @@
+"""As of: a hand-written timeline of writes on a real file, read back at every instant around each write.
+
+The timeline (hours after the first look, t0): t1 the dashboard edits #4; t2 it promotes candidate 141
+(#6); t3 a host-like process rewrites #5 and creates #7 (its own `BEGIN IMMEDIATE`), which the
+dashboard observes later; t4 it dismisses #1; t5 it deletes #3; t6 it sets #6 to expire at t7.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hostdb import HOUR, memory_row
+
+from app.core.clock import ManualClock
+from app.core.errors import NotFoundError
+from app.core.models import MemoryStatus
+from app.store import MemoryStore
+from app.store.read.as_of import MemoryAsOf, facts_from_history, fetch_facts
+
+T0 = 1_792_552_412_000  # conftest's REVIEW_TIME: the store's first look
+CANDIDATE_141 = "Prefers pnpm over npm for every JavaScript project"
+
+
+def at(hours: float) -> int:
+    return T0 + int(hours * HOUR)
+
+
+def host_writes(path: Path, now: int) -> None:
+    """What the host's own review does, outside the dashboard: rewrite #5, create #7."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=5)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(
+            "UPDATE user_memories SET content = 'Prefers pnpm, never yarn', updated_at = ? WHERE id = 5",
+            (now,),
+        )
+        memory_row(conn, 7, "Reviews diffs in the terminal", promoted_at=now + 30 * 60_000, ids=[152])
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def timeline(store: MemoryStore, clock: ManualClock, host_db: Path) -> MemoryStore:
+    store.list_ids()  # t0: the first look
+    clock.set(at(1))
+    store.edit(4, "Lives in Berlin (CET). Works remotely.")
+    clock.set(at(2))
+    assert store.promote([141]).id == 6
+    host_writes(host_db, at(3))
+    clock.set(at(3.75))
+    store.list_ids()  # the dashboard observes the host's writes
+    clock.set(at(4))
+    store.dismiss(1)
+    clock.set(at(5))
+    store.delete(3)
+    clock.set(at(6))
+    store.set_expiry(6, at(7))
+    clock.set(at(8))
+    return store
+
+
+def states(store: MemoryStore, when: int) -> dict[int, MemoryAsOf]:
+    return {state.memory_id: state for state in store.as_of(when)}
+
+
+def content(store: MemoryStore, when: int) -> dict[int, str | None]:
+    return {mid: state.content if state.known else "?" for mid, state in states(store, when).items()}
+
+
+def test_before_the_first_look_is_unknown_not_guessed(timeline: MemoryStore) -> None:
+    before = states(timeline, at(-1))
+    assert sorted(before) == [1, 2, 3, 4, 5]  # #6 and #7 were created later: absent
+    assert all(not state.known for state in before.values())
+    assert {state.unknown_before for state in before.values()} == {T0}
+    assert before[4].unknown_note == "unknown before 2026-10-21 03:13:32 UTC (first seen)"
+    profile = timeline.profile_as_of(at(-1))
+    assert [state.memory_id for state in profile] == [1, 2, 3, 4, 5]  # unknown ones are said, not dropped
+
+
+def test_each_write_shows_from_its_instant_on(timeline: MemoryStore) -> None:
+    assert content(timeline, at(0)) == {
+        1: "Works mostly in Python and TypeScript",
+        2: "Prefers tabs over spaces",
+        3: "Legacy memory without provenance",
+        4: "Lives in Berlin (CET)",
+        5: "Prefers pnpm",
+    }
+    assert content(timeline, at(1) - 1)[4] == "Lives in Berlin (CET)"
+    assert content(timeline, at(1))[4] == "Lives in Berlin (CET). Works remotely."
+    assert 6 not in states(timeline, at(2) - 1)
+    assert content(timeline, at(2))[6] == CANDIDATE_141
+
+
+def test_observed_outside_rewrite_dates_from_the_hosts_write(timeline: MemoryStore) -> None:
+    assert content(timeline, at(3) - 1)[5] == "Prefers pnpm"
+    assert content(timeline, at(3))[5] == "Prefers pnpm, never yarn"
+    assert 7 not in states(timeline, at(3.5) - 1)  # created by the host at its promoted_at
+    assert content(timeline, at(3.5))[7] == "Reviews diffs in the terminal"
+
+
+def test_dismissal_deletion_and_expiry(timeline: MemoryStore) -> None:
+    assert states(timeline, at(4) - 1)[1].status == MemoryStatus.ACTIVE
+    assert states(timeline, at(4))[1].status == MemoryStatus.DISMISSED
+    gone = states(timeline, at(5) - 1)[3]
+    assert gone.known and gone.content == "Legacy memory without provenance" and not gone.exists_now
+    assert 3 not in states(timeline, at(5))
+    assert states(timeline, at(6) - 1)[6].expires_at is None
+    assert states(timeline, at(6))[6].expires_at == at(7)
+    assert states(timeline, at(7) - 1)[6].injected
+    assert not states(timeline, at(7))[6].injected
+
+
+def test_profile_as_of_each_instant(timeline: MemoryStore) -> None:
+    def profile(when: int) -> list[int]:
+        return [state.memory_id for state in timeline.profile_as_of(when)]
+
+    assert profile(at(0)) == [1, 3, 4, 5]  # #2 was dismissed before the first look
+    assert profile(at(2)) == [1, 3, 4, 5, 6]
+    assert profile(at(3.5)) == [1, 3, 4, 5, 6, 7]
+    assert profile(at(4)) == [3, 4, 5, 6, 7]
+    assert profile(at(5)) == [4, 5, 6, 7]
+    assert profile(at(7)) == [4, 5, 7]
+    assert [memory.id for memory in timeline.profile()] == profile(at(8))
+
+
+def test_a_future_instant_means_now(timeline: MemoryStore, clock: ManualClock) -> None:
+    future = timeline.as_of(at(24 * 365))
+    assert future == timeline.as_of(clock.now_ms())
+    now = {memory.id: memory for memory in timeline.list_memories()}
+    assert {state.memory_id: (state.content, state.status) for state in future} == {
+        mid: (memory.content, memory.status) for mid, memory in now.items()
+    }
+
+
+def test_one_memory_as_of(timeline: MemoryStore) -> None:
+    assert timeline.memory_as_of(4, at(0.5)).content == "Lives in Berlin (CET)"
+    with pytest.raises(NotFoundError, match="did not exist at"):
+        timeline.memory_as_of(6, at(1))
+    with pytest.raises(NotFoundError, match="does not exist"):
+        timeline.memory_as_of(99, at(1))
+
+
+@pytest.mark.parametrize("hours", [-1, 0, 0.5, 1, 2.5, 3, 3.5, 4, 5, 6, 7, 8])
+def test_the_query_agrees_with_the_revisions_read_one_by_one(timeline: MemoryStore, hours: float) -> None:
+    """`fetch_facts` (one set-based query) against `facts_from_history` over each memory's history."""
+    with timeline._read() as conn:  # the query itself is under test
+        found = fetch_facts(conn, at(hours))
+    assert [item.memory_id for item in found] == [1, 2, 3, 4, 5, 6, 7]
+    for item in found:
+        assert facts_from_history(item, timeline.history(item.memory_id, observe=False), at(hours)) == item
+
+
+def test_read_only_store_uses_what_it_observed_in_memory(host_db: Path, clock: ManualClock) -> None:
+    MemoryStore.open(host_db, clock=clock).close()  # the own tables exist; the first look is in them
+    writable = MemoryStore.open(host_db, clock=clock)
+    writable.list_ids()
+    writable.close()
+    host = sqlite3.connect(host_db)  # the host has the file open: the read-only store reads live
+    host.execute("SELECT count(*) FROM user_memories").fetchone()
+    store = MemoryStore.open(host_db, clock=clock, read_only=True)
+    try:
+        store.list_ids()
+        clock.set(at(2))
+        host_writes(host_db, at(1))
+        assert content(store, at(1) - 1)[5] == "Prefers pnpm"
+        assert content(store, at(1))[5] == "Prefers pnpm, never yarn"
+    finally:
+        store.close()
+        host.close()

@@ -1,0 +1,175 @@
+"""Blame on real host-shaped files: after an edit, a review's rewrite, a restore and an outside rewrite."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hostdb import HOUR, host_sql
+from hypothesis import given
+from hypothesis import strategies as st
+from review_helpers import SEED_UPDATE_IDS
+
+from app.core.clock import ManualClock
+from app.core.errors import NotFoundError
+from app.core.models import RevisionSource
+from app.review.apply import apply_verdict
+from app.review.verdict import parse_verdict
+from app.store import MemoryStore
+from app.store.read.blame import FIRST_SEEN, Blame, origin_label, units
+
+
+def texts(blame: Blame) -> list[tuple[str, str]]:
+    return [(line.text.strip(), line.origin.source) for line in blame.lines]
+
+
+def test_first_seen_text_is_not_guessed(store: MemoryStore, clock: ManualClock) -> None:
+    store.list_ids()
+    blame = store.blame(4)
+    (line,) = blame.lines
+    assert line.text == "Lives in Berlin (CET)"
+    assert line.origin.source == FIRST_SEEN and line.origin.revision_id is None
+    assert line.origin.at == clock.now_ms()  # when the dashboard first saw it
+    assert origin_label(line.origin).startswith("as first seen on 2026-10-21")
+
+
+def test_edit_then_review_then_restore(store: MemoryStore, clock: ManualClock) -> None:
+    store.list_ids()
+    clock.advance(HOUR)
+    edited = store.edit(5, "Prefers pnpm. Uses workspaces.")
+    edit_rev = store.history(5)[-1].id
+    clock.advance(HOUR)
+    document = {
+        "promote": [],
+        "update_existing": [
+            {
+                "memory_id": 5,
+                "content": "Prefers pnpm. Uses workspaces. Never yarn in examples.",
+                "candidate_ids": list(SEED_UPDATE_IDS),
+            }
+        ],
+        "dismiss_existing": [],
+        "consume_candidate_ids": list(SEED_UPDATE_IDS),
+    }
+    apply_verdict(store, parse_verdict(document), run_id="run-9", holder="test")
+    review_rev = store.history(5)[-1]
+    blame = store.blame(5)
+    assert texts(blame) == [
+        ("Prefers pnpm.", RevisionSource.DASHBOARD),
+        ("Uses workspaces.", RevisionSource.DASHBOARD),
+        ("Never yarn in examples.", RevisionSource.REVIEW),
+    ]
+    assert [line.origin.revision_id for line in blame.lines] == [edit_rev, edit_rev, review_rev.id]
+    assert blame.lines[2].origin.run_id == "run-9"
+    assert blame.lines[2].origin.candidate_ids == SEED_UPDATE_IDS
+    assert origin_label(blame.lines[2].origin) == "review run run-9"
+    assert "".join(line.text for line in blame.lines) == store.get(5).content
+
+    clock.advance(HOUR)
+    store.restore(5, edit_rev)  # back to the edited text: the review's sentence goes, the others stay
+    blame = store.blame(5)
+    assert texts(blame) == [
+        ("Prefers pnpm.", RevisionSource.DASHBOARD),
+        ("Uses workspaces.", RevisionSource.DASHBOARD),
+    ]
+    assert edited.content == store.get(5).content
+
+
+def test_restore_owns_the_sentences_it_brings_back(store: MemoryStore, clock: ManualClock) -> None:
+    store.list_ids()
+    clock.advance(HOUR)
+    store.edit(4, "Lives in Berlin (CET). Works remotely.")
+    clock.advance(HOUR)
+    store.edit(4, "Lives in Hamburg. Works remotely.")
+    first = store.history(4)[0].id
+    clock.advance(HOUR)
+    store.restore(4, first)
+    restored = store.history(4)[-1]
+    blame = store.blame(4)
+    assert [line.origin.revision_id for line in blame.lines] == [restored.id, first]
+    assert blame.lines[0].origin.source == RevisionSource.RESTORE
+    assert origin_label(blame.lines[0].origin) == "restore"
+
+
+def test_outside_rewrite_is_the_hosts(store: MemoryStore, host_db: Path, clock: ManualClock) -> None:
+    store.list_ids()
+    clock.advance(HOUR)
+    host_sql(
+        host_db,
+        "UPDATE user_memories SET content = ?, updated_at = ? WHERE id = 1",
+        ("Works mostly in Python and TypeScript\nAvoids Java.", clock.now_ms()),
+    )
+    blame = store.blame(1)  # observes the rewrite first
+    assert texts(blame) == [
+        ("Works mostly in Python and TypeScript", FIRST_SEEN),
+        ("Avoids Java.", RevisionSource.OBSERVED),
+    ]
+    assert origin_label(blame.lines[1].origin) == "host (observed)"
+
+
+def test_multi_line_content_is_blamed_by_line(store: MemoryStore, clock: ManualClock) -> None:
+    store.list_ids()
+    clock.advance(HOUR)
+    store.edit(4, "Lives in Berlin (CET).\nCommutes by bike. Likes trains.\nSpeaks German.")
+    first = store.history(4)[-1].id
+    clock.advance(HOUR)
+    store.edit(4, "Lives in Berlin (CET).\nCommutes by bike. Likes planes.\nSpeaks German.")
+    second = store.history(4)[-1].id
+    blame = store.blame(4)
+    assert [line.text for line in blame.lines] == [
+        "Lives in Berlin (CET).\n",
+        "Commutes by bike. Likes planes.\n",
+        "Speaks German.",
+    ]
+    assert [line.origin.revision_id for line in blame.lines] == [first, second, first]
+
+
+def test_evidence_words_of_the_candidates_cited(store: MemoryStore, clock: ManualClock) -> None:
+    store.list_ids()
+    clock.advance(HOUR)
+    store.update_content(4, "Lives in Berlin (CET). Runs pytest -q.", [151], run_id="run-2", source="review")
+    blame = store.blame(4)
+    assert blame.lines[1].origin.candidate_ids == (151,)
+    assert blame.evidence[151].content == "Runs tests with pytest -q before committing"
+    assert blame.to_json()[1]["evidence"] == [
+        {
+            "candidate_id": 151,
+            "content": "Runs tests with pytest -q before committing",
+            "session_id": "ses_e004",
+        }
+    ]
+
+
+def test_deleted_memory_blames_its_last_text(store: MemoryStore, clock: ManualClock) -> None:
+    store.list_ids()
+    clock.advance(HOUR)
+    store.edit(4, "Lives in Berlin. Bikes.")
+    clock.advance(HOUR)
+    store.delete(4)
+    assert [line.text.strip() for line in store.blame(4).lines] == ["Lives in Berlin.", "Bikes."]
+    with pytest.raises(NotFoundError):
+        store.blame(999)
+
+
+def test_read_only_store_blames_what_it_observed(host_db: Path, clock: ManualClock) -> None:
+    host = sqlite3.connect(host_db)  # the host has the file open: a read-only store reads it live
+    host.execute("SELECT count(*) FROM user_memories").fetchone()
+    store = MemoryStore.open(host_db, clock=clock, read_only=True)
+    try:
+        store.list_ids()
+        host_sql(host_db, "UPDATE user_memories SET content = 'Prefers tabs. Always.' WHERE id = 2")
+        blame = store.blame(2)
+        assert texts(blame) == [
+            ("Prefers tabs.", RevisionSource.OBSERVED),
+            ("Always.", RevisionSource.OBSERVED),
+        ]
+        assert blame.lines[0].origin.revision_id is not None and blame.lines[0].origin.revision_id < 0
+    finally:
+        store.close()
+        host.close()
+
+
+@given(st.text(alphabet=st.sampled_from("ab. !?\n\r…"), max_size=40))
+def test_units_give_the_text_back(text: str) -> None:
+    assert "".join(units(text)) == text
