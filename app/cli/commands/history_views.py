@@ -96,10 +96,8 @@ def list_as_of(args: argparse.Namespace, opener: Opener) -> int:
             f"--status {args.status} cannot be told for a past instant; use one of "
             f"{', '.join(AS_OF_STATUSES)} with --as-of"
         )
-    at = as_of_instant(args.as_of)
-    with opener(args, write=False) as store:
-        states = [s for s in store.as_of(at) if _matches(s, args.status, args.search or "")]
-        at = min(at, store.now())
+    at, states = _states_as_of(args, opener, profile=False)
+    states = [state for state in states if _matches(state, args.status, args.search or "")]
     if args.json:
         print_json([state.to_json() for state in states])
         return 0
@@ -107,6 +105,14 @@ def list_as_of(args: argparse.Namespace, opener: Opener) -> int:
     for state in states:
         print(state_line(state))
     return 0
+
+
+def _states_as_of(args: argparse.Namespace, opener: Opener, *, profile: bool) -> tuple[int, list[MemoryAsOf]]:
+    """The instant shown (a future one is now) and every memory, or the profile, as of `--as-of`."""
+    at = as_of_instant(args.as_of)
+    with opener(args, write=False) as store:
+        states = store.profile_as_of(at) if profile else store.as_of(at)
+        return min(at, store.now()), states
 
 
 def show_as_of(args: argparse.Namespace, opener: Opener) -> int:
@@ -121,10 +127,7 @@ def show_as_of(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def profile_as_of(args: argparse.Namespace, opener: Opener) -> int:
-    at = as_of_instant(args.as_of)
-    with opener(args, write=False) as store:
-        states = store.profile_as_of(at)
-        at = min(at, store.now())
+    at, states = _states_as_of(args, opener, profile=True)
     if args.json:
         print_json([state.to_json() for state in states])
         return 0

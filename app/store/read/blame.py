@@ -1,17 +1,16 @@
 """Blame: which revision put each sentence (or line) of a memory's text there in its current form.
 
-The memory's revisions are walked oldest to newest; each text they leave is cut into units (sentences
-within lines, `units`) and compared with the text before it (difflib, unit by unit, ignoring the
-whitespace around a unit), so a unit keeps the revision that last introduced or changed it. Text the
-dashboard had before its first record of the memory is attributed to "as first seen", never guessed.
-A multi-line text is shown by line: a line dates from the newest of its sentences.
+The memory's revisions are walked oldest to newest; each text they leave is cut into units (sentences,
+or lines for a text of several lines: `units`) and compared with the text before it (`app.diff.match`,
+unit by unit, ignoring the white space around a unit), so a unit keeps the revision that last introduced
+or changed it; a line dates from the newest of its sentences. Text the dashboard had before its first
+record of the memory is attributed to "as first seen", never guessed.
 
 The evidence of a revision is its candidate ids with their words (`evidence_words`).
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,10 +19,12 @@ from sqlalchemy import Connection
 
 from app.core.clock import format_instant
 from app.core.models import Revision, RevisionKind, RevisionSource
+from app.diff.match import opcodes
 from app.store.read.reads import fetch_candidates
 
-# A unit ends after sentence punctuation followed by white space, or with its line.
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+# Where a unit ends: after a sentence's punctuation and the blanks that follow it where more text follows
+# on its line, or after a line feed (a text's end ends its last unit).
+_UNIT_END = re.compile(r"[.!?…][^\S\n]+(?=\S)|\n")
 FIRST_SEEN = "first_seen"  # the `source` of text the dashboard found there when it first saw the memory
 
 
@@ -92,29 +93,96 @@ def evidence_words(conn: Connection, ids: Iterable[int]) -> dict[int, EvidenceWo
     }
 
 
-def units(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
     """`text` cut into sentences within lines; joined they give `text` back exactly."""
     found: list[str] = []
-    for line in text.splitlines(keepends=True):
-        start = 0
-        for match in _SENTENCE_END.finditer(line):
-            if match.end() < len(line):  # the white space ending a line stays with its last sentence
-                found.append(line[start : match.end()])
-                start = match.end()
-        found.append(line[start:])
+    start = 0
+    for end in _UNIT_END.finditer(text):
+        found.append(text[start : end.end()])
+        start = end.end()
+    if start < len(text):
+        found.append(text[start:])
     return found
 
 
-def _walk(current: list[tuple[str, Origin]], text: str, origin: Origin) -> list[tuple[str, Origin]]:
-    """The units of `text`, each keeping its origin in `current` where it is unchanged, else `origin`."""
-    new = units(text)
-    old_keys = [unit.strip() for unit, _ in current]
-    matcher = difflib.SequenceMatcher(None, old_keys, [unit.strip() for unit in new], autojunk=False)
-    result: list[tuple[str, Origin]] = []
-    for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
-        for offset, unit in enumerate(new[j1:j2]):
-            result.append((unit, current[i1 + offset][1] if tag == "equal" else origin))
-    return result
+def lines(text: str) -> list[str]:
+    """`text` cut after each line feed; joined they give `text` back exactly."""
+    found = [line + "\n" for line in text.split("\n")]
+    found[-1] = found[-1][:-1]
+    return found if found[-1] else found[:-1]
+
+
+def by_lines(text: str) -> bool:
+    """Whether a text is blamed line by line (more than one line) rather than sentence by sentence."""
+    return "\n" in text.rstrip("\n")
+
+
+def units(text: str) -> list[str]:
+    return lines(text) if by_lines(text) else sentences(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Tracked:
+    """A text's units, their keys (white space around them left out) and origins, side by side."""
+
+    units: list[str]
+    keys: list[str]
+    origins: list[Origin]
+
+    @classmethod
+    def of(cls, units: list[str], origins: list[Origin]) -> Tracked:
+        return cls(units, [unit.strip() for unit in units], origins)
+
+    def pairs(self) -> list[tuple[str, Origin]]:
+        return list(zip(self.units, self.origins, strict=True))
+
+
+def _match(current: Tracked, new: list[str], origin: Origin) -> Tracked:
+    """`new` units, each keeping its origin in `current` where it is unchanged, else `origin`."""
+    matched = Tracked.of(new, [])
+    origins = matched.origins
+    for tag, i1, i2, j1, j2 in opcodes(current.keys, matched.keys):
+        origins.extend(current.origins[i1:i2] if tag == "equal" else [origin] * (j2 - j1))
+    return matched
+
+
+def _walk(current: Tracked, was_by_lines: bool, text: str, origin: Origin) -> Tracked:
+    """`current` (units of the text before) carried over to `text`. Line by line while both texts have
+    several lines (a 64 KiB text cuts into lines at C speed); otherwise by sentence, a line's sentences
+    inheriting its origin, and back into lines dated by their newest sentence where `text` has several."""
+    if was_by_lines and by_lines(text):
+        return _match(current, lines(text), origin)
+    split = [(part, was) for unit, was in current.pairs() for part in sentences(unit)]
+    matched = _match(
+        Tracked.of([part for part, _ in split], [was for _, was in split]), sentences(text), origin
+    )
+    return _joined_lines(matched) if by_lines(text) else matched
+
+
+def _joined_lines(tracked: Tracked) -> Tracked:
+    units: list[str] = []
+    origins: list[Origin] = []
+    parts: list[str] = []
+    newest: Origin | None = None
+    for unit, origin in tracked.pairs():
+        parts.append(unit)
+        newest = origin if newest is None or _newer(origin, newest) else newest
+        if unit.endswith("\n"):
+            units.append("".join(parts))
+            origins.append(newest)
+            parts, newest = [], None
+    if parts and newest is not None:
+        units.append("".join(parts))
+        origins.append(newest)
+    return Tracked.of(units, origins)
+
+
+def _newer(origin: Origin, than: Origin) -> bool:
+    if origin.revision_id is None:
+        return False
+    if than.revision_id is None:
+        return True
+    return (origin.at or 0, abs(origin.revision_id)) > (than.at or 0, abs(than.revision_id))
 
 
 def _origin(revision: Revision) -> Origin:
@@ -140,52 +208,25 @@ def blame_units(
     """Each unit of the memory's text with its origin. `revisions` oldest first, with their texts;
     `current` the text the memory holds now (None: deleted, its last recorded text is blamed)."""
     baseline = Origin(None, FIRST_SEEN, None, first_seen_at)
-    tracked: list[tuple[str, Origin]] = []
-    started = False
+    tracked = Tracked([], [], [])
+    text: str | None = None
     for revision in revisions:
-        text = _text_after(revision)
-        if text is None:
+        after = _text_after(revision)
+        if after is None or after == text:
             continue
-        if not started and revision.kind != RevisionKind.CREATE:
-            # The dashboard's first record changed a text it had found there: that text is the baseline.
-            before = revision.previous_content if revision.previous_content is not None else text
-            tracked = [(unit, baseline) for unit in units(before)]
-        started = True
-        tracked = _walk(tracked, text, _origin(revision))
-    if not started:
-        tracked = [(unit, baseline) for unit in units(current or "")]
-    elif current is not None and current != "".join(unit for unit, _ in tracked):
+        if text is None:
+            # The first record: a creation, or a change to a text found there (the baseline).
+            found = units(revision.previous_content or "") if revision.kind != RevisionKind.CREATE else []
+            tracked = Tracked.of(found, [baseline] * len(found))
+        tracked = _walk(tracked, by_lines(text or ""), after, _origin(revision))
+        text = after
+    if text is None:
+        found = units(current or "")
+        return Tracked.of(found, [baseline] * len(found)).pairs()
+    if current is not None and current != text:
         # A change no revision records yet (a store told not to look): it dates from no known revision.
-        tracked = _walk(tracked, current, baseline)
-    return tracked
-
-
-def by_line(tracked: Sequence[tuple[str, Origin]]) -> list[BlameLine]:
-    """Sentences for a one-line text; lines for a multi-line one, each dated by its newest sentence."""
-    text = "".join(unit for unit, _ in tracked)
-    if "\n" not in text.rstrip("\n"):
-        return [BlameLine(unit, origin) for unit, origin in tracked]
-    lines: list[BlameLine] = []
-    parts: list[str] = []
-    newest: Origin | None = None
-    for unit, origin in tracked:
-        parts.append(unit)
-        if newest is None or _newer(origin, newest):
-            newest = origin
-        if unit.endswith(("\n", "\r")):
-            lines.append(BlameLine("".join(parts), newest))
-            parts, newest = [], None
-    if parts and newest is not None:
-        lines.append(BlameLine("".join(parts), newest))
-    return lines
-
-
-def _newer(origin: Origin, than: Origin) -> bool:
-    if origin.revision_id is None:
-        return False
-    if than.revision_id is None:
-        return True
-    return (origin.at or 0, abs(origin.revision_id)) > (than.at or 0, abs(than.revision_id))
+        tracked = _walk(tracked, by_lines(text), current, baseline)
+    return tracked.pairs()
 
 
 def build_blame(
@@ -195,7 +236,8 @@ def build_blame(
     first_seen_at: int | None,
     evidence: Mapping[int, EvidenceWords],
 ) -> Blame:
-    return Blame(memory_id, tuple(by_line(blame_units(revisions, current, first_seen_at))), evidence)
+    lines_ = tuple(BlameLine(unit, origin) for unit, origin in blame_units(revisions, current, first_seen_at))
+    return Blame(memory_id, lines_, evidence)
 
 
 def cited_ids(revisions: Sequence[Revision]) -> list[int]:
