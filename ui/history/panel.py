@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -28,8 +29,10 @@ from PySide6.QtWidgets import (
 from app.core.card import card_meta, expiry_line, updated_at
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision, RevisionKind, RevisionSource
+from app.store.read.blame import Blame
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
+from ui.history.blame_view import BlameView, select_revision
 from ui.history.provenance_table import ProvenanceTable
 from ui.history.revision_table import RevisionTable, change_text
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
@@ -108,6 +111,7 @@ class HistoryPanel(QWidget):
     historyWanted = Signal(object)  # memory id
     revisionWanted = Signal(object)  # revision id: one listed without its texts was selected
     restoreRequested = Signal(object, object)  # Memory, revision id
+    blameWanted = Signal(object)  # memory id: the Blame tab is shown for it
 
     def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -160,7 +164,7 @@ class HistoryPanel(QWidget):
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(top)
         splitter.addWidget(_boxed("Provenance", self.provenance))
-        splitter.addWidget(_boxed("History", self.revisions))
+        splitter.addWidget(_boxed("History", self._history_tabs(page)))
         diff_box = _boxed("Change", self.revision_summary, self.diff)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
@@ -174,6 +178,46 @@ class HistoryPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
         return page
+
+    def _history_tabs(self, page: QWidget) -> QTabWidget:
+        """The revisions, and Blame: which revision wrote each sentence (read when its tab is shown)."""
+        self.blame = BlameView(self._now, page)
+        self.blame.revisionActivated.connect(self.show_revision_of_blame)
+        self.history_tabs = QTabWidget(page)
+        self.history_tabs.setDocumentMode(True)
+        self.history_tabs.addTab(self.revisions, "Revisions")
+        self.history_tabs.addTab(self.blame, "Blame")
+        self.history_tabs.setTabToolTip(
+            1, "Which revision wrote each sentence, and on what evidence (Ctrl+B)"
+        )
+        self.history_tabs.currentChanged.connect(lambda _index: self._want_blame())
+        return self.history_tabs
+
+    def show_blame(self) -> None:
+        """The Blame tab, focused (Ctrl+B); Ctrl+B again goes back to the revisions."""
+        if self.history_tabs.currentWidget() is self.blame and self.blame.hasFocus():
+            self.history_tabs.setCurrentWidget(self.revisions)
+            self.revisions.setFocus()
+            return
+        self.history_tabs.setCurrentWidget(self.blame)
+        self.blame.setFocus()
+
+    def _want_blame(self) -> None:
+        if self.history_tabs.currentWidget() is self.blame and self._memory is not None:
+            if self.blame.memory_id != self._memory.id:
+                self.blame.show_message("Reading who wrote each sentence…")
+            self.blameWanted.emit(self._memory.id)
+
+    def set_blame(self, memory_id: int, blame: Blame) -> None:
+        """A blame read for `memory_id`: shown if that memory is still the one shown."""
+        if self._memory is not None and memory_id == self._memory.id:
+            self.blame.set_blame(blame)
+
+    def show_revision_of_blame(self, revision_id: int) -> None:
+        """A blamed sentence was activated: its revision, selected in the revisions tab, with its diff."""
+        if select_revision(self.revisions, revision_id):
+            self.history_tabs.setCurrentWidget(self.revisions)
+            self.revisions.setFocus()
 
     def _tint(self) -> None:
         tint(self.meta, muted_text(self.palette()))
@@ -253,6 +297,7 @@ class HistoryPanel(QWidget):
             return  # superseded: another memory is selected now
         self.history_memory_id = memory_id
         self.revisions.set_revisions(revisions)
+        self._want_blame()  # the history moved (a write, a rewrite seen): so may the blame shown
         if not revisions:
             self.revision_summary.setText(no_revisions_text(self._memory))
             caption = "As first seen" if self._memory.rewritten else "As promoted"

@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.core.models import Memory, Revision, RevisionKind
 from app.core.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
+from app.store.read.as_of import MemoryAsOf
 from ui.cards.listing import Listing, ViewFilter, load_first_page, load_listing
 from ui.runtime import undo as undo_ops
 from ui.runtime.idle_indexing import IdleIndexing
@@ -56,6 +57,8 @@ class Controller(QObject):
     memoryRemoved = Signal(object)  # memory id
     historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first
     revisionLoaded = Signal(object)  # Revision, with its texts
+    blameLoaded = Signal(object, object)  # memory id, Blame
+    asOfLoaded = Signal(object, object)  # the instant shown (epoch ms), list[MemoryAsOf]
     candidatesLoaded = Signal(object)  # list[Candidate]
     countsChanged = Signal(object)  # Counts
     error = Signal(str)
@@ -208,6 +211,21 @@ class Controller(QObject):
 
     def load_revision(self, revision_id: int) -> None:
         self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit, priority=NOW)
+
+    def load_blame(self, memory_id: int) -> None:
+        self._run(
+            lambda: self.store.blame(memory_id),
+            lambda found: self.blameLoaded.emit(memory_id, found),
+            priority=NOW,
+        )
+
+    def load_as_of(self, at: int) -> None:
+        """Every memory as it was at `at` (a future instant is now)."""
+
+        def work() -> tuple[int, list[MemoryAsOf]]:
+            return min(at, self.store.now()), self.store.as_of(at)
+
+        self._run(work, lambda found: self.asOfLoaded.emit(*found), priority=NOW)
 
     def load_counts(self) -> None:
         self._run(self.store.counts, self.countsChanged.emit)

@@ -84,6 +84,15 @@ class WindowActions:
         self.run_review = _action(
             parent, "Run review", "Run the configured reviewer command and apply its verdict"
         )
+        self.blame = _action(
+            parent, "Blame", "Which revision wrote each sentence of the selected memory", keys("Ctrl+B")
+        )
+        self.as_of = _action(
+            parent,
+            "As of…",
+            "Show every memory as it was at a past instant (read-only)",
+            keys("Ctrl+Shift+A"),
+        )
         self.open_database = _action(
             parent, "Open database…", "Open another memory database", keys(StdKey.Open)
         )

@@ -28,10 +28,13 @@ from PySide6.QtWidgets import (
 
 from app.core.models import Counts, Memory, MemoryStatus
 from app.store import MemoryStore
+from app.store.read.as_of import MemoryAsOf
 from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
+from ui.dialogs.as_of import AsOfDialog
+from ui.history.as_of_view import AsOfView
 from ui.history.panel import HistoryPanel, plain_label, tint
 from ui.review.controller import ReviewController
 from ui.review.queue import ReviewQueue
@@ -105,6 +108,8 @@ class MainWindow(QMainWindow):
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.welcome)
+        self.as_of_view = AsOfView(self)
+        self.pages.addWidget(self.as_of_view)
         self.banner = ErrorBanner(self)
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -167,6 +172,12 @@ class MainWindow(QMainWindow):
         self.panel.historyWanted.connect(c.load_history)
         self.panel.revisionWanted.connect(c.load_revision)
         self.panel.restoreRequested.connect(c.restore)
+        self.panel.blameWanted.connect(c.load_blame)
+        c.blameLoaded.connect(self.panel.set_blame)
+        a.blame.triggered.connect(self.panel.show_blame)
+        a.as_of.triggered.connect(self.ask_as_of)
+        c.asOfLoaded.connect(self._as_of_loaded)
+        self.as_of_view.left.connect(self.leave_as_of)
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)
@@ -206,6 +217,32 @@ class MainWindow(QMainWindow):
             self.queue.target.setValue(memory.id)  # merge into the selected memory by default
         self.queue.show()
         self.queue.raise_()
+
+    # -- as of: the past, read-only --------------------------------------------------------------------
+
+    @property
+    def looking_back(self) -> bool:
+        return self.pages.currentWidget() is self.as_of_view
+
+    def ask_as_of(self) -> None:
+        """The As of… dialog; its instant is read off the GUI thread, then shown (`_as_of_loaded`)."""
+        start = (
+            self.as_of_view.at if self.looking_back and self.as_of_view.at else self.controller.store.now()
+        )
+        dialog = AsOfDialog(start, self)
+        dialog.accepted.connect(lambda: self.controller.load_as_of(dialog.chosen()))
+        dialog.open()
+
+    def _as_of_loaded(self, at: int, states: list[MemoryAsOf]) -> None:
+        self.as_of_view.set_states(at, states)
+        self.pages.setCurrentWidget(self.as_of_view)
+        self._update_actions(None)
+
+    def leave_as_of(self) -> None:
+        if self.looking_back:
+            self.pages.setCurrentWidget(self.splitter)
+            self.list.setFocus()
+            self._current_changed(self.list.currentIndex())
 
     def _focus_search(self) -> None:
         self.filters.search.setFocus()
@@ -264,6 +301,9 @@ class MainWindow(QMainWindow):
         )
         a.run_review.setEnabled(writable and not self.review.running)
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
+        if self.looking_back:  # the past is read-only
+            for action in a.writers:
+                action.setEnabled(False)
 
     def _undo_changed(self, label: str) -> None:
         self.acts.set_undo_label(label)
@@ -275,7 +315,8 @@ class MainWindow(QMainWindow):
         empty = counts.total == 0
         if empty:
             self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
-        self.pages.setCurrentIndex(1 if empty else 0)
+        if not self.looking_back:
+            self.pages.setCurrentIndex(1 if empty else 0)
 
     def _show_error(self, text: str) -> None:
         self.banner.show_error(text)

@@ -42,6 +42,9 @@ def build_menus(window: WindowParts) -> None:
     view = bar.addMenu("&View")
     for action in (a.find, a.refresh, a.next, a.previous):
         view.addAction(action)
+    view.addSeparator()
+    view.addAction(a.blame)
+    view.addAction(a.as_of)
     review = bar.addMenu("&Review")
     review.addAction(a.review_queue)
     review.addAction(a.run_review)

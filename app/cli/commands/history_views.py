@@ -12,7 +12,7 @@ from app.core.clock import format_instant
 from app.core.errors import InvalidInputError
 from app.core.models import MemoryStatus
 from app.core.screening import make_visible
-from app.store.read.as_of import MemoryAsOf
+from app.store.read.as_of import MemoryAsOf, state_details
 from app.store.read.blame import Blame, origin_label
 
 # `list --status` choices that mean the same at a past instant (the others need facts kept only for now).
@@ -27,14 +27,7 @@ def blame_text(blame: Blame) -> str:
         revision = f"r{origin.revision_id}" if origin.revision_id is not None else "-"
         when = format_instant(origin.at) if origin.at is not None else "unknown time"
         rows.append(f"{revision:<7} {when}  {origin_label(origin)[:40]:<40} {one_line(line.text, 200)}")
-        for candidate_id in origin.candidate_ids:
-            found = blame.evidence.get(candidate_id)
-            words = (
-                f'[session {one_line(found.session_id, 40)}] "{one_line(found.content, 120)}"'
-                if found is not None
-                else "words not known (no longer in the candidate pool)"
-            )
-            rows.append(f"{'':<7} evidence #{candidate_id} {words}")
+        rows += [f"{'':<7} evidence {blame.evidence_text(item)}" for item in origin.candidate_ids]
     return "\n".join(rows)
 
 
@@ -56,24 +49,6 @@ def state_line(state: MemoryAsOf) -> str:
     status = make_visible(state.status or "") + (" (expired)" if state.expired else "")
     gone = "" if state.exists_now else " (deleted since)"
     return f"#{state.memory_id:<6} {status:<20} {one_line(state.content or '')}{gone}"
-
-
-def state_details(state: MemoryAsOf) -> str:
-    lines = [f"Memory #{state.memory_id} as of {format_instant(state.at)}"]
-    if not state.known:
-        lines.append(state.unknown_note)
-        return "\n".join(lines)
-    lines += [f"status    {make_visible(state.status or '')}", "", make_visible(state.content or ""), ""]
-    if state.changed_at is not None:
-        lines.append(f"changed   {format_instant(state.changed_at)} (its last recorded change by then)")
-    if state.expires_at is not None:
-        lines.append(
-            f"expires   {format_instant(state.expires_at)}" + (" (expired)" if state.expired else "")
-        )
-    lines.append(f"injected  {'yes' if state.injected else 'no'}")
-    if not state.exists_now:
-        lines.append("deleted since")
-    return "\n".join(lines)
 
 
 def _matches(state: MemoryAsOf, status: str, search: str) -> bool:

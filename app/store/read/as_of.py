@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Integer, Select, bindparam, case, func, selec
 
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus, Revision, RevisionKind
+from app.core.screening import make_visible
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import status_value, text_value, time_value
 from app.store.read.reads import chunks
@@ -188,6 +189,26 @@ def _facts_query() -> Select[Any]:
 
 
 _FACTS = _facts_query()
+
+
+def state_details(state: MemoryAsOf) -> str:
+    """One memory at its instant as plain text: its text then and its facts (the CLI's `show --as-of`,
+    the window's view of the past)."""
+    lines = [f"Memory #{state.memory_id} as of {format_instant(state.at)}"]
+    if not state.known:
+        lines.append(state.unknown_note)
+        return "\n".join(lines)
+    lines += [f"status    {make_visible(state.status or '')}", "", make_visible(state.content or ""), ""]
+    if state.changed_at is not None:
+        lines.append(f"changed   {format_instant(state.changed_at)} (its last recorded change by then)")
+    if state.expires_at is not None:
+        lines.append(
+            f"expires   {format_instant(state.expires_at)}" + (" (expired)" if state.expired else "")
+        )
+    lines.append(f"injected  {'yes' if state.injected else 'no'} (in the profile the agent was shown then)")
+    if not state.exists_now:
+        lines.append("deleted since")
+    return "\n".join(lines)
 
 
 def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:

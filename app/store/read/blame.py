@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 
 from app.core.clock import format_instant
 from app.core.models import Revision, RevisionKind, RevisionSource
+from app.core.screening import make_visible
 from app.diff.match import opcodes
 from app.store.read.reads import fetch_candidates
 
@@ -77,11 +78,24 @@ class Blame:
             for line in self.lines
         ]
 
+    def evidence_text(self, candidate_id: int, width: int = 120) -> str:
+        """`#141 [session ses_c3f1] "Prefers pnpm…"`, or that its words are not known."""
+        found = self.evidence.get(candidate_id)
+        if found is None:
+            return f"#{candidate_id} words not known (no longer in the candidate pool)"
+        return f'#{candidate_id} [session {_flat(found.session_id, 40)}] "{_flat(found.content, width)}"'
+
     def evidence_json(self, candidate_id: int) -> dict[str, object]:
         found = self.evidence.get(candidate_id)
         if found is None:
             return {"candidate_id": candidate_id, "content": None, "session_id": None}
         return {"candidate_id": candidate_id, "content": found.content, "session_id": found.session_id}
+
+
+def _flat(text: str, width: int) -> str:
+    """One line of at most `width` characters, hidden characters made visible."""
+    flat = " ".join(make_visible(text).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def evidence_words(conn: Connection, ids: Iterable[int]) -> dict[int, EvidenceWords]:

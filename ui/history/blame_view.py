@@ -1,0 +1,106 @@
+"""Blame: the selected memory's sentences (or lines), each with the revision that wrote it in its
+current form, who made it and its evidence; activating a row selects that revision in the history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
+
+from app.core.clock import format_instant
+from app.core.screening import make_visible
+from app.core.timefmt import relative
+from app.store.read.blame import Blame, BlameLine, origin_label
+from ui.history.revision_table import REVISION_ROLE
+from ui.widgets.plain_tip import plain_tip
+
+HEADERS = ("Revision", "When", "Who", "Text")
+ORIGIN_ROLE = Qt.ItemDataRole.UserRole + 2
+SHOWN_TEXT = 300  # characters of a sentence or line shown in its row (the tooltip has more)
+
+
+def row_tip(blame: Blame, line: BlameLine) -> str:
+    origin = line.origin
+    when = format_instant(origin.at) if origin.at is not None else "unknown time"
+    parts = [f"{origin_label(origin)} · {when}", "", line.text]
+    if origin.candidate_ids:
+        parts += ["", "Evidence:", *(blame.evidence_text(item) for item in origin.candidate_ids)]
+    elif origin.revision_id is not None:
+        parts += ["", "No candidates cited by this revision."]
+    return plain_tip("\n".join(parts))
+
+
+class BlameView(QTreeWidget):
+    revisionActivated = Signal(object)  # revision id
+
+    def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._now = now
+        self.memory_id: int | None = None  # whose blame is shown
+        self.setHeaderLabels(HEADERS)
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setAlternatingRowColors(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setAccessibleName("Blame")
+        self.setAccessibleDescription(
+            "Each sentence or line of the memory with the revision that wrote it; Enter shows that revision"
+        )
+        header = self.header()
+        header.setStretchLastSection(True)
+        for column in range(len(HEADERS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.itemActivated.connect(self._activated)
+
+    def show_message(self, text: str) -> None:
+        self.clear()
+        self.memory_id = None
+        item = QTreeWidgetItem(["", "", "", text])
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        self.addTopLevelItem(item)
+
+    def set_blame(self, blame: Blame) -> None:
+        self.clear()
+        self.memory_id = blame.memory_id
+        now = self._now()
+        for line in blame.lines:
+            origin = line.origin
+            text = make_visible(" ".join(line.text.split()))
+            item = QTreeWidgetItem(
+                [
+                    f"r{origin.revision_id}" if origin.revision_id is not None else "—",
+                    relative(origin.at, now) if origin.at is not None else "",
+                    origin_label(origin),
+                    text if len(text) <= SHOWN_TEXT else text[: SHOWN_TEXT - 1] + "…",
+                ]
+            )
+            item.setData(0, ORIGIN_ROLE, origin.revision_id)
+            tip = row_tip(blame, line)
+            for column in range(len(HEADERS)):
+                item.setToolTip(column, tip)
+            self.addTopLevelItem(item)
+        if not blame.lines:
+            self.show_message("This memory holds no text.")
+            self.memory_id = blame.memory_id
+
+    def revision_ids(self) -> list[int | None]:
+        items = (self.topLevelItem(row) for row in range(self.topLevelItemCount()))
+        return [item.data(0, ORIGIN_ROLE) for item in items if item is not None]
+
+    def _activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        revision_id = item.data(0, ORIGIN_ROLE)
+        if revision_id is not None:
+            self.revisionActivated.emit(revision_id)
+
+
+def select_revision(table: QTreeWidget, revision_id: int) -> bool:
+    """Make the row of revision `revision_id` current in a revision table; whether it is listed."""
+    for row in range(table.topLevelItemCount()):
+        item = table.topLevelItem(row)
+        listed = item.data(0, REVISION_ROLE) if item is not None else None
+        if item is not None and getattr(listed, "id", None) == revision_id:
+            table.setCurrentItem(item)
+            table.scrollToItem(item)
+            return True
+    return False
