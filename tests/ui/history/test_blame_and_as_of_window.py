@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hostdb import HOUR
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 from window_helpers import make_window, select, settle
 
@@ -22,6 +23,12 @@ SHOTS = os.environ.get("MDASH_TEST_SHOTS")  # a folder: save what the tests look
 def shoot(widget: object, name: str) -> None:
     if SHOTS:
         widget.grab().save(str(Path(SHOTS) / f"{name}.png"))  # type: ignore[attr-defined]
+
+
+def row(tree: QTreeWidget, number: int) -> QTreeWidgetItem:
+    item = tree.topLevelItem(number)
+    assert item is not None
+    return item
 
 
 def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
@@ -55,15 +62,15 @@ def test_ctrl_b_shows_blame_and_enter_selects_the_revision(
     assert last is not None
     assert last.text(2) == "review run run-5" and last.text(3) == "Runs pytest -q."
     assert "#151 [session ses_e004]" in last.toolTip(3)
-    assert "as first seen on" in blame.topLevelItem(0).text(2)  # type: ignore[union-attr]
+    assert "as first seen on" in row(blame, 0).text(2)
     shoot(window, "blame")
     blame.setFocus()
-    blame.setCurrentItem(blame.topLevelItem(1))
+    blame.setCurrentItem(row(blame, 1))
     qtbot.keyClick(blame, Qt.Key.Key_Return)
     assert window.panel.history_tabs.currentWidget() is window.panel.revisions
     current = window.panel.revisions.current_revision()
     assert current is not None and current.id == edit_rev.id and current.source == RevisionSource.DASHBOARD
-    assert blame.topLevelItem(1).data(0, ORIGIN_ROLE) == edit_rev.id  # type: ignore[union-attr]
+    assert row(blame, 1).data(0, ORIGIN_ROLE) == edit_rev.id
 
 
 def test_blame_follows_the_selection_and_a_new_write(
@@ -102,7 +109,7 @@ def test_as_of_shows_the_past_read_only_until_esc(
     assert "As of 2026-10-21 05:13:31 UTC" in view.banner.label.text()
     assert "Read-only" in view.banner.label.text()
     assert not any(action.isEnabled() for action in window.acts.writers)
-    view.list.setCurrentItem(view.list.topLevelItem(3))
+    view.list.setCurrentItem(row(view.list, 3))
     assert "Works remotely." in view.detail.toPlainText()
     shoot(window, "as_of")
     qtbot.keyClick(view.list, Qt.Key.Key_Escape)
