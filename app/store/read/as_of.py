@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Integer, Select, bindparam, case, func, select, union
+from sqlalchemy import Connection, Integer, Select, bindparam, case, select, union
 
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -102,93 +102,78 @@ class Facts:
     deleted_promoted_at: int | None = None  # a deleted memory's, from its delete revision's snapshot
 
 
-def _first_after(*conditions: Any) -> Any:
-    """A correlated subquery: the id of the memory's first revision after T meeting `conditions`."""
-    return (
-        select(r.id)
-        .where(r.memory_id == _IDS.c.memory_id, r.changed_at > _AT, *conditions)
+# Every memory: the host's rows, and the memories known only from their revisions (deleted since).
+_IDS = union(select(m.id.label("memory_id")), select(r.memory_id).group_by(r.memory_id)).subquery("asof_ids")
+_ID = _IDS.c.memory_id
+
+
+def _seek(column: Any, *conditions: Any, descending: bool = False) -> Any:
+    """A correlated subquery: `column` of the memory's first (or last) revision meeting `conditions`.
+    Over the `(memory_id, changed_at, id)` index: a seek per memory, not a scan of the log."""
+    order = (r.changed_at.desc(), r.id.desc()) if descending else (r.changed_at, r.id)
+    return select(column).where(r.memory_id == _ID, *conditions).order_by(*order).limit(1).scalar_subquery()
+
+
+def _facts_query(by_ids: bool) -> Select[Any]:
+    # First the index alone answers, per memory: its first revision after T, its last one at or before
+    # T, its first one at all. The rest is read only for memories changed after T (or deleted).
+    seeks = select(
+        _ID.label("memory_id"),
+        _seek(r.id, r.changed_at > _AT).label("next_id"),
+        _seek(r.changed_at, r.changed_at <= _AT, descending=True).label("last_at"),
+        _seek(r.changed_at).label("first_at"),
+    )
+    if by_ids:
+        seeks = seeks.where(_ID.in_(bindparam("b_ids", expanding=True)))
+    around = seeks.cte("asof_around")
+    # Materialized: else the planner copies each seek into every place that reads its column.
+    around = around.prefix_with("MATERIALIZED")
+    key = around.c.memory_id
+    changed_after = around.c.next_id.is_not(None)
+
+    def after(column: Any, *conditions: Any) -> Any:
+        found = (
+            select(column)
+            .where(r.memory_id == key, r.changed_at > _AT, *conditions)
+            .order_by(r.changed_at, r.id)
+            .limit(1)
+            .scalar_subquery()
+        )
+        return case((changed_after, found))
+
+    first_delete = (  # a deleted memory's first delete keeps when the dashboard first saw it
+        select(r.detail)
+        .where(r.memory_id == key, r.kind == RevisionKind.DELETE)
         .order_by(r.changed_at, r.id)
         .limit(1)
         .scalar_subquery()
     )
-
-
-_AGG = (
-    select(
-        r.memory_id,
-        func.min(r.changed_at).label("first_at"),
-        func.max(case((r.changed_at <= _AT, r.changed_at))).label("last_at"),
-        func.min(case((r.changed_at > _AT, r.changed_at))).label("next_at"),
-    )
-    .group_by(r.memory_id)
-    .cte("asof_agg")
-)
-_IDS = union(select(m.id.label("memory_id")), select(_AGG.c.memory_id)).subquery("asof_ids")
-_CHANGED_AFTER = _AGG.c.next_at.is_not(None)
-_NEXT = _first_after()
-_STATUS_AFTER = (
-    select(r.previous_status)
-    .where(r.memory_id == _IDS.c.memory_id, r.changed_at > _AT, r.previous_status.is_not(None))
-    .order_by(r.changed_at, r.id)
-    .limit(1)
-    .scalar_subquery()
-)
-_EXPIRY_AFTER = _first_after(r.kind.in_((RevisionKind.EXPIRY, RevisionKind.DELETE)))
-# A deleted memory's first delete revision keeps when the dashboard first saw it (FIRST_SEEN_KEY).
-_FIRST_DELETE = (
-    select(r.detail)
-    .where(r.memory_id == _IDS.c.memory_id, r.kind == RevisionKind.DELETE)
-    .order_by(r.changed_at, r.id)
-    .limit(1)
-    .scalar_subquery()
-)
-
-
-def _facts_query() -> Select[Any]:
-    inner = (
-        select(
-            _IDS.c.memory_id,
-            m.id.label("host_id"),
-            m.content,
-            m.status,
-            m.promoted_at,
-            seen.c.first_seen_at,
-            expiry.c.expires_at,
-            _AGG.c.first_at,
-            _AGG.c.last_at,
-            case((_CHANGED_AFTER, _NEXT)).label("next_id"),
-            case((_CHANGED_AFTER, _STATUS_AFTER)).label("status_after"),
-            case((_CHANGED_AFTER, _EXPIRY_AFTER)).label("expiry_id"),
-            case((m.id.is_(None), _FIRST_DELETE)).label("deleted_detail"),
-        )
-        .select_from(
-            _IDS.outerjoin(_AGG, _AGG.c.memory_id == _IDS.c.memory_id)
-            .outerjoin(user_memories, m.id == _IDS.c.memory_id)
-            .outerjoin(seen, seen.c.memory_id == _IDS.c.memory_id)
-            .outerjoin(expiry, expiry.c.memory_id == _IDS.c.memory_id)
-        )
-        .subquery("asof_facts")
-    )
     following = revisions.alias("asof_next")
-    moved = revisions.alias("asof_expiry")
-    return (
-        select(
-            inner,
-            following.c.kind,
-            following.c.previous_content,
-            moved.c.kind,
-            moved.c.detail,
-        )
-        .select_from(
-            inner.outerjoin(following, following.c.id == inner.c.next_id).outerjoin(
-                moved, moved.c.id == inner.c.expiry_id
-            )
-        )
-        .order_by(inner.c.memory_id)
+    return select(
+        key,
+        m.id.label("host_id"),
+        m.content,
+        m.status,
+        m.promoted_at,
+        seen.c.first_seen_at,
+        expiry.c.expires_at,
+        around.c.first_at,
+        around.c.last_at,
+        around.c.next_id,
+        after(r.previous_status, r.previous_status.is_not(None)).label("status_after"),
+        after(r.id, r.kind.in_((RevisionKind.EXPIRY, RevisionKind.DELETE))).label("expiry_id"),
+        case((m.id.is_(None), first_delete)).label("deleted_detail"),
+        following.c.kind,
+        following.c.previous_content,
+    ).select_from(
+        around.outerjoin(user_memories, m.id == key)
+        .outerjoin(seen, seen.c.memory_id == key)
+        .outerjoin(expiry, expiry.c.memory_id == key)
+        .outerjoin(following, following.c.id == around.c.next_id)
     )
 
 
-_FACTS = _facts_query()
+_FACTS = {by_ids: _facts_query(by_ids) for by_ids in (False, True)}
 
 
 def state_details(state: MemoryAsOf) -> str:
@@ -214,11 +199,16 @@ def state_details(state: MemoryAsOf) -> str:
 def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:
     if row[1] is None:
         return None
-    return text_value(row[2]), status_value(row[3]), time_value(row[4])
+    content, status, promoted_at = row[2], row[3], row[4]
+    if type(content) is str and type(status) is str and type(promoted_at) is int:
+        return content, status, promoted_at  # the usual row, as the host writes it
+    return text_value(content), status_value(status), time_value(promoted_at)
 
 
 def _first_seen(stored: int | None, deleted_detail: str | None) -> int | None:
     """When the dashboard first saw a memory: its `mdash_seen` row's, or (deleted) its delete's record."""
+    if deleted_detail is None:
+        return stored if type(stored) is int else None
     detail = tolerant_json_loads(deleted_detail) if deleted_detail else None
     kept = detail.get(FIRST_SEEN_KEY) if isinstance(detail, dict) else None
     found = [item for item in (stored, kept) if type(item) is int]
@@ -245,29 +235,39 @@ def recorded_first_seen(conn: Connection, memory_id: int) -> int | None:
 
 
 def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> list[Facts]:
-    """Every memory's facts at `at` (host rows and memories known only from revisions), by id; or those
-    of `ids`. Needs the dashboard's own tables."""
-    query = _FACTS
-    found: list[Facts] = []
-    parts: Iterable[Sequence[int] | None] = [None] if ids is None else chunks(ids)
-    for part in parts:
-        statement = query if part is None else query.where(query.selected_columns[0].in_(part))
-        for row in conn.execute(statement, {"b_at": at}):
-            found.append(
-                Facts(
-                    memory_id=int(row[0]),
-                    host=_host_state(row),
-                    first_seen_at=_first_seen(row[5], row[12]),
-                    expires_now=row[6],
-                    first_at=row[7],
-                    last_at=row[8],
-                    next_kind=row[13],
-                    next_previous=row[14],
-                    status_after=row[10],
-                    expiry_after=None if row[15] is None else (row[15], row[16]),
-                    deleted_promoted_at=_snapshot_promoted_at(row[12]),
-                )
-            )
+    """Every memory's facts at `at` (host rows and memories known only from revisions), or those of
+    `ids`, in no order. Needs the dashboard's own tables."""
+    rows: list[Any] = []
+    if ids is None:
+        rows = list(conn.execute(_FACTS[False], {"b_at": at}))
+    else:
+        for part in chunks(ids):
+            rows += conn.execute(_FACTS[True], {"b_at": at, "b_ids": list(part)})
+    details = _expiry_details(conn, [row[11] for row in rows if row[11] is not None])
+    return [
+        Facts(
+            memory_id=int(row[0]),
+            host=_host_state(row),
+            first_seen_at=_first_seen(row[5], row[12]),
+            expires_now=row[6],
+            first_at=row[7],
+            last_at=row[8],
+            next_kind=row[13],
+            next_previous=row[14],
+            status_after=row[10],
+            expiry_after=details.get(row[11]),
+            deleted_promoted_at=_snapshot_promoted_at(row[12]),
+        )
+        for row in rows
+    ]
+
+
+def _expiry_details(conn: Connection, revision_ids: Sequence[int]) -> dict[int, tuple[str, str | None]]:
+    """Kind and detail of the expiry (or delete) revisions `revision_ids`: few, read apart."""
+    found: dict[int, tuple[str, str | None]] = {}
+    for part in chunks(revision_ids):
+        for revision_id, kind, detail in conn.execute(select(r.id, r.kind, r.detail).where(r.id.in_(part))):
+            found[revision_id] = (kind, detail)
     return found
 
 
