@@ -253,8 +253,8 @@ def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> 
             first_at=row[7],
             last_at=row[8],
             next_kind=row[13],
-            next_previous=row[14],
-            status_after=row[10],
+            next_previous=None if row[14] is None else text_value(row[14]),
+            status_after=None if row[10] is None else status_value(row[10]),
             expiry_after=details.get(row[11]),
             deleted_promoted_at=_snapshot_promoted_at(row[12]),
         )

@@ -170,3 +170,33 @@ def test_read_only_store_uses_what_it_observed_in_memory(host_db: Path, clock: M
     finally:
         store.close()
         host.close()
+
+
+def test_odd_host_rows_are_shown_not_raised(host_db: Path, clock: ManualClock) -> None:
+    conn = sqlite3.connect(host_db)
+    conn.execute(
+        "INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at)"
+        " VALUES (8, X'6869FF', X'616374697665', 'yesterday', 0, 0)"
+    )
+    conn.commit()
+    conn.close()
+    store = MemoryStore.open(host_db, clock=clock)
+    try:
+        store.list_ids()
+        odd = store.memory_as_of(8, clock.now_ms())
+        assert odd.known and odd.content == "hi\ufffd"
+        assert odd.status == "x'616374697665'" and not odd.injected  # a blob 'active' is not injected
+        assert 8 not in [state.memory_id for state in store.profile_as_of(clock.now_ms())]
+    finally:
+        store.close()
+
+
+def test_without_own_tables_only_now_is_known(host_db: Path, clock: ManualClock) -> None:
+    store = MemoryStore.open(host_db, clock=clock, read_only=True)  # never migrated: no record at all
+    try:
+        now = {state.memory_id: state for state in store.as_of(clock.now_ms() + HOUR)}
+        assert now[5].known and now[5].content == "Prefers pnpm"
+        before = store.as_of(clock.now_ms() - 1)
+        assert before and not any(state.known for state in before)
+    finally:
+        store.close()
