@@ -14,34 +14,49 @@ from tests.bench.timing import Result, fresh_copy, result, side_by_side
 
 BLAME_TARGET_S = 0.050
 PROFILE_AS_OF_TARGET_S = 1.0
+Times = tuple[list[float], list[float]]
+Counted = Callable[[], int]
 
 
-def _within(times: tuple[list[float], list[float]], target: float) -> str:
+def _within(times: Times, target: float) -> str:
     ours = statistics.median(times[0])
     verdict = "pass" if ours <= target else "MISS"
     return f"{ours * 1e3:.1f} ms against the issue's {target * 1e3:.0f} ms: {verdict}"
 
 
-def blame(db: BenchDb, work: Path, rounds: int) -> Result:
+def _side_by_side(
+    db: BenchDb,
+    work: Path,
+    rounds: int,
+    calls: Callable[[MemoryStore, sqlite3.Connection], tuple[Counted, Counted]],
+) -> tuple[Times, dict[str, int]]:
+    """Ours and the floor on a fresh copy after the store's first look; each call returns a count."""
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
     store.list_ids()  # the first look, as when the window opened
     raw = sqlite3.connect(path)
+    ours, floor = calls(store, raw)
     found: dict[str, int] = {}
-
-    def ours() -> Callable[[], object]:
-        return lambda: found.__setitem__("ours", len(store.blame(db.diff_memory_id).lines))
-
-    def floor() -> Callable[[], object]:
-        sql = (
-            "SELECT previous_content, new_content FROM mdash_revisions WHERE memory_id = ?"
-            " ORDER BY changed_at, id"
-        )
-        return lambda: found.__setitem__("floor", len(raw.execute(sql, (db.diff_memory_id,)).fetchall()))
-
-    times = side_by_side(rounds, ours, floor)
+    times = side_by_side(
+        rounds,
+        lambda: lambda: found.__setitem__("ours", ours()),
+        lambda: lambda: found.__setitem__("floor", floor()),
+    )
     store.close()
     raw.close()
+    return times, found
+
+
+def blame(db: BenchDb, work: Path, rounds: int) -> Result:
+    sql = "SELECT previous_content, new_content FROM mdash_revisions WHERE memory_id = ? ORDER BY changed_at"
+
+    def calls(store: MemoryStore, raw: sqlite3.Connection) -> tuple[Counted, Counted]:
+        return (
+            lambda: len(store.blame(db.diff_memory_id).lines),
+            lambda: len(raw.execute(sql, (db.diff_memory_id,)).fetchall()),
+        )
+
+    times, found = _side_by_side(db, work, rounds, calls)
     note = (
         f"{found['floor']} revisions of ~64 KiB, {found['ours']} lines blamed; floor = raw sqlite3 reading"
         f" their texts; {_within(times, BLAME_TARGET_S)}"
@@ -50,25 +65,14 @@ def blame(db: BenchDb, work: Path, rounds: int) -> Result:
 
 
 def profile_as_of(db: BenchDb, work: Path, rounds: int) -> Result:
-    path = fresh_copy(db.path, work)
-    store = MemoryStore.open(path)
-    store.list_ids()
-    raw = sqlite3.connect(path)
-    middle = raw.execute(
-        "SELECT changed_at FROM mdash_revisions ORDER BY changed_at LIMIT 1 OFFSET ?", (db.revisions // 2,)
-    ).fetchone()[0]
-    found: dict[str, int] = {}
+    sql = "SELECT id, content FROM user_memories WHERE status = 'active' ORDER BY promoted_at, id"
+    middle = "SELECT changed_at FROM mdash_revisions ORDER BY changed_at LIMIT 1 OFFSET ?"
 
-    def ours() -> Callable[[], object]:
-        return lambda: found.__setitem__("ours", len(store.profile_as_of(middle)))
+    def calls(store: MemoryStore, raw: sqlite3.Connection) -> tuple[Counted, Counted]:
+        at = int(raw.execute(middle, (db.revisions // 2,)).fetchone()[0])
+        return lambda: len(store.profile_as_of(at)), lambda: len(raw.execute(sql).fetchall())
 
-    def floor() -> Callable[[], object]:
-        sql = "SELECT id, content FROM user_memories WHERE status = 'active' ORDER BY promoted_at, id"
-        return lambda: found.__setitem__("floor", len(raw.execute(sql).fetchall()))
-
-    times = side_by_side(rounds, ours, floor)
-    store.close()
-    raw.close()
+    times, found = _side_by_side(db, work, rounds, calls)
     note = (
         f"as of the middle of {db.revisions:,} revisions: {found['ours']:,} memories then (floor: the current"
         f" profile, {found['floor']:,} rows, read by raw sqlite3); {_within(times, PROFILE_AS_OF_TARGET_S)}"

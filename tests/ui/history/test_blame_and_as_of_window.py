@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hostdb import HOUR
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
@@ -16,6 +17,7 @@ from app.core.models import RevisionSource
 from app.store import MemoryStore
 from ui.history.as_of_view import AsOfView
 from ui.history.blame_view import ORIGIN_ROLE
+from ui.window.main_window import MainWindow
 
 SHOTS = os.environ.get("MDASH_TEST_SHOTS")  # a folder: save what the tests looked at, to look at it too
 
@@ -44,12 +46,16 @@ def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
     return store
 
 
-def test_ctrl_b_shows_blame_and_enter_selects_the_revision(
-    qtbot: QtBot, host_db: Path, clock: ManualClock, tmp_path: Path
-) -> None:
-    store = edited_store(host_db, clock)
-    window = make_window(qtbot, store, tmp_path)
-    select(qtbot, window, 4)
+@pytest.fixture
+def window(qtbot: QtBot, host_db: Path, clock: ManualClock, tmp_path: Path) -> MainWindow:
+    """The window on `edited_store`, #4 selected."""
+    shown = make_window(qtbot, edited_store(host_db, clock), tmp_path)
+    select(qtbot, shown, 4)
+    return shown
+
+
+def test_ctrl_b_shows_blame_and_enter_selects_the_revision(qtbot: QtBot, window: MainWindow) -> None:
+    store = window.controller.store
     window.list.setFocus()
     qtbot.keyClick(window.list, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
     blame = window.panel.blame
@@ -73,12 +79,7 @@ def test_ctrl_b_shows_blame_and_enter_selects_the_revision(
     assert row(blame, 1).data(0, ORIGIN_ROLE) == edit_rev.id
 
 
-def test_blame_follows_the_selection_and_a_new_write(
-    qtbot: QtBot, host_db: Path, clock: ManualClock, tmp_path: Path
-) -> None:
-    store = edited_store(host_db, clock)
-    window = make_window(qtbot, store, tmp_path)
-    select(qtbot, window, 4)
+def test_blame_follows_the_selection_and_a_new_write(qtbot: QtBot, window: MainWindow) -> None:
     window.panel.show_blame()
     blame = window.panel.blame
     qtbot.waitUntil(lambda: blame.memory_id == 4, timeout=10_000)
@@ -93,11 +94,8 @@ def test_blame_follows_the_selection_and_a_new_write(
 
 
 def test_as_of_shows_the_past_read_only_until_esc(
-    qtbot: QtBot, host_db: Path, clock: ManualClock, tmp_path: Path
+    qtbot: QtBot, window: MainWindow, clock: ManualClock
 ) -> None:
-    store = edited_store(host_db, clock)
-    window = make_window(qtbot, store, tmp_path)
-    select(qtbot, window, 4)
     assert window.acts.edit.isEnabled()
     before_review = clock.now_ms() - HOUR - 1
     with qtbot.waitSignal(window.controller.asOfLoaded, timeout=10_000):
@@ -118,10 +116,8 @@ def test_as_of_shows_the_past_read_only_until_esc(
 
 
 def test_as_of_before_the_first_look_says_unknown(
-    qtbot: QtBot, host_db: Path, clock: ManualClock, tmp_path: Path
+    qtbot: QtBot, window: MainWindow, clock: ManualClock
 ) -> None:
-    store = edited_store(host_db, clock)
-    window = make_window(qtbot, store, tmp_path)
     with qtbot.waitSignal(window.controller.asOfLoaded, timeout=10_000):
         window.controller.load_as_of(clock.now_ms() - 100 * HOUR)
     view = window.as_of_view
