@@ -232,7 +232,11 @@ def blame_units(
             # The first record: a creation, or a change to a text found there (the baseline).
             found = units(revision.previous_content or "") if revision.kind != RevisionKind.CREATE else []
             tracked = Tracked.of(found, [baseline] * len(found))
-        tracked = _walk(tracked, by_lines(text or ""), after, _origin(revision))
+        if tracked.units:
+            tracked = _walk(tracked, by_lines(text or ""), after, _origin(revision))
+        else:  # nothing before it (a creation): every unit is this revision's
+            found = units(after)
+            tracked = Tracked.of(found, [_origin(revision)] * len(found))
         text = after
     if text is None:
         found = units(current or "")
