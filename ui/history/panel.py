@@ -187,6 +187,7 @@ class HistoryPanel(QWidget):
         self.history_tabs.setDocumentMode(True)
         self.history_tabs.addTab(self.revisions, "Revisions")
         self.history_tabs.addTab(self.blame, "Blame")
+        self.history_tabs.tabBar().setAccessibleName("History view: revisions or blame")
         self.history_tabs.setTabToolTip(
             1, "Which revision wrote each sentence, and on what evidence (Ctrl+B)"
         )
