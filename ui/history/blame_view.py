@@ -15,9 +15,26 @@ from app.store.read.blame import Blame, BlameLine, origin_label
 from ui.history.revision_table import REVISION_ROLE
 from ui.widgets.plain_tip import plain_tip
 
-HEADERS = ("Revision", "When", "Who", "Text")
+HEADERS = ("Revision", "When", "Who", "Text", "Evidence")
+TEXT, EVIDENCE = 3, 4
 ORIGIN_ROLE = Qt.ItemDataRole.UserRole + 2
 SHOWN_TEXT = 300  # characters of a sentence or line shown in its row (the tooltip has more)
+SHOWN_EVIDENCE = 40  # characters of the first candidate's words shown in a row (all in the tooltip)
+
+
+def evidence_cell(blame: Blame, line: BlameLine) -> str:
+    """`#151 "Runs tests with…" +2`: the first candidate the revision cites, with its words if known
+    (its session and every candidate's words are in the tooltip)."""
+    ids = line.origin.candidate_ids
+    if not ids:
+        return ""
+    found = blame.evidence.get(ids[0])
+    more = f" +{len(ids) - 1}" if len(ids) > 1 else ""
+    if found is None:
+        return f"#{ids[0]} (words not known){more}"
+    words = make_visible(" ".join(found.content.split()))
+    cut = words if len(words) <= SHOWN_EVIDENCE else words[: SHOWN_EVIDENCE - 1] + "…"
+    return f'#{ids[0]} "{cut}"{more}'
 
 
 def row_tip(blame: Blame, line: BlameLine) -> str:
@@ -48,15 +65,20 @@ class BlameView(QTreeWidget):
             "Each sentence or line of the memory with the revision that wrote it; Enter shows that revision"
         )
         header = self.header()
-        header.setStretchLastSection(True)
-        for column in range(len(HEADERS) - 1):
+        header.setStretchLastSection(False)
+        for column in range(TEXT):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(
+            TEXT, QHeaderView.ResizeMode.Stretch
+        )  # the text first, the evidence beside
+        header.setSectionResizeMode(EVIDENCE, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(EVIDENCE, self.fontMetrics().averageCharWidth() * 18)
         self.itemActivated.connect(self._activated)
 
     def show_message(self, text: str) -> None:
         self.clear()
         self.memory_id = None
-        item = QTreeWidgetItem(["", "", "", text])
+        item = QTreeWidgetItem(["", "", "", text, ""])
         item.setFlags(Qt.ItemFlag.NoItemFlags)
         self.addTopLevelItem(item)
 
@@ -71,8 +93,9 @@ class BlameView(QTreeWidget):
                 [
                     f"r{origin.revision_id}" if origin.revision_id is not None else "—",
                     relative(origin.at, now) if origin.at is not None else "",
-                    origin_label(origin),
+                    origin_label(origin) if origin.revision_id is not None else "as first seen",
                     text if len(text) <= SHOWN_TEXT else text[: SHOWN_TEXT - 1] + "…",
+                    evidence_cell(blame, line),
                 ]
             )
             item.setData(0, ORIGIN_ROLE, origin.revision_id)

@@ -67,8 +67,11 @@ def test_ctrl_b_shows_blame_and_enter_selects_the_revision(qtbot: QtBot, window:
     last = blame.topLevelItem(2)
     assert last is not None
     assert last.text(2) == "review run run-5" and last.text(3) == "Runs pytest -q."
-    assert "#151 [session ses_e004]" in last.toolTip(3)
-    assert "as first seen on" in row(blame, 0).text(2)
+    assert last.text(4) == '#151 "Runs tests with pytest -q before commit…"'
+    assert "#151 [session ses_e004]" in last.toolTip(3) and row(blame, 1).text(4) == ""
+    assert row(blame, 0).text(2) == "as first seen" and "as first seen on 2026-10-21" in row(
+        blame, 0
+    ).toolTip(2)
     shoot(window, "blame")
     blame.setFocus()
     blame.setCurrentItem(row(blame, 1))
