@@ -93,7 +93,7 @@ class Facts:
     host: tuple[str, str, int] | None  # content, status, promoted_at now; None: no host row
     first_seen_at: int | None
     expires_now: int | None
-    first_at: int | None  # its first revision
+    next_at: int | None  # its first revision after T (with none at or before T: its first of all)
     last_at: int | None  # its last revision at or before T
     next_kind: str | None  # its first revision after T (None: none)
     next_previous: str | None  # that revision's previous text
@@ -115,13 +115,12 @@ def _seek(column: Any, *conditions: Any, descending: bool = False) -> Any:
 
 
 def _facts_query(by_ids: bool) -> Select[Any]:
-    # First the index alone answers, per memory: its first revision after T, its last one at or before
-    # T, its first one at all. The rest is read only for memories changed after T (or deleted).
+    # First the index alone answers, per memory: its first revision after T and its last one at or
+    # before T. The rest is read only for memories changed after T (or deleted).
     seeks = select(
         _ID.label("memory_id"),
         _seek(r.id, r.changed_at > _AT).label("next_id"),
         _seek(r.changed_at, r.changed_at <= _AT, descending=True).label("last_at"),
-        _seek(r.changed_at).label("first_at"),
     )
     if by_ids:
         seeks = seeks.where(_ID.in_(bindparam("b_ids", expanding=True)))
@@ -157,7 +156,7 @@ def _facts_query(by_ids: bool) -> Select[Any]:
         m.promoted_at,
         seen.c.first_seen_at,
         expiry.c.expires_at,
-        around.c.first_at,
+        following.c.changed_at,
         around.c.last_at,
         around.c.next_id,
         after(r.previous_status, r.previous_status.is_not(None)).label("status_after"),
@@ -250,7 +249,7 @@ def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> 
             host=_host_state(row),
             first_seen_at=_first_seen(row[5], row[12]),
             expires_now=row[6],
-            first_at=row[7],
+            next_at=row[7],
             last_at=row[8],
             next_kind=row[13],
             next_previous=None if row[14] is None else text_value(row[14]),
@@ -296,7 +295,7 @@ def facts_from_history(base: Facts, history: Sequence[Revision], at: int) -> Fac
     detail = json.dumps(dict(moved.detail), sort_keys=True) if moved is not None and moved.detail else None
     return replace(
         base,
-        first_at=ordered[0].changed_at if ordered else None,
+        next_at=after[0].changed_at if after else None,
         last_at=max(before) if before else None,
         next_kind=after[0].kind if after else None,
         next_previous=after[0].previous_content if after else None,
@@ -337,7 +336,7 @@ def resolve(facts: Facts, at: int, now: int) -> MemoryAsOf | None:
         content = facts.next_previous
         status = facts.status_after if facts.status_after is not None else (facts.host or (None, None))[1]
     if not known or content is None:
-        first = [item for item in (facts.first_seen_at, facts.first_at) if item is not None]
+        first = [item for item in (facts.first_seen_at, facts.next_at) if item is not None]
         return MemoryAsOf(
             facts.memory_id,
             at,
