@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Integer, Select, bindparam, case, select, union
+from sqlalchemy import Connection, Integer, Select, bindparam, case, or_, select, union
 
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -114,6 +114,11 @@ def _seek(column: Any, *conditions: Any, descending: bool = False) -> Any:
     return select(column).where(r.memory_id == _ID, *conditions).order_by(*order).limit(1).scalar_subquery()
 
 
+_EXPIRY_KINDS = (RevisionKind.EXPIRY, RevisionKind.DELETE)
+_MOVES_EXPIRY = r.kind.in_(_EXPIRY_KINDS)
+_HAS_STATUS = r.previous_status.is_not(None)
+
+
 def _facts_query(by_ids: bool) -> Select[Any]:
     # First the index alone answers, per memory: its first revision after T and its last one at or
     # before T. The rest is read only for memories changed after T (or deleted).
@@ -159,8 +164,8 @@ def _facts_query(by_ids: bool) -> Select[Any]:
         following.c.changed_at,
         around.c.last_at,
         around.c.next_id,
-        after(r.previous_status, r.previous_status.is_not(None)).label("status_after"),
-        after(r.id, r.kind.in_((RevisionKind.EXPIRY, RevisionKind.DELETE))).label("expiry_id"),
+        # One scan after T answers both the status and the expiry before T's changes (`_markers`).
+        after(r.id, or_(_HAS_STATUS, _MOVES_EXPIRY)).label("marker_id"),
         case((m.id.is_(None), first_delete)).label("deleted_detail"),
         following.c.kind,
         following.c.previous_content,
@@ -242,31 +247,66 @@ def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> 
     else:
         for part in chunks(ids):
             rows += conn.execute(_FACTS[True], {"b_at": at, "b_ids": list(part)})
-    details = _expiry_details(conn, [row[11] for row in rows if row[11] is not None])
+    markers = _markers(conn, at, {int(row[0]): row[10] for row in rows if row[10] is not None})
+    none: Marker = (None, None)
     return [
         Facts(
             memory_id=int(row[0]),
             host=_host_state(row),
-            first_seen_at=_first_seen(row[5], row[12]),
+            first_seen_at=_first_seen(row[5], row[11]),
             expires_now=row[6],
             next_at=row[7],
             last_at=row[8],
-            next_kind=row[13],
-            next_previous=None if row[14] is None else text_value(row[14]),
-            status_after=None if row[10] is None else status_value(row[10]),
-            expiry_after=details.get(row[11]),
-            deleted_promoted_at=_snapshot_promoted_at(row[12]),
+            next_kind=row[12],
+            next_previous=None if row[13] is None else text_value(row[13]),
+            status_after=markers.get(int(row[0]), none)[0],
+            expiry_after=markers.get(int(row[0]), none)[1],
+            deleted_promoted_at=_snapshot_promoted_at(row[11]),
         )
         for row in rows
     ]
 
 
-def _expiry_details(conn: Connection, revision_ids: Sequence[int]) -> dict[int, tuple[str, str | None]]:
-    """Kind and detail of the expiry (or delete) revisions `revision_ids`: few, read apart."""
-    found: dict[int, tuple[str, str | None]] = {}
-    for part in chunks(revision_ids):
-        for revision_id, kind, detail in conn.execute(select(r.id, r.kind, r.detail).where(r.id.in_(part))):
-            found[revision_id] = (kind, detail)
+Marker = tuple[str | None, tuple[str, str | None] | None]  # the status before T's changes, an expiry move
+
+
+def _markers(conn: Connection, at: int, marker_ids: dict[int, int]) -> dict[int, Marker]:
+    """For each memory (id: its first revision after T that moved its status or its expiry), the status
+    before the first status change after T, and kind and detail of the first expiry change (or delete)
+    after T. One revision answers both for most memories; the other answer is looked up for the rest."""
+    by_revision = {revision_id: memory_id for memory_id, revision_id in marker_ids.items()}
+    marked: dict[int, tuple[str, Any, str | None]] = {}
+    columns = select(r.id, r.kind, r.previous_status, r.detail)
+    for part in chunks(list(by_revision)):
+        for revision_id, kind, status, detail in conn.execute(columns.where(r.id.in_(part))):
+            marked[by_revision[revision_id]] = (kind, status, detail)
+    statuses = _first_after(conn, at, [mid for mid, found in marked.items() if found[1] is None], _HAS_STATUS)
+    moves = _first_after(
+        conn, at, [mid for mid, found in marked.items() if found[0] not in _EXPIRY_KINDS], _MOVES_EXPIRY
+    )
+    result: dict[int, Marker] = {}
+    for memory_id, (kind, status, detail) in marked.items():
+        if status is None and memory_id in statuses:
+            status = statuses[memory_id][1]
+        moved = (kind, detail) if kind in _EXPIRY_KINDS else None
+        if moved is None and memory_id in moves:
+            moved = (moves[memory_id][0], moves[memory_id][2])
+        result[memory_id] = (None if status is None else status_value(status), moved)
+    return result
+
+
+def _first_after(
+    conn: Connection, at: int, memory_ids: Sequence[int], condition: Any
+) -> dict[int, tuple[str, Any, str | None]]:
+    """Kind, previous status and detail of each memory's first revision after `at` meeting `condition`."""
+    found: dict[int, tuple[str, Any, str | None]] = {}
+    query = select(r.memory_id, r.kind, r.previous_status, r.detail).where(r.changed_at > at, condition)
+    for part in chunks(memory_ids):
+        newest_first = query.where(r.memory_id.in_(part)).order_by(
+            r.memory_id, r.changed_at.desc(), r.id.desc()
+        )
+        for memory_id, kind, status, detail in conn.execute(newest_first):
+            found[memory_id] = (kind, status, detail)  # the last one kept: the first after `at`
     return found
 
 
