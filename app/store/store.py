@@ -52,7 +52,9 @@ from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
 from app.store.write import expiry_sweep, lease, revision_log, triage, writes
+from app.store.write import importer
 from app.store.write.watermark import save_watermark
+from app.transfer.export_format import ExportFile
 
 KEEP = writes.KEEP
 # A search the index does not narrow looks for its first screen among this many times as many of the
@@ -587,3 +589,16 @@ class MemoryStore:
         with self.write() as ctx:
             save_watermark(ctx.conn, upto)
         return upto
+
+    # -- import ----------------------------------------------------------------------------------------
+
+    def import_export(self, export: ExportFile, label: str, *, dry_run: bool = False) -> importer.ImportResult:
+        """Merge an export file's memories (`app.store.write.importer`): one transaction, one profile bump;
+        an imported memory whose expiry has passed is dismissed at once. `dry_run` only reads."""
+        if dry_run:
+            with self._read() as conn:
+                return importer.plan(conn, export)
+        with self.write() as ctx:
+            result = importer.import_memories(ctx, export, label)
+            expiry_sweep.sweep(ctx)
+        return result

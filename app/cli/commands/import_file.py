@@ -1,0 +1,45 @@
+"""`import FILE.json`: merge the app's own export into the open store (`--dry-run` only says what it would do)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from app.cli.arguments import read_text_input
+from app.cli.registry import Opener, command_adder
+from app.cli.render import print_json
+from app.store.write.importer import ImportResult
+from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
+
+
+def import_summary(result: ImportResult) -> list[str]:
+    """`imported 3 memories, skipped 1` and a line per memory, for a terminal or a message box."""
+    verb = "would import" if result.dry_run else "imported"
+    count = len(result.imported)
+    lines = [f"{verb} {count} memor{'y' if count == 1 else 'ies'}, skipped {len(result.skipped)}"]
+    for item in result.imported:
+        lines.append(f"  #{item.from_id}" + (f" → #{item.memory_id}" if item.memory_id else ""))
+    for skipped in result.skipped:
+        here = f" (#{skipped.existing_id} here)" if skipped.existing_id is not None else ""
+        lines.append(f"  skipped #{skipped.from_id}: {skipped.reason}{here}")
+    return lines
+
+
+def cmd_import(args: argparse.Namespace, opener: Opener) -> int:
+    export = parse_export(read_text_input(args.file, MAX_EXPORT_BYTES), Path(args.file).name)
+    with opener(args, write=not args.dry_run) as store:
+        result = store.import_export(export, Path(args.file).name, dry_run=args.dry_run)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        print("\n".join(import_summary(result)))
+    return 0
+
+
+def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    add = command_adder(subparsers, parents)
+    parser = add("import", cmd_import, "merge an export file (memory-dashboard export) into this store")
+    parser.add_argument("file", metavar="FILE.json", help="a JSON export (- for standard input)")
+    parser.add_argument("--dry-run", action="store_true", help="say what would be imported; write nothing")
+    parser.add_argument("--json", action="store_true")
