@@ -51,8 +51,7 @@ from app.store.read.rows import build_memories
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
-from app.store.write import expiry_sweep, lease, revision_log, triage, writes
-from app.store.write import importer
+from app.store.write import expiry_sweep, importer, lease, revision_log, triage, writes
 from app.store.write.watermark import save_watermark
 from app.transfer.export_format import ExportFile
 
@@ -592,7 +591,9 @@ class MemoryStore:
 
     # -- import ----------------------------------------------------------------------------------------
 
-    def import_export(self, export: ExportFile, label: str, *, dry_run: bool = False) -> importer.ImportResult:
+    def import_export(
+        self, export: ExportFile, label: str, *, dry_run: bool = False
+    ) -> importer.ImportResult:
         """Merge an export file's memories (`app.store.write.importer`): one transaction, one profile bump;
         an imported memory whose expiry has passed is dismissed at once. `dry_run` only reads."""
         if dry_run:

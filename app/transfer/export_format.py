@@ -16,7 +16,13 @@ from typing import Any
 
 from app.core.errors import InvalidInputError
 from app.core.provenance import host_can_read_entry
-from app.core.text_input import DuplicateKeyError, content_problem, int64_problem, strict_json_loads, text_problem
+from app.core.text_input import (
+    DuplicateKeyError,
+    content_problem,
+    int64_problem,
+    strict_json_loads,
+    text_problem,
+)
 
 EXPORT_FORMAT = "memory-dashboard-export"
 EXPORT_VERSION = 1
@@ -195,10 +201,13 @@ def parse_export(text: str, label: str = "the file") -> ExportFile:
     except DuplicateKeyError as exc:
         raise ExportError(f"{label} is not a Memory Dashboard export: {exc}; nothing was imported") from exc
     except ValueError as exc:
-        raise ExportError(f"{label} is not a Memory Dashboard export (not JSON: {exc}); nothing was imported") from exc
+        raise ExportError(
+            f"{label} is not a Memory Dashboard export (not JSON: {exc}); nothing was imported"
+        ) from exc
     if not isinstance(data, dict) or not isinstance(data.get("memories"), list) or "exported_at" not in data:
         raise ExportError(
-            f"{label} is not a Memory Dashboard export (no `exported_at` and `memories`); nothing was imported"
+            f"{label} is not a Memory Dashboard export (no `exported_at` and `memories`); "
+            "nothing was imported"
         )
     if data.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
         raise ExportError(f"{label} is not a Memory Dashboard export (format {str(data['format'])[:60]!r})")

@@ -19,7 +19,7 @@ DIFF_CHARS = 600  # a rewrite's word diff on a terminal is cut after this many c
 
 
 def word_diff_text(old: str, new: str, limit: int = DIFF_CHARS) -> str:
-    """`old` into `new` as one line of git's plain word diff: `[-removed-]{+added+}`, hidden characters shown."""
+    """`old` into `new` as one line of git's plain word diff (`[-removed-]{+added+}`), hidden ones shown."""
     marks = {"delete": ("[-", "-]"), "insert": ("{+", "+}")}
     parts = []
     for op in word_diff(old, new):

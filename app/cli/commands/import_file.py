@@ -1,4 +1,4 @@
-"""`import FILE.json`: merge the app's own export into the open store (`--dry-run` only says what it would do)."""
+"""`import FILE.json`: merge the app's own export into the open store (`--dry-run` says what it would do)."""
 
 from __future__ import annotations
 

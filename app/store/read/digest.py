@@ -27,7 +27,7 @@ IMPORTED_FROM = "imported_from"  # detail of the revision an import adds for eac
 IMPORTED_SOURCE = "imported_source"  # detail of an old revision an import copied in
 
 # Who made a change, as the digest groups them; a source not listed is shown as it is.
-BY_LABEL = {
+BY_LABEL: dict[str, str] = {
     RevisionSource.REVIEW: "Review run",
     RevisionSource.DASHBOARD: "You, in the dashboard",
     RevisionSource.RESTORE: "You, in the dashboard",

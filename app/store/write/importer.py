@@ -113,9 +113,13 @@ class _Plan:
             if memory.problem is not None:
                 skipped.append(Skipped(memory.id, memory.problem))
             elif memory.content in self.contents:
-                skipped.append(Skipped(memory.id, "its content is already here", self.contents[memory.content]))
+                skipped.append(
+                    Skipped(memory.id, "its content is already here", self.contents[memory.content])
+                )
             elif memory.content in imported_contents:
-                skipped.append(Skipped(memory.id, f"same content as #{imported_contents[memory.content]} of the file"))
+                skipped.append(
+                    Skipped(memory.id, f"same content as #{imported_contents[memory.content]} of the file")
+                )
             else:
                 imported_contents[memory.content] = memory.id
                 wanted.append(memory)
@@ -160,7 +164,9 @@ def import_memories(ctx: WriteContext, export: ExportFile, label: str) -> Import
     return result
 
 
-def _attach(ctx: WriteContext, memory_id: int, memory: ExportedMemory, export: ExportFile, label: str) -> None:
+def _attach(
+    ctx: WriteContext, memory_id: int, memory: ExportedMemory, export: ExportFile, label: str
+) -> None:
     """The imported memory's history, baseline, expiry and own sources."""
     history = _history(memory_id, memory)
     if history:
@@ -179,7 +185,9 @@ def _attach(ctx: WriteContext, memory_id: int, memory: ExportedMemory, export: E
         detail={IMPORTED_FROM: label, "imported_memory_id": memory.id, "exported_at": export.exported_at},
     )
     if memory.expires_at is not None:
-        ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=memory.expires_at, set_at=ctx.now))
+        ctx.conn.execute(
+            insert(expiry).values(memory_id=memory_id, expires_at=memory.expires_at, set_at=ctx.now)
+        )
     for source in _own_sources(memory.sources):
         add_own_source(ctx, memory_id, source)
 
