@@ -578,6 +578,7 @@ class MemoryStore:
         """Move the watermark to `upto` (a digest's), or to everything recorded now. A read-only store
         keeps it in memory; it never bumps the profile version (nothing the host injects changed)."""
         if upto is None:
+            self.observe()  # what the host changed so far is seen too, and later changes compare with it
             with self._read() as conn:
                 upto = Watermark(self.now(), digest_read.newest_revision_id(conn) if self._own else 0)
         if self.read_only or not self._own:

@@ -85,31 +85,26 @@ class _Fields:
     def fail(self, key: str, what: str) -> ExportError:
         return ExportError(f"{self.path}.{key} {what}; nothing was imported")
 
-    def integer(self, key: str, *, optional: bool = False) -> Any:
+    def _value(self, key: str, optional: bool, accepted: type, what: str) -> Any:
         value = self.data.get(key)
         if value is None and optional:
             return None
-        if type(value) is not int:
-            raise self.fail(key, "is not a whole number")
-        if int64_problem(value) is not None:
+        if not isinstance(value, accepted) or (accepted is int and isinstance(value, bool)):
+            raise self.fail(key, what)
+        return value
+
+    def integer(self, key: str, *, optional: bool = False) -> Any:
+        value = self._value(key, optional, int, "is not a whole number")
+        if value is not None and int64_problem(value) is not None:
             raise self.fail(key, "does not fit 64 bits")
         return value
 
     def text(self, key: str, *, optional: bool = False) -> Any:
-        value = self.data.get(key)
-        if value is None and optional:
-            return None
-        if not isinstance(value, str):
-            raise self.fail(key, "is not text")
-        return value
+        return self._value(key, optional, str, "is not text")
 
     def items(self, key: str, *, optional: bool = False) -> list[Any] | None:
-        value = self.data.get(key)
-        if value is None and optional:
-            return None
-        if not isinstance(value, list):
-            raise self.fail(key, "is not a list")
-        return value
+        found: list[Any] | None = self._value(key, optional, list, "is not a list")
+        return found
 
     def ids(self, key: str) -> tuple[int, ...]:
         found = self.items(key) or []
@@ -210,7 +205,10 @@ def parse_export(text: str, label: str = "the file") -> ExportFile:
             "nothing was imported"
         )
     if data.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
-        raise ExportError(f"{label} is not a Memory Dashboard export (format {str(data['format'])[:60]!r})")
+        raise ExportError(
+            f"{label} is not a Memory Dashboard export (format {str(data['format'])[:60]!r}); "
+            "nothing was imported"
+        )
     top = _Fields(data, "export")
     version = top.integer("version", optional=True) or 1
     if version > EXPORT_VERSION:
