@@ -562,11 +562,11 @@ class MemoryStore:
             return [rev for rev in kept if rev.changed_at >= since]
         return [rev for rev in kept if -rev.id > self._looked_in_memory]
 
-    def changed_since_look(self) -> frozenset[int]:
-        """Memories changed since the last look (none before the first look): their cards carry a marker."""
+    def changed_since_look(self) -> frozenset[int] | None:
+        """Memories changed since the last look, whose cards carry a marker; None before the first look."""
         mark = self.watermark()
         if mark is None:
-            return frozenset()
+            return None
         found: set[int] = set()
         if self._own:
             with self._read() as conn:

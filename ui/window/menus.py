@@ -30,6 +30,7 @@ def build_menus(window: WindowParts) -> None:
 
     recent.aboutToShow.connect(fill_recent)
     file_menu.addAction(a.open_demo)
+    file_menu.addAction(a.import_file)
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     memory = bar.addMenu("&Memory")
@@ -40,6 +41,8 @@ def build_menus(window: WindowParts) -> None:
     view = bar.addMenu("&View")
     for action in (a.find, a.refresh, a.next, a.previous):
         view.addAction(action)
+    view.addSeparator()
+    view.addAction(a.digest)
     review = bar.addMenu("&Review")
     review.addAction(a.review_queue)
     review.addAction(a.run_review)

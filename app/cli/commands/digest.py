@@ -11,9 +11,8 @@ from app.cli.render import one_line, print_json
 from app.core.clock import format_instant
 from app.core.models import ChangeKind
 from app.core.screening import make_visible
-from app.core.timefmt import relative
 from app.diff.text_diff import word_diff
-from app.store.read.digest import Digest, DigestChange
+from app.store.read.digest import Digest, DigestChange, headline
 
 DIFF_CHARS = 600  # a rewrite's word diff on a terminal is cut after this many characters
 
@@ -40,21 +39,8 @@ def change_line(change: DigestChange) -> str:
     return f"{head}  {one_line(shown or '')}"
 
 
-def count_label(kind: str, count: int) -> str:
-    """`3 rewritten`, `2 new candidates`."""
-    if kind == ChangeKind.CANDIDATE:
-        return f"{count} new candidate{'' if count == 1 else 's'}"
-    return f"{count} {kind}"
-
-
 def digest_text(digest: Digest, now: int) -> str:
-    when = "you never looked" if digest.since is None else f"{format_instant(digest.since)}, "
-    if digest.since is not None:
-        when += relative(digest.since, now)
-    if not digest:
-        return f"Since you last looked ({when}): nothing changed."
-    counts = " · ".join(count_label(kind, n) for kind, n in digest.counts().items())
-    lines = [f"Since you last looked ({when}): {counts}"]
+    lines = [headline(digest, now)]
     for group, changes in digest.groups():
         lines += ["", f"{group} ({len(changes)})", *(change_line(change) for change in changes)]
     return "\n".join(lines)

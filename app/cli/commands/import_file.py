@@ -9,21 +9,7 @@ from typing import Any
 from app.cli.arguments import read_text_input
 from app.cli.registry import Opener, command_adder
 from app.cli.render import print_json
-from app.store.write.importer import ImportResult
 from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
-
-
-def import_summary(result: ImportResult) -> list[str]:
-    """`imported 3 memories, skipped 1` and a line per memory, for a terminal or a message box."""
-    verb = "would import" if result.dry_run else "imported"
-    count = len(result.imported)
-    lines = [f"{verb} {count} memor{'y' if count == 1 else 'ies'}, skipped {len(result.skipped)}"]
-    for item in result.imported:
-        lines.append(f"  #{item.from_id}" + (f" → #{item.memory_id}" if item.memory_id else ""))
-    for skipped in result.skipped:
-        here = f" (#{skipped.existing_id} here)" if skipped.existing_id is not None else ""
-        lines.append(f"  skipped #{skipped.from_id}: {skipped.reason}{here}")
-    return lines
 
 
 def cmd_import(args: argparse.Namespace, opener: Opener) -> int:
@@ -33,7 +19,7 @@ def cmd_import(args: argparse.Namespace, opener: Opener) -> int:
     if args.json:
         print_json(result.to_json())
     else:
-        print("\n".join(import_summary(result)))
+        print("\n".join(result.summary_lines()))
     return 0
 
 

@@ -16,7 +16,9 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from app.core.clock import format_instant
 from app.core.models import ChangeKind, MemoryStatus, Revision, RevisionKind, RevisionSource
+from app.core.timefmt import relative
 from app.store.read.reads import REVISION_COLUMNS, SELECT_CANDIDATES, revision_from_row
 from app.store.read.rows import build_candidate
 from app.store.schema.tables import meta, revisions, user_memory_candidates
@@ -121,6 +123,22 @@ class Digest:
         for change in self.changes:
             tally[change.kind] = tally.get(change.kind, 0) + 1
         return {kind: n for kind, n in tally.items() if n}
+
+
+def count_label(kind: str, count: int) -> str:
+    """`3 rewritten`, `2 new candidates`."""
+    if kind == ChangeKind.CANDIDATE:
+        return f"{count} new candidate{'' if count == 1 else 's'}"
+    return f"{count} {kind}"
+
+
+def headline(digest: Digest, now: int) -> str:
+    """`Since you last looked (2026-10-21 03:13:32 UTC, 2h ago): 3 rewritten · 1 new`."""
+    when = "you never looked" if digest.since is None else f"{format_instant(digest.since)}, "
+    if digest.since is not None:
+        when += relative(digest.since, now)
+    counts = " · ".join(count_label(kind, n) for kind, n in digest.counts().items())
+    return f"Since you last looked ({when}): {counts or 'nothing changed.'}"
 
 
 def change_kind(revision: Revision) -> str | None:

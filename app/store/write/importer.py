@@ -47,6 +47,18 @@ class ImportResult:
     skipped: list[Skipped] = field(default_factory=list)
     dry_run: bool = False
 
+    def summary_lines(self) -> list[str]:
+        """`imported 3 memories, skipped 1`, then a line per memory, for a terminal or a message box."""
+        verb = "would import" if self.dry_run else "imported"
+        count = len(self.imported)
+        lines = [f"{verb} {count} memor{'y' if count == 1 else 'ies'}, skipped {len(self.skipped)}"]
+        for item in self.imported:
+            lines.append(f"  #{item.from_id}" + (f" → #{item.memory_id}" if item.memory_id else ""))
+        for skipped in self.skipped:
+            here = f" (#{skipped.existing_id} here)" if skipped.existing_id is not None else ""
+            lines.append(f"  skipped #{skipped.from_id}: {skipped.reason}{here}")
+        return lines
+
     def to_json(self) -> dict[str, Any]:
         return {
             "dry_run": self.dry_run,

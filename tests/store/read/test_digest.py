@@ -42,7 +42,7 @@ def opened(path: Path, at: int, *, read_only: bool = False) -> MemoryStore:
 def test_no_look_yet_then_mark_seen_leaves_nothing_new(host_db: Path) -> None:
     store = opened(host_db, REVIEW_TIME)
     try:
-        assert store.watermark() is None
+        assert store.watermark() is None and store.changed_since_look() is None
         first = store.digest()
         assert first.since is None
         assert {c.kind for c in first.changes} == {ChangeKind.CANDIDATE}  # the pool's six candidates
@@ -83,7 +83,7 @@ def test_an_outside_rewrite_made_while_nothing_was_open_shows(host_db: Path) -> 
             rewritten_at,
         )
         assert digest.since is not None and digest.since == store.watermark().at  # type: ignore[union-attr]
-        assert store.changed_since_look() == {3, 4}
+        assert store.changed_since_look() == frozenset({3, 4})
     finally:
         store.close()
 
@@ -150,7 +150,7 @@ def test_a_read_only_store_keeps_its_look_in_memory(host_db: Path) -> None:
     store = opened(host_db, REVIEW_TIME + HOUR, read_only=True)
     try:
         assert [(c.memory_id, c.kind) for c in store.digest().changes] == [(4, ChangeKind.REWRITTEN)]
-        assert store.changed_since_look() == {4}
+        assert store.changed_since_look() == frozenset({4})
         store.mark_seen()
         assert not store.digest()
         assert store.changed_since_look() == frozenset()
