@@ -9,14 +9,16 @@ import sqlite3
 from pathlib import Path
 
 from conftest import REVIEW_TIME
-from hostdb import HOUR, host_sql, query
-from PySide6.QtWidgets import QMessageBox
+from hostdb import HOUR, host_sql, memory_row, query
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 from window_helpers import make_window, settle
 
 from app.cli import main
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from app.store.write.importer import ImportResult
 from ui.cards.model import HIGHLIGHT_ROLE
 from ui.dialogs.digest import DigestDialog
 from ui.dialogs.import_file import import_file
@@ -26,6 +28,12 @@ from ui.window.main_window import MainWindow
 def marked(window: MainWindow, memory_id: int) -> bool:
     row = window.model.row_of(memory_id)
     return row is not None and bool(window.model.index(row, 0).data(HIGHLIGHT_ROLE))
+
+
+def menu_actions(window: MainWindow, title: str) -> list[QAction]:
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == title)
+    assert isinstance(menu, QMenu)
+    return menu.actions()
 
 
 def looked_then_rewritten(host_db: Path) -> None:
@@ -60,7 +68,8 @@ def test_the_digest_opens_with_the_outside_rewrite_and_opens_its_card(
     )
     group = dialog.tree.topLevelItem(0)
     assert group is not None and group.text(0) == "Another process (seen from outside) (1)"
-    assert group.child(0).text(0).startswith("#4 rewritten · 1h ago · Lives in Paris")
+    child = group.child(0)
+    assert child is not None and child.text(0).startswith("#4 rewritten · 1h ago · Lives in Paris")
     qtbot.waitUntil(lambda: "Paris" in dialog.diff.text() and "Berlin" in dialog.diff.text(), timeout=10_000)
     qtbot.waitUntil(lambda: marked(window, 4), timeout=10_000)
     assert not marked(window, 5)
@@ -99,8 +108,7 @@ def test_on_demand_from_the_view_menu_and_its_key(qtbot: QtBot, host_db: Path, t
     store.mark_seen()
     window = make_window(qtbot, store, tmp_path)
     assert window.acts.digest.shortcut().toString() == "Ctrl+Shift+L"
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
-    assert window.acts.digest in view_menu.actions()
+    assert window.acts.digest in menu_actions(window, "&View")
     window.acts.digest.trigger()
     dialog = shown_digest(qtbot, window)
     assert dialog.header.text().endswith("nothing changed.")
@@ -126,12 +134,7 @@ def test_file_import_merges_an_export(qtbot: QtBot, host_db: Path, tmp_path: Pat
     other = tmp_path / "other.db"
     assert main(["--db", str(other), "init"]) == 0
     conn = sqlite3.connect(other)
-    conn.execute(
-        "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids,"
-        " source_candidate_provenance, created_at, updated_at) VALUES (1, 'Likes dark themes', 'active', ?, '[]',"
-        " '[]', ?, ?)",
-        (REVIEW_TIME, REVIEW_TIME, REVIEW_TIME),
-    )
+    memory_row(conn, 1, "Likes dark themes", promoted_at=REVIEW_TIME)
     conn.commit()
     conn.close()
     exported = tmp_path / "export.json"
@@ -139,11 +142,8 @@ def test_file_import_merges_an_export(qtbot: QtBot, host_db: Path, tmp_path: Pat
     assert json.loads(exported.read_text(encoding="utf-8"))["memories"][0]["content"] == "Likes dark themes"
     store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
     window = make_window(qtbot, store, tmp_path)
-    assert (
-        window.acts.import_file
-        in next(a.menu() for a in window.menuBar().actions() if a.text() == "&File").actions()
-    )
-    results = []
+    assert window.acts.import_file in menu_actions(window, "&File")
+    results: list[ImportResult] = []
     import_file(window.controller, str(exported), window, results.append)
     qtbot.waitUntil(lambda: bool(results), timeout=10_000)
     new_id = results[0].imported[0].memory_id
