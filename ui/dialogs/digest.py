@@ -32,6 +32,7 @@ from ui.history.panel import plain_label
 
 CHANGE_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_CHARS = 90
+MAX_SHOWN = 2_000  # the newest changes listed; the CLI's `digest` lists every one
 
 
 def change_text(change: DigestChange, now: int) -> str:
@@ -63,7 +64,13 @@ class DigestDialog(QDialog):
         self.digest = digest
         self.setWindowTitle("Since you last looked")
         self.resize(960, 600)
-        self.header = plain_label(headline(digest, now()))
+        hidden = len(digest.changes) - MAX_SHOWN
+        more = (
+            f"\nThe newest {MAX_SHOWN:,} are listed; `memory-dashboard digest` lists all."
+            if hidden > 0
+            else ""
+        )
+        self.header = plain_label(headline(digest, now()) + more)
         self.tree = QTreeWidget(self)
         self.tree.setHeaderHidden(True)
         self.tree.setAccessibleName("Changes since you last looked")
@@ -98,7 +105,8 @@ class DigestDialog(QDialog):
             self._show(None)
 
     def _fill(self, now: int) -> None:
-        for group, changes in self.digest.groups():
+        shown = Digest(self.digest.since, self.digest.changes[-MAX_SHOWN:], self.digest.upto)
+        for group, changes in shown.groups():
             top = QTreeWidgetItem([f"{group} ({len(changes)})"])
             for change in changes:
                 item = QTreeWidgetItem([change_text(change, now)])

@@ -45,8 +45,7 @@ class SinceLastLook(QObject):
 
         def work() -> Digest | None:
             if store.watermark() is None:
-                if not store.read_only:
-                    store.mark_seen()
+                store.mark_seen()  # kept in memory on a read-only store
                 return None
             digest = store.digest()
             return digest if digest else None
