@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.core.errors import InvalidInputError
+from app.core.models import RevisionKind
 from app.core.provenance import host_can_read_entry
 from app.core.text_input import (
     DuplicateKeyError,
@@ -136,9 +137,12 @@ def _revision(data: object, path: str) -> ExportedRevision:
     detail = f.data.get("detail") or {}
     if not isinstance(detail, dict):
         raise f.fail("detail", "is not an object")
+    kind = f.text("kind")
+    if kind not in set(RevisionKind):
+        raise f.fail("kind", f"is not a revision kind ({', '.join(RevisionKind)})")
     return ExportedRevision(
         id=f.integer("id"),
-        kind=f.text("kind"),
+        kind=kind,
         source=f.text("source"),
         changed_at=f.integer("changed_at"),
         run_id=f.text("run_id", optional=True),

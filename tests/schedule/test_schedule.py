@@ -111,13 +111,9 @@ def test_linux_install_writes_units_whose_command_sweeps_and_off_removes_them(
     ]
 
 
+@pytest.mark.usefixtures("on_linux")
 def test_linux_without_a_usable_systemctl_writes_the_files_and_says_how_to_enable(
-    host_db: Path,
-    home: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: Capture,
-    on_linux: None,
+    host_db: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Capture
 ) -> None:
     empty = tmp_path / "nothing"
     empty.mkdir()

@@ -18,19 +18,12 @@ from app.cli import main
 from app.core.clock import ManualClock
 from app.core.models import RevisionSource
 from app.store import MemoryStore
+from app.store.read.reads import REVISION_COLUMNS
 from app.transfer.export_format import EXPORT_VERSION
 
 NOW_ISO = "2026-10-21T03:13:32Z"  # REVIEW_TIME
-HISTORY_FIELDS = (
-    "kind",
-    "changed_at",
-    "run_id",
-    "candidate_ids",
-    "previous_content",
-    "new_content",
-    "previous_status",
-    "new_status",
-)
+# What a revision says (its id, memory id and source are the importing store's own).
+HISTORY_FIELDS = tuple(c for c in REVISION_COLUMNS if c not in ("id", "memory_id", "source", "detail"))
 MEMORY_FIELDS = (
     "content",
     "status",
@@ -203,6 +196,7 @@ def _export_text(**changes: object) -> str:
         (_export_text(updated_at=2**64), "memories[0].updated_at does not fit 64 bits"),
         (_export_text(provenance=[{"candidate_id": 1}]), "memories[0].provenance[0] is not an entry"),
         (_export_text(revisions=[{"id": 1}]), "memories[0].revisions[0].kind is not text"),
+        (_export_text(revisions=[{"id": 1, "kind": "bogus"}]), "revisions[0].kind is not a revision kind"),
     ],
 )
 def test_a_file_that_is_not_an_export_is_refused_and_writes_nothing(

@@ -32,6 +32,7 @@ class SinceLastLook(QObject):
             False  # the digest opens by itself on open (the desktop app, not a test or screenshot)
         )
         controller.memoriesLoaded.connect(lambda _listing: self.refresh_marks())
+        controller.memoryChanged.connect(lambda _memory: self.refresh_marks())  # a write that lists nothing
         controller.storeChanged.connect(lambda _store: self._opened())
 
     def _opened(self) -> None:
