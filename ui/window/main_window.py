@@ -224,10 +224,19 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _open_card(self, memory_id: int) -> None:
-        if not self.select_id(memory_id, center=True):
-            self.statusBar().showMessage(
-                f"#{memory_id} is not in this list: clear the filter to see it", 8000
-            )
+        """Select a digest's memory; one the filter hides is shown under All, the search cleared."""
+        if self.select_id(memory_id, center=True):
+            return
+        self._select_after_listing = memory_id
+        widgets = (self.filters.search, self.filters.status)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.filters.search.clear()
+        self.filters.set_status("all")
+        for widget in widgets:
+            widget.blockSignals(False)
+        self._filter_changed(self.filters.current())
+        self.statusBar().showMessage(f"All memories listed, to show #{memory_id}", 8000)
 
     def _focus_search(self) -> None:
         self.filters.search.setFocus()

@@ -83,6 +83,21 @@ def test_the_digest_opens_with_the_outside_rewrite_and_opens_its_card(
     assert not store.digest()
 
 
+def test_a_change_the_filter_hides_opens_under_all(qtbot: QtBot, host_db: Path, tmp_path: Path) -> None:
+    store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    store.mark_seen()
+    store.dismiss(1)
+    window = make_window(qtbot, store, tmp_path)
+    assert window.filters.current().status == "active" and window.model.row_of(1) is None
+    window.acts.digest.trigger()
+    dialog = shown_digest(qtbot, window)
+    assert dialog.selected_change() is not None and dialog.selected_change().memory_id == 1  # type: ignore[union-attr]
+    dialog.open_selected()
+    qtbot.waitUntil(lambda: (window.selected_memory() or store.get(5)).id == 1, timeout=10_000)
+    assert window.filters.current().status == "all"
+    settle(qtbot, window)
+
+
 def test_the_marker_outlives_the_window_until_seen(qtbot: QtBot, host_db: Path, tmp_path: Path) -> None:
     looked_then_rewritten(host_db)
     for _ in range(2):  # two windows, one after the other: the marker comes from the stored watermark
