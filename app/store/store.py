@@ -551,7 +551,14 @@ class MemoryStore:
             )
             candidates = digest_read.new_candidates(conn, start, inclusive=since is not None)
         found += self._kept_observations(since)
-        return digest_read.build_digest(start, found, candidates, Watermark(self.now(), newest))
+        return digest_read.build_digest(
+            start, found, candidates, Watermark(self.now(), newest, self._kept_upto())
+        )
+
+    def _kept_upto(self) -> int:
+        """How many observations a read-only store keeps in memory (the newest one's id is minus that)."""
+        kept = self._memory_log.revisions.values() if self._memory_log is not None else ()
+        return max((-rev.id for revs in kept for rev in revs), default=0)
 
     def _kept_observations(self, since: int | None) -> list[Revision]:
         """A read-only store's observations since the look (or made at `since` or later)."""
@@ -580,11 +587,11 @@ class MemoryStore:
         if upto is None:
             self.observe()  # what the host changed so far is seen too, and later changes compare with it
             with self._read() as conn:
-                upto = Watermark(self.now(), digest_read.newest_revision_id(conn) if self._own else 0)
+                newest = digest_read.newest_revision_id(conn) if self._own else 0
+            upto = Watermark(self.now(), newest, self._kept_upto())
         if self.read_only or not self._own:
             self._look = upto
-            kept = self._memory_log.revisions.values() if self._memory_log is not None else ()
-            self._looked_in_memory = max((-rev.id for revs in kept for rev in revs), default=0)
+            self._looked_in_memory = upto.kept
             return upto
         with self.write() as ctx:
             save_watermark(ctx.conn, upto)

@@ -47,6 +47,7 @@ class Watermark:
 
     at: int
     revision_id: int
+    kept: int = 0  # a read-only store: the observations kept in memory it covers (their ids are -1, -2, ...)
 
 
 @dataclass(frozen=True, slots=True)

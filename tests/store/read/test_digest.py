@@ -196,3 +196,26 @@ def test_cli_digest_refuses_a_bad_since(host_db: Path, capsys: pytest.CaptureFix
     assert code == 1 and "duration back from now" in err
     code, _, err = run(capsys, "--db", str(host_db), "--read-only", "digest", "--mark-seen")
     assert code == 4
+
+
+def test_marking_a_digest_seen_leaves_what_came_after_it_new(host_db: Path) -> None:
+    writer = opened(host_db, REVIEW_TIME)
+    writer.mark_seen()
+    writer.close()
+    host_process(
+        host_db,
+        "UPDATE user_memories SET content = 'Lives in Rome', updated_at = ? WHERE id = 4",
+        REVIEW_TIME,
+    )
+    store = opened(host_db, REVIEW_TIME + HOUR)
+    try:
+        shown = store.digest()
+        assert [c.memory_id for c in shown.changes] == [4]
+        host_process(
+            host_db, "UPDATE user_memories SET content = 'Tabs', updated_at = ? WHERE id = 2", REVIEW_TIME + 1
+        )
+        store.observe()  # a listing looked meanwhile
+        store.mark_seen(shown.upto)
+        assert [c.memory_id for c in store.digest().changes] == [2]
+    finally:
+        store.close()
