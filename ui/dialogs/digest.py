@@ -86,7 +86,12 @@ class DigestDialog(QDialog):
         self.seen_button = QPushButton("Mark all as seen", self)
         self.seen_button.setToolTip("These changes are seen: their cards lose the `changed` marker")
         buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton(self.seen_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        # An action, not the accept role: the button box would make an accept button the default on show
+        buttons.addButton(self.seen_button, QDialogButtonBox.ButtonRole.ActionRole)
+        for button in buttons.buttons():
+            if isinstance(button, QPushButton):  # Enter opens a card; it must never mark everything seen
+                button.setAutoDefault(False)
+                button.setDefault(False)
         buttons.rejected.connect(self.reject)
         self.open_button.clicked.connect(self.open_selected)
         self.seen_button.clicked.connect(self._mark_seen)

@@ -3,6 +3,7 @@ marks seen, and a long digest listed up to its newest changes."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.models import ChangeKind, RevisionSource
@@ -57,6 +58,13 @@ def test_groups_and_what_opens_a_card(qtbot: QtBot) -> None:
     with qtbot.waitSignal(dialog.openMemory) as opened:
         dialog.open_button.click()
     assert opened.args == [4]
+    dialog.show()
+    dialog.tree.setFocus()
+    marked_too: list[object] = []
+    dialog.markSeen.connect(marked_too.append)
+    with qtbot.waitSignal(dialog.openMemory) as by_key:
+        qtbot.keyClick(dialog.tree, Qt.Key.Key_Return)
+    assert by_key.args == [4] and dialog.isVisible() and not marked_too  # Enter opens, never marks seen
     select(dialog, 1, 0)
     assert not dialog.open_button.isEnabled()  # a deleted memory has no card
     select(dialog, 2, 0)
