@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,15 @@ def host_process(path: Path, sql: str, *params: object) -> None:
 
 def opened(path: Path, at: int, *, read_only: bool = False) -> MemoryStore:
     return MemoryStore.open(path, clock=ManualClock(at), read_only=read_only)
+
+
+@pytest.fixture
+def looked(host_db: Path) -> Iterator[MemoryStore]:
+    """The seed's store at REVIEW_TIME, just after a look."""
+    store = opened(host_db, REVIEW_TIME)
+    store.mark_seen()
+    yield store
+    store.close()
 
 
 def test_no_look_yet_then_mark_seen_leaves_nothing_new(host_db: Path) -> None:
@@ -88,56 +98,49 @@ def test_an_outside_rewrite_made_while_nothing_was_open_shows(host_db: Path) -> 
         store.close()
 
 
-def test_changes_are_grouped_by_who_made_them(host_db: Path) -> None:
-    store = opened(host_db, REVIEW_TIME)
-    try:
-        store.mark_seen()
-        store.edit(5, "Prefers pnpm, always")
-        store.dismiss(1)
-        store.set_expiry(4, REVIEW_TIME - 1)  # already passed: the sweep dismisses it
-        store.reactivate(2)
-        store.promote([141])
-        host_process(
-            host_db,
-            "INSERT INTO user_memory_candidates (id, content, session_id, created_at) VALUES (?, ?, ?, ?)",
-            900,
-            "Likes dark themes",
-            "ses_new",
-            REVIEW_TIME + 1,
-        )
-        digest = store.digest()
-        found = [(c.memory_id or c.candidate_id, c.kind, c.by) for c in digest.changes]
-        assert (5, ChangeKind.REWRITTEN, RevisionSource.DASHBOARD) in found
-        assert (1, ChangeKind.DISMISSED, RevisionSource.DASHBOARD) in found
-        assert (4, ChangeKind.EXPIRY, RevisionSource.DASHBOARD) in found
-        assert (4, ChangeKind.EXPIRED, RevisionSource.EXPIRY) in found
-        assert (2, ChangeKind.REACTIVATED, RevisionSource.DASHBOARD) in found
-        assert (900, ChangeKind.CANDIDATE, BY_HOST) in found
-        assert any(kind == ChangeKind.NEW for _, kind, _ in found)
-        groups = dict(digest.groups())
-        assert set(groups) == {
-            "You, in the dashboard",
-            "Expiry sweep",
-            "The host's sessions (new candidates)",
-        }
-    finally:
-        store.close()
+def test_changes_are_grouped_by_who_made_them(looked: MemoryStore, host_db: Path) -> None:
+    store = looked
+    store.edit(5, "Prefers pnpm, always")
+    store.dismiss(1)
+    store.set_expiry(4, REVIEW_TIME - 1)  # already passed: the sweep dismisses it
+    store.reactivate(2)
+    store.promote([141])
+    host_process(
+        host_db,
+        "INSERT INTO user_memory_candidates (id, content, session_id, created_at) VALUES (?, ?, ?, ?)",
+        900,
+        "Likes dark themes",
+        "ses_new",
+        REVIEW_TIME + 1,
+    )
+    digest = store.digest()
+    found = [(c.memory_id or c.candidate_id, c.kind, c.by) for c in digest.changes]
+    assert (5, ChangeKind.REWRITTEN, RevisionSource.DASHBOARD) in found
+    assert (1, ChangeKind.DISMISSED, RevisionSource.DASHBOARD) in found
+    assert (4, ChangeKind.EXPIRY, RevisionSource.DASHBOARD) in found
+    assert (4, ChangeKind.EXPIRED, RevisionSource.EXPIRY) in found
+    assert (2, ChangeKind.REACTIVATED, RevisionSource.DASHBOARD) in found
+    assert (900, ChangeKind.CANDIDATE, BY_HOST) in found
+    assert any(kind == ChangeKind.NEW for _, kind, _ in found)
+    groups = dict(digest.groups())
+    assert set(groups) == {
+        "You, in the dashboard",
+        "Expiry sweep",
+        "The host's sessions (new candidates)",
+    }
 
 
-def test_since_reads_by_time_and_leaves_the_watermark(host_db: Path) -> None:
-    store = opened(host_db, REVIEW_TIME)
-    try:
-        store.mark_seen()
-        store.edit(5, "Prefers pnpm, always")
-        mark = store.watermark()
-        assert [c.memory_id for c in store.digest(REVIEW_TIME + 1).changes] == []
-        assert [c.memory_id for c in store.digest(REVIEW_TIME).changes] == [5]
-        assert store.watermark() == mark
-    finally:
-        store.close()
+def test_since_reads_by_time_and_leaves_the_watermark(looked: MemoryStore, host_db: Path) -> None:
+    store = looked
+    store.edit(5, "Prefers pnpm, always")
+    mark = store.watermark()
+    assert [c.memory_id for c in store.digest(REVIEW_TIME + 1).changes] == []
+    assert [c.memory_id for c in store.digest(REVIEW_TIME).changes] == [5]
+    assert store.watermark() == mark
 
 
-def test_a_read_only_store_keeps_its_look_in_memory(host_db: Path) -> None:
+def look_then_host_rewrites_4(host_db: Path) -> None:
+    """A look (then closed), and the host's rewrite of #4 by another process."""
     writer = opened(host_db, REVIEW_TIME)
     writer.mark_seen()
     writer.close()
@@ -146,6 +149,10 @@ def test_a_read_only_store_keeps_its_look_in_memory(host_db: Path) -> None:
         "UPDATE user_memories SET content = 'Lives in Rome', updated_at = ? WHERE id = 4",
         REVIEW_TIME,
     )
+
+
+def test_a_read_only_store_keeps_its_look_in_memory(host_db: Path) -> None:
+    look_then_host_rewrites_4(host_db)
     before = query(host_db, "SELECT key, value FROM mdash_meta ORDER BY key")
     store = opened(host_db, REVIEW_TIME + HOUR, read_only=True)
     try:
@@ -199,14 +206,7 @@ def test_cli_digest_refuses_a_bad_since(host_db: Path, capsys: pytest.CaptureFix
 
 
 def test_marking_a_digest_seen_leaves_what_came_after_it_new(host_db: Path) -> None:
-    writer = opened(host_db, REVIEW_TIME)
-    writer.mark_seen()
-    writer.close()
-    host_process(
-        host_db,
-        "UPDATE user_memories SET content = 'Lives in Rome', updated_at = ? WHERE id = 4",
-        REVIEW_TIME,
-    )
+    look_then_host_rewrites_4(host_db)
     store = opened(host_db, REVIEW_TIME + HOUR)
     try:
         shown = store.digest()
