@@ -130,4 +130,5 @@ def origin_piece(memory: Memory) -> MetaPiece | None:
     counts = origin_counts(memory)
     if counts is None:
         return None
-    return MetaPiece(counts, False, "Candidates by how they joined: promotion, review rewrite, manual")
+    every = origin_counts(memory, promoted=True) or counts
+    return MetaPiece(counts, False, f"Candidates by how they joined this memory:\n{every}")

@@ -48,7 +48,7 @@ from ui.window.commands import WindowCommands
 from ui.window.menus import build_menus
 from ui.window.recent_files import recent_databases, remember_database
 from ui.window.state import restore_window, save_window
-from ui.window.status_line import ErrorBanner, StatusLine
+from ui.window.status_line import ErrorBanner, MessageBar, StatusLine
 from ui.window.welcome import WelcomePage
 
 MINUTE_MS = 60_000
@@ -109,6 +109,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([600, 500])
         self.welcome = WelcomePage(self)
+        self.welcome.set_new_memory_action(getattr(self.acts, "new_memory", None))  # added in parallel
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.welcome)
@@ -143,6 +144,7 @@ class MainWindow(QMainWindow):
         for action in (self.acts.review_queue, self.acts.run_review, self.acts.refresh):
             self.toolbar.addAction(action)
         self.addToolBar(self.toolbar)
+        self.setStatusBar(MessageBar(self))
         self.status = StatusLine(self.statusBar())
 
     def _connect(self) -> None:

@@ -1,4 +1,4 @@
-"""The menu bar (File, Memory, View, Review, Help), built from the window's actions."""
+"""The menu bar (File, Edit, Memory, View, Review, Help), built from the window's actions."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ def build_menus(window: WindowParts) -> None:
     file_menu.addAction(a.import_file)
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
+    edit_menu = bar.addMenu("&Edit")
+    edit_menu.addAction(a.preferences)
     memory = bar.addMenu("&Memory")
     for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry):
         memory.addAction(action)
@@ -47,9 +49,10 @@ def build_menus(window: WindowParts) -> None:
     review.addAction(a.review_queue)
     review.addAction(a.run_review)
     help_menu = bar.addMenu("&Help")
+    help_menu.addAction(a.shortcuts)
     help_menu.addAction(a.about)
     a.about.triggered.connect(lambda: show_about(window))
-    for menu in (file_menu, memory, view, review, help_menu):
+    for menu in (file_menu, edit_menu, memory, view, review, help_menu):
         menu.setToolTipsVisible(True)
 
 
