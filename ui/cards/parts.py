@@ -91,7 +91,7 @@ def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Bad
     """The badges at the right of the card's header, in reading order."""
     badges: list[Badge] = []
     if highlighted:
-        badges.append(Badge("changed", Tone.BLUE, "Changed by the last review run"))
+        badges.append(Badge("changed", Tone.BLUE, "Changed since you last looked (Ctrl+Shift+L lists what)"))
     odd = malformed(memory)
     if odd is not None:
         badges.append(odd)

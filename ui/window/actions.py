@@ -111,6 +111,17 @@ class WindowActions:
         self.shortcuts = _action(
             parent, "Keyboard shortcuts", "Every key of the window", keys(StdKey.HelpContents, "F1")
         )
+        self.digest = _action(
+            parent,
+            "Since you last looked…",
+            "What changed since you last looked, by who did it; each change opens its card",
+            keys("Ctrl+Shift+L"),
+        )
+        self.import_file = _action(
+            parent,
+            "Import…",
+            "Merge the memories of an export file (memory-dashboard export) into this store",
+        )
         writing = (
             self.edit,
             self.dismiss,
@@ -119,6 +130,7 @@ class WindowActions:
             self.expiry,
             self.undo,
             self.run_review,
+            self.import_file,
         )
         self._writer_tips = {action: action.toolTip() for action in writing}
         self._undo_tip = self.undo.toolTip()

@@ -30,6 +30,7 @@ def build_menus(window: WindowParts) -> None:
 
     recent.aboutToShow.connect(fill_recent)
     file_menu.addAction(a.open_demo)
+    file_menu.addAction(a.import_file)
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     edit_menu = bar.addMenu("&Edit")
@@ -45,6 +46,7 @@ def build_menus(window: WindowParts) -> None:
     view.addSeparator()
     view.addAction(a.blame)
     view.addAction(a.as_of)
+    view.addAction(a.digest)
     review = bar.addMenu("&Review")
     review.addAction(a.review_queue)
     review.addAction(a.run_review)
