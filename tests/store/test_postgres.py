@@ -1,0 +1,235 @@
+"""The store on PostgreSQL beyond the conformance suite: its schema, the fence, opening errors, read-only
+sessions, serialized writers, and every CLI command on a seeded database.
+
+Each test gets an empty database of its own on the run's server (`postgres_db` in conftest).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import closing
+from pathlib import Path
+
+import psycopg
+import pytest
+from hostdb import PROMOTED_5
+from pg_host import PostgresHostDb, libpq_conninfo, seed_postgres
+from sqlalchemy import make_url
+
+from app.cli import main
+from app.core.clock import ManualClock
+from app.core.paths import embedded_database_path
+from app.core.errors import EXIT_UNUSABLE_DATABASE, DatabaseLockedError, DatabaseOpenError, ReadOnlyError
+from app.store import MemoryStore
+from app.store.connect.server import WRITE_LOCK
+from app.store.schema.fence import fence_fingerprints
+from app.store.schema.migrate import HEAD_REVISION
+from app.store.schema.tables import HOST_TABLES, OWN_TABLES
+
+NOW = PROMOTED_5 + 30 * 86_400_000
+INSTANTS = {
+    "promoted_at",
+    "created_at",
+    "updated_at",
+    "changed_at",
+    "first_seen_at",
+    "baseline_rewritten_at",
+    "expires_at",
+    "set_at",
+    "added_at",
+    "applied_at",
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ids_and_instants_are_bigint_in_every_table(postgres_db: str) -> None:
+    MemoryStore.open(postgres_db, clock=ManualClock(NOW)).close()
+    host = PostgresHostDb(postgres_db)
+    rows = host.query(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns"
+        " WHERE table_schema = current_schema()"
+    )
+    types = {(str(t), str(c)): str(d) for t, c, d in rows}
+    assert {t for t, _ in types} >= set(HOST_TABLES) | set(OWN_TABLES)
+    checked = [key for key in types if key[1] in INSTANTS or key[1] in ("id", "memory_id")]
+    assert len(checked) > 15
+    assert {key: types[key] for key in checked} == dict.fromkeys(checked, "bigint")
+    assert host.query("SELECT version_num FROM mdash_alembic_version") == [(HEAD_REVISION,)]
+
+
+def test_an_instant_past_32_bits_round_trips(postgres_db: str) -> None:
+    far = 4_102_444_800_000  # 2100-01-01, far past 2**31
+    host = PostgresHostDb(postgres_db)
+    with closing(MemoryStore.open(postgres_db, clock=ManualClock(far))) as store:
+        host.sql(
+            "INSERT INTO user_memory_candidates (id, content, session_id, created_at) VALUES (?,?,?,?)",
+            (7, "Prefers pnpm", "ses_x", far),
+        )
+        memory = store.promote([7])
+        store.set_expiry(memory.id, far + 2**40)
+        assert store.get(memory.id).expires_at == far + 2**40
+        assert memory.promoted_at == far and store.history(memory.id)[0].changed_at == far
+
+
+def test_migrations_leave_the_host_tables_fingerprint_alone(postgres_db: str, tmp_path: Path) -> None:
+    seed_postgres(postgres_db, tmp_path)
+    engine_url = make_url(postgres_db)
+    from sqlalchemy import create_engine
+
+    engine = create_engine(engine_url)
+    try:
+        with engine.connect() as conn:
+            before = fence_fingerprints(conn)
+        MemoryStore.open(postgres_db, clock=ManualClock(NOW)).close()
+        with engine.connect() as conn:
+            assert fence_fingerprints(conn) == before
+            conn.exec_driver_sql("CREATE INDEX probe_ix ON user_memories (updated_at)")
+            assert fence_fingerprints(conn)["user_memories"] != before["user_memories"]
+            assert fence_fingerprints(conn)["user_memory_candidates"] == before["user_memory_candidates"]
+            conn.rollback()
+            conn.exec_driver_sql(
+                "ALTER TABLE user_memory_candidates ADD CONSTRAINT probe_ck CHECK (length(content) > 0)"
+            )
+            assert fence_fingerprints(conn)["user_memory_candidates"] != before["user_memory_candidates"]
+            conn.rollback()
+    finally:
+        engine.dispose()
+
+
+def _unreachable(tmp_path: Path) -> str:
+    folder = tmp_path / "no-server"
+    folder.mkdir(exist_ok=True)
+    return f"postgresql+psycopg://postgres@/nothing?host={folder}"  # no server listens there
+
+
+def test_a_server_that_is_down_is_a_message_and_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "--db", _unreachable(tmp_path), "list")
+    assert code == EXIT_UNUSABLE_DATABASE and out == ""
+    assert "cannot use the PostgreSQL database" in err and "nothing was changed" in err
+    assert "Traceback" not in err
+    assert list((tmp_path / "no-server").iterdir()) == []
+    assert not embedded_database_path().exists()  # no store opened in its place
+    with pytest.raises(DatabaseOpenError):
+        MemoryStore.open(_unreachable(tmp_path))
+
+
+def test_a_refused_login_is_a_message_and_hides_the_password(
+    postgres_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wrong = make_url(postgres_db).set(username="no_such_role", password="s3cret-pw")
+    code, _, err = run(capsys, "--db", wrong.render_as_string(hide_password=False), "list")
+    assert code == EXIT_UNUSABLE_DATABASE and "Traceback" not in err
+    assert "no_such_role" in err and "s3cret-pw" not in err
+    assert PostgresHostDb(postgres_db).query("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'mdash%'") == [
+        (0,)
+    ]
+
+
+def test_an_unrelated_database_with_some_host_tables_is_refused_untouched(postgres_db: str) -> None:
+    host = PostgresHostDb(postgres_db)
+    host.sql("CREATE TABLE user_memories (id bigint)")
+    with pytest.raises(DatabaseOpenError, match="lacks the host's tables"):
+        MemoryStore.open(postgres_db)
+    assert host.query("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == [(1,)]
+
+
+def test_read_only_creates_nothing_and_the_server_refuses_writes(postgres_db: str, tmp_path: Path) -> None:
+    host = PostgresHostDb(postgres_db)
+    with pytest.raises(DatabaseOpenError, match="lacks the host's tables"):
+        MemoryStore.open(postgres_db, read_only=True)
+    assert host.query("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == [(0,)]
+    seed_postgres(postgres_db, tmp_path)
+    with closing(MemoryStore.open(postgres_db, read_only=True, clock=ManualClock(NOW))) as store:
+        assert store.get(5).content == "Prefers pnpm" and not store.has_own_tables
+        with pytest.raises(ReadOnlyError):
+            store.dismiss(5)
+        with store._db.engine.connect() as conn, pytest.raises(Exception, match="read-only transaction"):
+            conn.exec_driver_sql("DELETE FROM user_memories")
+    assert host.query("SELECT status FROM user_memories WHERE id = 5") == [("active",)]
+
+
+def test_a_writer_waits_for_the_one_before_and_gives_up_at_the_busy_timeout(
+    postgres_db: str, tmp_path: Path
+) -> None:
+    seed_postgres(postgres_db, tmp_path)
+    host = PostgresHostDb(postgres_db)
+    with closing(MemoryStore.open(postgres_db, clock=ManualClock(NOW))) as store:
+        version = host.profile_version()
+        with psycopg.connect(libpq_conninfo(postgres_db)) as other:
+            other.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))  # another writer, mid-transaction
+            with pytest.raises(DatabaseLockedError, match="locked"):
+                store.dismiss(5)
+            assert host.query("SELECT status FROM user_memories WHERE id = 5") == [("active",)]
+            done = threading.Event()
+
+            def dismiss() -> None:
+                store.dismiss(5)
+                done.set()
+
+            waiter = threading.Thread(target=dismiss)
+            waiter.start()
+            assert not done.wait(0.5)  # it waits for the lock...
+            other.commit()  # ...which is released with the other writer's transaction
+            waiter.join(10)
+            assert done.is_set()
+        assert host.query("SELECT status FROM user_memories WHERE id = 5") == [("dismissed",)]
+        assert host.profile_version() == version + 1
+
+
+def test_every_command_on_a_seeded_database(
+    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = seed_postgres(postgres_db, tmp_path)
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
+    db = ("--db", postgres_db)
+
+    def ok(*argv: str) -> str:
+        code, out, err = run(capsys, *argv, *db)
+        assert code == 0, (argv, err)
+        return out
+
+    assert [m["id"] for m in json.loads(ok("list", "--json"))] == [1, 2, 3, 4, 5]
+    assert "PNPM" not in ok("list", "--search", "PNPM") and "#5" in ok("list", "--search", "PNPM")
+    assert json.loads(ok("show", "5", "--json"))["source_candidate_ids"] == [46, 47, 48]
+    ok("edit", "5", "--content", "Prefers pnpm, always")
+    ok("dismiss", "4", "--reason", "moved")
+    ok("reactivate", "4")
+    ok("expire", "1", "--at", str(NOW + 1000))
+    ok("promote", "141", "143")
+    history = json.loads(ok("history", "5", "--json"))
+    assert [r["new_content"] for r in history if r["kind"] == "content"][-1] == "Prefers pnpm, always"
+    ok("delete", "3")
+    assert host.query("SELECT count(*) FROM user_memories WHERE id = 3") == [(0,)]
+    revision = json.loads(ok("history", "3", "--json"))[-1]["id"]
+    ok("restore", "3", str(revision))
+    assert host.query("SELECT content FROM user_memories WHERE id = 3") == [("Legacy memory without provenance",)]
+    verdict = tmp_path / "verdict.json"
+    verdict.write_text(
+        json.dumps(
+            {
+                "promote": [{"content": "Writes tests first", "candidate_ids": [151]}],
+                "update_existing": [],
+                "dismiss_existing": [{"memory_id": 2, "reason": "stale"}],
+                "consume_candidate_ids": [151, 152],
+            }
+        )
+    )
+    ok("review", "apply", str(verdict), "--run-id", "run-pg")
+    assert host.query("SELECT count(*) FROM user_memory_candidates WHERE id IN (151, 152)") == [(0,)]
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW + 2000))
+    assert "1" in ok("sweep")
+    assert host.query("SELECT status FROM user_memories WHERE id = 1") == [("dismissed",)]
+    profile = ok("profile")
+    assert "Prefers pnpm, always" in profile and "Works mostly in Python" not in profile
+    assert "Prefers pnpm, always" in ok("recall", "--search", "pnpm")
+    exported = json.loads(ok("export", "--format", "json"))
+    assert {m["id"] for m in exported["memories"]} >= {3, 4, 5}
+    assert host.profile_version() > 7
