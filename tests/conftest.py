@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).parent / "ui"))
 sys.path.insert(0, str(Path(__file__).parent / "review"))
 sys.path.insert(0, str(Path(__file__).parent))
 
-import pytest
 import pg_cluster
+import pytest
 from hostdb import PROMOTED_5, build_host_db
 from pg_host import drop_database, fresh_database
 
@@ -90,8 +90,10 @@ def postgres_db(postgres_server: str) -> Iterator[str]:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _postgres_opted_out:
         terminalreporter.write_sep(
-            "!", f"PostgreSQL cases SKIPPED ({pg_cluster.OPT_OUT_ENV}=1): this run did not test PostgreSQL",
-            red=True, bold=True,
+            "!",
+            f"PostgreSQL cases SKIPPED ({pg_cluster.OPT_OUT_ENV}=1): this run did not test PostgreSQL",
+            red=True,
+            bold=True,
         )
 
 

@@ -74,11 +74,11 @@ class PostgresHostDb:
 
     def sql(self, sql: str, params: tuple[object, ...] = ()) -> None:
         with self._connect() as conn:
-            conn.execute(sql.replace("?", "%s"), params or None)  # type: ignore[arg-type]
+            conn.execute(sql.replace("?", "%s"), params or None)
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         with self._connect() as conn:
-            return list(conn.execute(sql.replace("?", "%s"), params or None).fetchall())  # type: ignore[arg-type]
+            return list(conn.execute(sql.replace("?", "%s"), params or None).fetchall())
 
     def profile_version(self) -> int:
         rows = self.query(_PROFILE_VERSION)
@@ -89,7 +89,7 @@ def fresh_database(server_url: str) -> str:
     """A new, empty database on the test server; returns its URL."""
     name = f"mdash_test_{os.getpid()}_{next(_numbers)}"
     with psycopg.connect(libpq_conninfo(server_url), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+        conn.execute(f'CREATE DATABASE "{name}"')
     return make_url(server_url).set(database=name).render_as_string(hide_password=False)
 
 
@@ -97,7 +97,7 @@ def drop_database(server_url: str, url: str) -> None:
     """Drop a database `fresh_database` made, cutting any connection a test left open."""
     parsed = make_url(url)
     with psycopg.connect(libpq_conninfo(server_url), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)')  # type: ignore[arg-type]
+        conn.execute(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)')
 
 
 def seed_postgres(url: str, folder: Path) -> PostgresHostDb:
@@ -106,15 +106,13 @@ def seed_postgres(url: str, folder: Path) -> PostgresHostDb:
     seed = build_host_db(folder / "seed-for-postgres.db")
     with psycopg.connect(libpq_conninfo(url)) as conn:
         for statement in host_schema_statements():
-            conn.execute(statement)  # type: ignore[arg-type]
+            conn.execute(statement)
         for table in HOST_TABLES:
             rows = query(seed, f"SELECT * FROM {table}")
             if rows:
                 marks = ", ".join(["%s"] * len(rows[0]))
                 with conn.cursor() as cursor:
-                    cursor.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)  # type: ignore[arg-type]
+                    cursor.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
         for table in ("user_memories", "user_memory_candidates"):
-            conn.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), max(id)) FROM {table}"  # type: ignore[arg-type]
-            )
+            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), max(id)) FROM {table}")
     return PostgresHostDb(url)

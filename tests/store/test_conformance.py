@@ -138,9 +138,7 @@ RECALL_SHAPES = [
 
 
 @pytest.mark.parametrize(("shape", "read"), RECALL_SHAPES, ids=[name for name, _ in RECALL_SHAPES])
-def test_expiry_is_half_open_on_every_recall_shape(
-    backend: Backend, shape: str, read: object
-) -> None:
+def test_expiry_is_half_open_on_every_recall_shape(backend: Backend, shape: str, read: object) -> None:
     store, _host, clock, expiring = _expiring(backend)
     assert callable(read)
     clock.set(NOW + 10_000 - 1)
@@ -193,8 +191,7 @@ def test_observed_rewrite_is_recorded_once(backend: Backend) -> None:
     store, host, _ = backend
     add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "original")
-    host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 7, memory.id)
-    )
+    host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 7, memory.id))
     seen = store.get(memory.id)
     assert seen.rewritten and seen.content_changed_at == NOW + 7
     history = store.history(memory.id)
@@ -243,8 +240,7 @@ def test_writer_records_an_unseen_host_rewrite_first(backend: Backend) -> None:
     store, host, clock = backend
     add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "original")
-    host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id)
-    )
+    host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id))
     clock.advance(60_000)
     store.edit(memory.id, "my version")  # no read in between: the writer itself must notice
     history = store.history(memory.id)

@@ -19,8 +19,8 @@ from sqlalchemy import make_url
 
 from app.cli import main
 from app.core.clock import ManualClock
-from app.core.paths import embedded_database_path
 from app.core.errors import EXIT_UNUSABLE_DATABASE, DatabaseLockedError, DatabaseOpenError, ReadOnlyError
+from app.core.paths import embedded_database_path
 from app.store import MemoryStore
 from app.store.connect.server import WRITE_LOCK
 from app.store.schema.fence import fence_fingerprints
@@ -128,9 +128,9 @@ def test_a_refused_login_is_a_message_and_hides_the_password(
     code, _, err = run(capsys, "--db", wrong.render_as_string(hide_password=False), "list")
     assert code == EXIT_UNUSABLE_DATABASE and "Traceback" not in err
     assert "no_such_role" in err and "s3cret-pw" not in err
-    assert PostgresHostDb(postgres_db).query("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'mdash%'") == [
-        (0,)
-    ]
+    assert PostgresHostDb(postgres_db).query(
+        "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'mdash%'"
+    ) == [(0,)]
 
 
 def test_an_unrelated_database_with_some_host_tables_is_refused_untouched(postgres_db: str) -> None:
@@ -164,7 +164,9 @@ def test_a_writer_waits_for_the_one_before_and_gives_up_at_the_busy_timeout(
     with closing(MemoryStore.open(postgres_db, clock=ManualClock(NOW))) as store:
         version = host.profile_version()
         with psycopg.connect(libpq_conninfo(postgres_db)) as other:
-            other.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))  # another writer, mid-transaction
+            other.execute(
+                "SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,)
+            )  # another writer, mid-transaction
             with pytest.raises(DatabaseLockedError, match="locked"):
                 store.dismiss(5)
             assert host.query("SELECT status FROM user_memories WHERE id = 5") == [("active",)]
@@ -210,7 +212,9 @@ def test_every_command_on_a_seeded_database(
     assert host.query("SELECT count(*) FROM user_memories WHERE id = 3") == [(0,)]
     revision = json.loads(ok("history", "3", "--json"))[-1]["id"]
     ok("restore", "3", str(revision))
-    assert host.query("SELECT content FROM user_memories WHERE id = 3") == [("Legacy memory without provenance",)]
+    assert host.query("SELECT content FROM user_memories WHERE id = 3") == [
+        ("Legacy memory without provenance",)
+    ]
     verdict = tmp_path / "verdict.json"
     verdict.write_text(
         json.dumps(

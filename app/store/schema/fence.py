@@ -46,7 +46,9 @@ WHERE a.attrelid = to_regclass(%(table)s) AND a.attnum > 0 AND NOT a.attisdroppe
 _PG_CONSTRAINTS = (
     "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = to_regclass(%(table)s)"
 )
-_PG_INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = %(table)s"
+_PG_INDEXES = (
+    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = %(table)s"
+)
 _PG_TRIGGERS = (
     "SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger"
     " WHERE tgrelid = to_regclass(%(table)s) AND NOT tgisinternal"

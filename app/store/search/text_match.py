@@ -22,24 +22,24 @@ class ContainsText(ColumnElement[bool]):
     type = Boolean()
     inherit_cache = True
     _is_implicitly_boolean = True  # a comparison: never rendered as `... = 1` where booleans are ints
-    _traverse_internals = [
-        ("like", InternalTraversal.dp_clauseelement),
-        ("ilike", InternalTraversal.dp_clauseelement),
+    _traverse_internals = [  # noqa: RUF012 (SQLAlchemy reads it from the class: the cache key)
+        ("with_like", InternalTraversal.dp_clauseelement),
+        ("with_ilike", InternalTraversal.dp_clauseelement),
     ]
 
     def __init__(self, column: ColumnElement[str], word: str) -> None:
-        self.like = column.contains(word, autoescape=True)
-        self.ilike = column.icontains(word, autoescape=True)
+        self.with_like = column.contains(word, autoescape=True)
+        self.with_ilike = column.icontains(word, autoescape=True)
 
 
 @compiles(ContainsText)
 def _like(element: ContainsText, compiler: SQLCompiler, **kw: Any) -> str:
-    return compiler.process(element.like, **kw)
+    return compiler.process(element.with_like, **kw)
 
 
 @compiles(ContainsText, "postgresql")
 def _ilike(element: ContainsText, compiler: SQLCompiler, **kw: Any) -> str:
-    return compiler.process(element.ilike, **kw)
+    return compiler.process(element.with_ilike, **kw)
 
 
 def contains_text(column: ColumnElement[str], word: str) -> ColumnElement[bool]:
