@@ -1,6 +1,8 @@
 """A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, a Unix socket there only.
 
     python tests/pg_cluster.py run -- make test   # start, export MEMORY_DASHBOARD_TEST_PG, run, stop
+    python tests/pg_cluster.py start              # start; prints "FOLDER URL" (for a shell's trap)
+    python tests/pg_cluster.py stop FOLDER        # stop it and remove the folder
 
 The cluster belongs to an unprivileged user (PostgreSQL refuses to run as root: as root it is run as
 the `postgres` account through `runuser`), listens on no TCP address (`listen_addresses = ''`), only on a
@@ -111,14 +113,24 @@ def run(command: list[str]) -> int:
         stop(folder)
 
 
+USAGE = "usage: python tests/pg_cluster.py (run -- COMMAND [ARGS...] | start | stop FOLDER)"
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) >= 2 and argv[0] == "run" and argv[1] == "--" and len(argv) > 2:
-        try:
+    try:
+        if len(argv) > 2 and argv[:2] == ["run", "--"]:
             return run(argv[2:])
-        except RuntimeError as exc:
-            print(exc, file=sys.stderr)
-            return 2
-    print("usage: python tests/pg_cluster.py run -- COMMAND [ARGS...]", file=sys.stderr)
+        if argv == ["start"]:
+            folder, url = start()
+            print(folder, url)
+            return 0
+    except RuntimeError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if len(argv) == 2 and argv[0] == "stop":
+        stop(Path(argv[1]))
+        return 0
+    print(USAGE, file=sys.stderr)
     return 2
 
 
