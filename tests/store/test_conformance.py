@@ -266,3 +266,16 @@ def test_update_makes_unreadable_provenance_readable_and_keeps_the_old(
     assert host_can_read(updated.provenance_raw)
     assert [e.candidate_id for e in updated.provenance or ()] == [1, 2]
     assert store.history(memory.id)[-1].detail["previous_provenance"] == broken
+
+
+def test_search_ignores_case_and_takes_wildcards_literally(backend: Backend) -> None:
+    store, host, _ = backend
+    add_candidate(host, 1, "Prefers pnpm", "ses_a")
+    add_candidate(host, 2, "100% sure_thing", "ses_a")
+    pnpm, sure = store.promote([1]).id, store.promote([2]).id
+    assert store.list_ids(MemoryFilter(search="PNPM")) == [pnpm]
+    assert store.list_ids(MemoryFilter(search="0% SURE_")) == [sure]
+    assert store.list_ids(MemoryFilter(search="p_pm")) == []  # `_` is no wildcard
+    assert store.list_ids(MemoryFilter(search="%")) == [sure]
+    assert [m.id for m in store.recall("Sure")] == [sure]
+    assert store.list_ids(MemoryFilter(search=f"#{pnpm}")) == [pnpm]

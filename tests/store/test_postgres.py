@@ -48,7 +48,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_ids_and_instants_are_bigint_in_every_table(postgres_db: str) -> None:
+def test_no_column_is_a_32_bit_integer_after_every_migration(postgres_db: str) -> None:
+    """Every whole number the store keeps (ids, epoch-ms instants, counters) is BIGINT: a migration that
+    says `sa.Integer` where it means an id or an instant fails here (see the migrations' rules)."""
     MemoryStore.open(postgres_db, clock=ManualClock(NOW)).close()
     host = PostgresHostDb(postgres_db)
     rows = host.query(
@@ -57,9 +59,10 @@ def test_ids_and_instants_are_bigint_in_every_table(postgres_db: str) -> None:
     )
     types = {(str(t), str(c)): str(d) for t, c, d in rows}
     assert {t for t, _ in types} >= set(HOST_TABLES) | set(OWN_TABLES)
-    checked = [key for key in types if key[1] in INSTANTS or key[1] in ("id", "memory_id")]
-    assert len(checked) > 15
-    assert {key: types[key] for key in checked} == dict.fromkeys(checked, "bigint")
+    assert [key for key, kind in types.items() if kind in ("integer", "smallint")] == []
+    instants = [key for key in types if key[1] in INSTANTS or key[1] in ("id", "memory_id")]
+    assert len(instants) > 15
+    assert {key: types[key] for key in instants} == dict.fromkeys(instants, "bigint")
     assert host.query("SELECT version_num FROM mdash_alembic_version") == [(HEAD_REVISION,)]
 
 
