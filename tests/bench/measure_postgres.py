@@ -135,56 +135,67 @@ def _rewrite_pg(url: str, db: BenchDb, seed: int) -> None:
         )
 
 
-def _observe(db: BenchDb, work: Path, rounds: int, server: str) -> Result:
-    from tests.bench.measure_store import _rewrite
+class _Copies:
+    """Fresh copies of the data on either engine ("pg" or "sqlite"), for rounds that write."""
 
+    def __init__(self, db: BenchDb, work: Path, server: str) -> None:
+        self.db, self.work, self.server = db, work, server
+
+    def fresh(self, engine: str) -> str:
+        return _fresh(self.server) if engine == "pg" else str(fresh_copy(self.db.path, self.work))
+
+    def discard(self, engine: str, target: str) -> None:
+        if engine == "pg":
+            _drop(self.server, target)
+
+    def rewrite(self, engine: str, target: str) -> None:
+        """The host's outside rewrites, in plain SQL on that engine."""
+        from tests.bench.measure_store import _rewrite
+
+        if engine == "pg":
+            _rewrite_pg(target, self.db, seed=1)
+        else:
+            _rewrite(Path(target), self.db, seed=1)
+
+
+def _observe(copies: _Copies, rounds: int) -> Result:
     found: dict[str, int] = {}
 
-    def on_pg() -> Callable[[], object]:
-        url = _fresh(server)
-        store = MemoryStore.open(url)
-        store.list_ids()
-        _rewrite_pg(url, db, seed=1)
+    def observing(engine: str) -> Callable[[], Callable[[], object]]:
+        def prepare() -> Callable[[], object]:
+            target = copies.fresh(engine)
+            store = MemoryStore.open(target)
+            store.list_ids()
+            copies.rewrite(engine, target)
 
-        def run() -> None:
-            found["pg"] = len(store.observe())
-            store.close()
-            _drop(server, url)
+            def run() -> None:
+                found[engine] = len(store.observe())
+                store.close()
+                copies.discard(engine, target)
 
-        return run
+            return run
 
-    def on_sqlite() -> Callable[[], object]:
-        path = fresh_copy(db.path, work)
-        store = MemoryStore.open(path)
-        store.list_ids()
-        _rewrite(path, db, seed=1)
+        return prepare
 
-        def run() -> None:
-            found["sqlite"] = len(store.observe())
-            store.close()
-
-        return run
-
-    times = side_by_side(rounds, on_pg, on_sqlite)
+    times = side_by_side(rounds, observing("pg"), observing("sqlite"))
     note = f"{found.get('pg', 0):,} observed revisions (SQLite: {found.get('sqlite', 0):,})"
     return result(f"PostgreSQL: observe {REWRITES:,} outside rewrites", times, None, note)
 
 
-def _apply(db: BenchDb, work: Path, rounds: int, server: str) -> Result:
-    verdict_json = json.dumps(build_verdict(db))
+def _apply(copies: _Copies, rounds: int) -> Result:
+    verdict_json = json.dumps(build_verdict(copies.db))
     counts: dict[str, str] = {}
 
     def applying(engine: str) -> Callable[[], Callable[[], object]]:
         def prepare() -> Callable[[], object]:
-            target = _fresh(server) if engine == "pg" else str(fresh_copy(db.path, work))
+            target = copies.fresh(engine)
             store = MemoryStore.open(target)
 
             def run() -> None:
                 outcome = apply_verdict(store, parse_verdict(json.loads(verdict_json)), run_id="bench")
                 counts[engine] = outcome.counts_line()
                 store.close()
-                if engine == "pg":
-                    _drop(server, target)
+                copies.discard(engine, target)
 
             return run
 
@@ -225,8 +236,8 @@ def store_rows(db: BenchDb, work: Path, rounds: int) -> list[Result]:
                 _search(db, work, rounds, url, db.rare_term, "rare term"),
                 _search(db, work, rounds, url, db.common_term, "common term"),
                 _first_screen(db, work, rounds, url),
-                _apply(db, work, rounds, server),
-                _observe(db, work, rounds, server),
+                _apply(_Copies(db, work, server), rounds),
+                _observe(_Copies(db, work, server), rounds),
             ]
         finally:
             _admin(server, f'DROP DATABASE IF EXISTS "{SOURCE}" WITH (FORCE)')
