@@ -279,9 +279,8 @@ def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
         raise DatabaseOpenError(f"cannot use the database URL: {exc}") from exc
     if parsed.get_backend_name() == server.DIALECT:
         engine = server.open_server(parsed, read_only=read_only, timeout_ms=busy_timeout_ms())
-        location = parsed.render_as_string(hide_password=True)
         reason = "opened with --read-only" if read_only else None
-        return OpenedDatabase(engine, location, read_only, reason, False)
+        return OpenedDatabase(engine, server.location_of(parsed), read_only, reason, False)
     try:
         engine = create_engine(url)
     except Exception as exc:  # unknown dialect, missing driver, malformed URL: all the person's to fix

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 from typing import Any
+from urllib.parse import unquote
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL
@@ -60,6 +61,11 @@ def reason(exc: BaseException) -> str:
     original = getattr(exc, "orig", None) or exc
     lines = [line.strip() for line in str(original).splitlines() if line.strip()]
     return lines[0] if lines else type(original).__name__
+
+
+def location_of(url: URL) -> str:
+    """The URL as shown: password hidden, the query readable (`host=/run/postgresql`, not `%2F...`)."""
+    return unquote(url.render_as_string(hide_password=True))
 
 
 def unreachable_message(location: str, exc: BaseException) -> str:
@@ -138,7 +144,7 @@ def _host_tables(engine: Engine, location: str, read_only: bool) -> None:
 
 def open_server(url: URL, *, read_only: bool, timeout_ms: int) -> Engine:
     """An engine on a checked PostgreSQL database holding the host's tables; DatabaseOpenError if not."""
-    location = url.render_as_string(hide_password=True)
+    location = location_of(url)
     try:
         engine = _create_engine(url, timeout_ms, read_only)
     except Exception as exc:  # a malformed URL or a missing driver: the person's to fix
