@@ -189,6 +189,15 @@ def test_a_writer_waits_for_the_one_before_and_gives_up_at_the_busy_timeout(
         assert host.profile_version() == version + 1
 
 
+def test_init_makes_an_empty_database_a_store(postgres_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "init", "--db", postgres_db)
+    assert code == 0 and "is ready" in out, err
+    host = PostgresHostDb(postgres_db)
+    assert host.query("SELECT version_num FROM mdash_alembic_version") == [(HEAD_REVISION,)]
+    assert run(capsys, "init", "--db", postgres_db)[0] == 0  # again: nothing to do, still fine
+    assert run(capsys, "list", "--db", postgres_db)[:2] == (0, "no memories match\n")
+
+
 def test_every_command_on_a_seeded_database(
     postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

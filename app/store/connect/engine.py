@@ -261,6 +261,14 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept)
 
 
+def is_server_url(url: str) -> bool:
+    """A URL of a database server this store runs on (PostgreSQL)."""
+    try:
+        return make_url(url).get_backend_name() == server.DIALECT
+    except ArgumentError:
+        return False
+
+
 def sqlite_file_of(url: str) -> Path | None:
     """The file of a `sqlite:///PATH` URL (it gets every check a plain path gets), else None."""
     try:
