@@ -249,3 +249,42 @@ def test_every_command_on_a_seeded_database(
     exported = json.loads(ok("export", "--format", "json"))
     assert {m["id"] for m in exported["memories"]} >= {3, 4, 5}
     assert host.profile_version() > 7
+
+
+def test_two_stores_editing_one_memory_at_once_keep_its_history_whole(
+    postgres_db: str, tmp_path: Path
+) -> None:
+    """A writer reads the row, then writes it and its revision: serialized by the write lock, two
+    processes' worth of writers editing the same memory leave one unbroken chain of revisions (each
+    starts from the text the one before left), strictly later instants and every version bump."""
+    host = seed_postgres(postgres_db, tmp_path)
+    version = host.profile_version()
+    rounds = 15
+    stores = [MemoryStore.open(postgres_db, clock=ManualClock(NOW)) for _ in range(2)]
+    failures: list[BaseException] = []
+
+    def edit(store: MemoryStore, writer: int) -> None:
+        try:
+            for n in range(rounds):
+                store.edit(5, f"edit {n} by writer {writer}")
+        except BaseException as exc:
+            failures.append(exc)
+
+    writers = [threading.Thread(target=edit, args=(store, n)) for n, store in enumerate(stores)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(60)
+    for store in stores:
+        store.close()
+    assert failures == []
+    assert host.profile_version() == version + 2 * rounds
+    chain = host.query(
+        "SELECT previous_content, new_content, changed_at FROM mdash_revisions"
+        " WHERE memory_id = 5 AND source = 'dashboard' ORDER BY id"
+    )
+    assert len(chain) == 2 * rounds
+    texts = ["Prefers pnpm"] + [str(row[1]) for row in chain]
+    assert [row[0] for row in chain] == texts[:-1]
+    instants = [int(str(row[2])) for row in chain]
+    assert instants == sorted(set(instants))
