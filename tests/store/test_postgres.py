@@ -15,7 +15,7 @@ import psycopg
 import pytest
 from hostdb import PROMOTED_5
 from pg_host import PostgresHostDb, libpq_conninfo, seed_postgres
-from sqlalchemy import make_url
+from sqlalchemy import BigInteger, Integer, create_engine, make_url
 
 from app.cli import main
 from app.core.clock import ManualClock
@@ -25,7 +25,7 @@ from app.store import MemoryStore
 from app.store.connect.server import WRITE_LOCK
 from app.store.schema.fence import fence_fingerprints
 from app.store.schema.migrate import HEAD_REVISION
-from app.store.schema.tables import HOST_TABLES, OWN_TABLES
+from app.store.schema.tables import HOST_TABLES, OWN_TABLES, host_metadata, own_metadata
 
 NOW = PROMOTED_5 + 30 * 86_400_000
 INSTANTS = {
@@ -66,6 +66,19 @@ def test_no_column_is_a_32_bit_integer_after_every_migration(postgres_db: str) -
     assert host.query("SELECT version_num FROM mdash_alembic_version") == [(HEAD_REVISION,)]
 
 
+def test_every_whole_number_column_of_the_tables_module_is_64_bit() -> None:
+    """SQLAlchemy casts a bound parameter to its column's type on PostgreSQL (`%s::INTEGER`): a column
+    declared `Integer` in `tables.py` breaks every epoch-ms value there, whatever the table holds."""
+    narrow = [
+        f"{table.name}.{column.name}"
+        for metadata in (host_metadata, own_metadata)
+        for table in metadata.tables.values()
+        for column in table.columns
+        if isinstance(column.type, Integer) and not isinstance(column.type, BigInteger)
+    ]
+    assert narrow == []
+
+
 def test_an_instant_past_32_bits_round_trips(postgres_db: str) -> None:
     far = 4_102_444_800_000  # 2100-01-01, far past 2**31
     host = PostgresHostDb(postgres_db)
@@ -82,10 +95,7 @@ def test_an_instant_past_32_bits_round_trips(postgres_db: str) -> None:
 
 def test_migrations_leave_the_host_tables_fingerprint_alone(postgres_db: str, tmp_path: Path) -> None:
     seed_postgres(postgres_db, tmp_path)
-    engine_url = make_url(postgres_db)
-    from sqlalchemy import create_engine
-
-    engine = create_engine(engine_url)
+    engine = create_engine(make_url(postgres_db))
     try:
         with engine.connect() as conn:
             before = fence_fingerprints(conn)
