@@ -298,3 +298,46 @@ def test_two_stores_editing_one_memory_at_once_keep_its_history_whole(
     assert [row[0] for row in chain] == texts[:-1]
     instants = [int(str(row[2])) for row in chain]
     assert instants == sorted(set(instants))
+
+
+def test_tables_an_earlier_version_made_32_bit_are_widened_on_open(postgres_db: str) -> None:
+    host = PostgresHostDb(postgres_db)
+    MemoryStore.open(postgres_db).close()
+    ours = host.query(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name LIKE 'mdash%' AND data_type = 'bigint'"
+    )
+    for table, column in ours:  # as the old 0001 made them on PostgreSQL
+        host.sql(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" TYPE integer')
+    host.sql("ALTER SEQUENCE mdash_revisions_id_seq AS integer")
+    host.sql(
+        "INSERT INTO user_memory_candidates (id, content, session_id, created_at) VALUES (?,?,?,?)",
+        (1, "Prefers pnpm", "ses_x", NOW),
+    )
+    with closing(MemoryStore.open(postgres_db, clock=ManualClock(NOW))) as store:
+        assert store.promote([1]).promoted_at == NOW
+        assert store.history(1)[0].changed_at == NOW
+    widened = host.query(
+        "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name LIKE 'mdash%' AND data_type = 'integer'"
+    )
+    assert len(ours) > 10 and widened == [(0,)]
+    assert host.query("SELECT data_type FROM pg_sequences WHERE sequencename = 'mdash_revisions_id_seq'") == [
+        ("bigint",)
+    ]
+
+
+def test_host_tables_with_32_bit_times_are_a_message(
+    postgres_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = PostgresHostDb(postgres_db)
+    MemoryStore.open(postgres_db).close()
+    host.sql("ALTER TABLE user_memories ALTER COLUMN updated_at TYPE integer")  # made so by someone else
+    host.sql(
+        "INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at)"
+        " VALUES (1, 'Prefers pnpm', 'active', 1, 1, 1)"
+    )
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
+    code, _, err = run(capsys, "--db", postgres_db, "dismiss", "1")
+    assert code == EXIT_UNUSABLE_DATABASE and "too narrow" in err and "Traceback" not in err
+    assert host.query("SELECT status FROM user_memories WHERE id = 1") == [("active",)]

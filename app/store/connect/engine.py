@@ -333,4 +333,6 @@ def transaction(engine: Engine, *, write: bool, location: str) -> Iterator[Conne
     except DBAPIError as exc:
         if on_server and (exc.connection_invalidated or server.sqlstate(exc) is None):
             raise DatabaseOpenError(server.unreachable_message(location, exc)) from exc
+        if on_server and server.sqlstate(exc) == server.OUT_OF_RANGE:
+            raise DatabaseOpenError(server.narrow_column_message(location, exc)) from exc
         raise

@@ -40,6 +40,7 @@ CONNECT_TIMEOUT_S = 10
 # SQLSTATEs that mean "someone else holds it, try again": lock_not_available (lock_timeout),
 # serialization_failure, deadlock_detected.
 BUSY_STATES = frozenset({"55P03", "40001", "40P01"})
+OUT_OF_RANGE = "22003"  # numeric_value_out_of_range: a host table whose columns are 32-bit
 _TAKE_WRITE_LOCK = text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=WRITE_LOCK)
 
 
@@ -74,6 +75,13 @@ def unreachable_message(location: str, exc: BaseException) -> str:
 
 _AUTOINCREMENT = re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b")
 _INTEGER = re.compile(r"\bINTEGER\b")
+
+
+def narrow_column_message(location: str, exc: BaseException) -> str:
+    return (
+        f"{location} has a column too narrow for the value written ({reason(exc)}): the host's tables need"
+        " BIGINT ids and epoch-millisecond times on PostgreSQL. Nothing was changed."
+    )
 
 
 def host_schema_statements() -> list[str]:
