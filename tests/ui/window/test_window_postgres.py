@@ -29,6 +29,8 @@ def test_the_window_lists_selects_dismisses_and_searches_on_postgresql(
     store, host = pg_store
     window = make_window(qtbot, store, tmp_path)
     assert list(window.model.ids) == [5, 4, 3, 1]  # active, newest promoted first
+    assert window.windowTitle() == f"Memory Dashboard — {store.location}"
+    assert store.location.startswith("postgresql+psycopg://") and "/mdash_test_" in store.location
     select(qtbot, window, 5)
     assert window.panel.content.toPlainText() == "Prefers pnpm"
     assert window.panel.provenance.rowCount() == 3
