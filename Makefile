@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest demo screenshot bench bench-quick package clean
+.PHONY: run test test-postgres check lint typecheck pytest demo screenshot bench bench-quick package clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The PostgreSQL tests alone, in a throwaway cluster (tests/pg_cluster.py) started and stopped around them.
+PG_TESTS := tests/store/test_conformance.py tests/store/test_postgres.py
+test-postgres: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) tests/pg_cluster.py run -- $(PY) -m pytest $(PG_TESTS) $(PYTEST_ARGS)
 
 # The README's screenshots, from the demo store (light and dark).
 screenshot: $(STAMP)

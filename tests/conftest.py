@@ -13,8 +13,10 @@ sys.path.insert(0, str(Path(__file__).parent / "ui"))
 sys.path.insert(0, str(Path(__file__).parent / "review"))
 sys.path.insert(0, str(Path(__file__).parent))
 
+import pg_cluster
 import pytest
 from hostdb import PROMOTED_5, build_host_db
+from pg_host import drop_database, fresh_database
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
@@ -48,6 +50,51 @@ def store(host_db: Path, clock: ManualClock) -> Iterator[MemoryStore]:
     opened = MemoryStore.open(host_db, clock=clock)
     yield opened
     opened.close()
+
+
+# -- PostgreSQL: a server for the whole run, a fresh database per test ---------------------------------
+
+_postgres_opted_out: list[str] = []
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The test server's URL: MEMORY_DASHBOARD_TEST_PG, else a throwaway cluster started for this run
+    (`pg_cluster`). Never skipped quietly: without a server the PostgreSQL cases error with how to get
+    one, unless MEMORY_DASHBOARD_NO_POSTGRES=1 opts out (the summary then says they did not run)."""
+    given = os.environ.get(pg_cluster.URL_ENV)
+    if given:
+        yield given
+        return
+    if os.environ.get(pg_cluster.OPT_OUT_ENV) == "1":
+        _postgres_opted_out.append("opted out")
+        pytest.skip(f"{pg_cluster.OPT_OUT_ENV}=1: the PostgreSQL cases do NOT run")
+    try:
+        folder, url = pg_cluster.start()
+    except RuntimeError as exc:
+        pytest.fail(f"no PostgreSQL server for the PostgreSQL cases. {exc}", pytrace=False)
+    try:
+        yield url
+    finally:
+        pg_cluster.stop(folder)
+
+
+@pytest.fixture
+def postgres_db(postgres_server: str) -> Iterator[str]:
+    """The URL of a new, empty database on the test server, dropped after the test."""
+    url = fresh_database(postgres_server)
+    yield url
+    drop_database(postgres_server, url)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _postgres_opted_out:
+        terminalreporter.write_sep(
+            "!",
+            f"PostgreSQL cases SKIPPED ({pg_cluster.OPT_OUT_ENV}=1): this run did not test PostgreSQL",
+            red=True,
+            bold=True,
+        )
 
 
 __all__ = ["PROMOTED_5", "REVIEW_TIME"]

@@ -103,7 +103,7 @@ class MemoryStore:
             opened = open_sqlite_file(file, read_only=read_only, create=create or choice.is_embedded)
         try:
             if not opened.read_only:
-                upgrade(opened.engine, opened.location, check_fence=opened.is_sqlite)
+                upgrade(opened.engine, opened.location)
             store = cls(opened, clock or clock_from_env(), choice.origin)
         except BaseException:
             opened.close()  # a refused open keeps no connection (nor a private snapshot) behind

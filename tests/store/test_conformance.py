@@ -1,8 +1,10 @@
 """The conformance suite: every store backend must pass it.
 
-Backends: the host's own `context.db` shape (a file built from the host schema, with the seed rows) and
-a fresh embedded store (created by the app itself). Candidates are added with plain SQL, as the host
-adds them. A manual clock is driven across the expiry instant.
+Backends: the host's own `context.db` shape (a file built from the host schema), a fresh embedded store
+(created by the app itself), and a PostgreSQL database (empty: the store creates the host's tables in
+their PostgreSQL form; a server for the run comes from `postgres_server` in conftest, never skipped
+quietly). Candidates are added with plain SQL, as the host adds them (`pg_host.HostDb`). A manual clock
+is driven across the expiry instant.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, host_sql, profile_version, query
+from hostdb import build_host_db
+from pg_host import HostDb, PostgresHostDb, SqliteHostDb
 
 from app.cli.commands.export import export_data
 from app.core.clock import ManualClock
@@ -24,27 +27,31 @@ from app.transfer.export_format import parse_export
 NOW = 1_800_000_000_000
 
 
-@pytest.fixture(params=["host-file", "embedded"])
-def backend(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[tuple[MemoryStore, Path, ManualClock]]:
+Backend = tuple[MemoryStore, HostDb, ManualClock]
+
+
+@pytest.fixture(params=["host-file", "embedded", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     clock = ManualClock(NOW)
+    host: HostDb
     if request.param == "host-file":
-        path = build_host_db(tmp_path / "context.db", seed=False)
-        store = MemoryStore.open(path, clock=clock)
-    else:
+        host = SqliteHostDb(build_host_db(tmp_path / "context.db", seed=False))
+        store = MemoryStore.open(host.target, clock=clock)
+    elif request.param == "embedded":
         store = MemoryStore.open(None, clock=clock)  # no --db, no host file: the embedded store
-        path = embedded_database_path()
+        host = SqliteHostDb(embedded_database_path())
         assert store.origin == "embedded"
-    yield store, path, clock
+    else:
+        host = PostgresHostDb(request.getfixturevalue("postgres_db"))
+        store = MemoryStore.open(host.target, clock=clock)  # an empty database: host tables created
+    yield store, host, clock
     store.close()
 
 
 def add_candidate(
-    path: Path, cid: int, content: str, session: str, start: int | None = 1, end: int | None = 2
+    host: HostDb, cid: int, content: str, session: str, start: int | None = 1, end: int | None = 2
 ) -> None:
-    host_sql(
-        path,
+    host.sql(
         "INSERT INTO user_memory_candidates (id, content, session_id, source_compartment_start,"
         " source_compartment_end, created_at) VALUES (?,?,?,?,?,?)",
         (cid, content, session, start, end, NOW - 1000),
@@ -52,12 +59,12 @@ def add_candidate(
 
 
 def test_promote_writes_host_readable_provenance_and_consumes(
-    backend: tuple[MemoryStore, Path, ManualClock],
+    backend: Backend,
 ) -> None:
-    store, path, _ = backend
-    add_candidate(path, 10, "Prefers pnpm", "ses_x", 1, None)
-    add_candidate(path, 11, "Uses pnpm workspaces", "ses_y")
-    before = profile_version(path)
+    store, host, _ = backend
+    add_candidate(host, 10, "Prefers pnpm", "ses_x", 1, None)
+    add_candidate(host, 11, "Uses pnpm workspaces", "ses_y")
+    before = host.profile_version()
     memory = store.promote([10, 11])
     assert memory.content == "Prefers pnpm\nUses pnpm workspaces"
     assert memory.source_candidate_ids == (10, 11)
@@ -66,16 +73,16 @@ def test_promote_writes_host_readable_provenance_and_consumes(
     assert memory.sources == ("session:ses_x", "session:ses_y")
     assert memory.promoted_at == memory.created_at == memory.updated_at == NOW
     assert not memory.rewritten
-    assert query(path, "SELECT count(*) FROM user_memory_candidates") == [(0,)]
-    assert profile_version(path) == before + 1
+    assert host.query("SELECT count(*) FROM user_memory_candidates") == [(0,)]
+    assert host.profile_version() == before + 1
     assert [r.kind for r in store.history(memory.id)] == ["create"]
 
 
-def test_update_accumulates_ids_and_provenance(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, clock = backend
-    add_candidate(path, 1, "a", "ses_a")
+def test_update_accumulates_ids_and_provenance(backend: Backend) -> None:
+    store, host, clock = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "A")
-    add_candidate(path, 2, "b", "ses_b")
+    add_candidate(host, 2, "b", "ses_b")
     clock.advance(5_000)
     updated = store.update_content(memory.id, "AB", [2, 1, 2, 99], run_id="r1", source="review")
     assert updated.source_candidate_ids == (1, 2, 99)
@@ -91,10 +98,10 @@ def test_update_accumulates_ids_and_provenance(backend: tuple[MemoryStore, Path,
 
 
 def test_update_with_only_gone_ids_keeps_provenance_json(
-    backend: tuple[MemoryStore, Path, ManualClock],
+    backend: Backend,
 ) -> None:
-    store, path, _ = backend
-    add_candidate(path, 1, "a", "ses_a")
+    store, host, _ = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "A")
     raw = memory.provenance_raw
     updated = store.update_content(memory.id, "A2", [500, 501])
@@ -102,9 +109,9 @@ def test_update_with_only_gone_ids_keeps_provenance_json(
     assert updated.source_candidate_ids == (1, 500, 501)
 
 
-def test_updated_at_is_monotonic_with_clock_behind(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, clock = backend
-    add_candidate(path, 1, "a", "ses_a")
+def test_updated_at_is_monotonic_with_clock_behind(backend: Backend) -> None:
+    store, host, clock = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "A")
     clock.set(NOW - 60_000)  # the clock went backwards
     first = store.update_content(memory.id, "B")
@@ -112,14 +119,14 @@ def test_updated_at_is_monotonic_with_clock_behind(backend: tuple[MemoryStore, P
     assert memory.updated_at < first.updated_at < second.updated_at
 
 
-def _expiring(backend: tuple[MemoryStore, Path, ManualClock]) -> tuple[MemoryStore, Path, ManualClock, int]:
-    store, path, clock = backend
-    add_candidate(path, 1, "rotating credential note", "ses_a")
-    add_candidate(path, 2, "stable note", "ses_a")
+def _expiring(backend: Backend) -> tuple[MemoryStore, HostDb, ManualClock, int]:
+    store, host, clock = backend
+    add_candidate(host, 1, "rotating credential note", "ses_a")
+    add_candidate(host, 2, "stable note", "ses_a")
     expiring = store.promote([1]).id
     store.promote([2])
     store.set_expiry(expiring, NOW + 10_000)
-    return store, path, clock, expiring
+    return store, host, clock, expiring
 
 
 RECALL_SHAPES = [
@@ -133,10 +140,8 @@ RECALL_SHAPES = [
 
 
 @pytest.mark.parametrize(("shape", "read"), RECALL_SHAPES, ids=[name for name, _ in RECALL_SHAPES])
-def test_expiry_is_half_open_on_every_recall_shape(
-    backend: tuple[MemoryStore, Path, ManualClock], shape: str, read: object
-) -> None:
-    store, _path, clock, expiring = _expiring(backend)
+def test_expiry_is_half_open_on_every_recall_shape(backend: Backend, shape: str, read: object) -> None:
+    store, _host, clock, expiring = _expiring(backend)
     assert callable(read)
     clock.set(NOW + 10_000 - 1)
     assert expiring in [m.id for m in read(store)], shape
@@ -148,24 +153,24 @@ def test_expiry_is_half_open_on_every_recall_shape(
     assert expiring in store.list_ids(MemoryFilter(status="expired"))
 
 
-def test_expiry_lives_in_own_tables_until_the_sweep(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, clock, expiring = _expiring(backend)
-    row = query(path, "SELECT status, updated_at FROM user_memories WHERE id=?", (expiring,))
+def test_expiry_lives_in_own_tables_until_the_sweep(backend: Backend) -> None:
+    store, host, clock, expiring = _expiring(backend)
+    row = host.query("SELECT status, updated_at FROM user_memories WHERE id=?", (expiring,))
     assert row[0][0] == "active"
-    version = profile_version(path)
+    version = host.profile_version()
     clock.set(NOW + 10_000)
     assert store.sweep() == [expiring]
-    assert query(path, "SELECT status FROM user_memories WHERE id=?", (expiring,)) == [("dismissed",)]
-    assert profile_version(path) == version + 1
+    assert host.query("SELECT status FROM user_memories WHERE id=?", (expiring,)) == [("dismissed",)]
+    assert host.profile_version() == version + 1
     last = store.history(expiring)[-1]
     assert (last.kind, last.source, last.new_status) == ("status", "expiry", "dismissed")
     assert store.sweep() == []
 
 
 def test_reactivating_an_expired_memory_asks_for_a_new_expiry(
-    backend: tuple[MemoryStore, Path, ManualClock],
+    backend: Backend,
 ) -> None:
-    store, _path, clock, expiring = _expiring(backend)
+    store, _host, clock, expiring = _expiring(backend)
     clock.set(NOW + 20_000)
     store.sweep()
     with pytest.raises(ExpiryRequiredError):
@@ -174,9 +179,9 @@ def test_reactivating_an_expired_memory_asks_for_a_new_expiry(
     assert again.status == "active" and again.expires_at is None and again.injected
 
 
-def test_trust_is_the_weakest_source(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, _ = backend
-    add_candidate(path, 1, "a", "ses_a")
+def test_trust_is_the_weakest_source(backend: Backend) -> None:
+    store, host, _ = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1])
     assert memory.trust == "semi"
     edited = store.edit(memory.id, "edited by me")
@@ -184,13 +189,11 @@ def test_trust_is_the_weakest_source(backend: tuple[MemoryStore, Path, ManualClo
     assert edited.trust == "semi"
 
 
-def test_observed_rewrite_is_recorded_once(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, _ = backend
-    add_candidate(path, 1, "a", "ses_a")
+def test_observed_rewrite_is_recorded_once(backend: Backend) -> None:
+    store, host, _ = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "original")
-    host_sql(
-        path, "UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 7, memory.id)
-    )
+    host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 7, memory.id))
     seen = store.get(memory.id)
     assert seen.rewritten and seen.content_changed_at == NOW + 7
     history = store.history(memory.id)
@@ -206,10 +209,10 @@ def test_observed_rewrite_is_recorded_once(backend: tuple[MemoryStore, Path, Man
 
 
 def test_delete_keeps_revisions_and_restore_brings_it_back(
-    backend: tuple[MemoryStore, Path, ManualClock],
+    backend: Backend,
 ) -> None:
-    store, path, _ = backend
-    add_candidate(path, 1, "a", "ses_a")
+    store, host, _ = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "keep me")
     store.set_expiry(memory.id, NOW + 99_000)
     revision = store.delete(memory.id)
@@ -218,13 +221,13 @@ def test_delete_keeps_revisions_and_restore_brings_it_back(
     assert [r.kind for r in store.history(memory.id)] == ["create", "expiry", "delete"]
     back = store.restore(memory.id, revision.id)
     assert back.id == memory.id and back.content == "keep me" and back.expires_at == NOW + 99_000
-    source_ids = query(path, "SELECT source_candidate_ids FROM user_memories WHERE id=?", (memory.id,))[0][0]
+    source_ids = host.query("SELECT source_candidate_ids FROM user_memories WHERE id=?", (memory.id,))[0][0]
     assert isinstance(source_ids, str) and json.loads(source_ids) == [1]
 
 
-def test_restore_writes_a_new_revision(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, _ = backend
-    add_candidate(path, 1, "a", "ses_a")
+def test_restore_writes_a_new_revision(backend: Backend) -> None:
+    store, host, _ = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "v1")
     store.edit(memory.id, "v2")
     first = store.history(memory.id)[0]
@@ -235,13 +238,11 @@ def test_restore_writes_a_new_revision(backend: tuple[MemoryStore, Path, ManualC
     assert history[1].new_content == "v2"  # history is never rewritten
 
 
-def test_writer_records_an_unseen_host_rewrite_first(backend: tuple[MemoryStore, Path, ManualClock]) -> None:
-    store, path, clock = backend
-    add_candidate(path, 1, "a", "ses_a")
+def test_writer_records_an_unseen_host_rewrite_first(backend: Backend) -> None:
+    store, host, clock = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "original")
-    host_sql(
-        path, "UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id)
-    )
+    host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id))
     clock.advance(60_000)
     store.edit(memory.id, "my version")  # no read in between: the writer itself must notice
     history = store.history(memory.id)
@@ -252,17 +253,17 @@ def test_writer_records_an_unseen_host_rewrite_first(backend: tuple[MemoryStore,
 
 
 def test_update_makes_unreadable_provenance_readable_and_keeps_the_old(
-    backend: tuple[MemoryStore, Path, ManualClock],
+    backend: Backend,
 ) -> None:
-    store, path, _ = backend
-    add_candidate(path, 1, "a", "ses_a")
+    store, host, _ = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "A")
     broken = (
         '[{"candidate_id":1,"session_id":"ses_a"},{"candidate_id":1,"session_id":"ses_a",'
         '"source_compartment_start":1,"source_compartment_end":2}]'
     )
-    host_sql(path, "UPDATE user_memories SET source_candidate_provenance=? WHERE id=?", (broken, memory.id))
-    add_candidate(path, 2, "b", "ses_b")
+    host.sql("UPDATE user_memories SET source_candidate_provenance=? WHERE id=?", (broken, memory.id))
+    add_candidate(host, 2, "b", "ses_b")
     updated = store.update_content(memory.id, "AB", [2])
     assert host_can_read(updated.provenance_raw)
     assert [e.candidate_id for e in updated.provenance or ()] == [1, 2]
@@ -270,21 +271,32 @@ def test_update_makes_unreadable_provenance_readable_and_keeps_the_old(
 
 
 def test_digest_lists_what_changed_since_the_look_and_import_skips_what_is_here(
-    backend: tuple[MemoryStore, Path, ManualClock],
+    backend: Backend,
 ) -> None:
-    store, path, clock = backend
-    add_candidate(path, 1, "a", "ses_a")
+    store, host, clock = backend
+    add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "original")
     store.mark_seen()
-    host_sql(
-        path, "UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id)
-    )
+    host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id))
     clock.advance(60_000)
     digest = store.digest()
     assert [(c.memory_id, c.kind, c.by) for c in digest.changes] == [(memory.id, "rewritten", "observed")]
     store.mark_seen(digest.upto)
     assert not store.digest()
-    before = profile_version(path)
+    before = host.profile_version()
     result = store.import_export(parse_export(json.dumps(export_data(store))), "self.json")
     assert (result.imported, [s.from_id for s in result.skipped]) == ([], [memory.id])
-    assert profile_version(path) == before
+    assert host.profile_version() == before
+
+
+def test_search_ignores_case_and_takes_wildcards_literally(backend: Backend) -> None:
+    store, host, _ = backend
+    add_candidate(host, 1, "Prefers pnpm", "ses_a")
+    add_candidate(host, 2, "100% sure_thing", "ses_a")
+    pnpm, sure = store.promote([1]).id, store.promote([2]).id
+    assert store.list_ids(MemoryFilter(search="PNPM")) == [pnpm]
+    assert store.list_ids(MemoryFilter(search="0% SURE_")) == [sure]
+    assert store.list_ids(MemoryFilter(search="p_pm")) == []  # `_` is no wildcard
+    assert store.list_ids(MemoryFilter(search="%")) == [sure]
+    assert [m.id for m in store.recall("Sure")] == [sure]
+    assert store.list_ids(MemoryFilter(search=f"#{pnpm}")) == [pnpm]

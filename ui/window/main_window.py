@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.models import Counts, Memory, MemoryStatus
+from app.core.paths import is_url
 from app.store import MemoryStore
 from app.store.read.as_of import MemoryAsOf
 from app.store.read.digest import Digest
@@ -379,7 +380,8 @@ class MainWindow(QMainWindow):
         self.panel.set_read_only(reason)
         self.acts.set_store_state(reason, self.review.configured_command())
         gone = " (its file was deleted or replaced: changes are refused)" if problem else ""
-        self.setWindowTitle(f"Memory Dashboard — {Path(store.location).name}{gone}")
+        shown = store.location if is_url(store.location) else Path(store.location).name  # a server: its URL
+        self.setWindowTitle(f"Memory Dashboard — {shown}{gone}")
 
     def _file_problem_changed(self, problem: str | None) -> None:
         store = self.controller.store

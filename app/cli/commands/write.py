@@ -14,7 +14,7 @@ from app.core.errors import DatabaseOpenError
 from app.core.paths import creatable_problem, is_url
 from app.core.timefmt import parse_duration
 from app.store import KEEP, InvalidInputError, MemoryStore
-from app.store.connect.engine import create_host_database
+from app.store.connect.engine import create_host_database, is_server_url
 
 
 def _content(args: argparse.Namespace) -> str:
@@ -121,6 +121,11 @@ def cmd_sweep(args: argparse.Namespace, opener: Opener) -> int:
 
 def cmd_init(args: argparse.Namespace, opener: Opener) -> int:
     target = getattr(args, "db", None)
+    if target and is_server_url(target):
+        store = MemoryStore.open(target)  # an empty database gets the host's tables, every one ours
+        print(f"the memory store at {store.location} is ready")
+        store.close()
+        return 0
     if not target or is_url(target):
         raise InvalidInputError("init needs --db PATH for the new store file")
     path = Path(target)

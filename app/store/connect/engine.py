@@ -6,7 +6,8 @@ the busy timeout is a message. Writes take `BEGIN IMMEDIATE` (as the host does),
 the busy timeout is at least 5 s. A file that cannot be written, or any file opened read-only, is read
 the way `file_access` chose (live `mode=ro`, immutable, or a private snapshot), so SQLite itself refuses
 every write, and the reason says which. The file's identity is kept (`file_identity`) so that a store
-can tell when its file was deleted or replaced under it.
+can tell when its file was deleted or replaced under it. A PostgreSQL URL is opened by `server`, whose
+transaction rules `transaction` applies for that dialect.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, QueuePool, create_engine, event, inspect, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from app.core.errors import DatabaseLockedError, DatabaseOpenError
-from app.store.connect import file_access
+from app.store.connect import file_access, server
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_identity import FileIdentity
 from app.store.read.host_cells import decode_text
@@ -79,6 +80,8 @@ def create_host_database(path: Path) -> None:
 
 
 def is_locked_error(exc: BaseException) -> bool:
+    if server.sqlstate(exc) in server.BUSY_STATES:
+        return True
     text = str(exc).lower()
     return "database is locked" in text or "database is busy" in text or "database table is locked" in text
 
@@ -258,6 +261,14 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept)
 
 
+def is_server_url(url: str) -> bool:
+    """A URL of a database server this store runs on (PostgreSQL)."""
+    try:
+        return make_url(url).get_backend_name() == server.DIALECT
+    except ArgumentError:
+        return False
+
+
 def sqlite_file_of(url: str) -> Path | None:
     """The file of a `sqlite:///PATH` URL (it gets every check a plain path gets), else None."""
     try:
@@ -270,6 +281,14 @@ def sqlite_file_of(url: str) -> Path | None:
 
 
 def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise DatabaseOpenError(f"cannot use the database URL: {exc}") from exc
+    if parsed.get_backend_name() == server.DIALECT:
+        engine = server.open_server(parsed, read_only=read_only, timeout_ms=busy_timeout_ms())
+        reason = "opened with --read-only" if read_only else None
+        return OpenedDatabase(engine, server.location_of(parsed), read_only, reason, False)
     try:
         engine = create_engine(url)
     except Exception as exc:  # unknown dialect, missing driver, malformed URL: all the person's to fix
@@ -294,12 +313,26 @@ def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
 
 @contextmanager
 def transaction(engine: Engine, *, write: bool, location: str) -> Iterator[Connection]:
-    """One transaction: `BEGIN IMMEDIATE` for a write; a lock held past the timeout becomes a message."""
-    options: dict[str, Any] = {BEGIN_OPTION: "IMMEDIATE" if write else ""}
+    """One transaction: `BEGIN IMMEDIATE` for a write (on PostgreSQL the rules of `server`); a lock held
+    past the timeout becomes a message, and so does a server that cannot be reached."""
+    on_server = server.is_server(engine)
+    options: dict[str, Any] = (
+        server.transaction_options(write) if on_server else {BEGIN_OPTION: "IMMEDIATE" if write else ""}
+    )
     try:
         with engine.connect().execution_options(**options) as conn, conn.begin():
+            if write and on_server:
+                server.take_write_lock(conn)
             yield conn
     except OperationalError as exc:
         if is_locked_error(exc):
             raise DatabaseLockedError(locked_message(location)) from exc
+        if on_server:
+            raise DatabaseOpenError(server.unreachable_message(location, exc)) from exc
+        raise
+    except DBAPIError as exc:
+        if on_server and (exc.connection_invalidated or server.sqlstate(exc) is None):
+            raise DatabaseOpenError(server.unreachable_message(location, exc)) from exc
+        if on_server and server.sqlstate(exc) == server.OUT_OF_RANGE:
+            raise DatabaseOpenError(server.narrow_column_message(location, exc)) from exc
         raise

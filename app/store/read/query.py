@@ -18,6 +18,7 @@ from app.core.models import REWRITE_THRESHOLD_MS, MemoryStatus, RevisionKind
 from app.core.text_input import text_problem, whole_number_int64
 from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.search import index as search_index
+from app.store.search.text_match import contains_text
 
 StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other"]
 SortKey = Literal["promoted", "updated", "id"]
@@ -106,7 +107,7 @@ def search_predicate(text: str, indexed: Sequence[str] = ()) -> ColumnElement[bo
     check_search(text)
     clauses: list[ColumnElement[bool]] = [search_index.matching_ids(term) for term in indexed]
     for term in text.split():
-        match = m.content.contains(term, autoescape=True)
+        match = contains_text(m.content, term)
         memory_id = _memory_id(term)
         if memory_id is not None:
             match = or_(match, m.id == memory_id)

@@ -2,7 +2,9 @@
 
 Sorted columns with type, notnull, default and pk; CHECK clauses; indexes; triggers on the table. The
 host refuses to write a table whose fingerprint changed, so the dashboard proves (in tests, and after
-every migration it runs) that it never changes `user_memories` or `user_memory_candidates`.
+every migration it runs) that it never changes `user_memories` or `user_memory_candidates`. On PostgreSQL
+the same shape is read from its catalogue (`pg_catalog`): columns with type, notnull, default and
+primary-key position; every constraint's definition (CHECKs among them); indexes; triggers.
 """
 
 from __future__ import annotations
@@ -32,7 +34,43 @@ def _check_clauses(create_sql: str) -> list[str]:
     return sorted(clauses)
 
 
+# One row per column: name, type, not null, default, position in the primary key (0: not in it).
+_PG_COLUMNS = """
+SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull::int,
+       pg_get_expr(d.adbin, d.adrelid), coalesce(array_position(k.conkey, a.attnum), 0)
+FROM pg_attribute a
+LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+LEFT JOIN pg_constraint k ON k.conrelid = a.attrelid AND k.contype = 'p'
+WHERE a.attrelid = to_regclass(%(table)s) AND a.attnum > 0 AND NOT a.attisdropped
+"""
+_PG_CONSTRAINTS = (
+    "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = to_regclass(%(table)s)"
+)
+_PG_INDEXES = (
+    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = %(table)s"
+)
+_PG_TRIGGERS = (
+    "SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger"
+    " WHERE tgrelid = to_regclass(%(table)s) AND NOT tgisinternal"
+)
+
+
+def _pg_rows(conn: Connection, sql: str, table: str) -> list[tuple[Any, ...]]:
+    return sorted(tuple(row) for row in conn.exec_driver_sql(sql, {"table": table}))
+
+
+def _postgresql_shape(conn: Connection, table: str) -> dict[str, Any]:
+    return {
+        "columns": _pg_rows(conn, _PG_COLUMNS, table),
+        "checks": _pg_rows(conn, _PG_CONSTRAINTS, table),
+        "indexes": _pg_rows(conn, _PG_INDEXES, table),
+        "triggers": _pg_rows(conn, _PG_TRIGGERS, table),
+    }
+
+
 def table_shape(conn: Connection, table: str) -> dict[str, Any]:
+    if conn.dialect.name == "postgresql":
+        return _postgresql_shape(conn, table)
     columns = sorted(
         (row[1], str(row[2]).upper(), int(row[3]), row[4], int(row[5]))
         for row in conn.exec_driver_sql(f'PRAGMA table_info("{table}")')

@@ -2,7 +2,8 @@
 
 Alembic is imported only when a migration has to run, so opening an up-to-date store stays quick.
 Every upgrade runs in one `BEGIN IMMEDIATE` transaction and is rolled back if the host's fenced
-tables changed shape, which no migration of ours may ever do.
+tables changed shape, which no migration of ours may ever do. On PostgreSQL it also widens the 32-bit
+columns an earlier version left in our tables (`widen`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from app.core.errors import DatabaseOpenError, StoreError
 from app.store.connect.engine import transaction
 from app.store.schema.fence import fence_fingerprints
 from app.store.schema.tables import OWN_TABLES, VERSION_TABLE
+from app.store.schema.widen import narrow_columns, widen
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -70,18 +72,24 @@ def _alembic_upgrade(conn: Connection) -> None:
     command.upgrade(alembic_config(conn), "head")
 
 
+def _ready(conn: Connection) -> bool:
+    """At head, and no 32-bit column of ours left by an earlier version on PostgreSQL (`widen`)."""
+    return _at_head(conn) and not narrow_columns(conn)
+
+
 def upgrade(engine: Engine, location: str, *, check_fence: bool = True) -> bool:
     """Bring the dashboard's tables to head; returns whether anything ran."""
     with transaction(engine, write=False, location=location) as conn:
         refuse_newer(conn, location)
-        if _at_head(conn):
+        if _ready(conn):
             return False
     with transaction(engine, write=True, location=location) as conn:
         refuse_newer(conn, location)
-        if _at_head(conn):
+        if _ready(conn):
             return False
         before = fence_fingerprints(conn) if check_fence else {}
         _alembic_upgrade(conn)
+        widen(conn, narrow_columns(conn))
         if check_fence and fence_fingerprints(conn) != before:
             raise StoreError("a migration would change the host's tables; it was rolled back")
     return True

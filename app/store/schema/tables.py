@@ -1,36 +1,40 @@
 """SQLAlchemy Core tables: the host's (never altered; created only in a new file) and the dashboard's own.
 
-The dashboard's own tables all start with `mdash_` and are created by its migrations only.
+The dashboard's own tables all start with `mdash_` and are created by its migrations only. Every id and
+millisecond instant is `INT64`: 64-bit on every dialect (BIGINT on PostgreSQL, where `INTEGER` is
+32-bit; SQLite's INTEGER is already 64-bit and a rowid alias only when spelled INTEGER).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Index, Integer, MetaData, Table, Text
+from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, Table, Text
+
+INT64 = BigInteger().with_variant(Integer(), "sqlite")
 
 host_metadata = MetaData()
 
 user_memories = Table(
     "user_memories",
     host_metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", INT64, primary_key=True),
     Column("content", Text, nullable=False),
     Column("status", Text, nullable=False),
-    Column("promoted_at", Integer, nullable=False),
+    Column("promoted_at", INT64, nullable=False),
     Column("source_candidate_ids", Text),
     Column("source_candidate_provenance", Text),
-    Column("created_at", Integer, nullable=False),
-    Column("updated_at", Integer, nullable=False),
+    Column("created_at", INT64, nullable=False),
+    Column("updated_at", INT64, nullable=False),
 )
 
 user_memory_candidates = Table(
     "user_memory_candidates",
     host_metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", INT64, primary_key=True),
     Column("content", Text, nullable=False),
     Column("session_id", Text, nullable=False),
-    Column("source_compartment_start", Integer),
-    Column("source_compartment_end", Integer),
-    Column("created_at", Integer, nullable=False),
+    Column("source_compartment_start", INT64),
+    Column("source_compartment_end", INT64),
+    Column("created_at", INT64, nullable=False),
 )
 
 dream_state = Table(
@@ -44,9 +48,9 @@ project_state = Table(
     "project_state",
     host_metadata,
     Column("project_path", Text, primary_key=True),
-    Column("project_memory_epoch", Integer, nullable=False),
-    Column("project_user_profile_version", Integer, nullable=False),
-    Column("updated_at", Integer, nullable=False),
+    Column("project_memory_epoch", INT64, nullable=False),
+    Column("project_user_profile_version", INT64, nullable=False),
+    Column("updated_at", INT64, nullable=False),
 )
 
 HOST_TABLES = ("user_memories", "user_memory_candidates", "dream_state", "project_state")
@@ -59,9 +63,9 @@ VERSION_TABLE = "mdash_alembic_version"
 revisions = Table(
     "mdash_revisions",
     own_metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("memory_id", Integer, nullable=False),
-    Column("changed_at", Integer, nullable=False),
+    Column("id", INT64, primary_key=True, autoincrement=True),
+    Column("memory_id", INT64, nullable=False),
+    Column("changed_at", INT64, nullable=False),
     Column("kind", Text, nullable=False),
     Column("source", Text, nullable=False),
     Column("run_id", Text),
@@ -79,21 +83,21 @@ revisions = Table(
 seen = Table(
     "mdash_seen",
     own_metadata,
-    Column("memory_id", Integer, primary_key=True, autoincrement=False),
+    Column("memory_id", INT64, primary_key=True, autoincrement=False),
     Column("content", Text, nullable=False),
     Column("status", Text, nullable=False),
-    Column("updated_at", Integer, nullable=False),
-    Column("first_seen_at", Integer, nullable=False),
+    Column("updated_at", INT64, nullable=False),
+    Column("first_seen_at", INT64, nullable=False),
     # The row as first seen: was it already rewritten before the dashboard tracked it, and when.
-    Column("baseline_rewritten_at", Integer),
+    Column("baseline_rewritten_at", INT64),
 )
 
 expiry = Table(
     "mdash_expiry",
     own_metadata,
-    Column("memory_id", Integer, primary_key=True, autoincrement=False),
-    Column("expires_at", Integer, nullable=False),
-    Column("set_at", Integer, nullable=False),
+    Column("memory_id", INT64, primary_key=True, autoincrement=False),
+    Column("expires_at", INT64, nullable=False),
+    Column("set_at", INT64, nullable=False),
     Index("ix_mdash_expiry_at", "expires_at"),
 )
 
@@ -101,9 +105,9 @@ expiry = Table(
 memory_sources = Table(
     "mdash_memory_sources",
     own_metadata,
-    Column("memory_id", Integer, primary_key=True, autoincrement=False),
+    Column("memory_id", INT64, primary_key=True, autoincrement=False),
     Column("source", Text, primary_key=True),
-    Column("added_at", Integer, nullable=False),
+    Column("added_at", INT64, nullable=False),
 )
 
 # Review runs already applied, so re-applying a verdict with the same run id is a no-op.
@@ -111,7 +115,7 @@ review_runs = Table(
     "mdash_review_runs",
     own_metadata,
     Column("run_id", Text, primary_key=True),
-    Column("applied_at", Integer, nullable=False),
+    Column("applied_at", INT64, nullable=False),
     Column("holder", Text),
     Column("summary", Text, nullable=False),
 )

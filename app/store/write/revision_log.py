@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, Integer, bindparam, insert, select, update
+from sqlalchemy import BigInteger, Connection, CursorResult, bindparam, insert, select, update
 
 from app.core.provenance import serialize_candidate_ids
 from app.store.schema.tables import memory_sources, project_state, revisions, seen, user_memories
@@ -39,8 +39,8 @@ INSERT_SEEN = insert(seen).from_select(
         _host.content,
         _host.status,
         _host.updated_at,
-        bindparam("b_now", type_=Integer),
-        bindparam("b_baseline", type_=Integer),
+        bindparam("b_now", type_=BigInteger),
+        bindparam("b_baseline", type_=BigInteger),
     ).where(_host.id == bindparam("b_id")),
 )
 UPDATE_SEEN = (

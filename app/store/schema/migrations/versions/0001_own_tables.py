@@ -13,13 +13,18 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
+# Ids and epoch-millisecond instants: BIGINT on PostgreSQL (its INTEGER is 32-bit), INTEGER on SQLite
+# (64-bit already, and a rowid alias only when spelled INTEGER): SQLite's SQL is as this revision first
+# wrote it.
+INT64 = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
 
 def upgrade() -> None:
     op.create_table(
         "mdash_revisions",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("memory_id", sa.Integer, nullable=False),
-        sa.Column("changed_at", sa.Integer, nullable=False),
+        sa.Column("id", INT64, primary_key=True, autoincrement=True),
+        sa.Column("memory_id", INT64, nullable=False),
+        sa.Column("changed_at", INT64, nullable=False),
         sa.Column("kind", sa.Text, nullable=False),
         sa.Column("source", sa.Text, nullable=False),
         sa.Column("run_id", sa.Text),
@@ -34,30 +39,30 @@ def upgrade() -> None:
     op.create_index("ix_mdash_revisions_run", "mdash_revisions", ["run_id"])
     op.create_table(
         "mdash_seen",
-        sa.Column("memory_id", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("memory_id", INT64, primary_key=True, autoincrement=False),
         sa.Column("content", sa.Text, nullable=False),
         sa.Column("status", sa.Text, nullable=False),
-        sa.Column("updated_at", sa.Integer, nullable=False),
-        sa.Column("first_seen_at", sa.Integer, nullable=False),
-        sa.Column("baseline_rewritten_at", sa.Integer),
+        sa.Column("updated_at", INT64, nullable=False),
+        sa.Column("first_seen_at", INT64, nullable=False),
+        sa.Column("baseline_rewritten_at", INT64),
     )
     op.create_table(
         "mdash_expiry",
-        sa.Column("memory_id", sa.Integer, primary_key=True, autoincrement=False),
-        sa.Column("expires_at", sa.Integer, nullable=False),
-        sa.Column("set_at", sa.Integer, nullable=False),
+        sa.Column("memory_id", INT64, primary_key=True, autoincrement=False),
+        sa.Column("expires_at", INT64, nullable=False),
+        sa.Column("set_at", INT64, nullable=False),
     )
     op.create_index("ix_mdash_expiry_at", "mdash_expiry", ["expires_at"])
     op.create_table(
         "mdash_memory_sources",
-        sa.Column("memory_id", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("memory_id", INT64, primary_key=True, autoincrement=False),
         sa.Column("source", sa.Text, primary_key=True),
-        sa.Column("added_at", sa.Integer, nullable=False),
+        sa.Column("added_at", INT64, nullable=False),
     )
     op.create_table(
         "mdash_review_runs",
         sa.Column("run_id", sa.Text, primary_key=True),
-        sa.Column("applied_at", sa.Integer, nullable=False),
+        sa.Column("applied_at", INT64, nullable=False),
         sa.Column("holder", sa.Text),
         sa.Column("summary", sa.Text, nullable=False),
     )

@@ -1,0 +1,243 @@
+"""The store's rows on PostgreSQL next to SQLite's: the same calls on the same data, one engine each.
+
+The generated SQLite file is copied row for row into a PostgreSQL database (`COPY`), once; writes get a
+fresh copy every round (`CREATE DATABASE ... TEMPLATE`, a file-level copy on the server). Each row's
+`ours` is the call on PostgreSQL and its `floor` the same call on the SQLite file, so the ratio says what
+the server costs; no target (report only). The server: MEMORY_DASHBOARD_TEST_PG, else a throwaway
+cluster (`tests/pg_cluster.py`) where PostgreSQL's programs are installed, else the rows are skipped with
+a message.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import sqlite3
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+from sqlalchemy import make_url
+
+from app.review import apply_verdict, parse_verdict
+from app.store import MemoryFilter, MemoryStore
+from app.store.schema.tables import HOST_TABLES, OWN_TABLES, VERSION_TABLE
+from tests import pg_cluster
+from tests.bench.generate import BenchDb
+from tests.bench.measure_store import REWRITES
+from tests.bench.timing import Result, fresh_copy, result, side_by_side
+from tests.bench.verdict_case import build_verdict
+
+SOURCE = "mdash_bench_source"
+IDENTITIES = (("user_memories", "id"), ("user_memory_candidates", "id"), ("mdash_revisions", "id"))
+_copies = itertools.count(1)
+
+
+def _conninfo(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _with_database(url: str, name: str) -> str:
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+@contextmanager
+def _server() -> Iterator[str | None]:
+    given = os.environ.get(pg_cluster.URL_ENV)
+    if given:
+        yield given
+        return
+    if pg_cluster.server_bindir() is None:
+        yield None
+        return
+    folder, url = pg_cluster.start()
+    try:
+        yield url
+    finally:
+        pg_cluster.stop(folder)
+
+
+def _admin(server: str, sql: str) -> None:
+    with psycopg.connect(_conninfo(server), autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def _load(db: BenchDb, server: str) -> str:
+    """The generated file's rows in a new database (tables made by the store itself); returns its URL."""
+    _admin(server, f'DROP DATABASE IF EXISTS "{SOURCE}" WITH (FORCE)')
+    _admin(server, f'CREATE DATABASE "{SOURCE}"')
+    url = _with_database(server, SOURCE)
+    MemoryStore.open(url, sweep=False).close()  # the host's tables and ours, at head
+    source = sqlite3.connect(db.path)
+    tables = [*HOST_TABLES, *(t for t in OWN_TABLES if t != VERSION_TABLE)]
+    try:
+        with psycopg.connect(_conninfo(url)) as conn:
+            for table in tables:
+                conn.execute(f"DELETE FROM {table}")
+                rows = source.execute(f"SELECT * FROM {table}")
+                names = ", ".join(column[0] for column in rows.description)
+                with conn.cursor().copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            conn.execute("DELETE FROM mdash_meta WHERE key LIKE 'search%'")
+            for table, column in IDENTITIES:
+                conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), max({column}))"
+                    f" FROM {table}"
+                )
+        _admin(url, "VACUUM ANALYZE")
+    finally:
+        source.close()
+    return url
+
+
+def _fresh(server: str) -> str:
+    """A private copy of the loaded database, for a round that writes."""
+    name = f"mdash_bench_{next(_copies)}"
+    _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _admin(server, f'CREATE DATABASE "{name}" TEMPLATE "{SOURCE}"')
+    return _with_database(server, name)
+
+
+def _drop(server: str, url: str) -> None:
+    _admin(server, f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+
+
+def _search(db: BenchDb, work: Path, rounds: int, url: str, term: str, label: str) -> Result:
+    stores = {"pg": MemoryStore.open(url), "sqlite": MemoryStore.open(fresh_copy(db.path, work))}
+    found: dict[str, int] = {}
+    for store in stores.values():
+        store.list_ids()  # the first look, as when the window opened
+
+    def call(engine: str) -> Callable[[], Callable[[], object]]:
+        flt = MemoryFilter(status="all", search=term)
+        return lambda: lambda: found.__setitem__(engine, len(stores[engine].list_ids(flt)))
+
+    times = side_by_side(rounds, call("pg"), call("sqlite"))
+    for store in stores.values():
+        store.close()
+    assert found["pg"] == found["sqlite"], found
+    note = f"'{term}': {found['pg']:,} hits; the listing call (observe + search + sort); PostgreSQL: ILIKE"
+    return result(f"PostgreSQL: search ({label})", times, None, note)
+
+
+def _rewrite_pg(url: str, db: BenchDb, seed: int) -> None:
+    ids = random.Random(seed).sample(range(1, db.memories + 1), REWRITES)
+    with psycopg.connect(_conninfo(url)) as conn, conn.cursor() as cursor:
+        cursor.executemany(
+            "UPDATE user_memories SET content = content || ' (rewritten by the host)', updated_at = %s"
+            " WHERE id = %s",
+            [(db.now + n, memory_id) for n, memory_id in enumerate(ids)],
+        )
+
+
+class _Copies:
+    """Fresh copies of the data on either engine ("pg" or "sqlite"), for rounds that write."""
+
+    def __init__(self, db: BenchDb, work: Path, server: str) -> None:
+        self.db, self.work, self.server = db, work, server
+
+    def fresh(self, engine: str) -> str:
+        return _fresh(self.server) if engine == "pg" else str(fresh_copy(self.db.path, self.work))
+
+    def discard(self, engine: str, target: str) -> None:
+        if engine == "pg":
+            _drop(self.server, target)
+
+    def rewrite(self, engine: str, target: str) -> None:
+        """The host's outside rewrites, in plain SQL on that engine."""
+        from tests.bench.measure_store import _rewrite
+
+        if engine == "pg":
+            _rewrite_pg(target, self.db, seed=1)
+        else:
+            _rewrite(Path(target), self.db, seed=1)
+
+
+def _observe(copies: _Copies, rounds: int) -> Result:
+    found: dict[str, int] = {}
+
+    def observing(engine: str) -> Callable[[], Callable[[], object]]:
+        def prepare() -> Callable[[], object]:
+            target = copies.fresh(engine)
+            store = MemoryStore.open(target)
+            store.list_ids()
+            copies.rewrite(engine, target)
+
+            def run() -> None:
+                found[engine] = len(store.observe())
+                store.close()
+                copies.discard(engine, target)
+
+            return run
+
+        return prepare
+
+    times = side_by_side(rounds, observing("pg"), observing("sqlite"))
+    note = f"{found.get('pg', 0):,} observed revisions (SQLite: {found.get('sqlite', 0):,})"
+    return result(f"PostgreSQL: observe {REWRITES:,} outside rewrites", times, None, note)
+
+
+def _apply(copies: _Copies, rounds: int) -> Result:
+    verdict_json = json.dumps(build_verdict(copies.db))
+    counts: dict[str, str] = {}
+
+    def applying(engine: str) -> Callable[[], Callable[[], object]]:
+        def prepare() -> Callable[[], object]:
+            target = copies.fresh(engine)
+            store = MemoryStore.open(target)
+
+            def run() -> None:
+                outcome = apply_verdict(store, parse_verdict(json.loads(verdict_json)), run_id="bench")
+                counts[engine] = outcome.counts_line()
+                store.close()
+                copies.discard(engine, target)
+
+            return run
+
+        return prepare
+
+    times = side_by_side(rounds, applying("pg"), applying("sqlite"))
+    return result("PostgreSQL: apply a verdict (500/500/3,000)", times, None, counts.get("pg", ""))
+
+
+def _first_screen(db: BenchDb, work: Path, rounds: int, url: str) -> Result:
+    def opening(target: Callable[[], str]) -> Callable[[], Callable[[], object]]:
+        def prepare() -> Callable[[], object]:
+            chosen = target()  # a file copy is made before the clock starts
+
+            def run() -> object:
+                store = MemoryStore.open(chosen, read_only=True)
+                ids = store.first_ids(MemoryFilter(), 60)
+                store.close()
+                return ids
+
+            return run
+
+        return prepare
+
+    times = side_by_side(rounds, opening(lambda: url), opening(lambda: str(fresh_copy(db.path, work))))
+    return result("PostgreSQL: open read-only + first 60 ids", times, None, "a store opened, counted, listed")
+
+
+def store_rows(db: BenchDb, work: Path, rounds: int) -> list[Result]:
+    """Every PostgreSQL row, or none (with a message) where no server can be had."""
+    with _server() as server:
+        if server is None:
+            print(f"  PostgreSQL rows skipped: {pg_cluster.HOW_TO}", file=sys.stderr)
+            return []
+        url = _load(db, server)
+        try:
+            return [
+                _search(db, work, rounds, url, db.rare_term, "rare term"),
+                _search(db, work, rounds, url, db.common_term, "common term"),
+                _first_screen(db, work, rounds, url),
+                _apply(_Copies(db, work, server), rounds),
+                _observe(_Copies(db, work, server), rounds),
+            ]
+        finally:
+            _admin(server, f'DROP DATABASE IF EXISTS "{SOURCE}" WITH (FORCE)')
