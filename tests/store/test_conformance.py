@@ -300,3 +300,30 @@ def test_search_ignores_case_and_takes_wildcards_literally(backend: Backend) -> 
     assert store.list_ids(MemoryFilter(search="%")) == [sure]
     assert [m.id for m in store.recall("Sure")] == [sure]
     assert store.list_ids(MemoryFilter(search=f"#{pnpm}")) == [pnpm]
+
+
+def test_blame_and_as_of_after_an_edit_an_outside_rewrite_and_a_delete(backend: Backend) -> None:
+    store, host, clock = backend
+    add_candidate(host, 1, "a", "ses_a")
+    memory = store.promote([1], "Prefers pnpm.")
+    clock.advance(1000)
+    store.edit(memory.id, "Prefers pnpm. Uses workspaces.")
+    host.sql(
+        "UPDATE user_memories SET content=?, updated_at=? WHERE id=?",
+        ("Prefers pnpm. Uses workspaces. Never yarn.", NOW + 2000, memory.id),
+    )
+    clock.set(NOW + 3000)
+    blame = store.blame(memory.id)
+    assert [(line.text.strip(), line.origin.source) for line in blame.lines] == [
+        ("Prefers pnpm.", "dashboard"),
+        ("Uses workspaces.", "dashboard"),
+        ("Never yarn.", "observed"),
+    ]
+    assert store.memory_as_of(memory.id, NOW + 1999).content == "Prefers pnpm. Uses workspaces."
+    assert store.memory_as_of(memory.id, NOW + 2000).content == "Prefers pnpm. Uses workspaces. Never yarn."
+    clock.advance(1000)
+    store.delete(memory.id)
+    assert [state.memory_id for state in store.profile_as_of(NOW + 2500)] == [memory.id]
+    assert store.profile_as_of(clock.now_ms()) == []
+    with pytest.raises(NotFoundError):
+        store.memory_as_of(memory.id, NOW - 1)  # promoted after that instant

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Integer, Select, bindparam, case, or_, select, union
+from sqlalchemy import Connection, Select, bindparam, case, or_, select, union
 
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -28,7 +28,7 @@ from app.core.screening import make_visible
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import status_value, text_value, time_value
 from app.store.read.reads import chunks
-from app.store.schema.tables import expiry, revisions, seen, user_memories
+from app.store.schema.tables import INT64, expiry, revisions, seen, user_memories
 
 r = revisions.c
 m = user_memories.c
@@ -36,7 +36,7 @@ m = user_memories.c
 # goes with it): the writers that delete read it with FIRST_SEEN.
 FIRST_SEEN_KEY = "first_seen_at"
 FIRST_SEEN = select(seen.c.first_seen_at).where(seen.c.memory_id == bindparam("b_id"))
-_AT = bindparam("b_at", type_=Integer)
+_AT = bindparam("b_at", type_=INT64)
 
 
 @dataclass(frozen=True, slots=True)
