@@ -63,7 +63,7 @@ class MemoryStore:
         self._db = opened
         self.clock = clock
         self.origin = origin
-        self.warnings: list[str] = []
+        self.warnings: list[str] = list(opened.notes)
         self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
         with self._read() as conn:
             refuse_newer(conn, opened.location)

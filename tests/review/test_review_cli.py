@@ -94,12 +94,11 @@ def test_reapplying_a_run_is_a_no_op_with_exit_zero(host_db: Path, tmp_path: Pat
 
 def test_a_rejected_verdict_exits_non_zero_and_changes_nothing(host_db: Path, tmp_path: Path) -> None:
     bad = seed_verdict()
-    bad["update_existing"][0]["candidate_ids"].append(999)
-    bad["consume_candidate_ids"].append(999)
+    bad["update_existing"][0]["candidate_ids"].append(141)
     before = snapshot(opened(host_db))
     done = cli(host_db, "review", "apply", str(write_json(tmp_path / "bad.json", bad)))
     assert done.returncode != 0
-    assert "update_existing[0].candidate_ids[4]: candidate #999 is not in the pool" in done.stderr
+    assert "update_existing[0].candidate_ids[4]: #141 is listed twice" in done.stderr
     assert done.stderr.startswith("error: verdict rejected") and "Traceback" not in done.stderr
     assert snapshot(host_db) == before
 

@@ -128,9 +128,12 @@ class OwnFacts:
 NO_FACTS = OwnFacts()
 
 
-def looks_rewritten(status: str, promoted_at: int, updated_at: int) -> bool:
-    """The host's own rule for a row without history: active and updated over a minute after promotion."""
-    return status == MemoryStatus.ACTIVE and updated_at - promoted_at > REWRITE_THRESHOLD_MS
+def looks_rewritten(promoted_at: int, updated_at: int) -> bool:
+    """The host's own rule for a row without history: updated over a minute after promotion. It holds for
+    every status: the host writes all three instants from one `now` at promotion, so a dismissed row
+    seen for the first time with a later `updated_at` may have been rewritten before it was dismissed,
+    and shows so until its revisions say otherwise."""
+    return updated_at - promoted_at > REWRITE_THRESHOLD_MS
 
 
 def _showable_facts(facts: OwnFacts) -> tuple[OwnFacts, tuple[str, ...]]:
@@ -181,7 +184,7 @@ def _content_change(row: HostRow, facts: OwnFacts) -> int | None:
         return facts.last_content_change
     if facts.tracked:
         return facts.baseline_rewritten_at
-    return row.updated_at if looks_rewritten(row.status, row.promoted_at, row.updated_at) else None
+    return row.updated_at if looks_rewritten(row.promoted_at, row.updated_at) else None
 
 
 def build_memory(row: HostRow, facts: OwnFacts, as_of: int) -> Memory:
