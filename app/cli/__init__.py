@@ -73,6 +73,9 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     parser.add_argument(
         "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
     )
+    parser.add_argument(
+        "--offscreen", action="store_true", help="open the window invisibly (no display needed)"
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     parents = [_global_options(suppress=True)]
     memory_commands.register(subparsers, parents)

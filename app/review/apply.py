@@ -3,17 +3,18 @@
 Transaction boundaries (what another process sees):
 
 1. **Acquire**, one short `BEGIN IMMEDIATE` transaction: skip a run id already applied, fit the verdict
-   to the database (`app.review.fit`: unknown ids are skipped and noted), then take the lease and commit, so the host sees it held. A rejected verdict or a
-   lease held by someone else rolls this back: nothing changes, the lease rows included.
-2. **Apply**, one `BEGIN IMMEDIATE` transaction: the lease must still be ours; fit again (the pool
-   may have moved; the skips of this fit are the ones recorded); load the provenance of every candidate named; promotions, updates (their candidate
-   ids appended, never dropped), dismissals, consumption (each writer first records a host rewrite of its
-   row that the store has not seen, as `observed`, so it is not folded into the review's revision); record
-   the run; re-check the generation right before commit and release the lease in the same transaction, so
-   a committed verdict never leaves a lease behind; the store bumps the profile version once.
+   to the database (`app.review.fit`: unknown ids are skipped and noted), then take the lease and commit,
+   so the host sees it held. A lease held by someone else rolls this back: nothing changes, the lease
+   rows included. (A verdict that contradicts itself never gets here: `parse_verdict` rejects it.)
+2. **Apply**, one `BEGIN IMMEDIATE` transaction: the lease must still be ours; fit again (the pool may
+   have moved; the skips of this fit are the ones recorded); load the provenance of every candidate
+   named; promotions, updates (their candidate ids appended, never dropped), dismissals, consumption
+   (each writer first records a host rewrite of its row that the store has not seen, as `observed`, so it
+   is not folded into the review's revision); record the run with its skips; re-check the generation
+   right before commit and release the lease in the same transaction, so a committed verdict never leaves
+   a lease behind; the store bumps the profile version once.
 3. On any failure in 2 everything in it rolls back and a short transaction releases the lease (if it is
-   still ours). Only a verdict that turns invalid between 1 and 2 therefore moves the generation. A crash
-   between 1 and 2 leaves a lease that blocks for at most its two minutes.
+   still ours). A crash between 1 and 2 leaves a lease that blocks for at most its two minutes.
 """
 
 from __future__ import annotations

@@ -46,7 +46,9 @@ class _Fit:
             if ids:
                 kept.append(replace(promotion, candidate_ids=ids))
             else:
-                self.notes.append(f"promote[{index}]: none of its candidates is in the pool; promotion skipped")
+                self.notes.append(
+                    f"promote[{index}]: none of its candidates is in the pool; promotion skipped"
+                )
         return tuple(kept)
 
     def updates(self, verdict: Verdict) -> tuple[Update, ...]:

@@ -23,7 +23,7 @@ rule for text entering the store). Every check is linear in the verdict's size.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -257,7 +257,9 @@ def _dismissals(data: Mapping[str, Any], problems: _Problems) -> list[Dismissal]
 def _action_lists(verdict: Verdict) -> list[tuple[str, tuple[int, ...]]]:
     """`(where, candidate_ids)` of every promotion and update, in the verdict's order."""
     actions = [(f"promote[{i}]", p.candidate_ids) for i, p in enumerate(verdict.promote)]
-    return actions + [(f"update_existing[{i}]", u.candidate_ids) for i, u in enumerate(verdict.update_existing)]
+    return actions + [
+        (f"update_existing[{i}]", u.candidate_ids) for i, u in enumerate(verdict.update_existing)
+    ]
 
 
 def _cross_checks(verdict: Verdict, problems: _Problems) -> Verdict:
@@ -274,7 +276,9 @@ def _cross_checks(verdict: Verdict, problems: _Problems) -> Verdict:
                 used[cid] = where
             if cid not in consumed:
                 consumed[cid] = None
-                problems.note(spot, f"candidate #{cid} is missing from consume_candidate_ids; consumed anyway")
+                problems.note(
+                    spot, f"candidate #{cid} is missing from consume_candidate_ids; consumed anyway"
+                )
     _one_action_per_memory(verdict, problems)
     return replace(verdict, consume_candidate_ids=tuple(consumed))
 

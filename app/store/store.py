@@ -423,8 +423,8 @@ class MemoryStore:
         run_id: str | None = None,
         source: str = RevisionSource.DASHBOARD,
     ) -> Memory:
-        """Promotion outside a verdict: candidates become one memory (content defaults to theirs, one per
-        line). Refused while the review holds its lease (`_triage`)."""
+        """Promotion outside a verdict: candidates become one memory (content defaults to theirs, joined
+        into one line: `triage.one_line`). Refused while the review holds its lease (`_triage`)."""
         with self._triage() as ctx:
             memory_id = triage.promote(ctx, candidate_ids, content, run_id=run_id, source=source)
         return self.get(memory_id, observe=False)

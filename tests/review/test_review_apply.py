@@ -12,7 +12,7 @@ from review_helpers import lease_rows, memory_row, pending_ids, seed_verdict, sn
 from app.core.card import card_meta
 from app.core.clock import ManualClock
 from app.core.provenance import host_can_read
-from app.review.apply import apply_verdict
+from app.review.apply import ApplyResult, apply_verdict
 from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
@@ -20,7 +20,7 @@ from app.store import MemoryStore
 REVIEW_TIME = 1_792_552_412_000
 
 
-def apply_document(store: MemoryStore, document: dict[str, object], run_id: str | None = None) -> object:
+def apply_document(store: MemoryStore, document: dict[str, object], run_id: str | None = None) -> ApplyResult:
     return apply_verdict(store, parse_verdict(document), run_id=run_id, holder="test-holder")
 
 
@@ -97,7 +97,7 @@ def test_reapplying_a_run_id_is_a_no_op_that_says_so(store: MemoryStore, host_db
     before = snapshot(host_db)
     again = apply_verdict(store, parse_verdict(seed_verdict("different text")), run_id="run-once")
     assert again.already_applied and again.applied_at == REVIEW_TIME
-    assert again.counts_line() == first.counts_line()  # type: ignore[attr-defined]
+    assert again.counts_line() == first.counts_line()
     assert snapshot(host_db) == before
 
 

@@ -38,7 +38,9 @@ def test_apply_accepts_a_verdict_fenced_as_the_prompt_asks(host_db: Path, tmp_pa
 def test_a_bare_verdict_quoting_a_fence_in_its_content_is_read_whole(host_db: Path, tmp_path: Path) -> None:
     content = "Wants answers as:\n```json\n{}\n```"
     path = tmp_path / "v.json"
-    path.write_text(json.dumps(verdict(promote=[{"content": content, "candidate_ids": [151]}], consume=[151])))
+    path.write_text(
+        json.dumps(verdict(promote=[{"content": content, "candidate_ids": [151]}], consume=[151]))
+    )
     code, _out, err = apply(host_db, path)
     assert code == 0, err
     assert query(host_db, "SELECT content FROM user_memories WHERE id = 6") == [(content,)]
@@ -71,7 +73,8 @@ def test_leniency_applies_what_it_can_and_lists_every_skip(host_db: Path, tmp_pa
         "update_existing[0]: names no candidate_ids; applied with no new evidence",
         "promote[0].candidate_ids[1]: candidate #152 is missing from consume_candidate_ids; consumed anyway",
         "promote[0].candidate_ids[2]: candidate #999 is missing from consume_candidate_ids; consumed anyway",
-        "promote[0].candidate_ids[2]: candidate #999 is not in the pool (unknown, consumed or pruned); skipped",
+        "promote[0].candidate_ids[2]: candidate #999 is not in the pool (unknown, consumed or pruned);"
+        " skipped",
         "update_existing[1].memory_id: memory #404 does not exist; update skipped",
         "update_existing[1]: its candidates #141 stay in the pool",
         "dismiss_existing[1].memory_id: memory #405 does not exist; dismissal skipped",
@@ -85,7 +88,9 @@ def test_leniency_applies_what_it_can_and_lists_every_skip(host_db: Path, tmp_pa
     assert query(host_db, "SELECT id FROM user_memory_candidates WHERE id IN (141, 151, 152)") == [(141,)]
     history = json.loads(dashboard("--db", str(host_db), "history", "1", "--json", env=NOW).stdout)
     assert history[-1]["detail"]["evidence"].startswith("none: the verdict named no candidates")
-    again = dashboard("--db", str(host_db), "review", "apply", str(path), "--run-id", "lenient", "--json", env=NOW)
+    again = dashboard(
+        "--db", str(host_db), "review", "apply", str(path), "--run-id", "lenient", "--json", env=NOW
+    )
     assert json.loads(again.stdout)["skipped"] == expected  # the record keeps them
 
 

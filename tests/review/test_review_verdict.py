@@ -9,8 +9,8 @@ import pytest
 from review_helpers import seed_verdict, verdict
 
 from app.core.text_input import MAX_CONTENT_BYTES
-from app.review.fit import fit_to_database
 from app.review.errors import VerdictError
+from app.review.fit import fit_to_database
 from app.review.verdict import (
     Dismissal,
     Promotion,

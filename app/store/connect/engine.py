@@ -260,7 +260,11 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     if kept is None:
         _ensure_wal(uri, timeout_ms, str(path))
     reason = why if why is None or access.note is None else f"{why}; {access.note}"
-    notes = (f"{path}: {gaps.message()}; opened read-only (update the agent host to write to it)",) if gaps else ()
+    notes = (
+        (f"{path}: {gaps.message()}; opened read-only (update the agent host to write to it)",)
+        if gaps
+        else ()
+    )
     return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept, notes)
 
 

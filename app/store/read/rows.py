@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.core.models import REWRITE_THRESHOLD_MS, Candidate, Memory, MemoryStatus
+from app.core.models import REWRITE_THRESHOLD_MS, Candidate, Memory
 from app.core.provenance import ProvenanceEntry, parse_provenance, provenance_problem, read_candidate_ids
 from app.core.screening import has_hidden_characters
 from app.core.trust import derive_sources, memory_trust

@@ -69,6 +69,8 @@ def install_stand_ins(connection: sqlite3.Connection, gaps: LegacyGaps) -> None:
         connection.execute(OPTIONAL_TABLES[table])
     for table in dict.fromkeys(table for table, _ in gaps.columns):
         present = [str(row[1]) for row in connection.execute(f'PRAGMA main.table_info("{table}")')]
-        filled = [f"{OPTIONAL_COLUMNS[table][column]} AS {column}" for t, column in gaps.columns if t == table]
+        filled = [
+            f"{OPTIONAL_COLUMNS[table][column]} AS {column}" for t, column in gaps.columns if t == table
+        ]
         columns = ", ".join([*(f'"{name}"' for name in present), *filled])
         connection.execute(f'CREATE TEMP VIEW "{table}" AS SELECT {columns} FROM main."{table}"')
