@@ -2,14 +2,16 @@
 
 On Linux Qt draws through its `xcb` platform plugin, which links against X11 libraries a fresh desktop may
 lack (`libxcb-icccm4`, `libxcb-keysyms1`, ...); Qt's own message then names the wrong library. So the
-plugin in the installed PySide6 is checked with `ldd` first, and a missing library becomes the exact
-`apt-get install` line (with the dnf and pacman names). With no display at all (no `DISPLAY` nor
+plugin in the installed PySide6 is loaded first, as Qt would load it (the work is not lost: Qt finds it
+loaded); if that fails, `ldd` lists every library missing, and each becomes the exact `apt-get install`
+line (with the dnf and pacman names). With no display at all (no `DISPLAY` nor
 `WAYLAND_DISPLAY`) the window would open offscreen, invisible, and never exit: that is a message too.
 Offscreen only when asked: `--offscreen` or `QT_QPA_PLATFORM` (and `--smoke`, which exits by itself).
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import os
 import shutil
@@ -102,6 +104,19 @@ def _ldd(plugin: Path) -> str:
     return done.stdout
 
 
+def plugin_problem(plugin: Path) -> str | None:
+    """None when the plugin loads; else the advice: the libraries `ldd` finds missing, or the loader's
+    own message when it names none."""
+    try:
+        ctypes.CDLL(str(plugin), mode=os.RTLD_LAZY)
+    except OSError as exc:
+        missing = missing_libraries(_ldd(plugin))
+        if missing:
+            return install_advice(missing)
+        return f"the window cannot open: Qt's X11 (xcb) platform plugin {plugin} does not load ({exc})."
+    return None
+
+
 def install_advice(libraries: Sequence[str]) -> str:
     """The message for missing libraries: the exact `apt-get install` line, dnf and pacman names too."""
     known = [PACKAGES[name] for name in libraries if name in PACKAGES]
@@ -133,8 +148,7 @@ def display_problem(
     if env.get("WAYLAND_DISPLAY"):
         return None  # Qt draws through its wayland plugin, which the xcb libraries do not concern
     plugin = xcb_plugin()
-    missing = missing_libraries(_ldd(plugin)) if plugin is not None else []
-    return install_advice(missing) if missing else None
+    return plugin_problem(plugin) if plugin is not None else None
 
 
 def require_display(

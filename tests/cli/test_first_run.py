@@ -53,19 +53,43 @@ def test_offscreen_when_asked(host_db: Path) -> None:
     assert dashboard("--db", str(host_db), "--smoke", drop=NO_DISPLAY).returncode == 0
 
 
+def fake_pyside(folder: Path) -> Path:
+    """A PySide6 whose xcb plugin cannot load (as on a desktop lacking its libraries): the check must stop
+    the window before Qt is imported at all."""
+    platforms = folder / "PySide6" / "Qt" / "plugins" / "platforms"
+    platforms.mkdir(parents=True)
+    (folder / "PySide6" / "__init__.py").write_text(
+        "raise ImportError('Qt must not load')\n", encoding="utf-8"
+    )
+    (platforms / "libqxcb.so").write_bytes(b"not a shared object")
+    return folder
+
+
 @linux_only
 def test_missing_xcb_libraries_give_the_install_line(host_db: Path, tmp_path: Path) -> None:
-    if xcb_plugin() is None:
-        pytest.skip("this PySide6 has no xcb platform plugin")
-    env = {"DISPLAY": ":77", **fake_ldd(tmp_path / "bin", LDD_OUTPUT)}
+    pyside = fake_pyside(tmp_path / "site")
+    env = {"DISPLAY": ":77", "PYTHONPATH": f"{CHECKOUT}:{pyside}", **fake_ldd(tmp_path / "bin", LDD_OUTPUT)}
     done = dashboard("--db", str(host_db), drop=NO_DISPLAY, env=env)
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     lines = [line.strip() for line in done.stderr.splitlines()]
     assert "libxcb-icccm.so.4, libxcb-keysyms.so.1, libmystery.so.7" in lines[0]
     assert "sudo apt-get install libxcb-icccm4 libxcb-keysyms1" in lines
     assert "Fedora: sudo dnf install xcb-util-keysyms xcb-util-wm" in lines
     assert "Arch: sudo pacman -S xcb-util-keysyms xcb-util-wm" in lines
     assert any("libmystery.so.7 with your package manager" in line for line in lines)
+    # When ldd names nothing, the loader's own message is shown.
+    silent = {**env, **fake_ldd(tmp_path / "quiet", "\tlibc.so.6 => /lib/libc.so.6 (0x1)\n")}
+    done = dashboard("--db", str(host_db), drop=NO_DISPLAY, env=silent)
+    assert done.returncode == 1 and "platform plugin" in done.stderr and "does not load" in done.stderr
+
+
+@linux_only
+def test_the_installed_qt_plugin_is_checked_as_qt_loads_it() -> None:
+    plugin = xcb_plugin()
+    if plugin is None:
+        pytest.skip("this PySide6 has no xcb platform plugin")
+    problem = display_problem({"DISPLAY": ":77"}, offscreen=False, platform="linux")
+    assert problem is None or problem.startswith("the window cannot open: Qt's X11 (xcb) platform")
 
 
 def test_ldd_output_and_the_advice() -> None:
