@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from console import dashboard
 from hostdb import HOUR, query
 from review_helpers import hold_lease, seed_verdict, snapshot, verdict, write_json
 
@@ -23,16 +23,8 @@ PYTHON = sys.executable
 def cli(
     db: Path, *args: str, now: int = REVIEW_TIME, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MEMORY_DASHBOARD_NOW": str(now)}
-    return subprocess.run(
-        [PYTHON, "-m", "app", "--db", str(db), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        timeout=120,
-    )
+    """`memory-dashboard --db DB ARGS` through the real console script, at `now`."""
+    return dashboard("--db", str(db), *args, env={"MEMORY_DASHBOARD_NOW": str(now)}, stdin=stdin)
 
 
 def opened(db: Path) -> Path:
