@@ -3,13 +3,21 @@ an invisible window; missing xcb libraries are the exact `apt-get install` line;
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from console import CHECKOUT, dashboard
 
-from app.cli.display import PACKAGES, display_problem, install_advice, missing_libraries, xcb_plugin
+from app.cli.display import (
+    PACKAGES,
+    display_problem,
+    install_advice,
+    missing_libraries,
+    xcb_plugin,
+)
 
 NO_DISPLAY = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Qt's xcb platform is Linux's")
@@ -121,3 +129,31 @@ def test_the_readme_set_up_lists_the_libraries() -> None:
         apt, dnf, pacman = PACKAGES[library]
         assert apt in set_up and dnf in set_up and pacman in set_up, library
     assert "--offscreen" in set_up and "xvfb-run" in set_up
+
+
+@linux_only
+def test_a_plugin_that_loads_is_no_problem_and_qt_starts_after_the_check() -> None:
+    """The check loads the plugin as Qt will (here the offscreen one, whose libraries are present):
+    no problem reported, and Qt then starts in the same process."""
+    plugin = xcb_plugin()
+    if plugin is None:
+        pytest.skip("this PySide6 has no platform plugins folder")
+    offscreen = plugin.parent / "libqoffscreen.so"
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from app.cli.display import plugin_problem\n"
+        "assert plugin_problem(Path(sys.argv[1])) is None\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "print(app.platformName())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(offscreen)],
+        env={**os.environ, "PYTHONPATH": str(CHECKOUT), "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "offscreen", done.stderr
