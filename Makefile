@@ -40,10 +40,24 @@ PG_TESTS := tests/store/test_conformance.py tests/store/test_postgres.py
 test-postgres: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/pg_cluster.py run -- $(PY) -m pytest $(PG_TESTS) $(PYTEST_ARGS)
 
-# The README's screenshots, from the demo store (light and dark).
+# The README's screenshots (light and dark) from a fresh demo store built at a fixed clock in a throwaway
+# folder, never from your own demo store: the same images every time, whatever you did in `make demo`.
+# `make screenshot SHOTS=DIR` writes them to DIR instead of docs/.
+SHOTS ?= docs
+SHOT_TIME := 2026-11-20T09:30:00Z
+SHOT := $(VENV)/bin/memory-dashboard --demo screenshot --select 312 --size 1400x900 --force
+
+# The store sits in build/screenshot-demo (ignored by git, removed after), a fixed relative path, since the
+# status bar shows it.
+SHOT_STORE := build/screenshot-demo
+
 screenshot: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot.png --select 312 --size 1400x900 --force
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/memory-dashboard --demo screenshot docs/screenshot-dark.png --select 312 --size 1400x900 --theme dark --force
+	@mkdir -p "$(SHOTS)" && rm -rf $(SHOT_STORE)
+	@trap 'rm -rf $(SHOT_STORE)' EXIT && \
+	export QT_QPA_PLATFORM=offscreen MEMORY_DASHBOARD_NOW=$(SHOT_TIME) \
+	  MEMORY_DASHBOARD_DATA_DIR=$(SHOT_STORE)/data XDG_CONFIG_HOME=$(SHOT_STORE)/config && \
+	$(SHOT) "$(SHOTS)/screenshot.png" && \
+	$(SHOT) "$(SHOTS)/screenshot-dark.png" --theme dark
 
 # Benchmarks at 100,000 memories (several minutes) or 10,000 (`bench-quick`, under a minute).
 bench: $(STAMP)

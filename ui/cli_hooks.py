@@ -28,12 +28,14 @@ def parse_size(text: str) -> tuple[int, int]:
 def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
     from app.cli.opener import database_files
     from app.cli.safe_output import replacing
+    from ui.runtime.qt_messages import quiet_qt
     from ui.window.app import screenshot
 
     # The PNG goes to a temporary file beside OUT.png, renamed over it once whole (`app.cli.safe_output`).
     with (
         opener(args, write=False) as store,
         replacing(args.out, databases=database_files(store), force=args.force) as temporary,
+        quiet_qt(),  # the offscreen plugin's notes ("does not support propagateSizeHints()") are noise here
     ):
         screenshot(store, temporary, select=args.select, size=args.size, theme=args.theme)
     print(args.out)
@@ -56,9 +58,13 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 
 def open_window(args: argparse.Namespace, store: Any) -> int:
+    from app.cli.display import require_display
+
+    smoke = bool(getattr(args, "smoke", False))
+    require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt loads
     from ui.window.app import run_window
 
-    return run_window(store, smoke=bool(getattr(args, "smoke", False)))
+    return run_window(store, smoke=smoke)
 
 
 HOOKS = SimpleNamespace(register=register, open_window=open_window)

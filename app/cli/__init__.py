@@ -63,6 +63,12 @@ def _global_options(suppress: bool) -> argparse.ArgumentParser:
         default=argparse.SUPPRESS if suppress else False,
         help="open without writing anything, not even a migration",
     )
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="open the demo store (created on first use)",
+    )
     return parser
 
 
@@ -73,9 +79,11 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
         parents=[_global_options(suppress=False)],
     )
     parser.add_argument("--version", action="version", version=f"memory-dashboard {__version__}")
-    parser.add_argument("--demo", action="store_true", help="open the demo store (created on first use)")
     parser.add_argument(
         "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
+    )
+    parser.add_argument(
+        "--offscreen", action="store_true", help="open the window invisibly (no display needed)"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     parents = [_global_options(suppress=True)]

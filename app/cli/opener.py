@@ -26,8 +26,8 @@ def database_choice(args: argparse.Namespace) -> DatabaseChoice:
     problem = choice_problem(choice)
     if problem is not None:
         raise DatabaseOpenError(problem)
-    if demo:
-        ensure_demo_store(Path(choice.target))
+    if demo:  # built to end at the command's clock, so MEMORY_DASHBOARD_NOW gives the same store each time
+        ensure_demo_store(Path(choice.target), now=clock_from_env().now_ms())
     return choice
 
 

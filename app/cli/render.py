@@ -12,7 +12,7 @@ from typing import Any
 
 from app.core.card import MALFORMED, card_meta, shown_word
 from app.core.clock import format_instant
-from app.core.models import Candidate, Memory, Revision
+from app.core.models import Candidate, Memory, Revision, RevisionKind
 from app.core.screening import make_visible
 from app.core.timefmt import relative
 
@@ -119,9 +119,44 @@ def memory_details(memory: Memory, now: int) -> str:
 
 
 def revision_line(revision: Revision) -> str:
+    """The revision's header line, then what JSON says of it: from what to what (`- old`, `+ new`, every
+    line of each text), the dismissal's reason, the expiry set, a restore's origin, a note on evidence."""
     what = revision.kind
     if revision.new_status and revision.previous_status != revision.new_status:
         what += f" {shown_word(revision.previous_status or '-')} → {shown_word(revision.new_status)}"
     extra = f" run {one_line(revision.run_id, 80)}" if revision.run_id else ""
     ids = f" +candidates {', '.join(map(str, revision.candidate_ids))}" if revision.candidate_ids else ""
-    return f"r{revision.id:<5} {format_instant(revision.changed_at)}  {revision.source:<9} {what}{extra}{ids}"
+    head = f"r{revision.id:<5} {format_instant(revision.changed_at)}  {revision.source:<9} {what}{extra}{ids}"
+    return "\n".join([head, *_revision_body(revision)])
+
+
+_INDENT = " " * 7
+
+
+def _text_lines(mark: str, text: str) -> list[str]:
+    return [f"{_INDENT}{mark} {make_visible(line)}" for line in text.split("\n")]
+
+
+def _instant_or_never(value: object) -> str:
+    return format_instant(value) if isinstance(value, int) and not isinstance(value, bool) else "never"
+
+
+def _revision_body(revision: Revision) -> list[str]:
+    lines: list[str] = []
+    old, new = revision.previous_content, revision.new_content
+    if old != new:
+        lines += _text_lines("-", old) if old is not None else []
+        lines += _text_lines("+", new) if new is not None else []
+    elif revision.kind == RevisionKind.CREATE and new is not None:
+        lines += _text_lines("+", new)
+    detail = revision.detail
+    if detail.get("reason"):
+        lines.append(f"{_INDENT}reason: {one_line(str(detail['reason']), 200)}")
+    if "expires_at" in detail:
+        previous, now = detail.get("previous_expires_at"), detail.get("expires_at")
+        lines.append(f"{_INDENT}expiry: {_instant_or_never(previous)} → {_instant_or_never(now)}")
+    if detail.get("restored_from") is not None:
+        lines.append(f"{_INDENT}restored from revision {one_line(str(detail['restored_from']), 40)}")
+    if detail.get("evidence"):
+        lines.append(f"{_INDENT}evidence: {one_line(str(detail['evidence']), 200)}")
+    return lines

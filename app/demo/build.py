@@ -31,11 +31,11 @@ def demo_path() -> Path:
     return data_dir() / DEMO_FILENAME
 
 
-def ensure_demo_store(path: Path | None = None) -> Path:
-    """The demo store's path, building it on first use."""
+def ensure_demo_store(path: Path | None = None, *, now: int | None = None) -> Path:
+    """The demo store's path, building it on first use (ending at `now`, default the system clock's)."""
     target = path or demo_path()
     if not target.exists():
-        build_demo_store(target)
+        build_demo_store(target, now=now)
     return target
 
 

@@ -2,18 +2,19 @@
 
 Transaction boundaries (what another process sees):
 
-1. **Acquire**, one short `BEGIN IMMEDIATE` transaction: skip a run id already applied, validate the verdict
-   against the database, then take the lease and commit, so the host sees it held. A rejected verdict or a
-   lease held by someone else rolls this back: nothing changes, the lease rows included.
-2. **Apply**, one `BEGIN IMMEDIATE` transaction: the lease must still be ours; validate again (the pool
-   may have moved); load the provenance of every candidate named; promotions, updates (their candidate
-   ids appended, never dropped), dismissals, consumption (each writer first records a host rewrite of its
-   row that the store has not seen, as `observed`, so it is not folded into the review's revision); record
-   the run; re-check the generation right before commit and release the lease in the same transaction, so
-   a committed verdict never leaves a lease behind; the store bumps the profile version once.
+1. **Acquire**, one short `BEGIN IMMEDIATE` transaction: skip a run id already applied, fit the verdict
+   to the database (`app.review.fit`: unknown ids are skipped and noted), then take the lease and commit,
+   so the host sees it held. A lease held by someone else rolls this back: nothing changes, the lease
+   rows included. (A verdict that contradicts itself never gets here: `parse_verdict` rejects it.)
+2. **Apply**, one `BEGIN IMMEDIATE` transaction: the lease must still be ours; fit again (the pool may
+   have moved; the skips of this fit are the ones recorded); load the provenance of every candidate
+   named; promotions, updates (their candidate ids appended, never dropped), dismissals, consumption
+   (each writer first records a host rewrite of its row that the store has not seen, as `observed`, so it
+   is not folded into the review's revision); record the run with its skips; re-check the generation
+   right before commit and release the lease in the same transaction, so a committed verdict never leaves
+   a lease behind; the store bumps the profile version once.
 3. On any failure in 2 everything in it rolls back and a short transaction releases the lease (if it is
-   still ours). Only a verdict that turns invalid between 1 and 2 therefore moves the generation. A crash
-   between 1 and 2 leaves a lease that blocks for at most its two minutes.
+   still ours). A crash between 1 and 2 leaves a lease that blocks for at most its two minutes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from sqlalchemy import Connection, insert, select
 
 from app.core.models import Candidate, MemoryStatus, RevisionSource
 from app.core.provenance import ORIGIN_PROMOTION
-from app.review.verdict import Verdict, check_against_database
+from app.review.fit import fit_to_database
+from app.review.verdict import Verdict
 from app.store import MemoryStore, StoreError
 from app.store.read.reads import chunks
 from app.store.schema.tables import review_runs, user_memories
@@ -36,6 +38,8 @@ from app.store.write import lease as leases
 from app.store.write import revision_log, writes
 
 BeforeCommit = Callable[[Connection], None]
+# An update naming no candidates: said in its revision (`detail`), as the history shows it.
+NO_NEW_EVIDENCE = {"evidence": "none: the verdict named no candidates for this update"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +53,7 @@ class ApplyResult:
     promoted_memory_ids: tuple[int, ...]
     applied_at: int
     already_applied: bool = False
+    skipped: tuple[str, ...] = ()  # what leniency ignored, added or skipped (`Verdict.notes`), one line each
 
     def counts_line(self) -> str:
         return (
@@ -60,6 +65,7 @@ class ApplyResult:
         data = asdict(self)
         data["changed_memory_ids"] = list(self.changed_memory_ids)
         data["promoted_memory_ids"] = list(self.promoted_memory_ids)
+        data["skipped"] = list(self.skipped)
         return data
 
 
@@ -85,6 +91,7 @@ def _recorded_run(conn: Connection, run_id: str) -> ApplyResult | None:
         promoted_memory_ids=tuple(summary.get("promoted_memory_ids", ())),
         applied_at=int(row.applied_at),
         already_applied=True,
+        skipped=tuple(str(line) for line in summary.get("skipped", ())),
     )
 
 
@@ -98,11 +105,10 @@ def _existing_memory_ids(conn: Connection, ids: list[int]) -> set[int]:
     return found
 
 
-def validate_in_transaction(conn: Connection, verdict: Verdict) -> dict[int, Candidate]:
-    """Check the verdict against the database as it is now; returns the pool of the candidates named."""
+def fit_in_transaction(conn: Connection, verdict: Verdict) -> tuple[Verdict, dict[int, Candidate]]:
+    """The verdict fitted to the database as it is now, and the pool of the candidates it names."""
     pool = writes.load_pool(conn, verdict.candidate_ids())
-    check_against_database(verdict, _existing_memory_ids(conn, verdict.memory_ids()), set(pool))
-    return pool
+    return fit_to_database(verdict, _existing_memory_ids(conn, verdict.memory_ids()), set(pool)), pool
 
 
 def _write_verdict(
@@ -133,6 +139,7 @@ def _write_verdict(
             run_id=run_id,
             source=RevisionSource.REVIEW,
             pool=pool,
+            detail=None if u.candidate_ids else NO_NEW_EVIDENCE,
         )
         is not None
     ]
@@ -159,6 +166,7 @@ def _write_verdict(
         changed_memory_ids=tuple(dict.fromkeys([*promoted, *updated, *dismissed])),
         promoted_memory_ids=tuple(promoted),
         applied_at=ctx.now,
+        skipped=verdict.notes,
     )
 
 
@@ -179,7 +187,7 @@ def acquire_for(store: MemoryStore, verdict: Verdict, run_id: str, holder: str) 
         recorded = _recorded_run(ctx.conn, run_id)
         if recorded is not None:
             return recorded
-        validate_in_transaction(ctx.conn, verdict)
+        fit_in_transaction(ctx.conn, verdict)
         return leases.acquire(ctx.conn, holder, ctx.now)
 
 
@@ -198,8 +206,8 @@ def apply_under_lease(
         if recorded is not None:
             leases.release(ctx.conn, lease)
             return recorded
-        pool = validate_in_transaction(ctx.conn, verdict)
-        result = _write_verdict(ctx, verdict, pool, run_id)
+        fitted, pool = fit_in_transaction(ctx.conn, verdict)
+        result = _write_verdict(ctx, fitted, pool, run_id)
         _record_run(ctx.conn, result, lease.holder)
         if before_commit is not None:
             before_commit(ctx.conn)

@@ -162,7 +162,11 @@ def run_reviewer(
 
 
 def extract_json(output: str) -> str:
-    """The JSON text of a reviewer's answer: its one ```json block, else its one bare ``` block, else all."""
+    """The JSON text of a reviewer's answer: all of it when it is one bare object (whose texts may quote a
+    fence), else its one ```json block, else its one bare ``` block, else all."""
+    text = output.strip()
+    if text.startswith("{") and text.endswith("}"):
+        return text
     blocks: list[tuple[str, str]] = [
         (str(match.group(1)).lower(), str(match.group(2)).strip()) for match in _FENCE.finditer(output)
     ]
@@ -174,7 +178,6 @@ def extract_json(output: str) -> str:
     bare = [body for lang, body in blocks if not lang]
     if len(bare) == 1:
         return bare[0]
-    text = output.strip()
     if not text.startswith("{") and "{" in text and "}" in text:
         return text[text.index("{") : text.rindex("}") + 1]
     return text

@@ -5,18 +5,26 @@ The verdict JSON is the host's: `promote` [{content, candidate_ids}], `update_ex
 `consume_candidate_ids` [ids]. `parse_verdict` checks everything the JSON alone can tell (shapes, ids,
 duplicates, content); `check_against_database` takes the sets of existing memory ids and pending candidate
 ids. Both collect every problem, each naming its entry (`update_existing[2].candidate_ids[1]: ...`),
-and raise one `VerdictError`. Unknown keys are rejected too: a misspelt `update_existing` silently ignored
-would consume its candidates without applying the rewrite. So are duplicate keys (JSON keeps the last, which
-would drop the other value silently), nesting beyond what a verdict needs, ids outside 64 bits and text that
-could not be stored and shown again (lone surrogates, non-characters: `app.core.text_input`, the one rule for
-text entering the store). Every check is linear in the verdict's size.
+and raise one `VerdictError`.
+
+As lenient as the host's own review where leniency loses nothing, strict where a mistake would lose or
+corrupt data. Lenient, each noted in `Verdict.notes` (the run's output and record list them): an unknown key
+inside an entry (a `reason` on an update) is ignored; an update without `candidate_ids` applies with no
+new evidence; a candidate an action uses but `consume_candidate_ids` leaves out is consumed anyway (the host
+does); `fit_to_database` skips unknown memories and candidates no longer in the pool (an update skipped
+keeps its candidates in the pool). Strict, rejected whole: an unknown top-level key (a misspelt
+`update_existing` ignored would consume its candidates without the rewrite), a verdict that contradicts
+itself (a memory updated and dismissed, a candidate used twice), duplicate keys (JSON keeps the last, which
+would drop the other value silently), nesting beyond what a verdict needs, ids outside 64 bits and text
+that could not be stored and shown again (lone surrogates, non-characters: `app.core.text_input`, the one
+rule for text entering the store). Every check is linear in the verdict's size.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence, Set
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.core.screening import hidden_characters
@@ -57,6 +65,7 @@ class Verdict:
     update_existing: tuple[Update, ...] = ()
     dismiss_existing: tuple[Dismissal, ...] = ()
     consume_candidate_ids: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()  # what leniency ignored, added or skipped, one line each
 
     def memory_ids(self) -> list[int]:
         """Every memory the verdict names (updated or dismissed)."""
@@ -84,18 +93,25 @@ class Verdict:
 
 @dataclass
 class _Problems:
-    """Collects every problem so one rejection lists them all."""
+    """Collects every problem so one rejection lists them all (and, in `notes`, what leniency let pass)."""
 
     items: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def add(self, where: str, message: str) -> None:
-        # A key or value quoted in the message may hold a lone surrogate: keep the message printable.
-        line = f"{where}: {message}"
-        self.items.append(line.encode("utf-8", "backslashreplace").decode("utf-8"))
+        self.items.append(_printable(f"{where}: {message}"))
+
+    def note(self, where: str, message: str) -> None:
+        self.notes.append(_printable(f"{where}: {message}"))
 
     def raise_if_any(self) -> None:
         if self.items:
             raise VerdictError(self.items)
+
+
+def _printable(line: str) -> str:
+    """A key or value quoted in a message may hold a lone surrogate: keep the message printable."""
+    return line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _is_int(value: object) -> bool:
@@ -172,7 +188,7 @@ def _entry(
             problems.add(where, f"lacks {key!r}")
     for key in value:
         if key not in required and key not in optional:
-            problems.add(f"{where}.{key}", "is not a verdict field")
+            problems.note(f"{where}.{key}", "is not a verdict field; ignored")
     if any(key not in value for key in required):
         return None
     return value
@@ -204,12 +220,16 @@ def _promotions(data: Mapping[str, Any], problems: _Problems, allow_hidden: bool
 def _updates(data: Mapping[str, Any], problems: _Problems, allow_hidden: bool) -> list[Update]:
     found = []
     for where, raw in _entries(data, "update_existing", problems):
-        entry = _entry(raw, where, ("memory_id", "content", "candidate_ids"), (), problems)
+        entry = _entry(raw, where, ("memory_id", "content"), ("candidate_ids",), problems)
         if entry is None:
             continue
         memory_id = _positive_id(entry["memory_id"], f"{where}.memory_id", problems)
         content = _check_content(entry["content"], f"{where}.content", problems, allow_hidden=allow_hidden)
-        ids = _id_list(entry["candidate_ids"], f"{where}.candidate_ids", problems)
+        if "candidate_ids" in entry:
+            ids = _id_list(entry["candidate_ids"], f"{where}.candidate_ids", problems)
+        else:
+            ids = ()
+            problems.note(where, "names no candidate_ids; applied with no new evidence")
         if memory_id is not None:
             found.append(Update(memory_id, content, ids))
     return found
@@ -234,13 +254,20 @@ def _dismissals(data: Mapping[str, Any], problems: _Problems) -> list[Dismissal]
     return found
 
 
-def _cross_checks(verdict: Verdict, problems: _Problems) -> None:
-    """Rules across entries: one action per candidate and per memory, every used candidate consumed."""
-    used: dict[int, str] = {}
+def _action_lists(verdict: Verdict) -> list[tuple[str, tuple[int, ...]]]:
+    """`(where, candidate_ids)` of every promotion and update, in the verdict's order."""
     actions = [(f"promote[{i}]", p.candidate_ids) for i, p in enumerate(verdict.promote)]
-    actions += [(f"update_existing[{i}]", u.candidate_ids) for i, u in enumerate(verdict.update_existing)]
-    consumed = set(verdict.consume_candidate_ids)
-    for where, ids in actions:
+    return actions + [
+        (f"update_existing[{i}]", u.candidate_ids) for i, u in enumerate(verdict.update_existing)
+    ]
+
+
+def _cross_checks(verdict: Verdict, problems: _Problems) -> Verdict:
+    """Rules across entries: one action per candidate and per memory. A used candidate that
+    `consume_candidate_ids` leaves out is added to it (the host consumes it too), and noted."""
+    used: dict[int, str] = {}
+    consumed = dict.fromkeys(verdict.consume_candidate_ids)
+    for where, ids in _action_lists(verdict):
         for index, cid in enumerate(ids):
             spot = f"{where}.candidate_ids[{index}]"
             if cid in used:
@@ -248,8 +275,12 @@ def _cross_checks(verdict: Verdict, problems: _Problems) -> None:
             else:
                 used[cid] = where
             if cid not in consumed:
-                problems.add(spot, f"candidate #{cid} is missing from consume_candidate_ids")
+                consumed[cid] = None
+                problems.note(
+                    spot, f"candidate #{cid} is missing from consume_candidate_ids; consumed anyway"
+                )
     _one_action_per_memory(verdict, problems)
+    return replace(verdict, consume_candidate_ids=tuple(consumed))
 
 
 def _one_action_per_memory(verdict: Verdict, problems: _Problems) -> None:
@@ -312,35 +343,6 @@ def parse_verdict(data: object, *, allow_hidden: bool = False) -> Verdict:
             document.get("consume_candidate_ids", []), "consume_candidate_ids", problems
         ),
     )
-    _cross_checks(verdict, problems)
+    verdict = _cross_checks(verdict, problems)
     problems.raise_if_any()
-    return verdict
-
-
-def check_against_database(verdict: Verdict, memory_ids: Set[int], pending_candidate_ids: Set[int]) -> None:
-    """The checks that need the database: every memory exists, every candidate is still pending."""
-    problems = _Problems()
-    for index, update in enumerate(verdict.update_existing):
-        _memory_exists(update.memory_id, f"update_existing[{index}].memory_id", memory_ids, problems)
-    for index, dismissal in enumerate(verdict.dismiss_existing):
-        _memory_exists(dismissal.memory_id, f"dismiss_existing[{index}].memory_id", memory_ids, problems)
-    lists = [(f"promote[{i}].candidate_ids", p.candidate_ids) for i, p in enumerate(verdict.promote)]
-    lists += [
-        (f"update_existing[{i}].candidate_ids", u.candidate_ids)
-        for i, u in enumerate(verdict.update_existing)
-    ]
-    lists.append(("consume_candidate_ids", verdict.consume_candidate_ids))
-    reported: set[int] = set()
-    for where, ids in lists:
-        for index, cid in enumerate(ids):
-            if cid not in pending_candidate_ids and cid not in reported:
-                reported.add(cid)
-                problems.add(
-                    f"{where}[{index}]", f"candidate #{cid} is not in the pool (unknown, consumed or pruned)"
-                )
-    problems.raise_if_any()
-
-
-def _memory_exists(memory_id: int, where: str, memory_ids: Set[int], problems: _Problems) -> None:
-    if memory_id not in memory_ids:
-        problems.add(where, f"memory #{memory_id} does not exist")
+    return replace(verdict, notes=tuple(problems.notes))

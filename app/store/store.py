@@ -69,7 +69,7 @@ class MemoryStore:
         self._db = opened
         self.clock = clock
         self.origin = origin
-        self.warnings: list[str] = []
+        self.warnings: list[str] = list(opened.notes)
         self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
         with self._read() as conn:
             refuse_newer(conn, opened.location)
@@ -489,8 +489,8 @@ class MemoryStore:
         run_id: str | None = None,
         source: str = RevisionSource.DASHBOARD,
     ) -> Memory:
-        """Promotion outside a verdict: candidates become one memory (content defaults to theirs, one per
-        line). Refused while the review holds its lease (`_triage`)."""
+        """Promotion outside a verdict: candidates become one memory (content defaults to theirs, joined
+        into one line: `triage.one_line`). Refused while the review holds its lease (`_triage`)."""
         with self._triage() as ctx:
             memory_id = triage.promote(ctx, candidate_ids, content, run_id=run_id, source=source)
         return self.get(memory_id, observe=False)

@@ -107,7 +107,7 @@ def test_writers_through_the_cli(host_db: Path, capsys: pytest.CaptureFixture[st
     assert kinds == ["create", "delete"]
     assert run(capsys, *db, "restore", "6", str(json.loads(out)[1]["id"]))[0] == 0
     assert query(host_db, "SELECT content FROM user_memories WHERE id=6") == [
-        ("Runs tests with pytest -q before committing\nKeeps commit messages in the imperative",)
+        ("Runs tests with pytest -q before committing; Keeps commit messages in the imperative",)
     ]
 
 

@@ -12,7 +12,7 @@ from review_helpers import lease_rows, memory_row, pending_ids, seed_verdict, sn
 from app.core.card import card_meta
 from app.core.clock import ManualClock
 from app.core.provenance import host_can_read
-from app.review.apply import apply_verdict
+from app.review.apply import ApplyResult, apply_verdict
 from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
@@ -20,7 +20,7 @@ from app.store import MemoryStore
 REVIEW_TIME = 1_792_552_412_000
 
 
-def apply_document(store: MemoryStore, document: dict[str, object], run_id: str | None = None) -> object:
+def apply_document(store: MemoryStore, document: dict[str, object], run_id: str | None = None) -> ApplyResult:
     return apply_verdict(store, parse_verdict(document), run_id=run_id, holder="test-holder")
 
 
@@ -97,7 +97,7 @@ def test_reapplying_a_run_id_is_a_no_op_that_says_so(store: MemoryStore, host_db
     before = snapshot(host_db)
     again = apply_verdict(store, parse_verdict(seed_verdict("different text")), run_id="run-once")
     assert again.already_applied and again.applied_at == REVIEW_TIME
-    assert again.counts_line() == first.counts_line()  # type: ignore[attr-defined]
+    assert again.counts_line() == first.counts_line()
     assert snapshot(host_db) == before
 
 
@@ -109,22 +109,31 @@ def test_a_new_run_id_is_made_when_none_is_given(store: MemoryStore, host_db: Pa
 
 
 def test_a_rejected_verdict_changes_nothing(store: MemoryStore, host_db: Path) -> None:
+    """A verdict that contradicts itself is rejected whole, whatever else in it could apply."""
     apply_document(store, seed_verdict(), run_id="first")
     before = snapshot(host_db)
+    contradiction = seed_verdict("again")
+    contradiction["dismiss_existing"] = [{"memory_id": 5, "reason": "stale"}, {"memory_id": 4}]
     with pytest.raises(VerdictError) as caught:
-        apply_document(store, seed_verdict("again"), run_id="second")  # 141.. are consumed now
-    assert "candidate #141 is not in the pool" in caught.value.message
+        apply_document(store, contradiction, run_id="second")
+    assert "memory #5 is both dismissed and updated" in caught.value.message
     assert snapshot(host_db) == before
 
 
 def test_candidates_deleted_before_the_review_cannot_clear_provenance(
     store: MemoryStore, host_db: Path
 ) -> None:
+    """Issue 17: the update applies, its vanished candidates skipped and said; the provenance stays."""
     before = memory_row(host_db, 5)
     host_sql(host_db, "DELETE FROM user_memory_candidates WHERE id IN (141, 143, 145, 146)")
-    with pytest.raises(VerdictError):
-        apply_document(store, seed_verdict())
-    assert memory_row(host_db, 5) == before
+    result = apply_document(store, seed_verdict(), run_id="late")
+    after = memory_row(host_db, 5)
+    assert after["source_candidate_provenance"] == before["source_candidate_provenance"]
+    assert json.loads(after["source_candidate_ids"]) == [46, 47, 48]
+    assert result.updated == 1 and result.consumed == 0
+    assert sum("#141 is not in the pool" in line for line in result.skipped) == 1
+    (revision,) = store.history(5)
+    assert revision.candidate_ids == () and revision.detail["evidence"].startswith("none")
 
 
 def test_an_update_whose_candidate_rows_are_gone_keeps_the_provenance(

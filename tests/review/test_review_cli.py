@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from console import dashboard
 from hostdb import HOUR, query
 from review_helpers import hold_lease, seed_verdict, snapshot, verdict, write_json
 
@@ -23,16 +23,8 @@ PYTHON = sys.executable
 def cli(
     db: Path, *args: str, now: int = REVIEW_TIME, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MEMORY_DASHBOARD_NOW": str(now)}
-    return subprocess.run(
-        [PYTHON, "-m", "app", "--db", str(db), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        timeout=120,
-    )
+    """`memory-dashboard --db DB ARGS` through the real console script, at `now`."""
+    return dashboard("--db", str(db), *args, env={"MEMORY_DASHBOARD_NOW": str(now)}, stdin=stdin)
 
 
 def opened(db: Path) -> Path:
@@ -94,12 +86,11 @@ def test_reapplying_a_run_is_a_no_op_with_exit_zero(host_db: Path, tmp_path: Pat
 
 def test_a_rejected_verdict_exits_non_zero_and_changes_nothing(host_db: Path, tmp_path: Path) -> None:
     bad = seed_verdict()
-    bad["update_existing"][0]["candidate_ids"].append(999)
-    bad["consume_candidate_ids"].append(999)
+    bad["update_existing"][0]["candidate_ids"].append(141)
     before = snapshot(opened(host_db))
     done = cli(host_db, "review", "apply", str(write_json(tmp_path / "bad.json", bad)))
     assert done.returncode != 0
-    assert "update_existing[0].candidate_ids[4]: candidate #999 is not in the pool" in done.stderr
+    assert "update_existing[0].candidate_ids[4]: #141 is listed twice" in done.stderr
     assert done.stderr.startswith("error: verdict rejected") and "Traceback" not in done.stderr
     assert snapshot(host_db) == before
 

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import query
-from review_helpers import seed_verdict, snapshot, verdict
+from hostdb import host_dump, profile_version, query
+from review_helpers import seed_verdict, snapshot, verdict, write_json
 from test_review_cli import cli, opened
 
 from app.review.verdict import parse_verdict
@@ -89,10 +89,19 @@ def test_ids_beyond_64_bits_are_rejected(host_db: Path, tmp_path: Path, raw_id: 
     assert "dismiss_existing[0].memory_id" in err and "consume_candidate_ids[0]" in err
 
 
+def skipped_without_change(db: Path, tmp_path: Path, text: str) -> str:
+    """Issue 17: unknown ids are skipped and said (exit 0); no memory, candidate or profile changes."""
+    before = (host_dump(opened(db)), profile_version(db))
+    done = cli(db, "review", "apply", str(write_json(tmp_path / "verdict.json", json.loads(text))))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert (host_dump(db), profile_version(db)) == before
+    return done.stdout
+
+
 def test_the_largest_64_bit_id_is_a_well_formed_unknown_memory(host_db: Path, tmp_path: Path) -> None:
     text = json.dumps(verdict(dismiss_existing=[{"memory_id": 2**63 - 1}]))
-    err = rejected_without_change(host_db, tmp_path, text)
-    assert f"memory #{2**63 - 1} does not exist" in err
+    out = skipped_without_change(host_db, tmp_path, text)
+    assert f"memory #{2**63 - 1} does not exist; dismissal skipped" in out
 
 
 def test_a_hundred_thousand_repeated_ids_are_each_reported_once() -> None:
@@ -105,11 +114,11 @@ def test_a_hundred_thousand_repeated_ids_are_each_reported_once() -> None:
     assert problems[0] == "consume_candidate_ids[50000]: #1 is listed twice"
 
 
-def test_a_hundred_thousand_unknown_ids_are_rejected_through_the_cli(host_db: Path, tmp_path: Path) -> None:
+def test_a_hundred_thousand_unknown_ids_are_skipped_through_the_cli(host_db: Path, tmp_path: Path) -> None:
     ids = list(range(1_000_000, 1_100_000))
-    err = rejected_without_change(host_db, tmp_path, json.dumps(verdict(consume=ids)))
-    assert "candidate #1000000 is not in the pool" in err
-    assert err.count("is not in the pool") == 100_000
+    out = skipped_without_change(host_db, tmp_path, json.dumps(verdict(consume=ids)))
+    assert "candidate #1000000 is not in the pool" in out
+    assert out.count("is not in the pool") == 100_000
 
 
 def test_a_problem_quoting_a_lone_surrogate_key_is_printable(host_db: Path, tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_promote_selected_candidates_as_one_memory(store: MemoryStore, host_db: 
     memory = store.promote([151, 152])
     assert (
         memory.content
-        == "Runs tests with pytest -q before committing\nKeeps commit messages in the imperative"
+        == "Runs tests with pytest -q before committing; Keeps commit messages in the imperative"
     )
     assert memory.provenance is not None and {e.origin for e in memory.provenance} == {"manual"}
     assert memory.source_candidate_ids == (151, 152) and host_can_read(memory.provenance_raw)

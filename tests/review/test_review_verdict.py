@@ -1,4 +1,4 @@
-"""Verdict parsing and validation: every rejection rule, each message naming its entry."""
+"""Verdict parsing and validation: every rejection rule and every leniency, each message naming its entry."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from review_helpers import seed_verdict, verdict
 
 from app.core.text_input import MAX_CONTENT_BYTES
 from app.review.errors import VerdictError
+from app.review.fit import fit_to_database
 from app.review.verdict import (
     Dismissal,
     Promotion,
     Update,
     Verdict,
-    check_against_database,
     parse_verdict,
 )
 
@@ -30,11 +30,8 @@ def problems_of(document: object, **kwargs: Any) -> tuple[str, ...]:
     return caught.value.problems
 
 
-def db_problems(document: dict[str, Any]) -> tuple[str, ...]:
-    parsed = parse_verdict(document)
-    with pytest.raises(VerdictError) as caught:
-        check_against_database(parsed, MEMORIES, PENDING)
-    return caught.value.problems
+def fitted(document: dict[str, Any]) -> Verdict:
+    return fit_to_database(parse_verdict(document), MEMORIES, PENDING)
 
 
 def test_a_valid_verdict_parses_into_its_entries() -> None:
@@ -51,7 +48,7 @@ def test_a_valid_verdict_parses_into_its_entries() -> None:
         dismiss_existing=(Dismissal(4, "moved away"),),
         consume_candidate_ids=(151, 141, 143, 152),
     )
-    check_against_database(parsed, MEMORIES, PENDING)
+    assert fit_to_database(parsed, MEMORIES, PENDING) == parsed  # nothing to skip, nothing noted
     assert parsed.candidate_ids() == [151, 141, 143, 152]
     assert parse_verdict(parsed.to_json()) == parsed
 
@@ -98,13 +95,38 @@ def test_a_candidate_used_by_two_actions_is_rejected() -> None:
     )
 
 
-def test_an_action_candidate_missing_from_consume_is_rejected() -> None:
+def test_an_action_candidate_missing_from_consume_is_consumed_anyway_and_noted() -> None:
+    """Issue 17 changed this from a rejection: the host consumes a promoted candidate all the same."""
     document = seed_verdict()
     document["consume_candidate_ids"] = [141, 143, 146]
-    found = problems_of(document)
-    assert found == (
-        "update_existing[0].candidate_ids[2]: candidate #145 is missing from consume_candidate_ids",
+    parsed = parse_verdict(document)
+    assert parsed.consume_candidate_ids == (141, 143, 146, 145)
+    assert parsed.notes == (
+        "update_existing[0].candidate_ids[2]: candidate #145 is missing from consume_candidate_ids;"
+        " consumed anyway",
     )
+    promoted = parse_verdict(verdict(promote=[{"content": "Runs pytest", "candidate_ids": [151, 152]}]))
+    assert promoted.consume_candidate_ids == (151, 152) and len(promoted.notes) == 2
+
+
+def test_unknown_keys_in_an_entry_are_ignored_and_noted() -> None:
+    parsed = parse_verdict(
+        verdict(
+            update_existing=[{"memory_id": 5, "content": "x", "candidate_ids": [], "reason": "clearer"}],
+            dismiss_existing=[{"memory_id": 4, "reason": "moved", "why": "."}],
+        )
+    )
+    assert parsed.update_existing == (Update(5, "x", ()),)
+    assert parsed.notes == (
+        "update_existing[0].reason: is not a verdict field; ignored",
+        "dismiss_existing[0].why: is not a verdict field; ignored",
+    )
+
+
+def test_an_update_without_candidate_ids_applies_with_no_new_evidence() -> None:
+    parsed = parse_verdict({"update_existing": [{"memory_id": 5, "content": "x"}]})
+    assert parsed.update_existing == (Update(5, "x", ()),)
+    assert parsed.notes == ("update_existing[0]: names no candidate_ids; applied with no new evidence",)
 
 
 def test_a_memory_both_updated_and_dismissed_or_twice_is_rejected() -> None:
@@ -147,37 +169,37 @@ def test_hidden_characters_are_rejected_unless_allowed(hidden: str) -> None:
     assert parse_verdict(document, allow_hidden=True).update_existing[0].content.endswith(hidden)
 
 
-def test_unknown_memories_and_candidates_not_in_the_pool_are_rejected() -> None:
-    found = db_problems(
+def test_unknown_memories_and_candidates_not_in_the_pool_are_skipped_and_noted() -> None:
+    """Issue 17 changed this from a rejection: what cannot apply is skipped, each skip said."""
+    fit = fitted(
         verdict(
+            promote=[
+                {"content": "p", "candidate_ids": [151, 998]},
+                {"content": "q", "candidate_ids": [997]},
+            ],
             update_existing=[
                 {"memory_id": 5, "content": "x", "candidate_ids": [141, 999]},
-                {"memory_id": 88, "content": "y", "candidate_ids": []},
+                {"memory_id": 88, "content": "y", "candidate_ids": [143]},
             ],
-            dismiss_existing=[{"memory_id": 77, "reason": "gone"}],
-            consume=[141, 999, 46],
+            dismiss_existing=[{"memory_id": 77, "reason": "gone"}, {"memory_id": 4}],
+            consume=[151, 998, 997, 141, 999, 143, 46, 152],
         )
     )
-    assert found == (
-        "update_existing[1].memory_id: memory #88 does not exist",
-        "dismiss_existing[0].memory_id: memory #77 does not exist",
-        "update_existing[0].candidate_ids[1]: candidate #999 is not in the pool"
-        " (unknown, consumed or pruned)",
-        "consume_candidate_ids[2]: candidate #46 is not in the pool (unknown, consumed or pruned)",
+    assert fit.promote == (Promotion("p", (151,)),)
+    assert fit.update_existing == (Update(5, "x", (141,)),)
+    assert fit.dismiss_existing == (Dismissal(4, None),)
+    assert fit.consume_candidate_ids == (151, 141, 152)  # #143 stays: its update was skipped
+    pool = "is not in the pool (unknown, consumed or pruned); skipped"
+    assert fit.notes == (
+        f"promote[0].candidate_ids[1]: candidate #998 {pool}",
+        f"promote[1].candidate_ids[0]: candidate #997 {pool}",
+        "promote[1]: none of its candidates is in the pool; promotion skipped",
+        f"update_existing[0].candidate_ids[1]: candidate #999 {pool}",
+        "update_existing[1].memory_id: memory #88 does not exist; update skipped",
+        "update_existing[1]: its candidates #143 stay in the pool",
+        "dismiss_existing[0].memory_id: memory #77 does not exist; dismissal skipped",
+        f"consume_candidate_ids[6]: candidate #46 {pool}",
     )
-
-
-def test_the_issue_example_message_names_the_entry() -> None:
-    document = verdict(
-        update_existing=[
-            {"memory_id": 1, "content": "a", "candidate_ids": []},
-            {"memory_id": 4, "content": "b", "candidate_ids": []},
-            {"memory_id": 5, "content": "c", "candidate_ids": [141, 999]},
-        ],
-        consume=[141, 999],
-    )
-    found = db_problems(document)
-    assert found[0].startswith("update_existing[2].candidate_ids[1]: candidate #999 is not in the pool")
 
 
 @pytest.mark.parametrize(
@@ -190,10 +212,6 @@ def test_the_issue_example_message_names_the_entry() -> None:
         ({"promote": [{"content": "x"}]}, "promote[0]: lacks 'candidate_ids'"),
         ({"promote": [{"content": "x", "candidate_ids": []}]}, "promote[0].candidate_ids: is empty"),
         ({"promote": [{"content": "x", "candidate_ids": 5}]}, "promote[0].candidate_ids: must be a list"),
-        (
-            {"update_existing": [{"memory_id": 5, "content": "x", "candidate_ids": [], "why": "."}]},
-            "update_existing[0].why: is not a verdict field",
-        ),
         (
             {"dismiss_existing": [{"memory_id": 5, "reason": 3}]},
             "dismiss_existing[0].reason: must be a string",

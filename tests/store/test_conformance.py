@@ -66,7 +66,7 @@ def test_promote_writes_host_readable_provenance_and_consumes(
     add_candidate(host, 11, "Uses pnpm workspaces", "ses_y")
     before = host.profile_version()
     memory = store.promote([10, 11])
-    assert memory.content == "Prefers pnpm\nUses pnpm workspaces"
+    assert memory.content == "Prefers pnpm; Uses pnpm workspaces"  # one line, as the host injects it
     assert memory.source_candidate_ids == (10, 11)
     assert host_can_read(memory.provenance_raw)
     assert [e.session_id for e in memory.provenance or ()] == ["ses_x", "ses_y"]

@@ -18,6 +18,9 @@ from app.cli.render import (
     print_json,
     revision_line,
 )
+from app.core.clock import format_instant
+from app.core.errors import NotFoundError
+from app.core.models import Revision, RevisionKind
 from app.core.screening import make_visible
 from app.store.read.query import STATUS_FILTERS, MemoryFilter
 from app.store.read.recall import RECALL_ORDERS
@@ -39,11 +42,26 @@ def cmd_list(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
+def _not_found(memory_id: int, revisions: list[Revision]) -> NotFoundError:
+    """A memory that is not there: for a deleted one, when it went and how to bring it back."""
+    deleted = [revision for revision in revisions if revision.kind == RevisionKind.DELETE]
+    if not deleted:
+        return NotFoundError(f"memory #{memory_id} does not exist")
+    last = deleted[-1]
+    return NotFoundError(
+        f"memory #{memory_id} was deleted {format_instant(last.changed_at)} (by {last.source}); "
+        f"bring it back with: memory-dashboard restore {memory_id} {last.id}"
+    )
+
+
 def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
     if args.as_of is not None:
         return history_views.show_as_of(args, opener)
     with opener(args, write=False) as store:
-        memory = store.get(args.id)
+        try:
+            memory = store.get(args.id)
+        except NotFoundError:
+            raise _not_found(args.id, store.history(args.id, observe=False)) from None
         now = store.now()
     if args.json:
         print_json(memory_json(memory, now))
@@ -55,6 +73,8 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
 def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=False) as store:
         revisions = store.history(args.id)
+        if not revisions and not store.get_many([args.id]):
+            raise NotFoundError(f"memory #{args.id} does not exist")
     if args.json:
         print_json([revision.to_json() for revision in revisions])
     elif not revisions:

@@ -12,9 +12,9 @@ from app.cli.render import print_json
 from app.core.clock import format_instant
 from app.core.settings import load_settings
 from app.review.apply import ApplyResult, apply_verdict
-from app.review.errors import VerdictError
+from app.review.errors import ReviewerError, VerdictError
 from app.review.prompt import build_prompt
-from app.review.runner import resolve_command, run_review
+from app.review.runner import extract_json, resolve_command, run_review
 from app.review.verdict import parse_verdict
 from app.store import InvalidInputError
 
@@ -23,14 +23,18 @@ MAX_VERDICT_BYTES = 64 * 1024 * 1024  # far above any real verdict (each content
 
 
 def _read_verdict(path: str) -> str:
-    """The verdict file (or standard input, `-`), read bounded; text that is not UTF-8 is a rejected
-    verdict (exit 5), an unreadable or oversized file a plain error."""
+    """The verdict's JSON text from the file (or standard input, `-`), read bounded: a bare object, or a
+    reviewer's answer with it in a ```json block, as `review run` reads it. Text that is not UTF-8 or
+    holds several ```json blocks is a rejected verdict (exit 5), an unreadable or oversized file a plain
+    error."""
     try:
-        return read_text_input(path, MAX_VERDICT_BYTES)
+        return extract_json(read_text_input(path, MAX_VERDICT_BYTES))
     except InvalidInputError as exc:
         if isinstance(exc.__cause__, UnicodeDecodeError):
             raise VerdictError([exc.message]) from exc
         raise
+    except ReviewerError as exc:
+        raise VerdictError([exc.message]) from exc
 
 
 def _run_id(args: argparse.Namespace) -> str | None:
@@ -43,7 +47,8 @@ def _run_id(args: argparse.Namespace) -> str | None:
 def _report(result: ApplyResult, as_json: bool) -> int:
     if as_json:
         print_json(result.summary())
-    elif result.already_applied:
+        return 0
+    if result.already_applied:
         print(
             f"run {result.run_id} was already applied at {format_instant(result.applied_at)}; "
             f"nothing changed ({result.counts_line()} then)"
@@ -52,6 +57,10 @@ def _report(result: ApplyResult, as_json: bool) -> int:
         print(f"run {result.run_id}: {result.counts_line()}")
         if result.changed_memory_ids:
             print("changed memories: " + ", ".join(f"#{i}" for i in result.changed_memory_ids))
+    if result.skipped:
+        print(f"skipped or ignored ({len(result.skipped)}):")
+        for line in result.skipped:
+            print(f"  - {line}")
     return 0
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.cli.arguments import int64, read_text_input
 from app.cli.registry import Opener, command_adder
-from app.cli.render import memory_line, print_json
+from app.cli.render import memory_line, one_line, print_json
 from app.core.clock import format_instant, instant_problem, parse_instant
 from app.core.errors import DatabaseOpenError
 from app.core.paths import creatable_problem, is_url
@@ -39,6 +39,8 @@ def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
         was = store.get(args.id).status
         memory = store.dismiss(args.id, args.reason)
         print(f"#{args.id}: already {was}" if was == memory.status else memory_line(memory, store.now()))
+        if args.reason and was != memory.status:
+            print(f"        reason: {one_line(args.reason, 200)}")
     return 0
 
 
@@ -62,8 +64,10 @@ def _new_expiry(args: argparse.Namespace, now: int) -> int | object | None:
 
 def cmd_reactivate(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
+        before = store.get(args.id)
         memory = store.reactivate(args.id, _new_expiry(args, store.now()))
-        print(memory_line(memory, store.now()))
+        unchanged = (before.status, before.expires_at) == (memory.status, memory.expires_at)
+        print(f"#{args.id}: already {memory.status}" if unchanged else memory_line(memory, store.now()))
     return 0
 
 
@@ -173,7 +177,9 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
     parser = add("promote", cmd_promote, "promote pending candidates into one new memory")
     parser.add_argument("candidate_ids", type=int64, nargs="+", metavar="CANDIDATE_ID")
-    parser.add_argument("--content", metavar="TEXT", help="default: the candidates' contents, one per line")
+    parser.add_argument(
+        "--content", metavar="TEXT", help="default: the candidates' contents joined into one line"
+    )
     parser.add_argument("--json", action="store_true")
 
     parser = add("discard", cmd_discard, "delete pending candidates from the pool without using them")

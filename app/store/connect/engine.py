@@ -30,6 +30,7 @@ from app.store.connect import file_access, server
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_identity import FileIdentity
 from app.store.read.host_cells import decode_text
+from app.store.schema.legacy import LegacyGaps, find_gaps, install_stand_ins
 from app.store.schema.tables import HOST_TABLES, VERSION_TABLE
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -47,6 +48,7 @@ class OpenedDatabase:
     is_sqlite: bool
     identity: FileIdentity | None = None  # the file opened (files only), to notice it deleted or replaced
     access: ReadAccess | None = None  # how a read-only file is read; a private snapshot goes at `close`
+    notes: tuple[str, ...] = ()  # what a person should be told on opening (an older host's file)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -136,24 +138,27 @@ def _refusal(exc: sqlite3.Error, path: Path) -> Exception:
     return DatabaseOpenError(f"{path} is not a usable SQLite database ({exc}); nothing was changed.")
 
 
-def _probe(access: ReadAccess, path: Path, timeout_ms: int) -> None:
-    """Validate through `access`, a read that writes nothing; `_WriteNeeded` if SQLite wanted to write."""
+def _probe(access: ReadAccess, path: Path, timeout_ms: int) -> LegacyGaps:
+    """Validate through `access`, a read that writes nothing; `_WriteNeeded` if SQLite wanted to write.
+    Returns what an older host's file lacks (`app.store.schema.legacy`), usually nothing."""
     try:
         connection = _connect(access.uri, timeout_ms)
     except sqlite3.Error as exc:
         raise _refusal(exc, path) from exc
     try:
         names = _read_table_names(connection)
+        gaps = find_gaps(connection, names)
     except sqlite3.Error as exc:
         raise _refusal(exc, path) from exc
     finally:
         connection.close()
-    missing = [name for name in HOST_TABLES if name not in names]
+    missing = [name for name in HOST_TABLES if name not in names and name not in gaps.tables]
     if missing:
         raise DatabaseOpenError(
             f"{path} is a SQLite file but not an agent memory database "
             f"(missing tables: {', '.join(missing)}); nothing was changed."
         )
+    return gaps
 
 
 def _prepare(choose: Callable[[Path], ReadAccess], path: Path) -> ReadAccess:
@@ -168,14 +173,14 @@ def _prepare(choose: Callable[[Path], ReadAccess], path: Path) -> ReadAccess:
         ) from exc
 
 
-def _checked_access(path: Path, timeout_ms: int) -> ReadAccess:
+def _checked_access(path: Path, timeout_ms: int) -> tuple[ReadAccess, LegacyGaps]:
     """Check the file through a read that creates nothing beside it; returns that way of reading it.
     The first choice is a live read where that is possible; if SQLite refuses it for a write it would
     need (no `-shm` in a folder it cannot write, a hot journal), immutable or a private snapshot."""
     for choose in (file_access.first_choice, file_access.fallback):
         access = _prepare(choose, path)
         try:
-            _probe(access, path, timeout_ms)
+            gaps = _probe(access, path, timeout_ms)
         except _WriteNeeded as exc:
             access.release()
             if access.kind == file_access.LIVE:
@@ -184,7 +189,7 @@ def _checked_access(path: Path, timeout_ms: int) -> ReadAccess:
         except BaseException:
             access.release()
             raise
-        return access
+        return access, gaps
     raise DatabaseOpenError(f"{path} cannot be opened.")  # not reached: a fallback is never live
 
 
@@ -236,8 +241,8 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     if path.stat().st_size == 0:
         raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
     identity = FileIdentity.of(path)  # before any check: a file replaced from here on is noticed too
-    access = _checked_access(path, timeout_ms)
-    why = "opened with --read-only" if read_only else _unwritable(path)
+    access, gaps = _checked_access(path, timeout_ms)
+    why = gaps.message() if gaps else "opened with --read-only" if read_only else _unwritable(path)
     if why is None:
         access.release()  # a writable store reads and writes the file itself
         uri, kept = _writable_uri(path), None
@@ -249,7 +254,7 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     # clean look on it (`change_watch`: a look on another connection means a scan).
     engine = create_engine(
         "sqlite+pysqlite://",
-        creator=lambda: _connect(uri, timeout_ms),
+        creator=lambda: _legacy_connect(uri, timeout_ms, gaps),
         poolclass=QueuePool,
         pool_size=4,
         pool_use_lifo=True,
@@ -258,7 +263,20 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     if kept is None:
         _ensure_wal(uri, timeout_ms, str(path))
     reason = why if why is None or access.note is None else f"{why}; {access.note}"
-    return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept)
+    notes = (
+        (f"{path}: {gaps.message()}; opened read-only (update the agent host to write to it)",)
+        if gaps
+        else ()
+    )
+    return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept, notes)
+
+
+def _legacy_connect(uri: str, timeout_ms: int, gaps: LegacyGaps) -> sqlite3.Connection:
+    """A connection; for an older host's file, with its TEMP stand-ins (`app.store.schema.legacy`)."""
+    connection = _connect(uri, timeout_ms)
+    if gaps:
+        install_stand_ins(connection, gaps)
+    return connection
 
 
 def is_server_url(url: str) -> bool:

@@ -129,7 +129,7 @@ def record_rows(
             revision = _observed(row, previous)
             moved.append({"b_id": row.id})
         else:
-            rewritten = looks_rewritten(row.status, row.promoted_at, row.updated_at)
+            rewritten = looks_rewritten(row.promoted_at, row.updated_at)
             first_seen.append(
                 {"b_id": row.id, "b_now": ctx.now, "b_baseline": row.updated_at if rewritten else None}
             )

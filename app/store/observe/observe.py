@@ -152,7 +152,7 @@ class MemoryObservations:
         else:
             self.raw.pop(row.id, None)
         if before is None or last is None:
-            if looks_rewritten(row.status, row.promoted_at, row.updated_at):
+            if looks_rewritten(row.promoted_at, row.updated_at):
                 self.baseline_rewritten[row.id] = row.updated_at
             return []
         status = (before.status, row.status) if last[1] != look[1] else (None, None)

@@ -116,7 +116,7 @@ def search_predicate(text: str, indexed: Sequence[str] = ()) -> ColumnElement[bo
 
 
 def _rewritten(own: bool) -> ColumnElement[bool]:
-    heuristic = and_(m.status == MemoryStatus.ACTIVE, m.updated_at - m.promoted_at > REWRITE_THRESHOLD_MS)
+    heuristic = m.updated_at - m.promoted_at > REWRITE_THRESHOLD_MS  # any status (`rows.looks_rewritten`)
     if not own:
         return heuristic
     has_content_revision = exists().where(

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.core.models import REWRITE_THRESHOLD_MS, Candidate, Memory, MemoryStatus
+from app.core.models import REWRITE_THRESHOLD_MS, Candidate, Memory
 from app.core.provenance import ProvenanceEntry, parse_provenance, provenance_problem, read_candidate_ids
 from app.core.screening import has_hidden_characters
 from app.core.trust import derive_sources, memory_trust
@@ -128,9 +128,12 @@ class OwnFacts:
 NO_FACTS = OwnFacts()
 
 
-def looks_rewritten(status: str, promoted_at: int, updated_at: int) -> bool:
-    """The host's own rule for a row without history: active and updated over a minute after promotion."""
-    return status == MemoryStatus.ACTIVE and updated_at - promoted_at > REWRITE_THRESHOLD_MS
+def looks_rewritten(promoted_at: int, updated_at: int) -> bool:
+    """The host's own rule for a row without history: updated over a minute after promotion. It holds for
+    every status: the host writes all three instants from one `now` at promotion, so a dismissed row
+    seen for the first time with a later `updated_at` may have been rewritten before it was dismissed,
+    and shows so until its revisions say otherwise."""
+    return updated_at - promoted_at > REWRITE_THRESHOLD_MS
 
 
 def _showable_facts(facts: OwnFacts) -> tuple[OwnFacts, tuple[str, ...]]:
@@ -181,7 +184,7 @@ def _content_change(row: HostRow, facts: OwnFacts) -> int | None:
         return facts.last_content_change
     if facts.tracked:
         return facts.baseline_rewritten_at
-    return row.updated_at if looks_rewritten(row.status, row.promoted_at, row.updated_at) else None
+    return row.updated_at if looks_rewritten(row.promoted_at, row.updated_at) else None
 
 
 def build_memory(row: HostRow, facts: OwnFacts, as_of: int) -> Memory:

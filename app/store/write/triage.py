@@ -40,6 +40,17 @@ def joined_contents(ids: Sequence[int], pool: Mapping[int, Candidate]) -> str:
     return "\n".join(pool[i].content for i in ids)
 
 
+def one_line(texts: Sequence[str]) -> str:
+    """Texts joined into one line, as the host's profile injects each memory (`- text`, one line each):
+    white space inside each folded to single spaces, parts joined by `; ` (a space after a part that
+    already ends a sentence)."""
+    parts = [" ".join(text.split()) for text in texts]
+    joined = ""
+    for part in filter(None, parts):
+        joined += ("" if not joined else " " if joined[-1] in ".!?;:" else "; ") + part
+    return joined
+
+
 def promote(
     ctx: WriteContext,
     candidate_ids: Sequence[int],
@@ -48,14 +59,15 @@ def promote(
     run_id: str | None = None,
     source: str = RevisionSource.DASHBOARD,
 ) -> int:
-    """One new memory from the selected candidates (content defaults to theirs); returns its id.
+    """One new memory from the selected candidates (content defaults to theirs, joined into one line:
+    `one_line`); returns its id.
 
     A person's promotion (source `dashboard`) has provenance origin `manual`; one recorded as the review's
     (the demo's history) has origin `promotion`, as a verdict's has.
     """
     ids = selected(candidate_ids)
     pool = writes.load_pool(ctx.conn, ids)  # the writer refuses ids no longer in the pool
-    joined = "\n".join(pool[i].content for i in ids if i in pool)
+    joined = one_line([pool[i].content for i in ids if i in pool])
     by_person = source == RevisionSource.DASHBOARD
     memory_id = writes.promote(
         ctx,

@@ -326,7 +326,8 @@ def set_expiry(
     ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))
     if expires_at is not None:
         ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=expires_at, set_at=ctx.now))
-    ctx.profile_changed = True
+    # The host row is untouched, so the profile the host injects is too: no version bump (it would make the
+    # host re-render the profile and lose its prompt cache). The sweep's dismissal bumps it when due.
     return add_revision(
         ctx,
         memory_id,

@@ -16,7 +16,7 @@ from review_helpers import hold_lease, pending_ids, snapshot
 from app.cli import main
 from app.core.errors import EXIT_LEASE_HELD, LeaseHeldError
 from app.store import MemoryStore
-from app.store.write import writes
+from app.store.write import triage, writes
 
 REVIEW_ISO = "2026-10-21T03:13:32Z"  # REVIEW_TIME
 
@@ -86,3 +86,13 @@ def test_the_cli_discard_deletes_the_candidates(
     assert main(["--db", str(host_db), "discard", "151", "152", "999"]) == 0
     assert capsys.readouterr().out.strip() == "discarded 2 candidate(s)"
     assert pending_ids(host_db) == [141, 143, 145, 146]
+
+
+def test_one_line_joins_texts_as_the_host_injects_a_memory() -> None:
+    assert (
+        triage.one_line(["Prefers pnpm", "Uses pnpm\nworkspaces  "]) == "Prefers pnpm; Uses pnpm workspaces"
+    )
+    assert triage.one_line(["Prefers pnpm.", "", "  Code first!", "then text"]) == (
+        "Prefers pnpm. Code first! then text"
+    )
+    assert triage.one_line(["\n\n"]) == ""
