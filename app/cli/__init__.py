@@ -17,7 +17,9 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 
 from app import __version__
 from app.cli.arguments import argument_problem
+from app.cli.commands import add as add_command
 from app.cli.commands import memory as memory_commands
+from app.cli.commands import sources as source_commands
 from app.cli.commands import write as write_commands
 from app.cli.opener import open_store
 from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError
@@ -77,6 +79,8 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     parents = [_global_options(suppress=True)]
     memory_commands.register(subparsers, parents)
     write_commands.register(subparsers, parents)
+    add_command.register(subparsers, parents)
+    source_commands.register(subparsers, parents)
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:
