@@ -24,7 +24,7 @@ def _fixed_now(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def statuses(db: Path) -> dict[object, object]:
-    return dict(query(db, "SELECT id, status FROM user_memories"))
+    return {row[0]: row[1] for row in query(db, "SELECT id, status FROM user_memories")}
 
 
 def test_dismiss_several_ids_is_one_bump(host_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
