@@ -509,60 +509,58 @@ class MemoryStore:
         return self.get(memory_id, observe=False)
 
     # Dismiss, reactivate, delete, expiry and restore act on one id or on many: many are one transaction
-    # (every id checked first: one that is not there changes nothing), one revision per memory and one
-    # profile bump; one id returns one result, a sequence a list in the order given (repeats dropped).
+    # (every id checked first: one that is not there changes nothing), one revision per memory changed
+    # and one profile bump. One id returns what it always did; a sequence returns the ids that changed,
+    # in the order given (repeats dropped): reading 10,000 memories back would cost more than the write.
 
     @overload
     def dismiss(self, memory_ids: int, reason: str | None = None) -> Memory: ...
     @overload
-    def dismiss(self, memory_ids: Sequence[int], reason: str | None = None) -> list[Memory]: ...
-    def dismiss(self, memory_ids: int | Sequence[int], reason: str | None = None) -> Memory | list[Memory]:
+    def dismiss(self, memory_ids: Sequence[int], reason: str | None = None) -> list[int]: ...
+    def dismiss(self, memory_ids: int | Sequence[int], reason: str | None = None) -> Memory | list[int]:
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
-            for memory_id in ids:
-                writes.set_status(ctx, memory_id, MemoryStatus.DISMISSED, reason=reason)
-        return self._written(memory_ids, ids)
+            changed = writes.set_statuses(ctx, ids, MemoryStatus.DISMISSED, reason=reason)
+        return self._written(memory_ids, [i for i in ids if i in changed])
 
     @overload
     def reactivate(self, memory_ids: int, new_expiry: int | object | None = KEEP) -> Memory: ...
     @overload
-    def reactivate(
-        self, memory_ids: Sequence[int], new_expiry: int | object | None = KEEP
-    ) -> list[Memory]: ...
+    def reactivate(self, memory_ids: Sequence[int], new_expiry: int | object | None = KEEP) -> list[int]: ...
     def reactivate(
         self, memory_ids: int | Sequence[int], new_expiry: int | object | None = KEEP
-    ) -> Memory | list[Memory]:
+    ) -> Memory | list[int]:
         """Active again; an expired memory needs `new_expiry` (a future instant, or None for never)."""
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
-            for memory_id in ids:
-                writes.reactivate(ctx, memory_id, new_expiry)  # type: ignore[arg-type]
-        return self._written(memory_ids, ids)
+            changed = [i for i in ids if writes.reactivate(ctx, i, new_expiry) is not None]  # type: ignore[arg-type]
+        return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
 
     @overload
     def delete(self, memory_ids: int) -> Revision: ...
     @overload
-    def delete(self, memory_ids: Sequence[int]) -> list[Revision]: ...
-    def delete(self, memory_ids: int | Sequence[int]) -> Revision | list[Revision]:
-        """Delete; each returns its delete revision (what a restore brings back)."""
+    def delete(self, memory_ids: Sequence[int]) -> list[int]: ...
+    def delete(self, memory_ids: int | Sequence[int]) -> Revision | list[int]:
+        """Delete; one id returns its delete revision (what a restore brings back)."""
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
+        if not isinstance(memory_ids, int):
+            return ids
         with self._read() as conn:
-            revisions = fetch_revisions_by_id(conn, revision_ids)
-        return revisions[0] if isinstance(memory_ids, int) else revisions
+            revision = fetch_revision(conn, revision_ids[0])
+        assert revision is not None
+        return revision
 
     @overload
     def restore(self, memory_ids: int, revision_id: int | None = None) -> Memory: ...
     @overload
-    def restore(self, memory_ids: Sequence[int], revision_id: None = None) -> list[Memory]: ...
-    def restore(
-        self, memory_ids: int | Sequence[int], revision_id: int | None = None
-    ) -> Memory | list[Memory]:
+    def restore(self, memory_ids: Sequence[int], revision_id: None = None) -> list[int]: ...
+    def restore(self, memory_ids: int | Sequence[int], revision_id: int | None = None) -> Memory | list[int]:
         """Bring back what a revision left (a new revision; history is never rewritten). Without a
         revision (and for many ids) each memory must be deleted, and comes back from its latest delete
         revision: the trash's restore."""
-        ids = _as_ids(memory_ids)
+        ids = list(dict.fromkeys(_as_ids(memory_ids)))
         with self.write() as ctx:
             if revision_id is None:
                 writes.restore_deleted(ctx, ids, source=RevisionSource.RESTORE)
@@ -570,36 +568,36 @@ class MemoryStore:
                 raise InvalidInputError("a revision belongs to one memory: restore many without one")
             else:
                 writes.restore(ctx, ids[0], revision_id, source=RevisionSource.RESTORE)
-        return self._written(memory_ids, list(dict.fromkeys(ids)))
+        return self._written(memory_ids, ids)
 
     @overload
     def set_expiry(self, memory_ids: int, expires_at: int | Mapping[int, int | None] | None) -> Memory: ...
     @overload
     def set_expiry(
         self, memory_ids: Sequence[int], expires_at: int | Mapping[int, int | None] | None
-    ) -> list[Memory]: ...
+    ) -> list[int]: ...
     def set_expiry(
         self, memory_ids: int | Sequence[int], expires_at: int | Mapping[int, int | None] | None
-    ) -> Memory | list[Memory]:
+    ) -> Memory | list[int]:
         """Set (or clear, with None) the expiry, the same for every id or each its own (a mapping, as an
         undo puts them back); one already passed dismisses the memory at once."""
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
+            changed = []
             for memory_id in ids:
                 at = expires_at.get(memory_id) if isinstance(expires_at, Mapping) else expires_at
-                writes.set_expiry(ctx, memory_id, at)
+                if writes.set_expiry(ctx, memory_id, at) is not None:
+                    changed.append(memory_id)
             expiry_sweep.sweep(ctx)
-        return self._written(memory_ids, ids)
+        return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
 
     @overload
     def _written(self, asked: int, ids: list[int]) -> Memory: ...
     @overload
-    def _written(self, asked: Sequence[int], ids: list[int]) -> list[Memory]: ...
-    def _written(self, asked: int | Sequence[int], ids: list[int]) -> Memory | list[Memory]:
-        """What a writer of one id or many returns: the memory, or the memories in order."""
-        if isinstance(asked, int):
-            return self.get(ids[0], observe=False)
-        return self.get_many(ids)
+    def _written(self, asked: Sequence[int], ids: list[int]) -> list[int]: ...
+    def _written(self, asked: int | Sequence[int], ids: list[int]) -> Memory | list[int]:
+        """What a writer of one id or many returns: the memory, or the ids that changed."""
+        return self.get(ids[0], observe=False) if isinstance(asked, int) else ids
 
     def add(self, content: str) -> Memory:
         """A memory a person writes: as the host writes a promotion (one `now`), of no candidates, its

@@ -17,7 +17,6 @@ from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_line, print_json
 from app.core.clock import format_instant, instant_problem, parse_instant
 from app.core.errors import DatabaseOpenError
-from app.core.models import Memory
 from app.core.paths import creatable_problem, is_url
 from app.core.timefmt import parse_duration
 from app.store import KEEP, InvalidInputError, MemoryStore
@@ -46,12 +45,10 @@ def _one(args: argparse.Namespace, ids: list[int]) -> int | None:
     return ids[0] if len(ids) == 1 and list(args.ids) == ids else None
 
 
-def _summary(verb: str, before: Sequence[Memory], after: Sequence[Memory]) -> str:
+def _summary(verb: str, ids: Sequence[int], changed: Sequence[int]) -> str:
     """`dismissed 3 memories: #1, #3, #4` and how many were already so."""
-    was = {memory.id: memory.status for memory in before}
-    moved = [memory.id for memory in after if was.get(memory.id) != memory.status]
-    line = f"{verb} {memories_word(len(moved))}" + (f": {id_list(moved)}" if moved else "")
-    unchanged = len(after) - len(moved)
+    line = f"{verb} {memories_word(len(changed))}" + (f": {id_list(changed)}" if changed else "")
+    unchanged = len(set(ids)) - len(changed)
     return line + (f" ({unchanged:,} already {verb})" if unchanged else "")
 
 
@@ -60,8 +57,7 @@ def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
         if one is None:
-            before = store.get_many(ids, deleted=False)
-            print(_summary("dismissed", before, store.dismiss(ids, args.reason)))
+            print(_summary("dismissed", ids, store.dismiss(ids, args.reason)))
             return 0
         was = store.get(one).status
         memory = store.dismiss(one, args.reason)
@@ -92,8 +88,7 @@ def cmd_reactivate(args: argparse.Namespace, opener: Opener) -> int:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
         if one is None:
-            before = store.get_many(ids, deleted=False)
-            print(_summary("reactivated", before, store.reactivate(ids, _new_expiry(args, store.now()))))
+            print(_summary("reactivated", ids, store.reactivate(ids, _new_expiry(args, store.now()))))
             return 0
         memory = store.reactivate(one, _new_expiry(args, store.now()))
         print(memory_line(memory, store.now()))
@@ -123,7 +118,7 @@ def cmd_restore(args: argparse.Namespace, opener: Opener) -> int:
         if args.ids is not None:
             ids = chosen_ids(store, args, deleted=True)
             restored = store.restore(ids)
-            print(f"restored {memories_word(len(restored))}: {id_list([m.id for m in restored])}")
+            print(f"restored {memories_word(len(restored))}: {id_list(restored)}")
             return 0
         if args.id is None or args.revision_id is None or args.search is not None:
             raise InvalidInputError("restore ID REVISION_ID, or restore --deleted ID... for deleted memories")
@@ -156,11 +151,8 @@ def cmd_expire(args: argparse.Namespace, opener: Opener) -> int:
         if one is None:
             changed = store.set_expiry(ids, at if isinstance(at, int) else None)
             when = "never expire" if not isinstance(at, int) else f"expire {format_instant(at)}"
-            dismissed = [m.id for m in changed if m.expired]
-            print(
-                f"{memories_word(len(changed))} {when}: {id_list(ids)}"
-                + (f" (expired: dismissed {id_list(dismissed)})" if dismissed else "")
-            )
+            passed = " (already passed: dismissed)" if isinstance(at, int) and at <= store.now() else ""
+            print(f"{memories_word(len(changed))} {when}: {id_list(changed)}{passed}")
             return 0
         memory = store.set_expiry(one, at if isinstance(at, int) else None)
         when = (

@@ -76,6 +76,53 @@ class SeenRow:
     updated_at: int
 
 
+def revision_values(
+    memory_id: int,
+    kind: str,
+    source: str,
+    *,
+    changed_at: int,
+    run_id: str | None = None,
+    candidate_ids: Sequence[int] = (),
+    previous_content: str | None = None,
+    new_content: str | None = None,
+    previous_status: str | None = None,
+    new_status: str | None = None,
+    detail: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One `mdash_revisions` row's values (for `add_revisions`)."""
+    return {
+        "memory_id": memory_id,
+        "changed_at": changed_at,
+        "kind": kind,
+        "source": source,
+        "run_id": run_id,
+        "candidate_ids": serialize_candidate_ids(candidate_ids),
+        "previous_content": previous_content,
+        "new_content": new_content,
+        "previous_status": previous_status,
+        "new_status": new_status,
+        "detail": json.dumps(dict(detail), sort_keys=True) if detail else None,
+    }
+
+
+# Many revisions in one statement; their ids come back in the order of the rows given.
+INSERT_REVISIONS = insert(revisions).returning(revisions.c.id, sort_by_parameter_order=True)
+
+
+def add_revisions(ctx: WriteContext, rows: Sequence[dict[str, Any]]) -> list[int]:
+    """Insert revisions (`revision_values`) at once; their ids, in order."""
+    if not rows:
+        return []
+    if len(rows) == 1:  # a single row: the plain INSERT (no RETURNING needed)
+        ids = [inserted_id(ctx.conn.execute(INSERT_REVISION, rows[0]))]
+    else:
+        ids = [int(item) for item in ctx.conn.execute(INSERT_REVISIONS, list(rows)).scalars()]
+    ctx.revision_ids.extend(ids)
+    ctx.touched.update(int(row["memory_id"]) for row in rows)
+    return ids
+
+
 def add_revision(
     ctx: WriteContext,
     memory_id: int,
@@ -91,26 +138,20 @@ def add_revision(
     detail: Mapping[str, Any] | None = None,
     changed_at: int | None = None,
 ) -> int:
-    result = ctx.conn.execute(
-        INSERT_REVISION,
-        {
-            "memory_id": memory_id,
-            "changed_at": ctx.now if changed_at is None else changed_at,
-            "kind": kind,
-            "source": source,
-            "run_id": run_id,
-            "candidate_ids": serialize_candidate_ids(candidate_ids),
-            "previous_content": previous_content,
-            "new_content": new_content,
-            "previous_status": previous_status,
-            "new_status": new_status,
-            "detail": json.dumps(dict(detail), sort_keys=True) if detail else None,
-        },
+    values = revision_values(
+        memory_id,
+        kind,
+        source,
+        changed_at=ctx.now if changed_at is None else changed_at,
+        run_id=run_id,
+        candidate_ids=candidate_ids,
+        previous_content=previous_content,
+        new_content=new_content,
+        previous_status=previous_status,
+        new_status=new_status,
+        detail=detail,
     )
-    revision_id = inserted_id(result)
-    ctx.revision_ids.append(revision_id)
-    ctx.touched.add(memory_id)
-    return revision_id
+    return add_revisions(ctx, [values])[0]
 
 
 def mark_seen(ctx: WriteContext, memory_id: int) -> None:

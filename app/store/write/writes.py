@@ -28,8 +28,8 @@ from app.core.provenance import (
 )
 from app.core.text_input import content_problem, text_problem
 from app.core.trust import MEMORY_SOURCE_USER_EDIT
-from app.store.observe.batch import catch_up
-from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row
+from app.store.observe.batch import catch_up, catch_up_rows
+from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row, fetch_rows
 from app.store.read.rows import HostRow
 from app.store.read.trash import deleted_snapshot, first_recorded, last_deletes
 from app.store.schema.tables import (
@@ -39,11 +39,14 @@ from app.store.schema.tables import (
     user_memory_candidates,
 )
 from app.store.write.revision_log import (
+    UPDATE_SEEN,
     WriteContext,
     add_own_source,
     add_revision,
+    add_revisions,
     inserted_id,
     mark_seen,
+    revision_values,
 )
 
 m = user_memories.c
@@ -253,29 +256,57 @@ def set_status(
     run_id: str | None = None,
     reason: str | None = None,
 ) -> int | None:
-    """Dismiss or reactivate: a status revision; like the host's dismiss, `updated_at` moves too."""
+    """Dismiss or reactivate one memory (`set_statuses` of one id): its revision id, or None when it
+    already had that status."""
+    return set_statuses(ctx, [memory_id], status, source=source, run_id=run_id, reason=reason).get(memory_id)
+
+
+def set_statuses(
+    ctx: WriteContext,
+    memory_ids: Sequence[int],
+    status: str,
+    *,
+    source: str = RevisionSource.DASHBOARD,
+    run_id: str | None = None,
+    reason: str | None = None,
+) -> dict[int, int]:
+    """Dismiss or reactivate: a status revision each; like the host's dismiss, `updated_at` moves too.
+    Rows that already have the status are left alone. Batched (a statement per kind of change, not per
+    memory): 10,000 selected cards are one person's one click. Returns memory id -> its new revision."""
     validate_reason(reason)
-    row = require_row(ctx, memory_id)
-    if row.status == status:
-        return None
-    updated_at = next_updated_at(ctx.now, row.updated_at)
-    ctx.conn.execute(UPDATE_MEMORY, {"b_id": memory_id, "status": status, "updated_at": updated_at})
-    revision_id = add_revision(
-        ctx,
-        memory_id,
-        RevisionKind.STATUS,
-        source,
-        run_id=run_id,
-        previous_content=row.content,
-        new_content=row.content,
-        previous_status=row.status,
-        new_status=status,
-        detail={"reason": reason} if reason else None,
-        changed_at=updated_at,
+    rows = fetch_rows(ctx.conn, memory_ids)
+    if len(rows) < len(set(memory_ids)):
+        found = {row.id for row in rows}
+        raise NotFoundError(f"memory #{next(i for i in memory_ids if i not in found)} does not exist")
+    catch_up_rows(ctx, rows)
+    moving = [row for row in rows if row.status != status]
+    if not moving:
+        return {}
+    changes = [(row, next_updated_at(ctx.now, row.updated_at)) for row in moving]
+    ctx.conn.execute(
+        UPDATE_MEMORY, [{"b_id": row.id, "status": status, "updated_at": at} for row, at in changes]
     )
-    mark_seen(ctx, memory_id)
+    revision_ids = add_revisions(
+        ctx,
+        [
+            revision_values(
+                row.id,
+                RevisionKind.STATUS,
+                source,
+                changed_at=at,
+                run_id=run_id,
+                previous_content=row.content,
+                new_content=row.content,
+                previous_status=row.status,
+                new_status=status,
+                detail={"reason": reason} if reason else None,
+            )
+            for row, at in changes
+        ],
+    )
+    ctx.conn.execute(UPDATE_SEEN, [{"b_id": row.id} for row in moving])
     ctx.profile_changed = True
-    return revision_id
+    return {row.id: revision_id for row, revision_id in zip(moving, revision_ids, strict=True)}
 
 
 def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = RevisionSource.DASHBOARD) -> int:

@@ -30,9 +30,8 @@ def revision_kinds(path: Path, memory_id: int) -> list[str]:
 
 def test_dismiss_many_is_one_bump_and_one_revision_each(store: MemoryStore, host_db: Path) -> None:
     before = profile_version(host_db)
-    changed = store.dismiss([1, 3, 4, 1], reason="retired")
-    assert [m.id for m in changed] == [1, 3, 4]
-    assert all(m.status == MemoryStatus.DISMISSED for m in changed)
+    assert store.dismiss([1, 3, 4, 1], reason="retired") == [1, 3, 4]
+    assert all(m.status == MemoryStatus.DISMISSED for m in store.get_many([1, 3, 4]))
     assert profile_version(host_db) == before + 1
     for memory_id in (1, 3, 4):
         assert revision_kinds(host_db, memory_id).count(RevisionKind.STATUS) == 1
@@ -72,15 +71,16 @@ def test_a_failure_after_some_writes_rolls_back_the_others(store: MemoryStore, h
 def test_delete_many_then_restore_them_from_the_trash(store: MemoryStore, host_db: Path) -> None:
     store.set_expiry(4, REVIEW_TIME + 10_000)
     before = profile_version(host_db)
-    revisions = store.delete([1, 4])
-    assert [r.memory_id for r in revisions] == [1, 4] and {r.kind for r in revisions} == {"delete"}
+    assert store.delete([1, 4]) == [1, 4]
+    assert revision_kinds(host_db, 1)[-1] == revision_kinds(host_db, 4)[-1] == RevisionKind.DELETE
     assert profile_version(host_db) == before + 1
     trash = store.list_memories(MemoryFilter(status="deleted"))
     assert [(m.id, m.status) for m in trash] == [(1, "deleted"), (4, "deleted")]  # in deletion order
     assert trash[0].content == "Works mostly in Python and TypeScript"
     assert store.list_ids(MemoryFilter(status="deleted", search="berlin")) == [4]
-    back = store.restore([1, 4])
+    assert store.restore([1, 4]) == [1, 4]
     assert profile_version(host_db) == before + 2
+    back = store.get_many([1, 4])
     assert [(m.id, m.status) for m in back] == [(1, "active"), (4, "active")]
     assert back[1].expires_at == REVIEW_TIME + 10_000
     assert store.list_ids(MemoryFilter(status="deleted")) == []
@@ -101,12 +101,12 @@ def test_an_observed_delete_is_in_the_trash_and_comes_back(store: MemoryStore, h
 
 def test_set_expiry_many_and_each_its_own(store: MemoryStore, host_db: Path, clock: ManualClock) -> None:
     later = REVIEW_TIME + 60_000
-    changed = store.set_expiry([1, 4], later)
-    assert [m.expires_at for m in changed] == [later, later]
-    back = store.set_expiry([1, 4], {1: None, 4: later + 1})
-    assert [m.expires_at for m in back] == [None, later + 1]
-    passed = store.set_expiry([5, 3], REVIEW_TIME - 1)  # already passed: dismissed at once
-    assert [m.status for m in passed] == ["dismissed", "dismissed"]
+    assert store.set_expiry([1, 4], later) == [1, 4]
+    assert [m.expires_at for m in store.get_many([1, 4])] == [later, later]
+    assert store.set_expiry([1, 4], {1: None, 4: later}) == [1]  # #4 keeps its expiry: no change
+    assert [m.expires_at for m in store.get_many([1, 4])] == [None, later]
+    store.set_expiry([5, 3], REVIEW_TIME - 1)  # already passed: dismissed at once
+    assert [m.status for m in store.get_many([5, 3])] == ["dismissed", "dismissed"]
 
 
 def test_reactivate_many_and_one_id_is_the_one_element_case(store: MemoryStore, host_db: Path) -> None:
@@ -114,8 +114,8 @@ def test_reactivate_many_and_one_id_is_the_one_element_case(store: MemoryStore, 
     before = profile_version(host_db)
     one = store.reactivate(1)
     assert one.status == "active" and profile_version(host_db) == before + 1
-    again = store.reactivate([1, 4])  # #1 already active: no revision for it, one bump for #4
-    assert [m.status for m in again] == ["active", "active"]
+    assert store.reactivate([1, 4]) == [4]  # #1 already active: no revision for it, one bump for #4
+    assert [m.status for m in store.get_many([1, 4])] == ["active", "active"]
     assert profile_version(host_db) == before + 2
     assert revision_kinds(host_db, 1).count(RevisionKind.STATUS) == 2
 
