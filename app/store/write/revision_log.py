@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, Integer, bindparam, insert, select, update
+from sqlalchemy import Connection, CursorResult, Integer, bindparam, func, insert, select, update
 
 from app.core.provenance import serialize_candidate_ids
 from app.store.schema.tables import memory_sources, project_state, revisions, seen, user_memories
@@ -106,18 +106,23 @@ def revision_values(
     }
 
 
-# Many revisions in one statement; their ids come back in the order of the rows given.
-INSERT_REVISIONS = insert(revisions).returning(revisions.c.id, sort_by_parameter_order=True)
+_LAST_REVISION = select(func.max(revisions.c.id))
 
 
 def add_revisions(ctx: WriteContext, rows: Sequence[dict[str, Any]]) -> list[int]:
-    """Insert revisions (`revision_values`) at once; their ids, in order."""
+    """Insert revisions (`revision_values`) in one executemany; their ids, in order. The ids are read back
+    as those above the largest before: inside `BEGIN IMMEDIATE` nobody else inserts, and SQLite numbers
+    the rows of one executemany in order (a RETURNING in parameter order costs one statement per row)."""
     if not rows:
         return []
-    if len(rows) == 1:  # a single row: the plain INSERT (no RETURNING needed)
+    if len(rows) == 1:
         ids = [inserted_id(ctx.conn.execute(INSERT_REVISION, rows[0]))]
     else:
-        ids = [int(item) for item in ctx.conn.execute(INSERT_REVISIONS, list(rows)).scalars()]
+        last = ctx.conn.execute(_LAST_REVISION).scalar() or 0
+        ctx.conn.execute(INSERT_REVISION, list(rows))
+        query = select(revisions.c.id).where(revisions.c.id > last).order_by(revisions.c.id)
+        ids = [int(item) for item in ctx.conn.execute(query).scalars()]
+        assert len(ids) == len(rows), "revisions inserted by someone else inside our write transaction"
     ctx.revision_ids.extend(ids)
     ctx.touched.update(int(row["memory_id"]) for row in rows)
     return ids
