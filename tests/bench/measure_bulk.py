@@ -37,13 +37,9 @@ def _raw_dismiss(path: Path, ids: list[int], now: int) -> Callable[[], object]:
     def run() -> None:
         conn = sqlite3.connect(path, isolation_level=None)
         conn.execute("BEGIN IMMEDIATE")
-        rows = (
-            conn.execute(
-                f"SELECT id, content, status FROM user_memories WHERE id IN ({','.join('?' * len(ids))})", ids
-            ).fetchall()
-            if len(ids) < 30_000
-            else []
-        )
+        marks = ",".join("?" * len(ids))
+        rows = conn.execute(f"SELECT id, content, status FROM user_memories WHERE id IN ({marks})", ids)
+        rows = rows.fetchall()
         conn.executemany(
             "UPDATE user_memories SET status='dismissed', updated_at=? WHERE id=?",
             [(now, i) for i, *_ in rows],
@@ -86,7 +82,7 @@ def bulk_dismiss(db: BenchDb, work: Path, rounds: int) -> Result:
     times = side_by_side(rounds, ours, floor)
     median = statistics.median(times[0])
     note = (
-        f"{done.get('ours', 0):,} of {db.memories:,} dismissed in one transaction, one revision each, one bump:"
+        f"{done.get('ours', 0):,} of {db.memories:,} dismissed in one transaction, a revision each, one bump:"
         f" {median:.2f} s (budget {DISMISS_BUDGET_S:g} s for 10,000 of 100,000)"
     )
     return result(f"bulk dismiss of {db.memories // 10:,} selected", times, 3.0, note)
@@ -118,7 +114,7 @@ def retire_dry_run(db: BenchDb, work: Path, rounds: int) -> Result:
             only, shared = store.contributions(f"session:{session}")
             found["ours"] = len(only) + len(shared)
 
-        return lambda: run
+        return run
 
     def floor() -> Callable[[], object]:
         def run() -> None:
@@ -129,7 +125,7 @@ def retire_dry_run(db: BenchDb, work: Path, rounds: int) -> Result:
             ).fetchall()
             found["floor"] = sum(any(e["session_id"] == session for e in json.loads(p)) for _, p in rows)
 
-        return lambda: run
+        return run
 
     times = side_by_side(rounds, ours, floor)
     store.close()
@@ -155,7 +151,8 @@ def every_session_dry_run(db: BenchDb, work: Path, rounds: int) -> Result:
         return lambda: lambda: store.contributions("session:")
 
     def floor() -> Callable[[], object]:
-        sql = "SELECT id, source_candidate_provenance FROM user_memories WHERE source_candidate_provenance LIKE ?"
+        sql = "SELECT id, source_candidate_provenance FROM user_memories WHERE source_candidate_provenance"
+        sql += " LIKE ?"
         return lambda: lambda: [json.loads(p) for _, p in raw.execute(sql, ("%session_id%",))]
 
     times = side_by_side(rounds, ours, floor)
