@@ -148,12 +148,12 @@ def every_session_dry_run(db: BenchDb, work: Path, rounds: int) -> Result:
     raw = sqlite3.connect(path)
 
     def ours() -> Callable[[], object]:
-        return lambda: lambda: store.contributions("session:")
+        return lambda: len(store.contributions("session:")[0])
 
     def floor() -> Callable[[], object]:
         sql = "SELECT id, source_candidate_provenance FROM user_memories WHERE source_candidate_provenance"
         sql += " LIKE ?"
-        return lambda: lambda: [json.loads(p) for _, p in raw.execute(sql, ("%session_id%",))]
+        return lambda: [json.loads(p) for _, p in raw.execute(sql, ("%session_id%",))]
 
     times = side_by_side(rounds, ours, floor)
     store.close()

@@ -1,10 +1,13 @@
-"""The toolbar's search field (debounced), status filter and sort, emitting one `ViewFilter`."""
+"""The toolbar's search field (debounced), status filter (with Deleted: the trash), sort, source (a
+session, a source or a scheme such as `session:`) and trust, emitting one `ViewFilter`."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
+from app.core.text_input import text_problem
+from app.core.trust import parse_source
 from ui.cards.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
 
 # A little over the gap between two keys of a quick typist (~100 ms): one query for a word typed at
@@ -16,6 +19,14 @@ STATUSES = (
     ("All", "all"),
     ("Rewritten", "rewritten"),
     ("Expiring/Expired", EXPIRING_OR_EXPIRED),
+    ("Deleted", "deleted"),
+)
+TRUSTS = (
+    ("Any trust", ""),
+    ("Trusted", "trusted"),
+    ("Semi-trusted", "semi"),
+    ("Untrusted", "untrusted"),
+    ("Screened", "screened"),
 )
 SORTS = (
     ("Newest promoted", "promoted", True),
@@ -43,6 +54,20 @@ class FilterBar(QWidget):
         self.sort.setToolTip("Order of the cards")
         for label, key, descending in SORTS:
             self.sort.addItem(label, (key, descending))
+        self.source = QLineEdit(self)
+        self.source.setPlaceholderText("Source or session")
+        self.source.setToolTip(
+            "Only memories from this source: a session id (ses_…), session:ID, user:dashboard, "
+            "or a whole scheme such as session:"
+        )
+        self.source.setAccessibleName("Source filter")
+        self.source.setClearButtonEnabled(True)
+        self.source.setMinimumWidth(140)
+        self.trust = QComboBox(self)
+        self.trust.setToolTip("Only memories of this trust (Screened: hidden characters in the content)")
+        self.trust.setAccessibleName("Trust filter")
+        for label, value in TRUSTS:
+            self.trust.addItem(label, value)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SEARCH_DEBOUNCE_MS)
@@ -51,15 +76,32 @@ class FilterBar(QWidget):
         self.search.returnPressed.connect(self._emit)
         self.status.currentIndexChanged.connect(lambda _i: self._emit())
         self.sort.currentIndexChanged.connect(lambda _i: self._emit())
+        self.source.textChanged.connect(lambda _text: self._timer.start())
+        self.source.returnPressed.connect(self._emit)
+        self.trust.currentIndexChanged.connect(lambda _i: self._emit())
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search, 1)
         layout.addWidget(self.status)
         layout.addWidget(self.sort)
+        layout.addWidget(self.source)
+        layout.addWidget(self.trust)
 
     def current(self) -> ViewFilter:
         key, descending = self.sort.currentData()
-        return ViewFilter(str(self.status.currentData()), self.search.text().strip(), key, bool(descending))
+        return ViewFilter(
+            str(self.status.currentData()),
+            self.search.text().strip(),
+            key,
+            bool(descending),
+            source_filter(self.source.text()),
+            self.trust.currentData() or "",
+        )
+
+    def set_source(self, source: str) -> None:
+        """Show the memories of one source (the provenance table's "Show memories from this session")."""
+        self.source.setText(source)
+        self._emit()
 
     def set_status(self, value: str) -> None:
         index = self.status.findData(value)
@@ -71,9 +113,22 @@ class FilterBar(QWidget):
         self.filterChanged.emit(self.current())
 
 
+def source_filter(text: str) -> str:
+    """The source typed, as the store reads one (`session:ID` for a bare id); "" when none or unusable."""
+    if not text.strip() or text_problem(text) is not None:
+        return ""
+    try:
+        return parse_source(text)
+    except ValueError:
+        return ""
+
+
 def listing_title(listing: Listing) -> str:
     label = {value: text for text, value in STATUSES}.get(listing.filter.status, listing.filter.status)
     search = f" matching “{listing.filter.search}”" if listing.filter.search else ""
+    search += f" from {listing.filter.source}" if listing.filter.source else ""
+    trust = {value: text for text, value in TRUSTS}.get(listing.filter.trust, "")
+    search += f" · {trust}" if listing.filter.trust else ""
     if listing.total is None:  # a search's first screen: counted with the complete listing
         return f"{len(listing.ids):,}+ memories · {label}{search}"
     count = listing.total

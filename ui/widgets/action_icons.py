@@ -20,11 +20,13 @@ Role = QPalette.ColorRole
 def action_svgs(acts: WindowActions) -> dict[QAction, str]:
     """Each toolbar action and its SVG's name under icons/actions."""
     return {
+        acts.new_memory: "new_memory",
         acts.edit: "edit",
         acts.dismiss: "dismiss",
         acts.reactivate: "reactivate",
         acts.delete: "delete",
         acts.expiry: "expiry",
+        acts.restore_deleted: "restore",
         acts.undo: "undo",
         acts.review_queue: "review_queue",
         acts.run_review: "run_review",

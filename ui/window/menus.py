@@ -33,7 +33,9 @@ def build_menus(window: WindowParts) -> None:
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     memory = bar.addMenu("&Memory")
-    for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry):
+    memory.addAction(a.new_memory)
+    memory.addSeparator()
+    for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry, a.restore_deleted):
         memory.addAction(action)
     memory.addSeparator()
     memory.addAction(a.undo)
