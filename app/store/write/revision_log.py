@@ -129,32 +129,11 @@ def add_revisions(ctx: WriteContext, rows: Sequence[dict[str, Any]]) -> list[int
 
 
 def add_revision(
-    ctx: WriteContext,
-    memory_id: int,
-    kind: str,
-    source: str,
-    *,
-    run_id: str | None = None,
-    candidate_ids: Sequence[int] = (),
-    previous_content: str | None = None,
-    new_content: str | None = None,
-    previous_status: str | None = None,
-    new_status: str | None = None,
-    detail: Mapping[str, Any] | None = None,
-    changed_at: int | None = None,
+    ctx: WriteContext, memory_id: int, kind: str, source: str, *, changed_at: int | None = None, **fields: Any
 ) -> int:
+    """One revision (the fields of `revision_values`), at `ctx.now` unless `changed_at` says when."""
     values = revision_values(
-        memory_id,
-        kind,
-        source,
-        changed_at=ctx.now if changed_at is None else changed_at,
-        run_id=run_id,
-        candidate_ids=candidate_ids,
-        previous_content=previous_content,
-        new_content=new_content,
-        previous_status=previous_status,
-        new_status=new_status,
-        detail=detail,
+        memory_id, kind, source, changed_at=ctx.now if changed_at is None else changed_at, **fields
     )
     return add_revisions(ctx, [values])[0]
 
