@@ -54,7 +54,9 @@ class FilterBar(QWidget):
         self.sort.setToolTip("Order of the cards")
         for label, key, descending in SORTS:
             self.sort.addItem(label, (key, descending))
-        self.source = QLineEdit(self)
+        # Source and trust sit in a row of their own (`more`, above the cards): the toolbar has no room.
+        self.more = QWidget(parent)
+        self.source = QLineEdit(self.more)
         self.source.setPlaceholderText("Source or session")
         self.source.setToolTip(
             "Only memories from this source: a session id (ses_…), session:ID, user:dashboard, "
@@ -62,8 +64,7 @@ class FilterBar(QWidget):
         )
         self.source.setAccessibleName("Source filter")
         self.source.setClearButtonEnabled(True)
-        self.source.setMinimumWidth(140)
-        self.trust = QComboBox(self)
+        self.trust = QComboBox(self.more)
         self.trust.setToolTip("Only memories of this trust (Screened: hidden characters in the content)")
         self.trust.setAccessibleName("Trust filter")
         for label, value in TRUSTS:
@@ -84,8 +85,10 @@ class FilterBar(QWidget):
         layout.addWidget(self.search, 1)
         layout.addWidget(self.status)
         layout.addWidget(self.sort)
-        layout.addWidget(self.source)
-        layout.addWidget(self.trust)
+        row = QHBoxLayout(self.more)
+        row.setContentsMargins(8, 6, 8, 0)
+        row.addWidget(self.source, 1)
+        row.addWidget(self.trust)
 
     def current(self) -> ViewFilter:
         key, descending = self.sort.currentData()

@@ -26,7 +26,6 @@ def action_svgs(acts: WindowActions) -> dict[QAction, str]:
         acts.reactivate: "reactivate",
         acts.delete: "delete",
         acts.expiry: "expiry",
-        acts.restore_deleted: "restore",
         acts.undo: "undo",
         acts.review_queue: "review_queue",
         acts.run_review: "run_review",

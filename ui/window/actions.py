@@ -117,6 +117,7 @@ class WindowActions:
         self._undo_tip = self.undo.toolTip()
         self._read_only_reason: str | None = None
         self.undo.setIconText("Undo")  # the toolbar keeps its width; the menu and tooltip say what
+        self.new_memory.setIconText("New")
 
     @property
     def card_actions(self) -> list[QAction]:

@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
         self.filters = FilterBar(self)
+        left_layout.insertWidget(0, self.filters.more)
         self.toolbar = QToolBar("Main", self)
         self.toolbar.setObjectName("mainToolbar")
         self.toolbar.setMovable(False)
@@ -128,7 +129,6 @@ class MainWindow(QMainWindow):
             self.acts.reactivate,
             self.acts.delete,
             self.acts.expiry,
-            self.acts.restore_deleted,
         ):
             self.toolbar.addAction(action)
         self.toolbar.addSeparator()
