@@ -11,7 +11,7 @@ trusted; content with hidden, bidi or control characters is untrusted whatever i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from app.core.provenance import ProvenanceEntry
@@ -94,13 +94,22 @@ def derive_sources(
     own_sources: Sequence[str] = (),
 ) -> tuple[str, ...]:
     """Provenance sessions in order, `unknown:` if any id lacks an entry, then the dashboard's own sources."""
-    ordered: list[str] = []
-    for entry in provenance or ():
-        source = f"session:{entry.session_id}"
-        if source not in ordered:
-            ordered.append(source)
-    known = {entry.candidate_id for entry in provenance or ()}
-    if provenance is None or any(item not in known for item in candidate_ids) or not (ordered or own_sources):
+    if provenance is None:
+        return sources_of(candidate_ids, None, own_sources)
+    sessions = tuple(dict.fromkeys(entry.session_id for entry in provenance))
+    return sources_of(candidate_ids, (sessions, {entry.candidate_id for entry in provenance}), own_sources)
+
+
+def sources_of(
+    candidate_ids: Sequence[int],
+    sessions: tuple[Sequence[str], Collection[int]] | None,
+    own_sources: Sequence[str] = (),
+) -> tuple[str, ...]:
+    """`derive_sources` from what it needs of the provenance: its session ids in order and the candidate
+    ids it describes (None: provenance unknown; see `app.core.provenance.provenance_sessions`)."""
+    ordered = [f"session:{session}" for session in sessions[0]] if sessions is not None else []
+    known = sessions[1] if sessions is not None else ()
+    if sessions is None or any(item not in known for item in candidate_ids) or not (ordered or own_sources):
         ordered.append(MEMORY_SOURCE_UNKNOWN)
     for source in own_sources:
         if source not in ordered:

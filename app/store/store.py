@@ -39,7 +39,6 @@ from app.store.read.query import (
     select_ids,
 )
 from app.store.read.reads import (
-    chunks,
     fetch_candidates,
     fetch_own_facts,
     fetch_revision,
@@ -49,7 +48,7 @@ from app.store.read.reads import (
 )
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
 from app.store.read.rows import build_memories
-from app.store.read.sources import has_marks_table, load_marks, split_contributions
+from app.store.read.sources import has_marks_table, judged_trust, load_marks, split_contributions
 from app.store.read.trash import fetch_deleted_rows
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
@@ -304,14 +303,16 @@ class MemoryStore:
             return self._of_trust(conn, ids, flt.trust) if flt.trust else ids
 
     def _of_trust(self, conn: Connection, ids: Sequence[int], trust: str) -> list[int]:
-        """The ids whose memory has `trust` (`screened`: untrusted for its content) under the marks."""
-        now, kept = self.now(), []
-        for part in chunks(ids, 5_000):
-            for memory in self._memories(conn, part, now):
-                screened = memory.has_hidden_characters
-                if (trust == "screened" and screened) or (trust != "screened" and memory.trust == trust):
-                    kept.append(memory.id)
-        return kept
+        """The ids whose memory has `trust` (`screened`: untrusted for its content) under the marks; the
+        trash's cards are judged as cards (they are not in the host's table)."""
+        marks = self._marks if self._marks is not None else load_marks(conn)
+        judged = judged_trust(conn, ids, marks, self._own)
+        missing = [i for i in ids if i not in judged]
+        for memory in self._memories(conn, missing, self.now()) if missing else ():
+            judged[memory.id] = (memory.trust, memory.has_hidden_characters)
+        if trust == "screened":
+            return [i for i in ids if i in judged and judged[i][1]]
+        return [i for i in ids if i in judged and judged[i][0] == trust]
 
     def first_ids(self, flt: MemoryFilter, limit: int) -> tuple[list[int], int | None]:
         """The first `limit` ids of a listing, without observing, and how many it holds: a first screen

@@ -9,12 +9,23 @@ entries themselves (`json_each`, only over text that is valid JSON: a host cell 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import ColumnElement, Connection, and_, case, exists, false, func, inspect, or_, select
 
 from app.core.models import Memory
-from app.core.trust import MEMORY_SOURCE_UNKNOWN, is_scheme, scheme_of
+from app.core.provenance import parse_candidate_ids, provenance_sessions
+from app.core.screening import has_hidden_characters
+from app.core.trust import (
+    MEMORY_SOURCE_UNKNOWN,
+    UNTRUSTED,
+    TrustMarks,
+    is_scheme,
+    memory_trust,
+    scheme_of,
+    sources_of,
+)
+from app.store.read.host_cells import text_value
 from app.store.schema.tables import memory_sources, trust_marks, user_memories
 
 m = user_memories.c
@@ -80,3 +91,31 @@ def load_marks(conn: Connection) -> dict[str, str]:
     """The person's marks: source (or scheme) -> trust."""
     rows = conn.execute(select(trust_marks.c.source, trust_marks.c.trust).order_by(trust_marks.c.source))
     return {str(source): str(trust) for source, trust in rows}
+
+
+def judged_trust(
+    conn: Connection, ids: Sequence[int], marks: TrustMarks, own: bool
+) -> dict[int, tuple[str, bool]]:
+    """Each memory's trust under `marks` and whether it is screened, read from only the columns trust
+    depends on (a listing filtered by trust judges every row: no `Memory` is built for them)."""
+    wanted = set(ids)
+    own_sources: dict[int, list[str]] = {}
+    if own:
+        rows = conn.execute(
+            select(memory_sources.c.memory_id, memory_sources.c.source).order_by(
+                memory_sources.c.added_at, memory_sources.c.source
+            )
+        )
+        for memory_id, source in rows:
+            own_sources.setdefault(int(memory_id), []).append(str(source))
+    judged: dict[int, tuple[str, bool]] = {}
+    columns = select(m.id, m.content, m.source_candidate_ids, m.source_candidate_provenance)
+    for memory_id, content, raw_ids, raw_provenance in conn.execute(columns):
+        if memory_id not in wanted:
+            continue
+        sources = sources_of(
+            parse_candidate_ids(raw_ids), provenance_sessions(raw_provenance), own_sources.get(memory_id, ())
+        )
+        screened = has_hidden_characters(content if isinstance(content, str) else text_value(content))
+        judged[memory_id] = (UNTRUSTED if screened else memory_trust(sources, marks), screened)
+    return judged

@@ -119,3 +119,31 @@ def test_parse_source() -> None:
     assert parse_source("user:dashboard") == "user:dashboard"
     with pytest.raises(ValueError):
         parse_source(" ")
+
+
+@pytest.mark.parametrize(
+    "provenance",
+    [
+        '[{"candidate_id": 1, "session_id": "s", "source_compartment_start": null}]',  # a key missing
+        '[{"candidate_id": true, "session_id": "s",'
+        ' "source_compartment_start": 1, "source_compartment_end": 2}]',
+        '[{"candidate_id": 1, "session_id": "s", "source_compartment_start": 1,'
+        ' "source_compartment_end": 2}]',
+        "not json",
+        "[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]",
+        None,
+    ],
+)
+def test_the_trust_filter_judges_odd_rows_as_their_cards(
+    store: MemoryStore, host_db: Path, provenance: str | None
+) -> None:
+    store.set_trust("session:s", TRUSTED)
+    store.set_trust("unknown:", UNTRUSTED)
+    host_sql(
+        host_db,
+        "UPDATE user_memories SET source_candidate_ids = '[1]', source_candidate_provenance = ? WHERE id = 1",
+        (provenance,),
+    )
+    card = store.get(1)
+    for trust in ("trusted", "semi", "untrusted"):
+        assert (1 in ids_of(store, trust=trust)) == (card.trust == trust), trust
