@@ -67,6 +67,11 @@ class CardList(QListView):
             rows.update(range(selected.top(), selected.bottom() + 1))
         return [ids[row] for row in sorted(rows) if row < len(ids)]
 
+    def selected_count(self) -> int:
+        """How many cards are selected (counted by ranges, no id list built)."""
+        selection = self.selectionModel().selection()
+        return sum(selection.at(index).height() for index in range(selection.count()))
+
     def select_id(self, memory_id: int, *, center: bool = False) -> bool:
         index = self.cards.index_of(memory_id)
         if not index.isValid():

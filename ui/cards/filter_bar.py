@@ -1,12 +1,16 @@
 """The toolbar's search field (debounced), status filter (with Deleted: the trash), sort, source (a
-session, a source or a scheme such as `session:`) and trust, emitting one `ViewFilter`."""
+session, a source or a scheme such as `session:`), trust and when promoted, emitting one `ViewFilter`."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from app.core.text_input import text_problem
+from app.core.timefmt import DAY_MS
 from app.core.trust import parse_source
 from ui.cards.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
 
@@ -28,6 +32,13 @@ TRUSTS = (
     ("Untrusted", "untrusted"),
     ("Screened", "screened"),
 )
+PERIODS = (
+    ("Any time", 0),
+    ("Promoted today", 1),
+    ("In the last 7 days", 7),
+    ("In the last 30 days", 30),
+    ("In the last year", 365),
+)
 SORTS = (
     ("Newest promoted", "promoted", True),
     ("Oldest promoted", "promoted", False),
@@ -39,8 +50,9 @@ SORTS = (
 class FilterBar(QWidget):
     filterChanged = Signal(object)  # ViewFilter
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, now: Callable[[], int] | None = None) -> None:
         super().__init__(parent)
+        self._now = now or (lambda: int(time.time() * 1000))
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search memories or #id")
         self.search.setToolTip("Every word must occur; #12 finds memory 12 (Ctrl+F)")
@@ -69,6 +81,11 @@ class FilterBar(QWidget):
         self.trust.setAccessibleName("Trust filter")
         for label, value in TRUSTS:
             self.trust.addItem(label, value)
+        self.since = QComboBox(self.more)
+        self.since.setToolTip("Only memories promoted in this period")
+        self.since.setAccessibleName("Promoted in")
+        for label, days in PERIODS:
+            self.since.addItem(label, days)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SEARCH_DEBOUNCE_MS)
@@ -80,6 +97,7 @@ class FilterBar(QWidget):
         self.source.textChanged.connect(lambda _text: self._timer.start())
         self.source.returnPressed.connect(self._emit)
         self.trust.currentIndexChanged.connect(lambda _i: self._emit())
+        self.since.currentIndexChanged.connect(lambda _i: self._emit())
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search, 1)
@@ -89,6 +107,7 @@ class FilterBar(QWidget):
         row.setContentsMargins(8, 6, 8, 0)
         row.addWidget(self.source, 1)
         row.addWidget(self.trust)
+        row.addWidget(self.since)
 
     def current(self) -> ViewFilter:
         key, descending = self.sort.currentData()
@@ -99,6 +118,7 @@ class FilterBar(QWidget):
             bool(descending),
             source_filter(self.source.text()),
             self.trust.currentData() or "",
+            self._now() - days * DAY_MS if (days := self.since.currentData()) else None,
         )
 
     def set_source(self, source: str) -> None:
@@ -132,6 +152,7 @@ def listing_title(listing: Listing) -> str:
     search += f" from {listing.filter.source}" if listing.filter.source else ""
     trust = {value: text for text, value in TRUSTS}.get(listing.filter.trust, "")
     search += f" · {trust}" if listing.filter.trust else ""
+    search += " · promoted in the period chosen" if listing.filter.since is not None else ""
     if listing.total is None:  # a search's first screen: counted with the complete listing
         return f"{len(listing.ids):,}+ memories · {label}{search}"
     count = listing.total

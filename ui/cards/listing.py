@@ -27,6 +27,7 @@ class ViewFilter:
     descending: bool = True
     source: str = ""  # a source or scheme (`session:`), already read by `app.core.trust.parse_source`
     trust: TrustFilter = ""
+    since: int | None = None  # promoted at or after (epoch ms)
 
     def store_filter(self, status: StatusFilter) -> MemoryFilter:
         return MemoryFilter(
@@ -36,6 +37,7 @@ class ViewFilter:
             descending=self.descending,
             source=self.source,
             trust=self.trust,
+            since=self.since,
         )
 
 

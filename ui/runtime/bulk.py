@@ -71,9 +71,7 @@ class BulkWrites:
     def delete(self, ids: Sequence[int]) -> None:
         chosen = list(ids)
 
-        def done(deleted: list[int]) -> None:
-            for memory_id in deleted:
-                self.controller.memoryRemoved.emit(memory_id)
+        def done(deleted: list[int]) -> None:  # the listing that follows the write drops their cards
             self.controller.set_undo(
                 undo_ops.after_delete_many(deleted),
                 f"Deleted {count_word(len(deleted))} (Ctrl+Z brings them back)",

@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.banner)
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        self.filters = FilterBar(self)
+        self.filters = FilterBar(self, now=lambda: self.controller.store.now())
         left_layout.insertWidget(0, self.filters.more)
         self.toolbar = QToolBar("Main", self)
         self.toolbar.setObjectName("mainToolbar")
@@ -265,7 +265,7 @@ class MainWindow(QMainWindow):
     def _update_actions(self, memory: Memory | None) -> None:
         writable = not self.controller.read_only
         a = self.acts
-        many = len(self.list.selected_ids()) > 1  # the writers act on the whole selection
+        many = self.list.selected_count() > 1  # the writers act on the whole selection
         deleted = memory is not None and memory.status == MemoryStatus.DELETED  # the trash's cards
         live = writable and memory is not None and not deleted
         a.edit.setEnabled(live and not many)

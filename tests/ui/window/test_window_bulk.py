@@ -149,3 +149,23 @@ def test_a_sessions_menu_marks_trust_lists_and_retires(
     window.acts.undo.trigger()
     qtbot.waitUntil(lambda: sorted(window.model.ids) == [1, 4], timeout=10_000)
     settle(qtbot, window)
+
+
+def test_the_filter_row_filters_by_source_trust_and_when_promoted(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    store.set_trust("session:ses_b7", "untrusted")
+    window = make_window(qtbot, store, tmp_path)
+    bar = window.filters
+    qtbot.keyClicks(bar.source, "ses_seed")
+    qtbot.waitUntil(lambda: sorted(window.model.ids) == [1, 4], timeout=10_000)
+    assert "from session:ses_seed" in window.list_header.text()
+    bar.source.clear()
+    bar.trust.setCurrentIndex(bar.trust.findData("untrusted"))
+    qtbot.waitUntil(lambda: list(window.model.ids) == [5], timeout=10_000)
+    bar.trust.setCurrentIndex(0)
+    bar.since.setCurrentIndex(bar.since.findData(30))  # #5 was promoted 23 days before the clock
+    qtbot.waitUntil(lambda: list(window.model.ids) == [5], timeout=10_000)
+    bar.since.setCurrentIndex(bar.since.findData(7))
+    qtbot.waitUntil(lambda: list(window.model.ids) == [], timeout=10_000)
+    settle(qtbot, window)
