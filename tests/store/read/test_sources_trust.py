@@ -147,3 +147,25 @@ def test_the_trust_filter_judges_odd_rows_as_their_cards(
     card = store.get(1)
     for trust in ("trusted", "semi", "untrusted"):
         assert (1 in ids_of(store, trust=trust)) == (card.trust == trust), trust
+
+
+def test_a_read_only_store_at_the_previous_revision_keeps_its_facts(host_db: Path) -> None:
+    """A file the app last migrated to 0003 (no marks table) that it cannot migrate now: its history and
+    expiry still read, and marks live in memory."""
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from app.store.schema.migrate import alembic_config
+
+    engine = create_engine(f"sqlite:///{host_db}")
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0003")
+    engine.dispose()
+    store = MemoryStore.open(host_db, read_only=True)
+    try:
+        assert store.has_own_tables and store.trust_marks() == {}
+        store.set_trust("session:ses_seed", TRUSTED)
+        assert store.get(1).trust == TRUSTED
+    finally:
+        store.close()
+    assert query(host_db, "SELECT count(*) FROM sqlite_master WHERE name = 'mdash_trust_marks'") == [(0,)]
