@@ -18,7 +18,10 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from app import __version__
 from app.cli.arguments import argument_problem
 from app.cli.commands import add as add_command
+from app.cli.commands import digest as digest_commands
+from app.cli.commands import import_file as import_commands
 from app.cli.commands import memory as memory_commands
+from app.cli.commands import schedule as schedule_commands
 from app.cli.commands import sources as source_commands
 from app.cli.commands import write as write_commands
 from app.cli.opener import open_store
@@ -81,6 +84,9 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     write_commands.register(subparsers, parents)
     add_command.register(subparsers, parents)
     source_commands.register(subparsers, parents)
+    digest_commands.register(subparsers, parents)
+    import_commands.register(subparsers, parents)
+    schedule_commands.register(subparsers, parents)
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:

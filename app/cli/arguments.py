@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from app.core.clock import parse_instant
+from app.core.clock import instant_problem, parse_instant
 from app.core.errors import InvalidInputError
 from app.core.text_input import (
     INT64_MAX,
@@ -26,6 +26,7 @@ from app.core.text_input import (
     text_problem,
     whole_number_int64,
 )
+from app.core.timefmt import parse_duration
 from app.core.trust import parse_source
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -131,3 +132,20 @@ def instant(text: str) -> int:
         return parse_instant(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_when(text: str, now: int) -> int:
+    """An instant as `--since` takes it: epoch milliseconds or ISO 8601 (as `--at`), or a duration back from
+    `now` (`2d` is two days ago); InvalidInputError with a message otherwise."""
+    try:
+        return parse_instant(text)
+    except ValueError as exc:
+        first = exc
+    try:
+        at = now - parse_duration(text)
+    except ValueError:
+        raise InvalidInputError(f"{first}; or give a duration back from now, like 2d or 12h") from None
+    problem = instant_problem(at)
+    if problem is not None:
+        raise InvalidInputError(f"{text.strip()[:30]} ago is too far back: {problem}")
+    return at

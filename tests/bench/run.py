@@ -59,6 +59,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
             _call("measure_bulk", "retire_dry_run", db, work, n),
             _call("measure_bulk", "every_session_dry_run", db, work, n),
         ],
+        "digest": lambda db, work, n: [_call("measure_digest", "digest", db, work, n)],
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
         "start": lambda db, work, n: list(_call("measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
     }
