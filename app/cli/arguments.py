@@ -18,8 +18,16 @@ from pathlib import Path
 
 from app.core.clock import instant_problem, parse_instant
 from app.core.errors import InvalidInputError
-from app.core.text_input import INT64_MAX, INT64_MIN, MAX_CONTENT_BYTES, is_whole_number, whole_number_int64
+from app.core.text_input import (
+    INT64_MAX,
+    INT64_MIN,
+    MAX_CONTENT_BYTES,
+    is_whole_number,
+    text_problem,
+    whole_number_int64,
+)
 from app.core.timefmt import parse_duration
+from app.core.trust import parse_source
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = range(0xDC80, 0xDD00)  # how os.fsdecode's surrogateescape carries an undecodable byte
@@ -105,6 +113,25 @@ def _read_stdin(size: int) -> bytes:
         data: bytes = binary.read(size)
         return data
     return str(stream.read(size)).encode("utf-8", "surrogateescape")
+
+
+def source_name(text: str) -> str:
+    """An argparse type: a source (`session:ses_abc`, a scheme `session:`, a bare session id)."""
+    problem = text_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"the source {problem}")
+    try:
+        return parse_source(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def instant(text: str) -> int:
+    """An argparse type: epoch milliseconds or an ISO 8601 date/time (naive means UTC)."""
+    try:
+        return parse_instant(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_when(text: str, now: int) -> int:

@@ -17,6 +17,8 @@ class MemoryStatus(StrEnum):
 
     ACTIVE = "active"
     DISMISSED = "dismissed"
+    # Not a host status: a memory no longer in the host's table (the trash), shown from its revisions.
+    DELETED = "deleted"
 
 
 class RevisionKind(StrEnum):
@@ -84,6 +86,8 @@ class Memory:
     # What was odd in the stored row (`app.store.read.rows`): one note per oddity, raw values escaped, e.g.
     # "updated_at is text 'yesterday', not epoch milliseconds in range: shown as 1970-01-01 00:00:00 UTC".
     oddities: tuple[str, ...] = ()
+    # Why `trust` is what it is (`app.core.trust.grade`): the weakest sources, or "screened: ...".
+    trust_reasons: tuple[str, ...] = ()
 
     @property
     def malformed(self) -> bool:

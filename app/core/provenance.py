@@ -112,6 +112,32 @@ def parse_provenance(raw: object) -> tuple[ProvenanceEntry, ...] | None:
     return tuple(entries)
 
 
+def provenance_sessions(raw: object) -> tuple[tuple[str, ...], frozenset[int]] | None:
+    """What trust needs of a provenance column, read as `parse_provenance` reads it but without building
+    its entries: the session ids in order (repeats dropped) and the candidate ids described; None where
+    the host reads "unknown". A listing filtered by trust reads this for every row."""
+    data = _json_list(raw) if raw is not None else None
+    if data is None:
+        return None
+    sessions: dict[str, None] = {}
+    ids: set[int] = set()
+    for item in data:
+        if type(item) is not dict:
+            return None
+        candidate, session = item.get("candidate_id"), item.get("session_id")
+        start, end = item.get("source_compartment_start", ""), item.get("source_compartment_end", "")
+        if (
+            type(candidate) is not int
+            or type(session) is not str
+            or not (start is None or type(start) is int)
+            or not (end is None or type(end) is int)
+        ):
+            return None  # a missing compartment key reads as "" above: not int or null
+        sessions[session] = None
+        ids.add(candidate)
+    return tuple(sessions), frozenset(ids)
+
+
 def provenance_problem(raw: object, parsed: tuple[ProvenanceEntry, ...] | None) -> str | None:
     """What is odd about a provenance column `parse_provenance` read as `parsed` (NULL is not odd: the
     host's "unknown")."""

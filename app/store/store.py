@@ -9,9 +9,10 @@ rule for the candidate pool is decided once, in `_triage`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import overload
 
 from sqlalchemy import Connection, Select, func, select
 
@@ -20,12 +21,13 @@ from app.core.errors import (
     ConflictError,
     DatabaseLockedError,
     DatabaseReplacedError,
+    InvalidInputError,
     NotFoundError,
     ReadOnlyError,
 )
 from app.core.models import Candidate, Counts, Memory, MemoryStatus, Revision, RevisionSource
 from app.core.paths import DatabaseChoice, choose_database, is_url
-from app.core.trust import MEMORY_SOURCE_USER_EDIT
+from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
@@ -50,10 +52,12 @@ from app.store.read.reads import (
 )
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
 from app.store.read.rows import build_memories
+from app.store.read.sources import has_marks_table, judged_trust, load_marks, split_contributions
+from app.store.read.trash import fetch_deleted_rows
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
-from app.store.write import expiry_sweep, importer, lease, revision_log, triage, writes
+from app.store.write import expiry_sweep, importer, lease, revision_log, triage, trust_marks, writes
 from app.store.write.watermark import save_watermark
 from app.transfer.export_format import ExportFile
 
@@ -62,6 +66,10 @@ KEEP = writes.KEEP
 # listing's first ids (without the search) before it scans every row: a term in one memory of 8 or more
 # fills a screen there.
 FIRST_WINDOW = 8
+
+
+def _as_ids(memory_ids: int | Sequence[int]) -> list[int]:
+    return [memory_ids] if isinstance(memory_ids, int) else list(memory_ids)
 
 
 class MemoryStore:
@@ -74,6 +82,12 @@ class MemoryStore:
         with self._read() as conn:
             refuse_newer(conn, opened.location)
             self._own = own_tables_ready(conn)
+            marks_table = self._own and has_marks_table(conn)
+        # Marks live in their table; a read-only store (or one without it) keeps them in memory.
+        self._marks: dict[str, str] | None = None if marks_table and not opened.read_only else {}
+        if marks_table and opened.read_only:
+            with self._read() as conn:
+                self._marks = load_marks(conn)
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
@@ -268,15 +282,26 @@ class MemoryStore:
 
     # -- reads -----------------------------------------------------------------------------------------
 
-    def _memories(self, conn: Connection, ids: Sequence[int], now: int) -> list[Memory]:
+    def _memories(
+        self, conn: Connection, ids: Sequence[int], now: int, *, trash: bool = True
+    ) -> list[Memory]:
+        """The memories of `ids`; with `trash`, ids no longer in the host's table come from the trash
+        (status `deleted`, `app.store.read.trash`)."""
         rows = fetch_rows(conn, ids)
+        if trash and self._own and len(rows) < len(set(ids)):  # ids not in the host's table
+            found = {row.id for row in rows}
+            deleted = {row.id: row for row in fetch_deleted_rows(conn, [i for i in ids if i not in found])}
+            if deleted:
+                by_id = {row.id: row for row in rows} | deleted
+                rows = [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
         facts = fetch_own_facts(conn, ids) if self._own else {}
         if self._memory_log is not None:
             for memory_id in ids:
                 merged = self._memory_log.facts(facts.get(memory_id), memory_id)
                 if merged is not None:
                     facts[memory_id] = merged
-        return build_memories(rows, facts, now)
+        marks = self._marks if self._marks is not None else load_marks(conn)
+        return build_memories(rows, facts, now, marks)
 
     def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
         """The listing's ids in order (observing outside rewrites first, unless told not to)."""
@@ -284,7 +309,20 @@ class MemoryStore:
             self.observe()
         flt = flt or MemoryFilter()
         with self._read() as conn:
-            return list(conn.execute(self._ids_query(conn, flt)).scalars().all())
+            ids = list(conn.execute(self._ids_query(conn, flt)).scalars().all())
+            return self._of_trust(conn, ids, flt.trust) if flt.trust else ids
+
+    def _of_trust(self, conn: Connection, ids: Sequence[int], trust: str) -> list[int]:
+        """The ids whose memory has `trust` (`screened`: untrusted for its content) under the marks; the
+        trash's cards are judged as cards (they are not in the host's table)."""
+        marks = self._marks if self._marks is not None else load_marks(conn)
+        judged = judged_trust(conn, ids, marks, self._own)
+        missing = [i for i in ids if i not in judged]
+        for memory in self._memories(conn, missing, self.now()) if missing else ():
+            judged[memory.id] = (memory.trust, memory.has_hidden_characters)
+        if trust == "screened":
+            return [i for i in ids if i in judged and judged[i][1]]
+        return [i for i in ids if i in judged and judged[i][0] == trust]
 
     def first_ids(self, flt: MemoryFilter, limit: int) -> tuple[list[int], int | None]:
         """The first `limit` ids of a listing, without observing, and how many it holds: a first screen
@@ -294,6 +332,9 @@ class MemoryStore:
         counts it): terms the index narrows are read through it; otherwise the text is matched against
         the listing's first `FIRST_WINDOW * limit` ids, and only a search that leaves the screen short
         there scans every row. A listing without a search is counted (the status index answers)."""
+        if flt.trust:  # judged in Python, under the marks: no LIMIT query
+            every = self.list_ids(flt, observe=False)
+            return every[:limit], len(every)
         searching = bool(flt.search.strip())
         with self._read() as conn:
             indexed = self._indexed_terms(conn, flt)
@@ -321,10 +362,11 @@ class MemoryStore:
             return search_index.selective_terms(conn, flt.search.split())
         return []
 
-    def get_many(self, ids: Sequence[int]) -> list[Memory]:
-        """Memories by id, in the order given (no observation: callers page through a listing)."""
+    def get_many(self, ids: Sequence[int], *, deleted: bool = True) -> list[Memory]:
+        """Memories by id, in the order given (no observation: callers page through a listing); deleted
+        ones from the trash (status `deleted`) unless told not to."""
         with self._read() as conn:
-            return self._memories(conn, ids, self.now())
+            return self._memories(conn, ids, self.now(), trash=deleted)
 
     def list_memories(self, flt: MemoryFilter | None = None) -> list[Memory]:
         return self.get_many(self.list_ids(flt))
@@ -332,7 +374,7 @@ class MemoryStore:
     def get(self, memory_id: int, *, observe: bool = True) -> Memory:
         if observe:
             self.observe()
-        found = self.get_many([memory_id])
+        found = self.get_many([memory_id], deleted=False)
         if not found:
             raise NotFoundError(f"memory #{memory_id} does not exist")
         return found[0]
@@ -533,36 +575,133 @@ class MemoryStore:
                 revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
         return self.get(memory_id, observe=False)
 
-    def dismiss(self, memory_id: int, reason: str | None = None) -> Memory:
-        with self.write() as ctx:
-            writes.set_status(ctx, memory_id, MemoryStatus.DISMISSED, reason=reason)
-        return self.get(memory_id, observe=False)
+    # Dismiss, reactivate, delete, expiry and restore act on one id or on many: many are one transaction
+    # (every id checked first: one that is not there changes nothing), one revision per memory changed
+    # and one profile bump. One id returns what it always did; a sequence returns the ids that changed,
+    # in the order given (repeats dropped): reading 10,000 memories back would cost more than the write.
 
-    def reactivate(self, memory_id: int, new_expiry: int | object | None = KEEP) -> Memory:
+    @overload
+    def dismiss(self, memory_ids: int, reason: str | None = None) -> Memory: ...
+    @overload
+    def dismiss(self, memory_ids: Sequence[int], reason: str | None = None) -> list[int]: ...
+    def dismiss(self, memory_ids: int | Sequence[int], reason: str | None = None) -> Memory | list[int]:
+        with self.write() as ctx:
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            changed = writes.set_statuses(ctx, ids, MemoryStatus.DISMISSED, reason=reason)
+        return self._written(memory_ids, [i for i in ids if i in changed])
+
+    @overload
+    def reactivate(self, memory_ids: int, new_expiry: int | object | None = KEEP) -> Memory: ...
+    @overload
+    def reactivate(self, memory_ids: Sequence[int], new_expiry: int | object | None = KEEP) -> list[int]: ...
+    def reactivate(
+        self, memory_ids: int | Sequence[int], new_expiry: int | object | None = KEEP
+    ) -> Memory | list[int]:
         """Active again; an expired memory needs `new_expiry` (a future instant, or None for never)."""
         with self.write() as ctx:
-            writes.reactivate(ctx, memory_id, new_expiry)  # type: ignore[arg-type]
-        return self.get(memory_id, observe=False)
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            changed = [i for i in ids if writes.reactivate(ctx, i, new_expiry) is not None]  # type: ignore[arg-type]
+        return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
 
-    def delete(self, memory_id: int) -> Revision:
+    @overload
+    def delete(self, memory_ids: int) -> Revision: ...
+    @overload
+    def delete(self, memory_ids: Sequence[int]) -> list[int]: ...
+    def delete(self, memory_ids: int | Sequence[int]) -> Revision | list[int]:
+        """Delete; one id returns its delete revision (what a restore brings back)."""
         with self.write() as ctx:
-            revision_id = writes.delete_memory(ctx, memory_id)
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
+        if not isinstance(memory_ids, int):
+            return ids
         with self._read() as conn:
-            revision = fetch_revision(conn, revision_id)
+            revision = fetch_revision(conn, revision_ids[0])
         assert revision is not None
         return revision
 
-    def restore(self, memory_id: int, revision_id: int) -> Memory:
+    @overload
+    def restore(self, memory_ids: int, revision_id: int | None = None) -> Memory: ...
+    @overload
+    def restore(self, memory_ids: Sequence[int], revision_id: None = None) -> list[int]: ...
+    def restore(self, memory_ids: int | Sequence[int], revision_id: int | None = None) -> Memory | list[int]:
+        """Bring back what a revision left (a new revision; history is never rewritten). Without a
+        revision (and for many ids) each memory must be deleted, and comes back from its latest delete
+        revision: the trash's restore."""
+        ids = list(dict.fromkeys(_as_ids(memory_ids)))
         with self.write() as ctx:
-            writes.restore(ctx, memory_id, revision_id, source=RevisionSource.RESTORE)
+            if revision_id is None:
+                writes.restore_deleted(ctx, ids, source=RevisionSource.RESTORE)
+            elif len(ids) != 1:
+                raise InvalidInputError("a revision belongs to one memory: restore many without one")
+            else:
+                writes.restore(ctx, ids[0], revision_id, source=RevisionSource.RESTORE)
+        return self._written(memory_ids, ids)
+
+    @overload
+    def set_expiry(self, memory_ids: int, expires_at: int | Mapping[int, int | None] | None) -> Memory: ...
+    @overload
+    def set_expiry(
+        self, memory_ids: Sequence[int], expires_at: int | Mapping[int, int | None] | None
+    ) -> list[int]: ...
+    def set_expiry(
+        self, memory_ids: int | Sequence[int], expires_at: int | Mapping[int, int | None] | None
+    ) -> Memory | list[int]:
+        """Set (or clear, with None) the expiry, the same for every id or each its own (a mapping, as an
+        undo puts them back); one already passed dismisses the memory at once."""
+        with self.write() as ctx:
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            changed = []
+            for memory_id in ids:
+                at = expires_at.get(memory_id) if isinstance(expires_at, Mapping) else expires_at
+                if writes.set_expiry(ctx, memory_id, at) is not None:
+                    changed.append(memory_id)
+            expiry_sweep.sweep(ctx)
+        return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
+
+    @overload
+    def _written(self, asked: int, ids: list[int]) -> Memory: ...
+    @overload
+    def _written(self, asked: Sequence[int], ids: list[int]) -> list[int]: ...
+    def _written(self, asked: int | Sequence[int], ids: list[int]) -> Memory | list[int]:
+        """What a writer of one id or many returns: the memory (changed or not), or the ids that changed."""
+        return self.get(asked, observe=False) if isinstance(asked, int) else ids
+
+    def add(self, content: str) -> Memory:
+        """A memory a person writes: as the host writes a promotion (one `now`), of no candidates, its
+        source `user:dashboard` (trusted); its revision and one profile bump."""
+        with self.write() as ctx:
+            memory_id = writes.add_memory(ctx, content)
         return self.get(memory_id, observe=False)
 
-    def set_expiry(self, memory_id: int, expires_at: int | None) -> Memory:
-        """Set (or clear, with None) the expiry; one already passed dismisses the memory at once."""
-        with self.write() as ctx:
-            writes.set_expiry(ctx, memory_id, expires_at)
-            expiry_sweep.sweep(ctx)
-        return self.get(memory_id, observe=False)
+    # -- sources and trust -----------------------------------------------------------------------------
+
+    def trust_marks(self) -> dict[str, str]:
+        """The person's marks: source (or scheme, `session:`) -> `trusted` or `untrusted`."""
+        if self._marks is not None:
+            return dict(self._marks)
+        with self._read() as conn:
+            return load_marks(conn)
+
+    def set_trust(self, source: str, trust: str) -> dict[str, str]:
+        """Mark a source (or a whole scheme) `trusted` or `untrusted`; `default` removes the mark. A
+        read-only store keeps its marks in memory. No profile bump: the host injects whatever the trust."""
+        if trust not in (*MARKS, DEFAULT_MARK):
+            raise InvalidInputError(f"trust must be one of {', '.join((*MARKS, DEFAULT_MARK))}")
+        if self._marks is not None:
+            if trust == DEFAULT_MARK:
+                self._marks.pop(source, None)
+            else:
+                self._marks[source] = trust
+        else:
+            with self.write() as ctx:
+                trust_marks.set_mark(ctx, source, trust)
+        return self.trust_marks()
+
+    def contributions(self, source: str) -> tuple[list[Memory], list[Memory]]:
+        """Everything `source` (or a whole scheme) contributed, any status: (memories where it is the only
+        source, those where it is one of several)."""
+        ids = self.list_ids(MemoryFilter(status="all", source=source, sort="id"))
+        return split_contributions(self.get_many(ids), source)
 
     def sweep(self) -> list[int]:
         """Dismiss every active memory whose expiry has passed (also run on every writable open)."""

@@ -54,6 +54,11 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         "diffcases": lambda db, work, n: list(_call("measure_store", "diff_cases", db, work, n)),  # type: ignore[call-overload]
         "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],
         "observe": lambda db, work, n: [_call("measure_store", "observe", db, work, n)],
+        "bulk": lambda db, work, n: [
+            _call("measure_bulk", "bulk_dismiss", db, work, n),
+            _call("measure_bulk", "retire_dry_run", db, work, n),
+            _call("measure_bulk", "every_session_dry_run", db, work, n),
+        ],
         "digest": lambda db, work, n: [_call("measure_digest", "digest", db, work, n)],
         "postgres": lambda db, work, n: list(_call("measure_postgres", "store_rows", db, work, n)),  # type: ignore[call-overload]
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],

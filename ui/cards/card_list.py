@@ -32,7 +32,9 @@ class CardList(QListView):
         self.setMouseTracking(True)
         self.setFrameShape(QListView.Shape.NoFrame)
         self.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # cards (Base) stand out
-        self.setSelectionMode(QListView.SelectionMode.SingleSelection)
+        # Shift/Ctrl-click, Shift+arrows and Ctrl+A (over the filtered listing) select many; the panel
+        # shows the current card, the writers act on the whole selection (`selected_ids`).
+        self.setSelectionMode(QListView.SelectionMode.ExtendedSelection)
         self.setAccessibleName("Memory cards")
 
     def dataChanged(
@@ -54,6 +56,21 @@ class CardList(QListView):
     def current_id(self) -> int | None:
         index = self.currentIndex()
         return int(index.data(ID_ROLE)) if index.isValid() else None
+
+    def selected_ids(self) -> list[int]:
+        """The selected cards' ids in listing order (by ranges: Ctrl+A over 100,000 cards is one)."""
+        ids = self.cards.ids
+        rows: set[int] = set()
+        selection = self.selectionModel().selection()
+        for index in range(selection.count()):
+            selected = selection.at(index)
+            rows.update(range(selected.top(), selected.bottom() + 1))
+        return [ids[row] for row in sorted(rows) if row < len(ids)]
+
+    def selected_count(self) -> int:
+        """How many cards are selected (counted by ranges, no id list built)."""
+        selection = self.selectionModel().selection()
+        return sum(selection.at(index).height() for index in range(selection.count()))
 
     def select_id(self, memory_id: int, *, center: bool = False) -> bool:
         index = self.cards.index_of(memory_id)

@@ -1,10 +1,17 @@
-"""The toolbar's search field (debounced), status filter and sort, emitting one `ViewFilter`."""
+"""The toolbar's search field (debounced), status filter (with Deleted: the trash), sort, source (a
+session, a source or a scheme such as `session:`), trust and when promoted, emitting one `ViewFilter`."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
+from app.core.text_input import text_problem
+from app.core.timefmt import DAY_MS
+from app.core.trust import parse_source
 from ui.cards.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
 
 # A little over the gap between two keys of a quick typist (~100 ms): one query for a word typed at
@@ -16,6 +23,21 @@ STATUSES = (
     ("All", "all"),
     ("Rewritten", "rewritten"),
     ("Expiring/Expired", EXPIRING_OR_EXPIRED),
+    ("Deleted", "deleted"),
+)
+TRUSTS = (
+    ("Any trust", ""),
+    ("Trusted", "trusted"),
+    ("Semi-trusted", "semi"),
+    ("Untrusted", "untrusted"),
+    ("Screened", "screened"),
+)
+PERIODS = (
+    ("Any time", 0),
+    ("Promoted today", 1),
+    ("In the last 7 days", 7),
+    ("In the last 30 days", 30),
+    ("In the last year", 365),
 )
 SORTS = (
     ("Newest promoted", "promoted", True),
@@ -28,8 +50,9 @@ SORTS = (
 class FilterBar(QWidget):
     filterChanged = Signal(object)  # ViewFilter
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, now: Callable[[], int] | None = None) -> None:
         super().__init__(parent)
+        self._now = now or (lambda: int(time.time() * 1000))
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search memories or #id")
         self.search.setToolTip("Every word must occur; #12 finds memory 12 (Ctrl+F)")
@@ -46,6 +69,26 @@ class FilterBar(QWidget):
         self.sort.setAccessibleName("Sort order")
         for label, key, descending in SORTS:
             self.sort.addItem(label, (key, descending))
+        # Source and trust sit in a row of their own (`more`, above the cards): the toolbar has no room.
+        self.more = QWidget(parent)
+        self.source = QLineEdit(self.more)
+        self.source.setPlaceholderText("Source or session")
+        self.source.setToolTip(
+            "Only memories from this source: a session id (ses_…), session:ID, user:dashboard, "
+            "or a whole scheme such as session:"
+        )
+        self.source.setAccessibleName("Source filter")
+        self.source.setClearButtonEnabled(True)
+        self.trust = QComboBox(self.more)
+        self.trust.setToolTip("Only memories of this trust (Screened: hidden characters in the content)")
+        self.trust.setAccessibleName("Trust filter")
+        for label, value in TRUSTS:
+            self.trust.addItem(label, value)
+        self.since = QComboBox(self.more)
+        self.since.setToolTip("Only memories promoted in this period")
+        self.since.setAccessibleName("Promoted in")
+        for label, days in PERIODS:
+            self.since.addItem(label, days)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SEARCH_DEBOUNCE_MS)
@@ -54,15 +97,37 @@ class FilterBar(QWidget):
         self.search.returnPressed.connect(self._emit)
         self.status.currentIndexChanged.connect(lambda _i: self._emit())
         self.sort.currentIndexChanged.connect(lambda _i: self._emit())
+        self.source.textChanged.connect(lambda _text: self._timer.start())
+        self.source.returnPressed.connect(self._emit)
+        self.trust.currentIndexChanged.connect(lambda _i: self._emit())
+        self.since.currentIndexChanged.connect(lambda _i: self._emit())
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search, 1)
         layout.addWidget(self.status)
         layout.addWidget(self.sort)
+        row = QHBoxLayout(self.more)
+        row.setContentsMargins(8, 6, 8, 0)
+        row.addWidget(self.source, 1)
+        row.addWidget(self.trust)
+        row.addWidget(self.since)
 
     def current(self) -> ViewFilter:
         key, descending = self.sort.currentData()
-        return ViewFilter(str(self.status.currentData()), self.search.text().strip(), key, bool(descending))
+        return ViewFilter(
+            str(self.status.currentData()),
+            self.search.text().strip(),
+            key,
+            bool(descending),
+            source_filter(self.source.text()),
+            self.trust.currentData() or "",
+            self._now() - days * DAY_MS if (days := self.since.currentData()) else None,
+        )
+
+    def set_source(self, source: str) -> None:
+        """Show the memories of one source (the provenance table's "Show memories from this session")."""
+        self.source.setText(source)
+        self._emit()
 
     def set_status(self, value: str) -> None:
         index = self.status.findData(value)
@@ -74,9 +139,23 @@ class FilterBar(QWidget):
         self.filterChanged.emit(self.current())
 
 
+def source_filter(text: str) -> str:
+    """The source typed, as the store reads one (`session:ID` for a bare id); "" when none or unusable."""
+    if not text.strip() or text_problem(text) is not None:
+        return ""
+    try:
+        return parse_source(text)
+    except ValueError:
+        return ""
+
+
 def listing_title(listing: Listing) -> str:
     label = {value: text for text, value in STATUSES}.get(listing.filter.status, listing.filter.status)
     search = f" matching “{listing.filter.search}”" if listing.filter.search else ""
+    search += f" from {listing.filter.source}" if listing.filter.source else ""
+    trust = {value: text for text, value in TRUSTS}.get(listing.filter.trust, "")
+    search += f" · {trust}" if listing.filter.trust else ""
+    search += " · promoted in the period chosen" if listing.filter.since is not None else ""
     if listing.total is None:  # a search's first screen: counted with the complete listing
         return f"{len(listing.ids):,}+ memories · {label}{search}"
     count = listing.total

@@ -11,22 +11,34 @@ from dataclasses import dataclass
 
 from app.core.models import Counts, Memory
 from app.store import MemoryFilter, MemoryStore
-from app.store.read.query import STATUS_FILTERS, SortKey, StatusFilter
+from app.store.read.query import STATUS_FILTERS, SortKey, StatusFilter, TrustFilter
 
 EXPIRING_OR_EXPIRED = "expiring_or_expired"
 
 
 @dataclass(frozen=True, slots=True)
 class ViewFilter:
-    """What the toolbar selects: a store status filter or `expiring_or_expired`, search text and sort."""
+    """What the toolbar selects: a store status filter or `expiring_or_expired`, search text, sort, a
+    source and a trust."""
 
     status: str = "active"
     search: str = ""
     sort: SortKey = "promoted"
     descending: bool = True
+    source: str = ""  # a source or scheme (`session:`), already read by `app.core.trust.parse_source`
+    trust: TrustFilter = ""
+    since: int | None = None  # promoted at or after (epoch ms)
 
     def store_filter(self, status: StatusFilter) -> MemoryFilter:
-        return MemoryFilter(status=status, search=self.search, sort=self.sort, descending=self.descending)
+        return MemoryFilter(
+            status=status,
+            search=self.search,
+            sort=self.sort,
+            descending=self.descending,
+            source=self.source,
+            trust=self.trust,
+            since=self.since,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,10 @@ def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Bad
         )
     word, tone = _TRUST.get(memory.trust, (memory.trust, Tone.PURPLE))
     sources = "\n".join(f"• {source}" for source in memory.sources) or "• none recorded"
-    badges.append(Badge(word, tone, f"Trust: {word} (the weakest source counts)\nSources:\n{sources}"))
+    screened = any(reason.startswith("screened") for reason in memory.trust_reasons)
+    why = "".join(f"\n• {reason}" for reason in memory.trust_reasons)
+    tip = f"Trust: {word} (the weakest source counts){why}\nSources:\n{sources}"
+    badges.append(Badge(f"{word} (screened)" if screened else word, tone, tip))
     return badges
 
 

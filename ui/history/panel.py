@@ -283,7 +283,11 @@ class HistoryPanel(QWidget):
         more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
         self.sources.setText(f"{trust} · sources: {shown}{more}")
         self.sources.setToolTip(
-            plain_tip("Sources (trust is the weakest one's):\n" + "\n".join(memory.sources))
+            plain_tip(
+                "Sources (trust is the weakest one's):\n"
+                + "\n".join(memory.sources)
+                + "".join(f"\n{reason}" for reason in memory.trust_reasons)
+            )
         )
         self.provenance.set_memory(memory)
         self._update_restore()

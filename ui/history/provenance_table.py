@@ -1,4 +1,5 @@
-"""The provenance of one memory as a table: candidate id, session, compartments, origin, when added.
+"""The provenance of one memory as a table: candidate id, session, compartments, origin, when added; a
+session's context menu marks it trusted or untrusted, lists its memories, or retires them (`sourceAction`).
 
 Ids in `source_candidate_ids` that no provenance entry describes get a "provenance unknown" row, so
 the table always lists every candidate the memory claims to come from, in the memory's own order.
@@ -8,23 +9,47 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableWidget, QTableWidgetItem, QWidget
 
 from app.core.card import shown_word
 from app.core.clock import format_instant
 from app.core.models import Memory
-from app.core.provenance import compartment_span
+from app.core.provenance import ProvenanceEntry, compartment_span
 from app.core.timefmt import relative
 from ui.widgets.plain_tip import plain_tip
 
 SESSION_CHARS = 120
 HEADERS = ("Candidate", "Session", "Compartments", "Origin", "Added")
+# What the context menu on a session asks for (`sourceAction(action, source)`).
+SOURCE_ACTIONS = (
+    ("trusted", "Mark {source} trusted"),
+    ("untrusted", "Mark {source} untrusted"),
+    ("default", "Clear the trust mark of {source}"),
+    ("", ""),
+    ("untrusted-scheme", "Mark every session untrusted"),
+    ("default-scheme", "Clear the mark on every session"),
+    ("", ""),
+    ("show", "Show memories from {source}"),
+    ("retire", "Retire everything {source} contributed…"),
+)
+
+
+def _ordered(memory: Memory) -> tuple[dict[int, ProvenanceEntry], list[int]]:
+    """The provenance entries by candidate id, and every candidate id in the memory's own order."""
+    entries = {entry.candidate_id: entry for entry in memory.provenance or ()}
+    return entries, list(dict.fromkeys([*memory.source_candidate_ids, *entries]))
+
+
+def row_sources(memory: Memory) -> list[str | None]:
+    """Each row's source (`session:ID`), None where the candidate has no provenance entry."""
+    entries, ordered = _ordered(memory)
+    return [f"session:{entries[i].session_id}" if i in entries else None for i in ordered]
 
 
 def provenance_rows(memory: Memory, now: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """(cells, tooltips) per candidate id, in the memory's order; unknown ones say so."""
-    entries = {entry.candidate_id: entry for entry in memory.provenance or ()}
-    ordered = list(dict.fromkeys([*memory.source_candidate_ids, *entries]))
+    entries, ordered = _ordered(memory)
     rows: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for candidate_id in ordered:
         entry = entries.get(candidate_id)
@@ -48,9 +73,14 @@ def provenance_rows(memory: Memory, now: int) -> list[tuple[tuple[str, ...], tup
 
 
 class ProvenanceTable(QTableWidget):
+    sourceAction = Signal(str, str)  # action (SOURCE_ACTIONS), source (`session:ID` or `session:`)
+
     def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(0, len(HEADERS), parent)
         self._now = now
+        self._sessions: list[str | None] = []
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
         self.setHorizontalHeaderLabels(HEADERS)
         self.verticalHeader().setVisible(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -66,8 +96,31 @@ class ProvenanceTable(QTableWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
 
+    def session_at(self, row: int) -> str | None:
+        """The source (`session:ID`) of a row, None for a candidate without provenance."""
+        return self._sessions[row] if 0 <= row < len(self._sessions) else None
+
+    def source_menu(self, source: str) -> QMenu:
+        """Trust marks, the listing of this session's memories, and retiring them."""
+        menu = QMenu(self)
+        for action, text in SOURCE_ACTIONS:
+            if not action:
+                menu.addSeparator()
+                continue
+            entry = menu.addAction(text.format(source=shown_word(source, SESSION_CHARS)))
+            scheme = action.endswith("-scheme")
+            what, wanted = (action.removesuffix("-scheme"), "session:") if scheme else (action, source)
+            entry.triggered.connect(lambda _checked=False, a=what, s=wanted: self.sourceAction.emit(a, s))
+        return menu
+
+    def _context_menu(self, at: QPoint) -> None:
+        source = self.session_at(self.rowAt(at.y()))
+        if source is not None:
+            self.source_menu(source).popup(self.viewport().mapToGlobal(at))
+
     def set_memory(self, memory: Memory | None) -> None:
         rows = provenance_rows(memory, self._now()) if memory is not None else []
+        self._sessions = row_sources(memory) if memory is not None else []
         self.setRowCount(len(rows))
         for row, (cells, tips) in enumerate(rows):
             for column, (text, tip) in enumerate(zip(cells, tips, strict=True)):

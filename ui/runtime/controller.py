@@ -287,6 +287,12 @@ class Controller(QObject):
         self._set_undo(entry)
         self.message.emit(message)
 
+    def set_undo(self, entry: undo_ops.UndoEntry | None, message: str = "") -> None:
+        """What Undo undoes now (an action on many memories is one entry), and what to say."""
+        self._set_undo(entry)
+        if message:
+            self.message.emit(message)
+
     def _set_undo(self, entry: undo_ops.UndoEntry | None) -> None:
         self._undo = entry
         self.undoChanged.emit(self.undo_label)

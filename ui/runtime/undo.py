@@ -1,7 +1,8 @@
 """Undo of the last action, where it is cheap: each writer's inverse as a plain store call.
 
 Delete → restore from the delete revision; edit and restore → edit back (refused if the memory moved
-since, so an undo never overwrites someone else's rewrite); dismiss ↔ reactivate; expiry → the old expiry.
+since, so an undo never overwrites someone else's rewrite); dismiss ↔ reactivate; expiry → the old expiry;
+a new memory → deleted. An action on many memories is one entry, undone as one write of many.
 
 A promotion is undone by deleting the memory it made (the store's delete: a `delete` revision, and the
 host stops injecting it, as after the host's own dashboard deletes one; Restore brings it back). A merge
@@ -11,7 +12,7 @@ them from its pool when they were used, and writing them back would invent rows 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.core.models import Memory, MemoryStatus, Revision
@@ -92,3 +93,60 @@ def after_expiry(before: Memory) -> UndoEntry:
         return changed
 
     return UndoEntry(f"Undo expiry change of #{before.id}", before.id, run)
+
+
+# -- many memories at once: one entry undoes the whole action -------------------------------------------
+
+
+def _many(verb: str, ids: Sequence[int], run: Callable[[MemoryStore], object]) -> UndoEntry:
+    count = len(ids)
+    what = f"#{ids[0]}" if count == 1 else f"{count:,} memories"
+    return UndoEntry(f"Undo {verb} of {what}", ids[0] if ids else 0, run)
+
+
+def after_dismiss_many(changed: Sequence[int]) -> UndoEntry:
+    ids = list(changed)
+    return _many("dismiss", ids, lambda store: store.reactivate(ids))
+
+
+def after_reactivate_many(changed: Sequence[int], expiries: Mapping[int, int | None] | None) -> UndoEntry:
+    """Dismissed again, and (when the reactivation set a new expiry) each its old expiry back."""
+    ids = list(changed)
+    before = dict(expiries) if expiries is not None else None
+
+    def run(store: MemoryStore) -> object:
+        store.dismiss(ids)
+        return store.set_expiry(ids, before) if before is not None else ids
+
+    return _many("reactivate", ids, run)
+
+
+def after_delete_many(deleted: Sequence[int]) -> UndoEntry:
+    ids = list(deleted)
+    return _many("delete", ids, lambda store: store.restore(ids))
+
+
+def after_restore_many(restored: Sequence[int]) -> UndoEntry:
+    ids = list(restored)
+    return _many("restore", ids, lambda store: store.delete(ids))
+
+
+def after_expiry_many(changed: Sequence[int], before: Sequence[Memory]) -> UndoEntry:
+    """The old expiries back; those the new one dismissed at once are active again."""
+    ids = list(changed)
+    expiries = {memory.id: memory.expires_at for memory in before if memory.id in set(ids)}
+    active = [
+        memory.id for memory in before if memory.id in expiries and memory.status == MemoryStatus.ACTIVE
+    ]
+
+    def run(store: MemoryStore) -> object:
+        store.set_expiry(ids, expiries)
+        dismissed = [m.id for m in store.get_many(active) if m.status != MemoryStatus.ACTIVE]
+        return store.reactivate(dismissed) if dismissed else ids
+
+    return _many("expiry change", ids, run)
+
+
+def after_add(memory: Memory) -> UndoEntry:
+    memory_id = memory.id
+    return UndoEntry(f"Undo new memory #{memory_id}", memory_id, lambda store: store.delete(memory_id))

@@ -20,6 +20,7 @@ Role = QPalette.ColorRole
 def action_svgs(acts: WindowActions) -> dict[QAction, str]:
     """Each toolbar action and its SVG's name under icons/actions."""
     return {
+        acts.new_memory: "new_memory",
         acts.edit: "edit",
         acts.dismiss: "dismiss",
         acts.reactivate: "reactivate",

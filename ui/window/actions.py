@@ -68,6 +68,16 @@ class WindowActions:
         self.expiry = _action(
             parent, "Expiry…", "Set or clear when this memory expires", keys("Ctrl+E"), on_list
         )
+        self.new_memory = _action(
+            parent, "New memory…", "Write a new memory yourself (active at once, trusted)", keys(StdKey.New)
+        )
+        self.restore_deleted = _action(
+            parent,
+            "Restore",
+            "Bring the selected deleted memories back (the Deleted filter lists them)",
+            keys("Ctrl+Shift+B"),
+            on_list,
+        )
         self.next = _action(parent, "Next card", "Select the next card", keys("J", "Alt+Down"), on_list)
         self.previous = _action(
             parent, "Previous card", "Select the previous card", keys("K", "Alt+Up"), on_list
@@ -130,16 +140,28 @@ class WindowActions:
             self.expiry,
             self.undo,
             self.run_review,
+            self.new_memory,
+            self.restore_deleted,
             self.import_file,
         )
         self._writer_tips = {action: action.toolTip() for action in writing}
         self._undo_tip = self.undo.toolTip()
         self._read_only_reason: str | None = None
         self.undo.setIconText("Undo")  # the toolbar keeps its width; the menu and tooltip say what
+        self.new_memory.setIconText("New")
 
     @property
     def card_actions(self) -> list[QAction]:
-        return [self.edit, self.dismiss, self.reactivate, self.delete, self.expiry, self.next, self.previous]
+        return [
+            self.edit,
+            self.dismiss,
+            self.reactivate,
+            self.delete,
+            self.expiry,
+            self.restore_deleted,
+            self.next,
+            self.previous,
+        ]
 
     @property
     def writers(self) -> dict[QAction, str]:

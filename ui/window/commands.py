@@ -2,6 +2,10 @@
 memory asks for a new expiry), delete (confirmed), set expiry, open another database, run the review
 (Preferences first when no reviewer is set), Preferences, the keyboard shortcuts.
 
+With several cards selected, dismiss, reactivate, delete (asked first past `ASK_OVER` cards), expiry and
+restore act on the whole selection, one write and one Undo (`ui.runtime.bulk`); so do a source's actions
+(trust marks, retiring what it contributed) and a new memory.
+
 The dialogs are opened non-blocking (`open()`/`show()`), so the event loop keeps delivering results.
 """
 
@@ -12,18 +16,21 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-from app.core.models import Memory
+from app.core.models import Memory, MemoryStatus
 from app.core.settings import Settings
 from app.review.apply import ApplyResult
 from app.store import ExpiryRequiredError
 from ui.dialogs.edit import EditDialog
 from ui.dialogs.expiry import ExpiryDialog
+from ui.dialogs.new_memory import NewMemoryDialog
 from ui.dialogs.preferences import PreferencesDialog
 from ui.dialogs.shortcuts import ShortcutsDialog
+from ui.runtime.bulk import BulkWrites, count_word
 from ui.window.actions import WindowActions
 from ui.window.parts import WindowParts
 
 Confirm = Callable[[str, str], bool]
+ASK_OVER = 10  # a delete of more cards than this asks first
 
 
 def ask(parent: QWidget, title: str, text: str) -> bool:
@@ -41,6 +48,8 @@ class WindowCommands:
         self.confirm: Confirm = lambda title, text: ask(self.dialog_parent, title, text)
         self.edit_dialog: EditDialog | None = None
         self.expiry_dialog: ExpiryDialog | None = None
+        self.new_dialog: NewMemoryDialog | None = None
+        self.bulk = BulkWrites(self.controller)
         self.progress: QProgressDialog | None = None
         self.preferences_dialog: PreferencesDialog | None = None
         self.shortcuts_dialog: ShortcutsDialog | None = None
@@ -55,6 +64,8 @@ class WindowCommands:
         actions.reactivate.triggered.connect(self.reactivate)
         actions.delete.triggered.connect(self.delete)
         actions.expiry.triggered.connect(self.set_expiry)
+        actions.restore_deleted.triggered.connect(self.restore_deleted)
+        actions.new_memory.triggered.connect(self.new_memory)
         actions.undo.triggered.connect(self.controller.undo)
         actions.run_review.triggered.connect(self.run_review)
         actions.open_database.triggered.connect(self.open_database)
@@ -73,23 +84,39 @@ class WindowCommands:
         self.edit_dialog.open()
         self.edit_dialog.editor.setFocus()
 
+    def _many(self) -> list[int] | None:
+        """The selection when it is more than one card, else None (the current card's own path)."""
+        ids = self.window.selected_ids()
+        return ids if len(ids) > 1 else None
+
     def dismiss(self) -> None:
+        many = self._many()
+        if many is not None:
+            self.bulk.dismiss(many)
+            return
         memory = self.window.selected_memory()
         if memory is not None:
             self.controller.dismiss(memory)
 
     def reactivate(self) -> None:
-        memory = self.window.selected_memory()
+        many, memory = self._many(), self.window.selected_memory()
+        if many is not None and memory is not None:
+            self.bulk.reactivate(many, on_expiry_required=lambda _e: self._ask_expiry(memory, True, many))
+            return
         if memory is None:
             return
         if memory.expired:
-            self._ask_expiry(memory, reactivating=True)
+            self._ask_expiry(memory, True)
         else:
-            self.controller.reactivate(
-                memory, on_expiry_required=lambda _e: self._ask_expiry(memory, reactivating=True)
-            )
+            self.controller.reactivate(memory, on_expiry_required=lambda _e: self._ask_expiry(memory, True))
 
     def delete(self) -> None:
+        many = self._many()
+        if many is not None:
+            text = f"Delete {count_word(len(many))}?\n\nTheir history is kept; Undo (Ctrl+Z) brings them back"
+            if len(many) <= ASK_OVER or self.confirm(f"Delete {count_word(len(many))}", text):
+                self.bulk.delete(many)
+            return
         memory = self.window.selected_memory()
         if memory is None:
             return
@@ -104,19 +131,67 @@ class WindowCommands:
     def set_expiry(self) -> None:
         memory = self.window.selected_memory()
         if memory is not None:
-            self._ask_expiry(memory, reactivating=False)
+            self._ask_expiry(memory, False, self._many())
 
-    def _ask_expiry(self, memory: Memory, *, reactivating: bool) -> None:
+    def restore_deleted(self) -> None:
+        """The selected deleted memories back (the Deleted filter's cards), one write, one Undo."""
+        ids = self.window.selected_ids()
+        deleted = [
+            i for i in ids if (m := self.window.model.memory(i)) is None or m.status == MemoryStatus.DELETED
+        ]
+        if deleted:
+            self.bulk.restore_deleted(deleted)
+
+    def new_memory(self) -> None:
+        if self.controller.read_only:
+            return
+        if self.new_dialog is not None and self.new_dialog.isVisible():
+            self.new_dialog.raise_()
+            return
+        self.new_dialog = NewMemoryDialog(self.controller, self.bulk, self.dialog_parent)
+        self.new_dialog.open()
+        self.new_dialog.editor.setFocus()
+
+    def source_action(self, action: str, source: str) -> None:
+        """The provenance table's menu: a trust mark, the source's memories, or retiring them."""
+        if action in ("trusted", "untrusted", "default"):
+            self.bulk.set_trust(source, action)
+        elif action == "show":
+            self.window.show_source(source)
+        elif action == "retire":
+            self.bulk.contributions(source, lambda found: self._retire(source, *found))
+
+    def _retire(self, source: str, only: list[Memory], shared: list[Memory]) -> None:
+        ids = [memory.id for memory in [*only, *shared]]
+        if not ids:
+            self.controller.message.emit(f"{source} contributed to no memory")
+            return
+        text = (
+            f"{source} contributed to {count_word(len(ids))}: {len(only):,} where it is the only source, "
+            f"{len(shared):,} where it is one of several.\n\nDismiss all of them? Undo (Ctrl+Z) brings "
+            "them back in one step."
+        )
+        if self.confirm(f"Retire {source}", text):
+            self.bulk.dismiss(ids)
+
+    def _ask_expiry(self, memory: Memory, reactivating: bool, many: list[int] | None = None) -> None:
         dialog = ExpiryDialog(
             memory, self.controller.store.now, reactivating=reactivating, parent=self.dialog_parent
         )
+        if many is not None:
+            dialog.setWindowTitle(f"{'Reactivate' if reactivating else 'Expiry of'} {count_word(len(many))}")
         self.expiry_dialog = dialog
 
         def finished(result: int) -> None:
             if result != QDialog.DialogCode.Accepted:
                 return
             chosen = dialog.chosen_expiry()
-            if reactivating:
+            if many is not None:
+                if reactivating:
+                    self.bulk.reactivate(many, chosen)
+                else:
+                    self.bulk.set_expiry(many, chosen)
+            elif reactivating:
                 self.controller.reactivate(memory, chosen, on_expiry_required=self._expiry_error)
             else:
                 self.controller.set_expiry(memory, chosen)

@@ -127,7 +127,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.banner)
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        self.filters = FilterBar(self)
+        self.filters = FilterBar(self, now=lambda: self.controller.store.now())
+        left_layout.insertWidget(0, self.filters.more)
         self.toolbar = QToolBar("Main", self)
         self.toolbar.setObjectName("mainToolbar")
         self.toolbar.setMovable(False)
@@ -137,6 +138,7 @@ class MainWindow(QMainWindow):
         self.toolbar.addWidget(self.filters)
         self.toolbar.addSeparator()
         for action in (
+            self.acts.new_memory,
             self.acts.edit,
             self.acts.dismiss,
             self.acts.reactivate,
@@ -175,6 +177,10 @@ class MainWindow(QMainWindow):
         self.list.selectionModel().currentChanged.connect(
             lambda current, _old: self._current_changed(current)
         )
+        self.list.selectionModel().selectionChanged.connect(
+            lambda *_: self._update_actions(self.selected_memory())
+        )
+        self.panel.provenance.sourceAction.connect(self.commands.source_action)
         # Not `activated`: Return/Enter are the Edit action's shortcuts, and on single-click styles
         # `activated` fires on one click. A double-click edits everywhere.
         self.list.doubleClicked.connect(lambda _index: self.commands.edit())
@@ -214,6 +220,12 @@ class MainWindow(QMainWindow):
 
     def select_id(self, memory_id: int, *, center: bool = False) -> bool:
         return self.list.select_id(memory_id, center=center)
+
+    def selected_ids(self) -> list[int]:
+        return self.list.selected_ids()
+
+    def show_source(self, source: str) -> None:
+        self.filters.set_source(source)
 
     def refresh(self) -> None:
         self.controller.refresh()
@@ -326,13 +338,19 @@ class MainWindow(QMainWindow):
     def _update_actions(self, memory: Memory | None) -> None:
         writable = not self.controller.read_only
         a = self.acts
-        a.edit.setEnabled(writable and memory is not None)
-        a.delete.setEnabled(writable and memory is not None)
-        a.expiry.setEnabled(writable and memory is not None)
-        a.dismiss.setEnabled(writable and memory is not None and memory.status == MemoryStatus.ACTIVE)
+        many = self.list.selected_count() > 1  # the writers act on the whole selection
+        deleted = memory is not None and memory.status == MemoryStatus.DELETED  # the trash's cards
+        live = writable and memory is not None and not deleted
+        a.edit.setEnabled(live and not many)
+        a.delete.setEnabled(live)
+        a.expiry.setEnabled(live)
+        a.dismiss.setEnabled(live and (many or (memory is not None and memory.status == MemoryStatus.ACTIVE)))
         a.reactivate.setEnabled(
-            writable and memory is not None and (memory.status != MemoryStatus.ACTIVE or memory.expired)
+            live
+            and (many or (memory is not None and (memory.status != MemoryStatus.ACTIVE or memory.expired)))
         )
+        a.restore_deleted.setEnabled(writable and deleted)
+        a.new_memory.setEnabled(writable)
         a.run_review.setEnabled(writable and not self.review.running)
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
         if self.looking_back:  # the past is read-only

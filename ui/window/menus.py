@@ -36,7 +36,9 @@ def build_menus(window: WindowParts) -> None:
     edit_menu = bar.addMenu("&Edit")
     edit_menu.addAction(a.preferences)
     memory = bar.addMenu("&Memory")
-    for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry):
+    memory.addAction(a.new_memory)
+    memory.addSeparator()
+    for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry, a.restore_deleted):
         memory.addAction(action)
     memory.addSeparator()
     memory.addAction(a.undo)

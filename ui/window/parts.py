@@ -26,6 +26,14 @@ class WindowParts(Protocol):
 
     def selected_memory(self) -> Memory | None: ...
 
+    def selected_ids(self) -> list[int]:
+        """Every selected card's id, in listing order (the writers act on all of them)."""
+        ...
+
+    def show_source(self, source: str) -> None:
+        """List the memories of one source (the filter bar's source field)."""
+        ...
+
     def window(self) -> QWidget:
         """The window itself, as the parent of the dialogs and message boxes it opens (Qt's own method)."""
         ...

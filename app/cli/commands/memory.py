@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli.arguments import int64, positive_int64
+from app.cli.arguments import instant, int64, positive_int64, source_name
 from app.cli.commands import history_views
 from app.cli.commands.export import export_command
 from app.cli.registry import Opener, add_force_option, command_adder
@@ -22,7 +22,7 @@ from app.core.clock import format_instant
 from app.core.errors import NotFoundError
 from app.core.models import Revision, RevisionKind
 from app.core.screening import make_visible
-from app.store.read.query import STATUS_FILTERS, MemoryFilter
+from app.store.read.query import STATUS_FILTERS, TRUST_FILTERS, MemoryFilter
 from app.store.read.recall import RECALL_ORDERS
 
 
@@ -30,7 +30,16 @@ def cmd_list(args: argparse.Namespace, opener: Opener) -> int:
     if args.as_of is not None:
         return history_views.list_as_of(args, opener)
     with opener(args, write=False) as store:
-        memories = store.list_memories(MemoryFilter(status=args.status, search=args.search or ""))
+        memories = store.list_memories(
+            MemoryFilter(
+                status=args.status,
+                search=args.search or "",
+                source=args.source or "",
+                since=args.since,
+                until=args.until,
+                trust=args.trust or "",
+            )
+        )
         now = store.now()
     if args.json:
         print_json([memory_json(memory, now) for memory in memories])
@@ -131,6 +140,10 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("list", cmd_list, "list memories (expired ones marked)")
     parser.add_argument("--status", choices=STATUS_FILTERS, default="all")
     parser.add_argument("--search", metavar="TEXT", help="words that must all occur (or #ID)")
+    parser.add_argument("--source", type=source_name, help="a source (session:ID, user:dashboard) or scheme")
+    parser.add_argument("--since", type=instant, metavar="WHEN", help="promoted at or after WHEN")
+    parser.add_argument("--until", type=instant, metavar="WHEN", help="promoted before WHEN")
+    parser.add_argument("--trust", choices=TRUST_FILTERS, help="of this trust (screened: hidden characters)")
     parser.add_argument("--json", action="store_true")
     history_views.add_as_of_option(parser)
 

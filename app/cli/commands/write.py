@@ -1,12 +1,18 @@
-"""Write commands: edit, dismiss, reactivate, delete, restore, promote, discard, expire, sweep, init."""
+"""Write commands: edit, dismiss, reactivate, delete, restore, promote, discard, expire, sweep, init.
+
+Dismiss, reactivate, delete, expire and restore --deleted take several ids or a filter
+(`app.cli.commands.targets`) and act on all of them in one transaction; one id answers as it always did.
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from app.cli.arguments import int64, read_text_input
+from app.cli.commands.targets import add_target_options, chosen_ids, id_list, memories_word
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_line, one_line, print_json
 from app.core.clock import format_instant, instant_problem, parse_instant
@@ -34,11 +40,28 @@ def cmd_edit(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
+def _one(args: argparse.Namespace, ids: list[int]) -> int | None:
+    """The id when the command named exactly one (it answers as it always did), else None."""
+    return ids[0] if len(ids) == 1 and list(args.ids) == ids else None
+
+
+def _summary(verb: str, ids: Sequence[int], changed: Sequence[int]) -> str:
+    """`dismissed 3 memories: #1, #3, #4` and how many were already so."""
+    line = f"{verb} {memories_word(len(changed))}" + (f": {id_list(changed)}" if changed else "")
+    unchanged = len(set(ids)) - len(changed)
+    return line + (f" ({unchanged:,} already {verb})" if unchanged else "")
+
+
 def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        was = store.get(args.id).status
-        memory = store.dismiss(args.id, args.reason)
-        print(f"#{args.id}: already {was}" if was == memory.status else memory_line(memory, store.now()))
+        ids = chosen_ids(store, args)
+        one = _one(args, ids)
+        if one is None:
+            print(_summary("dismissed", ids, store.dismiss(ids, args.reason)))
+            return 0
+        was = store.get(one).status
+        memory = store.dismiss(one, args.reason)
+        print(f"#{one}: already {was}" if was == memory.status else memory_line(memory, store.now()))
         if args.reason and was != memory.status:
             print(f"        reason: {one_line(args.reason, 200)}")
     return 0
@@ -64,22 +87,45 @@ def _new_expiry(args: argparse.Namespace, now: int) -> int | object | None:
 
 def cmd_reactivate(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        before = store.get(args.id)
-        memory = store.reactivate(args.id, _new_expiry(args, store.now()))
+        ids = chosen_ids(store, args)
+        one = _one(args, ids)
+        if one is None:
+            print(_summary("reactivated", ids, store.reactivate(ids, _new_expiry(args, store.now()))))
+            return 0
+        before = store.get(one)
+        memory = store.reactivate(one, _new_expiry(args, store.now()))
         unchanged = (before.status, before.expires_at) == (memory.status, memory.expires_at)
-        print(f"#{args.id}: already {memory.status}" if unchanged else memory_line(memory, store.now()))
+        print(f"#{one}: already {memory.status}" if unchanged else memory_line(memory, store.now()))
     return 0
 
 
 def cmd_delete(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        revision = store.delete(args.id)
-    print(f"deleted #{args.id}; bring it back with: memory-dashboard restore {args.id} {revision.id}")
+        ids = chosen_ids(store, args)
+        one = _one(args, ids)
+        if one is None:
+            store.delete(ids)
+            print(
+                f"deleted {memories_word(len(ids))}: {id_list(ids)}; bring them back with: "
+                f"memory-dashboard restore --deleted ID... (list them with: list --status deleted)"
+            )
+            return 0
+        revision = store.delete(one)
+    print(f"deleted #{one}; bring it back with: memory-dashboard restore {one} {revision.id}")
     return 0
 
 
 def cmd_restore(args: argparse.Namespace, opener: Opener) -> int:
+    """`restore ID REV` (a revision's content, or a deleted memory from its delete revision), or
+    `restore --deleted ID...` / `--deleted --search TEXT`: deleted memories back from the trash."""
     with opener(args, write=True) as store:
+        if args.ids is not None:
+            ids = chosen_ids(store, args, deleted=True)
+            restored = store.restore(ids)
+            print(f"restored {memories_word(len(restored))}: {id_list(restored)}")
+            return 0
+        if args.id is None or args.revision_id is None or args.search is not None:
+            raise InvalidInputError("restore ID REVISION_ID, or restore --deleted ID... for deleted memories")
         memory = store.restore(args.id, args.revision_id)
         print(memory_line(memory, store.now()))
     return 0
@@ -104,7 +150,15 @@ def cmd_discard(args: argparse.Namespace, opener: Opener) -> int:
 def cmd_expire(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
         at = _new_expiry(args, store.now())
-        memory = store.set_expiry(args.id, at if isinstance(at, int) else None)
+        ids = chosen_ids(store, args)
+        one = _one(args, ids)
+        if one is None:
+            changed = store.set_expiry(ids, at if isinstance(at, int) else None)
+            when = "never expire" if not isinstance(at, int) else f"expire {format_instant(at)}"
+            passed = " (already passed: dismissed)" if isinstance(at, int) and at <= store.now() else ""
+            print(f"{memories_word(len(changed))} {when}: {id_list(changed)}{passed}")
+            return 0
+        memory = store.set_expiry(one, at if isinstance(at, int) else None)
         when = (
             "never expires" if memory.expires_at is None else f"expires {format_instant(memory.expires_at)}"
         )
@@ -160,20 +214,37 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     source.add_argument("--content", metavar="TEXT")
     source.add_argument("--file", metavar="FILE", help="read the content from FILE (- for standard input)")
 
-    parser = add("dismiss", cmd_dismiss, "stop the agent from being shown a memory")
-    parser.add_argument("id", type=int64)
+    parser = add("dismiss", cmd_dismiss, "stop the agent from being shown memories (ids or a filter)")
+    add_target_options(parser)
     parser.add_argument("--reason", metavar="TEXT")
 
-    parser = add("reactivate", cmd_reactivate, "make a dismissed memory active again")
-    parser.add_argument("id", type=int64)
+    parser = add("reactivate", cmd_reactivate, "make dismissed memories active again (ids or a filter)")
+    add_target_options(parser)
     _add_expiry_options(parser, required=False)
 
-    parser = add("delete", cmd_delete, "delete a memory (its revisions survive; restore brings it back)")
-    parser.add_argument("id", type=int64)
+    parser = add(
+        "delete",
+        cmd_delete,
+        "delete memories (ids or a filter; their revisions survive, restore brings back)",
+    )
+    add_target_options(parser)
 
-    parser = add("restore", cmd_restore, "bring back the content of a revision (as a new revision)")
-    parser.add_argument("id", type=int64)
-    parser.add_argument("revision_id", type=int64)
+    parser = add(
+        "restore",
+        cmd_restore,
+        "bring back a revision's content (restore ID REV), or deleted memories (restore --deleted ID...)",
+    )
+    parser.add_argument("id", type=int64, nargs="?")
+    parser.add_argument("revision_id", type=int64, nargs="?")
+    parser.add_argument(
+        "--deleted",
+        dest="ids",
+        type=int64,
+        nargs="*",
+        metavar="ID",
+        help="deleted memories to bring back, each from its latest delete revision (or --search)",
+    )
+    parser.add_argument("--search", metavar="TEXT", help="with --deleted: the deleted memories matching TEXT")
 
     parser = add("promote", cmd_promote, "promote pending candidates into one new memory")
     parser.add_argument("candidate_ids", type=int64, nargs="+", metavar="CANDIDATE_ID")
@@ -185,8 +256,8 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("discard", cmd_discard, "delete pending candidates from the pool without using them")
     parser.add_argument("candidate_ids", type=int64, nargs="+", metavar="CANDIDATE_ID")
 
-    parser = add("expire", cmd_expire, "set when a memory stops being recalled")
-    parser.add_argument("id", type=int64)
+    parser = add("expire", cmd_expire, "set when memories stop being recalled (ids or a filter)")
+    add_target_options(parser)
     _add_expiry_options(parser, required=True)
 
     add("sweep", cmd_sweep, "dismiss memories whose expiry has passed (for a scheduler)")

@@ -155,6 +155,17 @@ def record_rows(
         ctx.touched.update(int(item["memory_id"]) for item in new_revisions)
 
 
+def catch_up_rows(ctx: WriteContext, rows: Sequence[HostRow]) -> None:
+    """`catch_up` for many rows at once (a few statements, not a few per row)."""
+    if len(rows) == 1:
+        catch_up(ctx, rows[0])
+        return
+    before = load_before(ctx.conn, [row.id for row in rows])
+    stale = [row for row in rows if row.id not in before or before[row.id].moved]
+    if stale:
+        record_rows(ctx, stale, {row.id: before[row.id] for row in stale if row.id in before}, tracking=False)
+
+
 def catch_up(ctx: WriteContext, row: HostRow) -> None:
     """Before our write to `row`: record the host's unseen change to it, or its baseline if never seen.
 

@@ -16,11 +16,12 @@ from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, o
 from app.core.errors import InvalidInputError
 from app.core.models import REWRITE_THRESHOLD_MS, MemoryStatus, RevisionKind
 from app.core.text_input import text_problem, whole_number_int64
+from app.store.read.sources import source_predicate
 from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.search import index as search_index
 from app.store.search.text_match import contains_text
 
-StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other"]
+StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other", "deleted"]
 SortKey = Literal["promoted", "updated", "id"]
 STATUS_FILTERS: tuple[StatusFilter, ...] = (
     "all",
@@ -30,7 +31,10 @@ STATUS_FILTERS: tuple[StatusFilter, ...] = (
     "expiring",
     "rewritten",
     "other",
+    "deleted",  # the trash: memories no longer in the host's table (`app.store.read.trash`)
 )
+TrustFilter = Literal["", "trusted", "semi", "untrusted", "screened"]
+TRUST_FILTERS: tuple[TrustFilter, ...] = ("trusted", "semi", "untrusted", "screened")
 SORT_KEYS: tuple[SortKey, ...] = ("promoted", "updated", "id")
 # Each word becomes a LIKE pattern ANDed with the others: SQLite refuses a pattern over 50,000 bytes and
 # an expression more than 1,000 deep, which it reports only as a failing database. Far above any search
@@ -43,14 +47,26 @@ m = user_memories.c
 
 @dataclass(frozen=True, slots=True)
 class MemoryFilter:
+    """Which memories a listing shows. `source` is a source (`session:ses_abc`, `user:dashboard`) or a
+    whole scheme (`session:`) among the memory's sources; `since`/`until` bound `promoted_at` (from,
+    inclusive, to, exclusive: epoch ms); `trust` keeps memories of that trust (`screened`: untrusted for
+    hidden characters in their content), judged under the person's marks by the store."""
+
     status: StatusFilter = "all"
     search: str = ""
     sort: SortKey = "promoted"
     descending: bool = False
+    source: str = ""
+    since: int | None = None
+    until: int | None = None
+    trust: TrustFilter = ""
 
     def __post_init__(self) -> None:
         # Before the search index counts the matches of every word (a query each).
         check_search(self.search)
+        problem = text_problem(self.source) if self.source else None
+        if problem is not None:
+            raise InvalidInputError(f"the source {problem}")
 
 
 def not_expired(now: int, own: bool) -> ColumnElement[bool]:
@@ -151,13 +167,40 @@ def sort_column(sort: SortKey) -> ColumnElement[int]:
 
 
 def select_ids(flt: MemoryFilter, now: int, own: bool, indexed: Sequence[str] = ()) -> Select[int]:
-    """The listing's ids in order; `indexed` names the search terms the search index may narrow."""
+    """The listing's ids in order; `indexed` names the search terms the search index may narrow. The
+    trust filter is the store's (trust is judged in Python, under the person's marks)."""
+    if flt.status == "deleted":
+        return select_deleted_ids(flt, own)
     key = sort_column(flt.sort)
     order = [key.desc(), m.id.desc()] if flt.descending else [key.asc(), m.id.asc()]
     query = select(m.id).where(status_predicate(flt.status, now, own))
     if flt.search.strip():
         query = query.where(search_predicate(flt.search, indexed))
+    if flt.source:
+        query = query.where(source_predicate(flt.source, own))
+    if flt.since is not None:
+        query = query.where(m.promoted_at >= flt.since)
+    if flt.until is not None:
+        query = query.where(m.promoted_at < flt.until)
     return query.order_by(*order)
+
+
+def select_deleted_ids(flt: MemoryFilter, own: bool) -> Select[int]:
+    """The trash: ids with a delete revision and no host row, last deleted first (or `descending`
+    False: first deleted first); the search matches their last content."""
+    r = revisions.c
+    if not own:
+        return select(m.id).where(false())
+    query = select(r.memory_id).where(
+        r.kind == RevisionKind.DELETE, not_(exists().where(m.id == r.memory_id))
+    )
+    for term in flt.search.split():
+        query = query.where(r.previous_content.contains(term, autoescape=True))
+    deleted_at = func.max(r.changed_at)
+    order = (
+        [deleted_at.desc(), r.memory_id.desc()] if flt.descending else [deleted_at.asc(), r.memory_id.asc()]
+    )
+    return query.group_by(r.memory_id).order_by(*order)
 
 
 def select_first_hits(flt: MemoryFilter, now: int, own: bool, window: int, limit: int) -> Select[int]:
@@ -165,6 +208,8 @@ def select_first_hits(flt: MemoryFilter, now: int, own: bool, window: int, limit
     without the search: the search's text is only matched against those. Exactly the head of the
     search's listing when it finds `limit` ids (its hits are a subsequence of that listing, in the same
     order); fewer say nothing about the rows after the window."""
+    if flt.status == "deleted":
+        return select_ids(flt, now, own).limit(limit)
     stretch = select_ids(replace(flt, search=""), now, own).limit(window)
     return select_ids(flt, now, own).where(m.id.in_(stretch.scalar_subquery())).limit(limit)
 

@@ -19,7 +19,7 @@ from typing import Any
 from app.core.models import REWRITE_THRESHOLD_MS, Candidate, Memory
 from app.core.provenance import ProvenanceEntry, parse_provenance, provenance_problem, read_candidate_ids
 from app.core.screening import has_hidden_characters
-from app.core.trust import derive_sources, memory_trust
+from app.core.trust import NO_MARKS, TrustMarks, derive_sources, grade
 from app.store.read.host_cells import (
     TIME_MAX,
     TIME_MIN,
@@ -187,9 +187,10 @@ def _content_change(row: HostRow, facts: OwnFacts) -> int | None:
     return row.updated_at if looks_rewritten(row.promoted_at, row.updated_at) else None
 
 
-def build_memory(row: HostRow, facts: OwnFacts, as_of: int) -> Memory:
-    """The app's `Memory` for a row from `host_row` and what our own tables know; JSON columns that
-    cannot be read (or only in part) are noted next to the row's own oddities."""
+def build_memory(row: HostRow, facts: OwnFacts, as_of: int, marks: TrustMarks = NO_MARKS) -> Memory:
+    """The app's `Memory` for a row from `host_row` and what our own tables know, its trust graded under
+    the person's `marks`; JSON columns that cannot be read (or only in part) are noted next to the row's
+    own oddities."""
     ids, ids_note = read_candidate_ids(row.source_candidate_ids)
     provenance, notes = _json_notes(row, ids_note, parse_provenance(row.source_candidate_provenance))
     if facts is not NO_FACTS and not (
@@ -201,6 +202,8 @@ def build_memory(row: HostRow, facts: OwnFacts, as_of: int) -> Memory:
         notes += fact_notes
     sources = derive_sources(ids, provenance, facts.own_sources)
     changed_at = _content_change(row, facts)
+    hidden = has_hidden_characters(row.content)
+    trust, reasons = grade(sources, marks, row.content, hidden)
     return Memory(
         id=row.id,
         content=row.content,
@@ -216,15 +219,18 @@ def build_memory(row: HostRow, facts: OwnFacts, as_of: int) -> Memory:
         rewritten=changed_at is not None,
         content_changed_at=changed_at,
         sources=sources,
-        trust=memory_trust(sources),
-        has_hidden_characters=has_hidden_characters(row.content),
+        trust=trust,
+        has_hidden_characters=hidden,
         revision_count=facts.revision_count,
         oddities=row.oddities + notes if notes else row.oddities,
+        trust_reasons=reasons,
     )
 
 
-def build_memories(rows: Sequence[HostRow], facts: Mapping[int, OwnFacts], as_of: int) -> list[Memory]:
-    return [build_memory(row, facts.get(row.id, NO_FACTS), as_of) for row in rows]
+def build_memories(
+    rows: Sequence[HostRow], facts: Mapping[int, OwnFacts], as_of: int, marks: TrustMarks = NO_MARKS
+) -> list[Memory]:
+    return [build_memory(row, facts.get(row.id, NO_FACTS), as_of, marks) for row in rows]
 
 
 # -- candidates ------------------------------------------------------------------------------------

@@ -127,4 +127,15 @@ meta = Table(
     Column("value", Text, nullable=False),
 )
 
-OWN_TABLES = tuple(own_metadata.tables)
+# A person's marks on sources (revision 0004_trust_marks): `trust` is "trusted" or "untrusted".
+trust_marks = Table(
+    "mdash_trust_marks",
+    own_metadata,
+    Column("source", Text, primary_key=True),
+    Column("trust", Text, nullable=False),
+    Column("set_at", INT64, nullable=False),
+)
+
+# Tables a store reads only when present: one that could not migrate (read-only) does without them.
+OPTIONAL_OWN_TABLES = ("mdash_trust_marks",)
+OWN_TABLES = tuple(name for name in own_metadata.tables if name not in OPTIONAL_OWN_TABLES)

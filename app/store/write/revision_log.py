@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import BigInteger, Connection, CursorResult, bindparam, insert, select, update
+from sqlalchemy import BigInteger, Connection, CursorResult, bindparam, func, insert, select, update
 
 from app.core.provenance import serialize_candidate_ids
 from app.store.schema.tables import memory_sources, project_state, revisions, seen, user_memories
@@ -76,12 +76,12 @@ class SeenRow:
     updated_at: int
 
 
-def add_revision(
-    ctx: WriteContext,
+def revision_values(
     memory_id: int,
     kind: str,
     source: str,
     *,
+    changed_at: int,
     run_id: str | None = None,
     candidate_ids: Sequence[int] = (),
     previous_content: str | None = None,
@@ -89,28 +89,53 @@ def add_revision(
     previous_status: str | None = None,
     new_status: str | None = None,
     detail: Mapping[str, Any] | None = None,
-    changed_at: int | None = None,
+) -> dict[str, Any]:
+    """One `mdash_revisions` row's values (for `add_revisions`)."""
+    return {
+        "memory_id": memory_id,
+        "changed_at": changed_at,
+        "kind": kind,
+        "source": source,
+        "run_id": run_id,
+        "candidate_ids": serialize_candidate_ids(candidate_ids),
+        "previous_content": previous_content,
+        "new_content": new_content,
+        "previous_status": previous_status,
+        "new_status": new_status,
+        "detail": json.dumps(dict(detail), sort_keys=True) if detail else None,
+    }
+
+
+_LAST_REVISION = select(func.max(revisions.c.id))
+
+
+def add_revisions(ctx: WriteContext, rows: Sequence[dict[str, Any]]) -> list[int]:
+    """Insert revisions (`revision_values`) in one executemany; their ids, in order. The ids are read back
+    as those above the largest before: inside `BEGIN IMMEDIATE` nobody else inserts, and SQLite numbers
+    the rows of one executemany in order (a RETURNING in parameter order costs one statement per row)."""
+    if not rows:
+        return []
+    if len(rows) == 1:
+        ids = [inserted_id(ctx.conn.execute(INSERT_REVISION, rows[0]))]
+    else:
+        last = ctx.conn.execute(_LAST_REVISION).scalar() or 0
+        ctx.conn.execute(INSERT_REVISION, list(rows))
+        query = select(revisions.c.id).where(revisions.c.id > last).order_by(revisions.c.id)
+        ids = [int(item) for item in ctx.conn.execute(query).scalars()]
+        assert len(ids) == len(rows), "revisions inserted by someone else inside our write transaction"
+    ctx.revision_ids.extend(ids)
+    ctx.touched.update(int(row["memory_id"]) for row in rows)
+    return ids
+
+
+def add_revision(
+    ctx: WriteContext, memory_id: int, kind: str, source: str, *, changed_at: int | None = None, **fields: Any
 ) -> int:
-    result = ctx.conn.execute(
-        INSERT_REVISION,
-        {
-            "memory_id": memory_id,
-            "changed_at": ctx.now if changed_at is None else changed_at,
-            "kind": kind,
-            "source": source,
-            "run_id": run_id,
-            "candidate_ids": serialize_candidate_ids(candidate_ids),
-            "previous_content": previous_content,
-            "new_content": new_content,
-            "previous_status": previous_status,
-            "new_status": new_status,
-            "detail": json.dumps(dict(detail), sort_keys=True) if detail else None,
-        },
+    """One revision (the fields of `revision_values`), at `ctx.now` unless `changed_at` says when."""
+    values = revision_values(
+        memory_id, kind, source, changed_at=ctx.now if changed_at is None else changed_at, **fields
     )
-    revision_id = inserted_id(result)
-    ctx.revision_ids.append(revision_id)
-    ctx.touched.add(memory_id)
-    return revision_id
+    return add_revisions(ctx, [values])[0]
 
 
 def mark_seen(ctx: WriteContext, memory_id: int) -> None:

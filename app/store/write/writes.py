@@ -27,10 +27,12 @@ from app.core.provenance import (
     union_ids,
 )
 from app.core.text_input import content_problem, text_problem
-from app.store.observe.batch import catch_up
+from app.core.trust import MEMORY_SOURCE_USER_EDIT
+from app.store.observe.batch import catch_up, catch_up_rows
 from app.store.read.as_of import FIRST_SEEN, FIRST_SEEN_KEY
-from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row
+from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row, fetch_rows
 from app.store.read.rows import HostRow
+from app.store.read.trash import deleted_snapshot, first_recorded, last_deletes
 from app.store.schema.tables import (
     expiry,
     seen,
@@ -38,10 +40,14 @@ from app.store.schema.tables import (
     user_memory_candidates,
 )
 from app.store.write.revision_log import (
+    UPDATE_SEEN,
     WriteContext,
+    add_own_source,
     add_revision,
+    add_revisions,
     inserted_id,
     mark_seen,
+    revision_values,
 )
 
 m = user_memories.c
@@ -69,6 +75,24 @@ def validate_reason(reason: str | None) -> str | None:
 def next_updated_at(now: int, previous: int) -> int:
     """Never backwards, never standing still, even with a clock behind the row."""
     return max(now, previous + 1)
+
+
+def require_all(ctx: WriteContext, memory_ids: Sequence[int]) -> list[int]:
+    """The ids a command acts on, repeats dropped, every one a memory: else nothing is written (a write
+    of many is all or nothing)."""
+    wanted = list(dict.fromkeys(memory_ids))
+    if not wanted:
+        raise InvalidInputError("no memory selected; nothing was changed")
+    present: set[int] = set()
+    for part in chunks(wanted):
+        present.update(int(i) for i in ctx.conn.execute(select(m.id).where(m.id.in_(part))).scalars())
+    missing = [f"#{item}" for item in wanted if item not in present]
+    if len(missing) == 1 and len(wanted) == 1:
+        raise NotFoundError(f"memory {missing[0]} does not exist")
+    if missing:
+        shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10:,} more" if len(missing) > 10 else "")
+        raise NotFoundError(f"memory {shown} does not exist; nothing was changed")
+    return wanted
 
 
 def require_row(ctx: WriteContext, memory_id: int) -> HostRow:
@@ -122,8 +146,26 @@ def promote(
         raise NotFoundError(
             f"candidate {', '.join(f'#{i}' for i in missing)} not in the pool (consumed or pruned)"
         )
-    validate_content(content)
     entries = provenance_entries(ids, found, origin, ctx.now)
+    memory_id = insert_memory(ctx, content, ids, entries, source=source, run_id=run_id)
+    if consume:
+        consume_candidates(ctx, ids)
+    return memory_id
+
+
+def insert_memory(
+    ctx: WriteContext,
+    content: str,
+    ids: Sequence[int],
+    entries: Sequence[ProvenanceEntry],
+    *,
+    source: str,
+    run_id: str | None = None,
+    detail: Mapping[str, Any] | None = None,
+) -> int:
+    """A new active memory as the host writes a promotion: one `now` for promoted_at, created_at and
+    updated_at; its create revision."""
+    validate_content(content)
     result = ctx.conn.execute(
         INSERT_MEMORY,
         {
@@ -146,10 +188,9 @@ def promote(
         candidate_ids=ids,
         new_content=content,
         new_status=MemoryStatus.ACTIVE,
+        detail=detail,
     )
     mark_seen(ctx, memory_id)
-    if consume:
-        consume_candidates(ctx, ids)
     ctx.profile_changed = True
     return memory_id
 
@@ -216,29 +257,57 @@ def set_status(
     run_id: str | None = None,
     reason: str | None = None,
 ) -> int | None:
-    """Dismiss or reactivate: a status revision; like the host's dismiss, `updated_at` moves too."""
+    """Dismiss or reactivate one memory (`set_statuses` of one id): its revision id, or None when it
+    already had that status."""
+    return set_statuses(ctx, [memory_id], status, source=source, run_id=run_id, reason=reason).get(memory_id)
+
+
+def set_statuses(
+    ctx: WriteContext,
+    memory_ids: Sequence[int],
+    status: str,
+    *,
+    source: str = RevisionSource.DASHBOARD,
+    run_id: str | None = None,
+    reason: str | None = None,
+) -> dict[int, int]:
+    """Dismiss or reactivate: a status revision each; like the host's dismiss, `updated_at` moves too.
+    Rows that already have the status are left alone. Batched (a statement per kind of change, not per
+    memory): 10,000 selected cards are one person's one click. Returns memory id -> its new revision."""
     validate_reason(reason)
-    row = require_row(ctx, memory_id)
-    if row.status == status:
-        return None
-    updated_at = next_updated_at(ctx.now, row.updated_at)
-    ctx.conn.execute(UPDATE_MEMORY, {"b_id": memory_id, "status": status, "updated_at": updated_at})
-    revision_id = add_revision(
-        ctx,
-        memory_id,
-        RevisionKind.STATUS,
-        source,
-        run_id=run_id,
-        previous_content=row.content,
-        new_content=row.content,
-        previous_status=row.status,
-        new_status=status,
-        detail={"reason": reason} if reason else None,
-        changed_at=updated_at,
+    rows = fetch_rows(ctx.conn, memory_ids)
+    if len(rows) < len(set(memory_ids)):
+        found = {row.id for row in rows}
+        raise NotFoundError(f"memory #{next(i for i in memory_ids if i not in found)} does not exist")
+    catch_up_rows(ctx, rows)
+    moving = [row for row in rows if row.status != status]
+    if not moving:
+        return {}
+    changes = [(row, next_updated_at(ctx.now, row.updated_at)) for row in moving]
+    ctx.conn.execute(
+        UPDATE_MEMORY, [{"b_id": row.id, "status": status, "updated_at": at} for row, at in changes]
     )
-    mark_seen(ctx, memory_id)
+    revision_ids = add_revisions(
+        ctx,
+        [
+            revision_values(
+                row.id,
+                RevisionKind.STATUS,
+                source,
+                changed_at=at,
+                run_id=run_id,
+                previous_content=row.content,
+                new_content=row.content,
+                previous_status=row.status,
+                new_status=status,
+                detail={"reason": reason} if reason else None,
+            )
+            for row, at in changes
+        ],
+    )
+    ctx.conn.execute(UPDATE_SEEN, [{"b_id": row.id} for row in moving])
     ctx.profile_changed = True
-    return revision_id
+    return {row.id: revision_id for row, revision_id in zip(moving, revision_ids, strict=True)}
 
 
 def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = RevisionSource.DASHBOARD) -> int:
@@ -275,13 +344,16 @@ def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = RevisionSo
 
 
 def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -> int:
-    """Put a deleted memory back from the snapshot its delete revision kept (same id)."""
+    """Put a deleted memory back (same id) from the row its delete revision kept, or, for a delete the
+    store observed, from its last content and status (`trash.deleted_snapshot`)."""
     revision = fetch_revision(ctx.conn, revision_id)
-    snapshot = revision.detail.get("row") if revision is not None else None
-    if revision is None or revision.memory_id != memory_id or not isinstance(snapshot, dict):
+    if revision is None or revision.memory_id != memory_id or revision.kind != RevisionKind.DELETE:
         raise NotFoundError(f"revision #{revision_id} of memory #{memory_id} cannot bring it back")
     if fetch_row(ctx.conn, memory_id) is not None:
         raise InvalidInputError(f"memory #{memory_id} exists; nothing to bring back")
+    snapshot = deleted_snapshot(revision, first_recorded(ctx.conn, memory_id))
+    if not isinstance(snapshot.get("updated_at"), int) or not isinstance(snapshot.get("content"), str):
+        raise InvalidInputError(f"revision #{revision_id} does not hold a row to bring back")
     updated_at = next_updated_at(ctx.now, int(snapshot["updated_at"]))
     values = {**snapshot, "id": memory_id, "updated_at": updated_at}
     ctx.conn.execute(insert(user_memories).values(**values))
@@ -300,6 +372,38 @@ def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -
         detail={"restored_from": revision_id},
         changed_at=updated_at,
     )
+
+
+def restore_deleted(ctx: WriteContext, memory_ids: Sequence[int], *, source: str) -> list[int]:
+    """Bring deleted memories back, each from its latest delete revision (the trash's restore); every id
+    must be in the trash, or nothing is written."""
+    wanted = list(dict.fromkeys(memory_ids))
+    deletes = last_deletes(ctx.conn, wanted)
+    present: set[int] = set()
+    for part in chunks(wanted):
+        present.update(int(i) for i in ctx.conn.execute(select(m.id).where(m.id.in_(part))).scalars())
+    refused = [f"#{item}" for item in wanted if item not in deletes or item in present]
+    if refused or not wanted:
+        shown = ", ".join(refused[:10]) + (f" and {len(refused) - 10:,} more" if len(refused) > 10 else "")
+        raise InvalidInputError(
+            f"memory {shown or '(none)'} is not deleted: name a revision to restore; nothing was changed"
+        )
+    return [undelete(ctx, item, deletes[item].id, source) for item in wanted]
+
+
+def add_memory(ctx: WriteContext, content: str) -> int:
+    """A memory a person wrote: written as the host writes a promotion, of no candidates, origin
+    `manual` (in its revision) and its one source `user:dashboard` (trusted)."""
+    memory_id = insert_memory(
+        ctx,
+        content,
+        (),
+        (),
+        source=RevisionSource.DASHBOARD,
+        detail={"origin": ORIGIN_MANUAL, "memory_source": MEMORY_SOURCE_USER_EDIT},
+    )
+    add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
+    return memory_id
 
 
 def restore(ctx: WriteContext, memory_id: int, revision_id: int, *, source: str) -> int | None:

@@ -54,6 +54,8 @@ def test_each_revision_up_and_down_gives_the_recorded_schema(tmp_path: Path) -> 
         (command.upgrade, "0001"),
         (command.upgrade, "0002"),
         (command.upgrade, "0003"),
+        (command.upgrade, "0004_trust_marks"),
+        (command.downgrade, "0003"),
         (command.downgrade, "0002"),
         (command.downgrade, "0001"),
         (command.downgrade, "base"),

@@ -11,8 +11,7 @@ from review_helpers import hold_lease, lease_rows, memory_row, pending_ids, seed
 
 from app.core.clock import ManualClock
 from app.core.errors import LeaseHeldError
-from app.review.apply import ApplyResult, acquire_for, apply_under_lease, apply_verdict, release_quietly
-from app.review.errors import VerdictError
+from app.review.apply import ApplyResult, acquire_for, apply_under_lease, apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
 from app.store.write import lease as leases
@@ -109,18 +108,20 @@ def test_a_generation_moved_right_before_commit_rolls_back(store: MemoryStore, h
     assert lease_rows(host_db) == {"generation": "1"}  # our acquire stays counted; the lease is released
 
 
-def test_a_verdict_invalid_by_the_time_of_the_apply_releases_the_lease(
+def test_a_candidate_pruned_between_acquire_and_apply_is_skipped_there_and_the_lease_released(
     store: MemoryStore, host_db: Path
 ) -> None:
     lease = acquire_for(store, SEED, "r", "dashboard")
     assert isinstance(lease, leases.Lease)
     host_sql(host_db, "DELETE FROM user_memory_candidates WHERE id = 143")  # pruned in between
-    before = memory_row(host_db, 5)
-    with pytest.raises(VerdictError, match="candidate #143 is not in the pool"):
-        apply_under_lease(store, SEED, lease, "r")  # validated again inside the write transaction
-    release_quietly(store, lease)
-    assert memory_row(host_db, 5) == before
-    assert pending_ids(host_db) == [141, 145, 146, 151, 152]
+    result = apply_under_lease(store, SEED, lease, "r")  # fitted again inside the write transaction
+    assert result.skipped == (
+        "update_existing[0].candidate_ids[1]: candidate #143 is not in the pool"
+        " (unknown, consumed or pruned); skipped",
+    )
+    assert result.updated == 1
+    assert memory_row(host_db, 5)["source_candidate_ids"] == "[46,47,48,141,145,146]"
+    assert pending_ids(host_db) == [151, 152]
     assert lease_rows(host_db) == {"generation": "1"}
 
 
