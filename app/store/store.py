@@ -27,6 +27,8 @@ from app.core.models import Candidate, Counts, Memory, MemoryStatus, Revision, R
 from app.core.paths import DatabaseChoice, choose_database, is_url
 from app.core.trust import MEMORY_SOURCE_USER_EDIT
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
+from app.store.evidence import archive as evidence_archive
+from app.store.evidence.model import Evidence
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
 from app.store.read.query import (
@@ -68,6 +70,11 @@ class MemoryStore:
         with self._read() as conn:
             refuse_newer(conn, opened.location)
             self._own = own_tables_ready(conn)
+            # The evidence archive (`app.store.evidence.archive`): stored where the table exists, kept in
+            # memory by a read-only store; found by id, a watermark where candidate ids only grow.
+            self._archive_stored = self._own and evidence_archive.archive_exists(conn)
+            self._ids_grow = evidence_archive.ids_never_reused(conn)
+        self._memory_archive = evidence_archive.MemoryArchive() if opened.read_only else None
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
@@ -230,12 +237,15 @@ class MemoryStore:
             if self._watch.unchanged(look):
                 return []
             found = find_changes(conn)
-            if not found:
+            fresh = self._archive_stored and evidence_archive.has_new(conn, self._ids_grow)
+            if not found and not fresh:
                 self._watch.mark_clean(look)
                 return []
         try:
             with self.write() as ctx:
-                record_changes(ctx, found)
+                self.archive_in(ctx)
+                if found:
+                    record_changes(ctx, found)
                 ids = list(ctx.revision_ids)
         except (DatabaseLockedError, DatabaseReplacedError) as exc:
             self.warnings.append(f"outside changes not recorded yet: {exc}")
@@ -251,10 +261,34 @@ class MemoryStore:
             look = self._watch.look(conn)
             if log.started and self._watch.unchanged(look):
                 return []
+            if self._memory_archive is not None:
+                self._memory_archive.look(conn, self.now(), self._ids_grow, self._archive_stored)
             initial = initial_seen(conn) if self._own and not log.started else None
             found = log.observe(conn, self.now(), initial)
             self._watch.mark_clean(look)  # what the log has seen is what this version holds
             return found
+
+    # -- the evidence archive --------------------------------------------------------------------------
+
+    def archive_in(self, ctx: revision_log.WriteContext) -> int:
+        """Inside a write the caller opened, before it consumes candidates: archive every candidate not
+        archived yet (the review's apply and the triage writers call it); returns how many."""
+        if not self._archive_stored:
+            return 0
+        return evidence_archive.archive_new(ctx.conn, ctx.now, self._ids_grow)
+
+    def evidence(self, candidate_ids: Sequence[int]) -> dict[int, Evidence]:
+        """The archived words, session and compartments of candidates, by id; an id missing from the
+        answer was never seen by the dashboard (`app.store.evidence.model.NOT_ARCHIVED`). No observing:
+        call after a read that looked (a listing, `get`, `history`)."""
+        ids = list(dict.fromkeys(candidate_ids))
+        found: dict[int, Evidence] = {}
+        if self._archive_stored and ids:
+            with self._read() as conn:
+                found = evidence_archive.fetch_evidence(conn, ids)
+        if self._memory_archive is not None:
+            found.update(self._memory_archive.find([item for item in ids if item not in found]))
+        return found
 
     # -- reads -----------------------------------------------------------------------------------------
 
@@ -413,6 +447,7 @@ class MemoryStore:
         from it would abort its whole run. The one place this rule is decided."""
         with self.write() as ctx:
             lease.ensure_free(ctx.conn, ctx.now)
+            self.archive_in(ctx)  # the candidates' words outlive their consumption
             yield ctx
 
     def promote(

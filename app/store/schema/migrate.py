@@ -20,11 +20,11 @@ from app.store.schema.tables import OWN_TABLES, VERSION_TABLE
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0006_evidence"
 # Revisions whose tables this code reads: 0002 only adds the optional search index and 0003 only changes
 # how it is kept in step (which a read-only store never uses), so a database a read-only store cannot
-# migrate keeps its history and facts.
-READABLE_REVISIONS = ("0001", "0002", HEAD_REVISION)
+# migrate keeps its history and facts; 0006_evidence only adds the evidence archive (read where present).
+READABLE_REVISIONS = ("0001", "0002", "0003", HEAD_REVISION)
 
 
 def current_revision(conn: Connection) -> str | None:

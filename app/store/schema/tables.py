@@ -73,6 +73,7 @@ revisions = Table(
     Column("detail", Text),
     Index("ix_mdash_revisions_memory", "memory_id", "changed_at", "id"),
     Index("ix_mdash_revisions_run", "run_id"),
+    Index("ix_mdash_revisions_changed", "changed_at"),  # revision 0006_evidence
 )
 
 # What the store last saw of each memory, to notice rewrites made outside the dashboard.
@@ -124,3 +125,19 @@ meta = Table(
 )
 
 OWN_TABLES = tuple(own_metadata.tables)
+
+# The evidence archive (revision 0006_evidence): a copy of every candidate the dashboard saw, taken before the
+# host deletes it. Its own metadata, so a store whose tables predate it still reads everything else. The
+# host's columns are untyped (no affinity): each value is kept exactly as the host's row held it.
+archive_metadata = MetaData()
+evidence = Table(
+    "mdash_evidence",
+    archive_metadata,
+    Column("candidate_id", Integer, primary_key=True, autoincrement=False),
+    Column("content"),
+    Column("session_id"),
+    Column("source_compartment_start"),
+    Column("source_compartment_end"),
+    Column("created_at"),
+    Column("first_seen_at", Integer, nullable=False),
+)
