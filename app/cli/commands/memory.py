@@ -11,11 +11,13 @@ from app.cli.registry import Opener, add_force_option, command_adder
 from app.cli.render import (
     candidate_json,
     candidate_line,
+    memory_candidate_ids,
     memory_details,
     memory_json,
     memory_line,
     print_json,
-    revision_line,
+    revision_json,
+    revision_with_evidence,
 )
 from app.core.screening import make_visible
 from app.store.read.query import STATUS_FILTERS, MemoryFilter
@@ -40,23 +42,25 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=False) as store:
         memory = store.get(args.id)
         now = store.now()
+        found = store.evidence(memory_candidate_ids(memory))
     if args.json:
-        print_json(memory_json(memory, now))
+        print_json(memory_json(memory, now, found))
     else:
-        print(memory_details(memory, now))
+        print(memory_details(memory, now, found))
     return 0
 
 
 def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=False) as store:
         revisions = store.history(args.id)
+        found = store.evidence([item for revision in revisions for item in revision.candidate_ids])
     if args.json:
-        print_json([revision.to_json() for revision in revisions])
+        print_json([revision_json(revision, found) for revision in revisions])
     elif not revisions:
         print(f"memory #{args.id} has no recorded revisions")
     else:
         for revision in revisions:
-            print(revision_line(revision))
+            print("\n".join(revision_with_evidence(revision, found)))
     return 0
 
 
