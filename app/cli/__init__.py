@@ -77,6 +77,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     parents = [_global_options(suppress=True)]
     memory_commands.register(subparsers, parents)
     write_commands.register(subparsers, parents)
+    importlib.import_module("app.cli.commands.runs").register(subparsers, parents)
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:

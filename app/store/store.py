@@ -20,6 +20,7 @@ from app.core.errors import (
     ConflictError,
     DatabaseLockedError,
     DatabaseReplacedError,
+    InvalidInputError,
     NotFoundError,
     ReadOnlyError,
 )
@@ -28,6 +29,8 @@ from app.core.paths import DatabaseChoice, choose_database, is_url
 from app.core.trust import MEMORY_SOURCE_USER_EDIT
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
 from app.store.evidence import archive as evidence_archive
+from app.store.evidence import runs as review_runs
+from app.store.evidence import undo as run_undo
 from app.store.evidence.model import Evidence
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
@@ -289,6 +292,46 @@ class MemoryStore:
         if self._memory_archive is not None:
             found.update(self._memory_archive.find([item for item in ids if item not in found]))
         return found
+
+    # -- review runs -----------------------------------------------------------------------------------
+
+    def _kept_revisions(self) -> list[Revision]:
+        """Observations a read-only store keeps in memory (none otherwise)."""
+        if self._memory_log is None:
+            return []
+        return [revision for kept in self._memory_log.revisions.values() for revision in kept]
+
+    def runs(self) -> list[review_runs.Run]:
+        """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
+        Observes first, so a host run's inferred changes include what was just rewritten."""
+        self.observe()
+        if not self._own:
+            return []
+        with self._read() as conn:
+            return review_runs.all_runs(conn, self._kept_revisions())
+
+    def run(self, run_id: str) -> review_runs.RunDetail:
+        """One run with its changes, oldest first; NotFoundError for an id no run has."""
+        self.observe()
+        with self._read() as conn:
+            found = review_runs.find_run(conn, run_id, self._kept_revisions()) if self._own else None
+            if found is None:
+                raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
+            changes = review_runs.run_changes(conn, found, self._kept_revisions())
+        return review_runs.RunDetail(found, tuple(changes))
+
+    def undo_run(self, run_id: str) -> run_undo.UndoResult:
+        """Put every memory a run changed back as it was before the run, in one write (one restore
+        revision per memory, one profile bump); memories changed since are listed, not touched."""
+        with self.write() as ctx:
+            found = review_runs.find_run(ctx.conn, run_id) if self._own else None
+            if found is None:
+                raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
+            if not found.readable:
+                raise InvalidInputError(
+                    f"run {run_id!r} is an unreadable run ({found.problem}); nothing undone"
+                )
+            return run_undo.undo_run(ctx, found, review_runs.run_changes(ctx.conn, found))
 
     # -- reads -----------------------------------------------------------------------------------------
 

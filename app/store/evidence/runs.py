@@ -1,0 +1,256 @@
+"""Review runs, read: the dashboard's own (`mdash_review_runs`, and the revisions carrying their run id)
+and the host's (rows of its `dream_runs` whose `tasks_json` names the user-memory review task).
+
+The host's review writes no revision of ours, so the changes of a host run are inferred: every outside
+rewrite the dashboard observed inside the run's window (start to finish) is attributed to it and marked so.
+`dream_runs` is the host's table and holds whatever the host put there: it is read with `SELECT *` (the
+columns a run needs, where they exist), a `tasks_json` that cannot be read lists the row as an "unreadable
+run", and times are read as `host_cells` reads any host timestamp. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import Connection, and_, func, inspect, select
+
+from app.core.models import Revision, RevisionSource
+from app.core.text_input import tolerant_json_loads
+from app.store.read.host_cells import describe, text_value, time_note, time_value
+from app.store.read.reads import revision_from_row
+from app.store.schema.tables import review_runs, revisions
+
+HOST_REVIEW_TASK = "review-user-memories"  # the host's Dreamer task that reviews user memories
+HOST_RUNS_TABLE = "dream_runs"
+HOST_PREFIX = "host:"
+ORIGIN_DASHBOARD = "dashboard"
+ORIGIN_HOST = "host"
+UNREADABLE = "unreadable run"
+r = revisions.c
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One review run. Counts are None where nobody recorded them (a host run: see `inferred`)."""
+
+    run_id: str
+    origin: str  # ORIGIN_DASHBOARD or ORIGIN_HOST
+    started_at: int
+    finished_at: int | None
+    holder: str
+    promoted: int | None = None
+    rewrote: int | None = None
+    dismissed: int | None = None
+    consumed: int | None = None
+    inferred: int = 0  # outside changes observed inside a host run's window
+    problem: str | None = None  # why the row cannot be read as a review run (an "unreadable run")
+    notes: tuple[str, ...] = ()  # odd cells, escaped
+
+    @property
+    def readable(self) -> bool:
+        return self.problem is None
+
+    @property
+    def label(self) -> str:
+        return UNREADABLE if self.problem else f"{self.origin} review"
+
+    def counts_line(self) -> str:
+        if self.problem:
+            return f"{UNREADABLE}: {self.problem}"
+        if self.origin == ORIGIN_HOST:
+            return f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
+        return (
+            f"promoted {self.promoted or 0}, rewrote {self.rewrote or 0}, dismissed {self.dismissed or 0}, "
+            f"consumed {self.consumed or 0}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "origin": self.origin,
+            "label": self.label,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "holder": self.holder,
+            "promoted": self.promoted,
+            "rewrote": self.rewrote,
+            "dismissed": self.dismissed,
+            "consumed": self.consumed,
+            "inferred_changes": self.inferred,
+            "readable": self.readable,
+            "problem": self.problem,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunChange:
+    """A change a run made; `inferred` when only its time ties it to a host run."""
+
+    revision: Revision
+    inferred: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.revision.to_json(), "inferred": self.inferred}
+
+
+@dataclass(frozen=True, slots=True)
+class RunDetail:
+    run: Run
+    changes: tuple[RunChange, ...] = field(default_factory=tuple)
+
+    @property
+    def memory_ids(self) -> list[int]:
+        return list(dict.fromkeys(change.revision.memory_id for change in self.changes))
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.run.to_json(), "changes": [change.to_json() for change in self.changes]}
+
+
+# -- the dashboard's runs --------------------------------------------------------------------------
+
+
+def _count(summary: dict[str, Any], key: str) -> int | None:
+    value = summary.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _own_run(row: Any) -> Run:
+    parsed = tolerant_json_loads(row.summary) if isinstance(row.summary, str) else None
+    summary = parsed if isinstance(parsed, dict) else {}
+    return Run(
+        run_id=text_value(row.run_id),
+        origin=ORIGIN_DASHBOARD,
+        started_at=time_value(row.applied_at),
+        finished_at=time_value(row.applied_at),
+        holder=text_value(row.holder) if row.holder is not None else "",
+        promoted=_count(summary, "promoted"),
+        rewrote=_count(summary, "updated"),
+        dismissed=_count(summary, "dismissed"),
+        consumed=_count(summary, "consumed"),
+        problem=None if isinstance(parsed, dict) else "its summary is not a JSON object",
+    )
+
+
+def own_runs(conn: Connection, run_id: str | None = None) -> list[Run]:
+    query = select(review_runs)
+    if run_id is not None:
+        query = query.where(review_runs.c.run_id == run_id)
+    return [_own_run(row) for row in conn.execute(query)]
+
+
+# -- the host's runs -------------------------------------------------------------------------------
+
+
+def host_runs_exist(conn: Connection) -> bool:
+    return conn.dialect.name == "sqlite" and inspect(conn).has_table(HOST_RUNS_TABLE)
+
+
+def _task_names(tasks: object) -> list[str] | None:
+    """The task names a `tasks_json` lists (entries `{"name": …}` or plain names); None if unreadable."""
+    if not isinstance(tasks, list):
+        return None
+    names: list[str] = []
+    for task in tasks:
+        name = task.get("name") if isinstance(task, dict) else task
+        if isinstance(name, str):
+            names.append(name)
+    return names
+
+
+def _host_run(row: dict[str, Any]) -> Run | None:
+    """A `dream_runs` row as a run: None when it is readable and reviews no user memory."""
+    raw_id = row.get("id", row.get("rowid"))
+    started, finished = row.get("started_at"), row.get("finished_at")
+    notes = tuple(
+        note for note in (time_note("started_at", started), time_note("finished_at", finished)) if note
+    )
+    tasks = row.get("tasks_json")
+    names = _task_names(tolerant_json_loads(tasks) if isinstance(tasks, (str, bytes)) else None)
+    if names is not None and HOST_REVIEW_TASK not in names:
+        return None
+    holder = row.get("holder_id")
+    return Run(
+        run_id=f"{HOST_PREFIX}{text_value(raw_id)}",
+        origin=ORIGIN_HOST,
+        started_at=time_value(started),
+        finished_at=None if finished is None else time_value(finished),
+        holder="" if holder is None else text_value(holder),
+        problem=None if names is not None else f"tasks_json is {describe(tasks)}, not a JSON list of tasks",
+        notes=notes,
+    )
+
+
+def _host_rows(conn: Connection, raw_id: str | None = None) -> list[dict[str, Any]]:
+    """`dream_runs` rows as dicts (`rowid` too); with `raw_id`, the row of that id only."""
+    columns = {column["name"] for column in inspect(conn).get_columns(HOST_RUNS_TABLE)}
+    key = "id" if "id" in columns else "rowid"
+    sql = f"SELECT rowid AS rowid, * FROM {HOST_RUNS_TABLE}"
+    if raw_id is None:
+        result = conn.exec_driver_sql(sql)
+    else:
+        result = conn.exec_driver_sql(f"{sql} WHERE CAST({key} AS TEXT) = ?", (raw_id,))
+    return [dict(row._mapping) for row in result]
+
+
+def window_condition(run: Run) -> Any:
+    """The observed revisions inside a host run's window (its start alone, when it has no finish)."""
+    end = run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
+    return and_(r.source == RevisionSource.OBSERVED, r.changed_at >= run.started_at, r.changed_at <= end)
+
+
+def _with_inferred(conn: Connection, run: Run, extra: Sequence[Revision]) -> Run:
+    if not run.readable:
+        return run
+    stored = conn.execute(select(func.count()).select_from(revisions).where(window_condition(run))).scalar()
+    kept = sum(1 for revision in extra if in_window(run, revision))
+    return replace(run, inferred=int(stored or 0) + kept)
+
+
+def in_window(run: Run, revision: Revision) -> bool:
+    """For observations kept in memory (a read-only store): `window_condition` in Python."""
+    end = run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
+    return revision.source == RevisionSource.OBSERVED and run.started_at <= revision.changed_at <= end
+
+
+def host_runs(conn: Connection, extra: Sequence[Revision] = (), raw_id: str | None = None) -> list[Run]:
+    if not host_runs_exist(conn):
+        return []
+    found = [run for row in _host_rows(conn, raw_id) if (run := _host_run(row)) is not None]
+    return [_with_inferred(conn, run, extra) for run in found]
+
+
+# -- both ------------------------------------------------------------------------------------------
+
+
+def all_runs(conn: Connection, extra: Sequence[Revision] = ()) -> list[Run]:
+    """Every review run, newest first."""
+    found = [*own_runs(conn), *host_runs(conn, extra)]
+    return sorted(found, key=lambda run: (run.started_at, run.run_id), reverse=True)
+
+
+def find_run(conn: Connection, run_id: str, extra: Sequence[Revision] = ()) -> Run | None:
+    if run_id.startswith(HOST_PREFIX):
+        found = host_runs(conn, extra, run_id[len(HOST_PREFIX) :])
+    else:
+        found = own_runs(conn, run_id)
+    return found[0] if found else None
+
+
+def run_changes(conn: Connection, run: Run, extra: Sequence[Revision] = ()) -> list[RunChange]:
+    """What a run changed, oldest first: its own revisions, or a host run's inferred ones."""
+    if run.origin == ORIGIN_DASHBOARD:
+        condition = r.run_id == run.run_id
+    elif run.readable:
+        condition = window_condition(run)
+    else:
+        return []
+    rows = conn.execute(select(revisions).where(condition).order_by(r.changed_at, r.id))
+    found = [revision_from_row(row) for row in rows]
+    if run.origin == ORIGIN_HOST:
+        found += [revision for revision in extra if in_window(run, revision)]
+        found.sort(key=lambda revision: (revision.changed_at, abs(revision.id)))
+    inferred = run.origin == ORIGIN_HOST
+    return [RunChange(revision, inferred) for revision in found]
