@@ -305,19 +305,18 @@ class MemoryStore:
         """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
         Observes first, so a host run's inferred changes include what was just rewritten."""
         self.observe()
-        if not self._own:
-            return []
         with self._read() as conn:
-            return review_runs.all_runs(conn, self._kept_revisions())
+            return review_runs.all_runs(conn, self._kept_revisions(), own=self._own)
 
     def run(self, run_id: str) -> review_runs.RunDetail:
         """One run with its changes, oldest first; NotFoundError for an id no run has."""
         self.observe()
         with self._read() as conn:
-            found = review_runs.find_run(conn, run_id, self._kept_revisions()) if self._own else None
+            kept = self._kept_revisions()
+            found = review_runs.find_run(conn, run_id, kept, own=self._own)
             if found is None:
                 raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
-            changes = review_runs.run_changes(conn, found, self._kept_revisions())
+            changes = review_runs.run_changes(conn, found, kept, own=self._own)
         return review_runs.RunDetail(found, tuple(changes))
 
     def undo_run(self, run_id: str) -> run_undo.UndoResult:

@@ -58,7 +58,7 @@ class Run:
 
     def counts_line(self) -> str:
         if self.problem:
-            return f"{UNREADABLE}: {self.problem}"
+            return self.problem  # beside the label, which says "unreadable run"
         if self.origin == ORIGIN_HOST:
             return f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
         return (
@@ -201,10 +201,11 @@ def window_condition(run: Run) -> Any:
     return and_(r.source == RevisionSource.OBSERVED, r.changed_at >= run.started_at, r.changed_at <= end)
 
 
-def _with_inferred(conn: Connection, run: Run, extra: Sequence[Revision]) -> Run:
+def _with_inferred(conn: Connection, run: Run, extra: Sequence[Revision], own: bool) -> Run:
     if not run.readable:
         return run
-    stored = conn.execute(select(func.count()).select_from(revisions).where(window_condition(run))).scalar()
+    query = select(func.count()).select_from(revisions).where(window_condition(run))
+    stored = conn.execute(query).scalar() if own else 0
     kept = sum(1 for revision in extra if in_window(run, revision))
     return replace(run, inferred=int(stored or 0) + kept)
 
@@ -215,31 +216,38 @@ def in_window(run: Run, revision: Revision) -> bool:
     return revision.source == RevisionSource.OBSERVED and run.started_at <= revision.changed_at <= end
 
 
-def host_runs(conn: Connection, extra: Sequence[Revision] = (), raw_id: str | None = None) -> list[Run]:
+def host_runs(
+    conn: Connection, extra: Sequence[Revision] = (), raw_id: str | None = None, *, own: bool = True
+) -> list[Run]:
+    """The host's review runs (`extra`: observations kept in memory; `own`: whether our tables exist)."""
     if not host_runs_exist(conn):
         return []
     found = [run for row in _host_rows(conn, raw_id) if (run := _host_run(row)) is not None]
-    return [_with_inferred(conn, run, extra) for run in found]
+    return [_with_inferred(conn, run, extra, own) for run in found]
 
 
 # -- both ------------------------------------------------------------------------------------------
 
 
-def all_runs(conn: Connection, extra: Sequence[Revision] = ()) -> list[Run]:
+def all_runs(conn: Connection, extra: Sequence[Revision] = (), *, own: bool = True) -> list[Run]:
     """Every review run, newest first."""
-    found = [*own_runs(conn), *host_runs(conn, extra)]
+    found = [*(own_runs(conn) if own else []), *host_runs(conn, extra, own=own)]
     return sorted(found, key=lambda run: (run.started_at, run.run_id), reverse=True)
 
 
-def find_run(conn: Connection, run_id: str, extra: Sequence[Revision] = ()) -> Run | None:
+def find_run(
+    conn: Connection, run_id: str, extra: Sequence[Revision] = (), *, own: bool = True
+) -> Run | None:
     if run_id.startswith(HOST_PREFIX):
-        found = host_runs(conn, extra, run_id[len(HOST_PREFIX) :])
+        found = host_runs(conn, extra, run_id[len(HOST_PREFIX) :], own=own)
     else:
-        found = own_runs(conn, run_id)
+        found = own_runs(conn, run_id) if own else []
     return found[0] if found else None
 
 
-def run_changes(conn: Connection, run: Run, extra: Sequence[Revision] = ()) -> list[RunChange]:
+def run_changes(
+    conn: Connection, run: Run, extra: Sequence[Revision] = (), *, own: bool = True
+) -> list[RunChange]:
     """What a run changed, oldest first: its own revisions, or a host run's inferred ones."""
     if run.origin == ORIGIN_DASHBOARD:
         condition = r.run_id == run.run_id
@@ -247,8 +255,8 @@ def run_changes(conn: Connection, run: Run, extra: Sequence[Revision] = ()) -> l
         condition = window_condition(run)
     else:
         return []
-    rows = conn.execute(select(revisions).where(condition).order_by(r.changed_at, r.id))
-    found = [revision_from_row(row) for row in rows]
+    query = select(revisions).where(condition).order_by(r.changed_at, r.id)
+    found = [revision_from_row(row) for row in conn.execute(query)] if own else []
     if run.origin == ORIGIN_HOST:
         found += [revision for revision in extra if in_window(run, revision)]
         found.sort(key=lambda revision: (revision.changed_at, abs(revision.id)))

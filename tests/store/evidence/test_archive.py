@@ -11,6 +11,7 @@ from pathlib import Path
 from conftest import REVIEW_TIME
 from hostdb import PENDING, host_sql, query
 from review_helpers import SEED_UPDATE_IDS, seed_verdict
+from runs_helpers import host_has_it_open
 
 from app.core.clock import ManualClock
 from app.review.apply import apply_verdict
@@ -129,15 +130,20 @@ def test_nothing_is_written_to_the_host_tables(store: MemoryStore, host_db: Path
 
 
 def test_a_read_only_store_keeps_its_archive_in_memory(host_db: Path, clock: ManualClock) -> None:
-    read_only = MemoryStore.open(host_db, read_only=True, clock=clock)
-    try:
-        read_only.list_ids()
-        host_deletes(host_db, [141, 143])
-        found = read_only.evidence([141, 143, 46])
-        assert found[141].content == WORDS[141] and found[143].content == WORDS[143]
-        assert 46 not in found
-    finally:
-        read_only.close()
+    with host_has_it_open(host_db):  # read live: the store sees the host's later commits
+        read_only = MemoryStore.open(host_db, read_only=True, clock=clock)
+        try:
+            read_only.list_ids()
+            host_adds(host_db, 200, "added after the first look")
+            read_only.list_ids()  # a later look keeps only what is new
+            host_deletes(host_db, [141, 143, 200])
+            read_only.list_ids()
+            found = read_only.evidence([141, 143, 200, 46])
+            assert found[141].content == WORDS[141] and found[143].content == WORDS[143]
+            assert found[200].content == "added after the first look"
+            assert 46 not in found
+        finally:
+            read_only.close()
     assert query(host_db, "SELECT name FROM sqlite_master WHERE name LIKE 'mdash_%'") == []  # wrote nothing
 
 
