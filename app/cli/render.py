@@ -16,16 +16,14 @@ from app.core.clock import format_instant
 from app.core.models import Candidate, Memory, Revision
 from app.core.screening import make_visible
 from app.core.timefmt import relative
-from app.store.evidence.model import Evidence, evidence_json, evidence_lines, evidence_words
+from app.store.evidence.model import (
+    Evidence,
+    evidence_json,
+    evidence_lines,
+    evidence_words,
+)
 
 EvidenceFound = Mapping[int, Evidence]  # `MemoryStore.evidence`: an id missing was never archived
-
-
-def memory_candidate_ids(memory: Memory) -> list[int]:
-    """Every candidate id a memory names: its ids, then provenance entries' ids not among them."""
-    return list(
-        dict.fromkeys([*memory.source_candidate_ids, *(e.candidate_id for e in memory.provenance or ())])
-    )
 
 
 def _provenance_json(memory: Memory, found: EvidenceFound | None) -> list[dict[str, Any]] | None:

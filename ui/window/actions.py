@@ -84,6 +84,12 @@ class WindowActions:
         self.run_review = _action(
             parent, "Run review", "Run the configured reviewer command and apply its verdict"
         )
+        self.runs = _action(
+            parent,
+            "Runs…",
+            "Every review run (the dashboard's and the host's): what it changed, on what evidence; undo one",
+            keys("Ctrl+Shift+U"),
+        )
         self.open_database = _action(
             parent, "Open database…", "Open another memory database", keys(StdKey.Open)
         )

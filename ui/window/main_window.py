@@ -163,6 +163,7 @@ class MainWindow(QMainWindow):
         # `activated` fires on one click. A double-click edits everywhere.
         self.list.doubleClicked.connect(lambda _index: self.commands.edit())
         self.panel.historyWanted.connect(c.load_history)
+        self.panel.provenance.fetch_evidence = c.load_evidence  # the candidates' words, from the archive
         self.panel.revisionWanted.connect(c.load_revision)
         self.panel.restoreRequested.connect(c.restore)
         self.filters.filterChanged.connect(self._filter_changed)

@@ -12,7 +12,6 @@ from app.cli.opener import database_files
 from app.cli.render import (
     EvidenceFound,
     compartments,
-    memory_candidate_ids,
     memory_json,
     one_line,
     revision_json,
@@ -23,7 +22,7 @@ from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.screening import make_visible
 from app.store import MemoryStore
-from app.store.evidence.model import evidence_words
+from app.store.evidence.model import evidence_words, memory_candidate_ids
 
 
 def _with_evidence(store: MemoryStore) -> tuple[list[Memory], dict[int, list[Revision]], EvidenceFound]:

@@ -11,7 +11,6 @@ from app.cli.registry import Opener, add_force_option, command_adder
 from app.cli.render import (
     candidate_json,
     candidate_line,
-    memory_candidate_ids,
     memory_details,
     memory_json,
     memory_line,
@@ -20,6 +19,7 @@ from app.cli.render import (
     revision_with_evidence,
 )
 from app.core.screening import make_visible
+from app.store.evidence.model import memory_candidate_ids
 from app.store.read.query import STATUS_FILTERS, MemoryFilter
 from app.store.read.recall import RECALL_ORDERS
 

@@ -9,12 +9,7 @@ from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json, revision_with_evidence
 from app.core.clock import format_instant
 from app.store.evidence.runs import Run, RunDetail
-from app.store.evidence.undo import UndoResult
-
-NOT_RESURRECTED = (
-    "candidates the run consumed are not put back in the host's pool; "
-    "their words stay in the evidence archive"
-)
+from app.store.evidence.undo import NOT_RESURRECTED, undo_lines
 
 
 def run_line(run: Run) -> str:
@@ -71,21 +66,6 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
     else:
         print("\n".join(_detail_lines(detail, found)))
     return 0
-
-
-def undo_lines(result: UndoResult) -> list[str]:
-    lines = [f"undid run {one_line(result.run_id, 80)}"]
-    lines += [f"  memory #{mid}: restored (revision r{rid})" for mid, rid in result.restored]
-    for mid, later in result.kept:
-        lines.append(
-            f"  memory #{mid}: not touched, changed again since the run: r{later.id} {later.kind} by "
-            f"{later.source} at {format_instant(later.changed_at)}; restore it from its history if you want"
-        )
-    lines += [f"  memory #{mid}: not touched: {why}" for mid, why in result.not_restorable]
-    if not (result.restored or result.kept or result.not_restorable):
-        lines.append("  the run changed no memory")
-    lines.append(NOT_RESURRECTED)
-    return lines
 
 
 def cmd_undo(args: argparse.Namespace, opener: Opener) -> int:

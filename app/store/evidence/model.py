@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.models import Candidate
+from app.core.models import Candidate, Memory
 from app.core.screening import make_visible
 
 NOT_ARCHIVED = "not archived (consumed before the dashboard first opened this file)"
@@ -56,6 +56,12 @@ class Evidence:
         if self.oddities:
             data["oddities"] = list(self.oddities)
         return data
+
+
+def memory_candidate_ids(memory: Memory) -> list[int]:
+    """Every candidate id a memory names: its ids, then provenance entries' ids not among them."""
+    named = [*memory.source_candidate_ids, *(entry.candidate_id for entry in memory.provenance or ())]
+    return list(dict.fromkeys(named))
 
 
 def flat(text: str, width: int = WORDS_CHARS) -> str:

@@ -16,8 +16,10 @@ from typing import Any
 
 from sqlalchemy import select, update
 
+from app.core.clock import format_instant
 from app.core.errors import InvalidInputError
 from app.core.models import Revision, RevisionKind, RevisionSource
+from app.store.evidence.model import flat
 from app.store.evidence.runs import Run, RunChange
 from app.store.observe.batch import catch_up
 from app.store.read.reads import fetch_revision, fetch_row, revision_from_row
@@ -26,6 +28,10 @@ from app.store.write import writes
 from app.store.write.revision_log import WriteContext, add_revision, mark_seen
 
 UNDO_KEY = "undo_of_run"
+NOT_RESURRECTED = (
+    "candidates the run consumed are not put back in the host's pool; "
+    "their words stay in the evidence archive"
+)
 r = revisions.c
 
 
@@ -158,3 +164,19 @@ def undo_run(ctx: WriteContext, run: Run, changes: Sequence[RunChange]) -> UndoR
             refused.append((memory_id, done))
     named = dict.fromkeys(item for change in changes for item in change.revision.candidate_ids)
     return UndoResult(run.run_id, tuple(restored), tuple(kept), tuple(refused), run.consumed, tuple(named))
+
+
+def undo_lines(result: UndoResult) -> list[str]:
+    """What an undo did, for a person: restored, kept (with the later change), refused; candidates."""
+    lines = [f"undid run {flat(result.run_id, 80)}"]
+    lines += [f"  memory #{mid}: restored (revision r{rid})" for mid, rid in result.restored]
+    for mid, later in result.kept:
+        lines.append(
+            f"  memory #{mid}: not touched, changed again since the run: r{later.id} {later.kind} by "
+            f"{later.source} at {format_instant(later.changed_at)}; restore it from its history if you want"
+        )
+    lines += [f"  memory #{mid}: not touched: {why}" for mid, why in result.not_restorable]
+    if not (result.restored or result.kept or result.not_restorable):
+        lines.append("  the run changed no memory")
+    lines.append(NOT_RESURRECTED)
+    return lines
