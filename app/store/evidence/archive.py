@@ -48,23 +48,30 @@ _WATERMARK = select(func.coalesce(func.max(e.candidate_id), INT64_MIN)).scalar_s
 _UNARCHIVED = ~exists().where(e.candidate_id == c.id)
 
 
-def _new_condition(monotonic: bool) -> object:
-    return c.id > _WATERMARK if monotonic else _UNARCHIVED
+_NEW = {True: c.id > _WATERMARK, False: _UNARCHIVED}  # by whether ids only grow
+# Built once (see revision_log on statement building): every look runs one.
+_HAS_NEW = {
+    monotonic: select(literal(1)).select_from(user_memory_candidates).where(condition).limit(1)
+    for monotonic, condition in _NEW.items()
+}
+_COPY_COLUMNS = ["candidate_id", *HOST_COLUMNS, "first_seen_at"]
+_ARCHIVE_NEW = {
+    monotonic: insert(evidence).from_select(
+        _COPY_COLUMNS,
+        select(c.id, *(c[name] for name in HOST_COLUMNS), bindparam("b_now", type_=Integer)).where(condition),
+    )
+    for monotonic, condition in _NEW.items()
+}
 
 
 def has_new(conn: Connection, monotonic: bool) -> bool:
     """Whether any candidate is not archived yet (a read: one index probe when ids only grow)."""
-    query = select(literal(1)).select_from(user_memory_candidates).where(_new_condition(monotonic))  # type: ignore[arg-type]
-    return conn.execute(query.limit(1)).first() is not None
+    return conn.execute(_HAS_NEW[monotonic]).first() is not None
 
 
 def archive_new(conn: Connection, now: int, monotonic: bool) -> int:
     """Inside a write transaction: copy every candidate not archived yet; returns how many."""
-    rows = select(c.id, *(c[name] for name in HOST_COLUMNS), bindparam("b_now", now, type_=Integer)).where(
-        _new_condition(monotonic)  # type: ignore[arg-type]
-    )
-    statement = insert(evidence).from_select(["candidate_id", *HOST_COLUMNS, "first_seen_at"], rows)
-    return int(conn.execute(statement).rowcount or 0)
+    return int(conn.execute(_ARCHIVE_NEW[monotonic], {"b_now": now}).rowcount or 0)
 
 
 def _wanted(ids: Iterable[int]) -> list[int]:

@@ -11,10 +11,10 @@ run", and times are read as `host_cells` reads any host timestamp. Nothing here 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, inspect, select
+from sqlalchemy import Connection, and_, inspect, select
 
 from app.core.models import Revision, RevisionSource
 from app.core.text_input import tolerant_json_loads
@@ -117,15 +117,21 @@ def _count(summary: dict[str, Any], key: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _own_run(row: Any) -> Run:
-    parsed = tolerant_json_loads(row.summary) if isinstance(row.summary, str) else None
+_OWN_RUNS = select(
+    review_runs.c.run_id, review_runs.c.applied_at, review_runs.c.holder, review_runs.c.summary
+)
+
+
+def _own_run(row: Sequence[Any]) -> Run:
+    run_id, applied_at, holder, text = row  # by position: a named attribute of a row costs ten times more
+    parsed = tolerant_json_loads(text) if isinstance(text, str) else None
     summary = parsed if isinstance(parsed, dict) else {}
     return Run(
-        run_id=text_value(row.run_id),
+        run_id=text_value(run_id),
         origin=ORIGIN_DASHBOARD,
-        started_at=time_value(row.applied_at),
-        finished_at=time_value(row.applied_at),
-        holder=text_value(row.holder) if row.holder is not None else "",
+        started_at=time_value(applied_at),
+        finished_at=time_value(applied_at),
+        holder=text_value(holder) if holder is not None else "",
         promoted=_count(summary, "promoted"),
         rewrote=_count(summary, "updated"),
         dismissed=_count(summary, "dismissed"),
@@ -135,7 +141,7 @@ def _own_run(row: Any) -> Run:
 
 
 def own_runs(conn: Connection, run_id: str | None = None) -> list[Run]:
-    query = select(review_runs)
+    query = _OWN_RUNS
     if run_id is not None:
         query = query.where(review_runs.c.run_id == run_id)
     return [_own_run(row) for row in conn.execute(query)]
@@ -160,24 +166,31 @@ def _task_names(tasks: object) -> list[str] | None:
     return names
 
 
-def _host_run(row: dict[str, Any]) -> Run | None:
-    """A `dream_runs` row as a run: None when it is readable and reviews no user memory."""
-    raw_id = row.get("id", row.get("rowid"))
-    started, finished = row.get("started_at"), row.get("finished_at")
+def _names(row: dict[str, Any]) -> list[str] | None:
+    tasks = row.get("tasks_json")
+    return _task_names(tolerant_json_loads(tasks) if isinstance(tasks, (str, bytes)) else None)
+
+
+def _window(row: dict[str, Any]) -> tuple[int, int]:
+    """A host run's window: its start to its finish (its start alone without a finish, or before it)."""
+    start, finished = time_value(row.get("started_at")), row.get("finished_at")
+    return start, start if finished is None else max(start, time_value(finished))
+
+
+def _host_run(row: dict[str, Any], names: list[str] | None, inferred: int) -> Run:
+    """A `dream_runs` row as a run (`names`: its tasks, None when `tasks_json` is unreadable)."""
+    started, finished, holder = row.get("started_at"), row.get("finished_at"), row.get("holder_id")
     notes = tuple(
         note for note in (time_note("started_at", started), time_note("finished_at", finished)) if note
     )
     tasks = row.get("tasks_json")
-    names = _task_names(tolerant_json_loads(tasks) if isinstance(tasks, (str, bytes)) else None)
-    if names is not None and HOST_REVIEW_TASK not in names:
-        return None
-    holder = row.get("holder_id")
     return Run(
-        run_id=f"{HOST_PREFIX}{text_value(raw_id)}",
+        run_id=f"{HOST_PREFIX}{text_value(row.get('id', row.get('rowid')))}",
         origin=ORIGIN_HOST,
         started_at=time_value(started),
         finished_at=None if finished is None else time_value(finished),
         holder="" if holder is None else text_value(holder),
+        inferred=inferred,
         problem=None if names is not None else f"tasks_json is {describe(tasks)}, not a JSON list of tasks",
         notes=notes,
     )
@@ -192,28 +205,47 @@ def _host_rows(conn: Connection, raw_id: str | None = None) -> list[dict[str, An
         result = conn.exec_driver_sql(sql)
     else:
         result = conn.exec_driver_sql(f"{sql} WHERE CAST({key} AS TEXT) = ?", (raw_id,))
-    return [dict(row._mapping) for row in result]
+    names = list(result.keys())
+    return [dict(zip(names, row, strict=True)) for row in result]
 
 
 def window_condition(run: Run) -> Any:
     """The observed revisions inside a host run's window (its start alone, when it has no finish)."""
-    end = run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
+    end = _window_end(run)
     return and_(r.source == RevisionSource.OBSERVED, r.changed_at >= run.started_at, r.changed_at <= end)
 
 
-def _with_inferred(conn: Connection, run: Run, extra: Sequence[Revision], own: bool) -> Run:
-    if not run.readable:
-        return run
-    query = select(func.count()).select_from(revisions).where(window_condition(run))
-    stored = conn.execute(query).scalar() if own else 0
-    kept = sum(1 for revision in extra if in_window(run, revision))
-    return replace(run, inferred=int(stored or 0) + kept)
+WINDOWS_PER_QUERY = 300  # three parameters each: under SQLite's oldest limit of 999
+
+
+def _window_end(run: Run) -> int:
+    return run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
+
+
+def _stored_counts(conn: Connection, found: Sequence[tuple[int, int]]) -> list[int]:
+    """Observed revisions inside each run's window, in one statement per few hundred runs (a statement
+    per run costs more in SQLAlchemy than SQLite's index seek)."""
+    counts: list[int] = []
+    for start in range(0, len(found), WINDOWS_PER_QUERY):
+        part = found[start : start + WINDOWS_PER_QUERY]
+        rows = ", ".join("(?, ?, ?)" for _ in part)
+        sql = (
+            f"WITH w(k, s, e) AS (VALUES {rows}) SELECT (SELECT count(*) FROM mdash_revisions"
+            " WHERE source = ? AND changed_at BETWEEN w.s AND w.e) FROM w ORDER BY k"
+        )
+        params: list[object] = [v for n, (start, end) in enumerate(part) for v in (n, start, end)]
+        result = conn.exec_driver_sql(sql, (*params, str(RevisionSource.OBSERVED)))
+        counts.extend(int(row[0]) for row in result)
+    return counts
+
+
+def _in(window: tuple[int, int], revision: Revision) -> bool:
+    return revision.source == RevisionSource.OBSERVED and window[0] <= revision.changed_at <= window[1]
 
 
 def in_window(run: Run, revision: Revision) -> bool:
     """For observations kept in memory (a read-only store): `window_condition` in Python."""
-    end = run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
-    return revision.source == RevisionSource.OBSERVED and run.started_at <= revision.changed_at <= end
+    return _in((run.started_at, _window_end(run)), revision)
 
 
 def host_runs(
@@ -222,8 +254,17 @@ def host_runs(
     """The host's review runs (`extra`: observations kept in memory; `own`: whether our tables exist)."""
     if not host_runs_exist(conn):
         return []
-    found = [run for row in _host_rows(conn, raw_id) if (run := _host_run(row)) is not None]
-    return [_with_inferred(conn, run, extra, own) for run in found]
+    judged = [
+        (row, names)
+        for row in _host_rows(conn, raw_id)
+        if (names := _names(row)) is None or HOST_REVIEW_TASK in names
+    ]
+    windows = [_window(row) for row, names in judged if names is not None]
+    stored = iter(_stored_counts(conn, windows) if own else [0] * len(windows))
+    kept = iter([sum(1 for revision in extra if _in(window, revision)) for window in windows])
+    return [
+        _host_run(row, names, next(stored) + next(kept) if names is not None else 0) for row, names in judged
+    ]
 
 
 # -- both ------------------------------------------------------------------------------------------
