@@ -5,18 +5,19 @@ memory.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 from conftest import REVIEW_TIME
 from hostdb import PENDING, host_sql, query
-from review_helpers import SEED_UPDATE_IDS, seed_verdict
+from review_helpers import SEED_UPDATE_IDS, seed_verdict, verdict
 from runs_helpers import host_has_it_open
 
 from app.core.clock import ManualClock
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
-from app.store import MemoryStore
+from app.store import MemoryFilter, MemoryStore
 from app.store.evidence.model import NOT_ARCHIVED, evidence_words
 
 WORDS = {cid: content for cid, content, *_ in PENDING}
@@ -42,6 +43,53 @@ def host_deletes(path: Path, ids: list[int]) -> None:
         conn.close()
 
 
+def host_promotes(path: Path, memory_id: int, ids: list[int]) -> None:
+    """The host's own promotion: in one `BEGIN IMMEDIATE` transaction of its own connection, a memory with
+    the candidates' provenance, then the candidates deleted."""
+    conn = sqlite3.connect(path, timeout=5, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        rows = conn.execute(
+            f"SELECT id, session_id FROM user_memory_candidates WHERE id IN ({','.join('?' * len(ids))})", ids
+        ).fetchall()
+        provenance = [
+            {
+                "candidate_id": i,
+                "session_id": s,
+                "source_compartment_start": None,
+                "source_compartment_end": None,
+            }
+            for i, s in rows
+        ]
+        conn.execute(
+            "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids,"
+            " source_candidate_provenance, created_at, updated_at)"
+            " VALUES (?, 'Host promoted', 'active', 1, ?, ?, 1, 1)",
+            (memory_id, json.dumps(ids), json.dumps(provenance)),
+        )
+        conn.executemany("DELETE FROM user_memory_candidates WHERE id = ?", [(i,) for i in ids])
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+def test_every_provenance_id_the_dashboard_saw_keeps_its_words(store: MemoryStore, host_db: Path) -> None:
+    store.list_ids()  # the dashboard looks: every pending candidate is archived
+    host_promotes(host_db, 60, [151, 152])  # the host consumes two
+    host_deletes(host_db, [146])  # and prunes one
+    update = {"memory_id": 5, "content": "Prefers pnpm, workspaces", "candidate_ids": [141, 143, 145]}
+    apply_verdict(store, parse_verdict(verdict(update_existing=[update], consume=[141, 143, 145])))
+    store.list_ids()
+    memories = store.list_memories(MemoryFilter(status="all"))
+    named = {entry.candidate_id for memory in memories for entry in memory.provenance or ()}
+    assert {141, 143, 145, 151, 152} <= named
+    assert store.evidence([146])[146].content == WORDS[146]  # pruned, in no provenance: still archived
+    found = store.evidence(sorted(named))
+    for candidate_id in named & set(WORDS):  # every id the dashboard saw
+        assert found[candidate_id].content == WORDS[candidate_id]
+    assert not {46, 47, 48} & set(found)  # consumed before the dashboard first opened the file
+
+
 def test_candidates_deleted_by_the_host_and_consumed_by_a_review_keep_their_words(
     store: MemoryStore, host_db: Path, clock: ManualClock
 ) -> None:
@@ -65,13 +113,13 @@ def test_candidates_deleted_by_the_host_and_consumed_by_a_review_keep_their_word
 def test_the_review_archives_candidates_added_after_the_last_look(store: MemoryStore, host_db: Path) -> None:
     store.list_ids()
     host_adds(host_db, 160, "Likes short answers")
-    verdict = parse_verdict(
+    promotion = parse_verdict(
         {
             "promote": [{"content": "Likes short answers", "candidate_ids": [160]}],
             "consume_candidate_ids": [160],
         }
     )
-    apply_verdict(store, verdict)  # no look in between: the apply itself archives before consuming
+    apply_verdict(store, promotion)  # no look in between: the apply itself archives before consuming
     assert store.evidence([160])[160].content == "Likes short answers"
 
 
