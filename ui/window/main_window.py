@@ -164,6 +164,8 @@ class MainWindow(QMainWindow):
         self.list.doubleClicked.connect(lambda _index: self.commands.edit())
         self.panel.historyWanted.connect(c.load_history)
         self.panel.provenance.fetch_evidence = c.load_evidence  # the candidates' words, from the archive
+        tips = self.list.card_delegate.evidence_tips
+        tips.fetch, tips.store_key = c.load_evidence, lambda: c.store
         self.panel.revisionWanted.connect(c.load_revision)
         self.panel.restoreRequested.connect(c.restore)
         self.filters.filterChanged.connect(self._filter_changed)

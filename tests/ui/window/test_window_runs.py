@@ -89,3 +89,19 @@ def test_undo_is_disabled_on_a_read_only_store(
         settle(qtbot, window)
     finally:
         read_only.close()
+
+
+def test_a_cards_candidates_tooltip_gives_their_words(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT)))
+    window = make_window(qtbot, store, tmp_path)
+    memory = select(qtbot, window, 5)
+    tips = window.list.card_delegate.evidence_tips
+    base = "from candidates: 46, 47, 48, 141, 143, 145, 146"
+    first = tips.tip(memory, base)  # the first hover asks for the words
+    assert first.startswith(base) and "hover again" in first
+    settle(qtbot, window)
+    shown = tips.tip(memory, base)
+    assert f"#141 \u201c{WORDS_141}\u201d (session ses_c3f1)" in shown
+    assert f"#46 {NOT_ARCHIVED}" in shown
