@@ -152,8 +152,9 @@ class RunsDialog(QDialog):
             return
         self.runs = runs
         _fill(self.runs_table, [run_cells(run) for run in runs])
-        self.notice.setText("" if runs else "No review runs recorded yet.")
-        if runs:
+        if not runs:
+            self.notice.setText("No review runs recorded yet.")
+        if runs:  # the notice keeps what the last undo did
             self.runs_table.selectRow(0)
         else:
             self._show_detail(None)

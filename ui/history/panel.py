@@ -132,6 +132,9 @@ class HistoryPanel(QWidget):
         self.sources = plain_label()
         self.provenance = ProvenanceTable(self._now, page)
         self.revisions = RevisionTable(self._now, page)
+        self.provenance.evidenceArrived.connect(
+            lambda found: self.revisions.set_evidence(found, self.provenance.candidate_ids)
+        )
         self.revisions.revisionSelected.connect(self._show_revision)
         self.revision_summary = plain_label()
         self.diff = DiffSlot(page)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from app.core.card import shown_word
@@ -69,6 +70,8 @@ def provenance_rows(memory: Memory, now: int) -> list[tuple[tuple[str, ...], tup
 
 
 class ProvenanceTable(QTableWidget):
+    evidenceArrived = Signal(object)  # Mapping[int, Evidence]: the words of the shown memory's candidates
+
     def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(0, len(HEADERS), parent)
         self._now = now
@@ -115,6 +118,12 @@ class ProvenanceTable(QTableWidget):
             evidence = found.get(candidate_id)
             item.setText(evidence_words(evidence, WORDS_CHARS))
             item.setToolTip(plain_tip(evidence_tip(candidate_id, evidence)))
+        self.evidenceArrived.emit(found)
+
+    @property
+    def candidate_ids(self) -> list[int]:
+        """The shown memory's candidate ids, in the table's order."""
+        return list(self._ids)
 
     def words(self, row: int) -> str:
         """The words cell of a row as shown (tests, accessibility)."""

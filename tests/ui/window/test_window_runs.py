@@ -105,3 +105,19 @@ def test_a_cards_candidates_tooltip_gives_their_words(
     shown = tips.tip(memory, base)
     assert f"#141 \u201c{WORDS_141}\u201d (session ses_c3f1)" in shown
     assert f"#46 {NOT_ARCHIVED}" in shown
+
+
+def test_the_history_gives_each_added_candidates_words(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT)))
+    window = make_window(qtbot, store, tmp_path)
+    select(qtbot, window, 5)
+    revisions = window.panel.revisions
+
+    def tip() -> str:
+        item = revisions.topLevelItem(0)
+        return item.toolTip(4) if item is not None else ""
+
+    qtbot.waitUntil(lambda: WORDS_141 in tip(), timeout=10_000)
+    assert "candidates added: 141, 143, 145, 146" in tip() and "ses_c3f1" in tip()
