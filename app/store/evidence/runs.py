@@ -197,10 +197,17 @@ def _host_run(row: dict[str, Any], names: list[str] | None, inferred: int) -> Ru
 
 
 def _host_rows(conn: Connection, raw_id: str | None = None) -> list[dict[str, Any]]:
-    """`dream_runs` rows as dicts (`rowid` too); with `raw_id`, the row of that id only."""
+    """`dream_runs` rows as dicts (`rowid` too, where the table has one); with `raw_id`, that id's row."""
     columns = {column["name"] for column in inspect(conn).get_columns(HOST_RUNS_TABLE)}
-    key = "id" if "id" in columns else "rowid"
-    sql = f"SELECT rowid AS rowid, * FROM {HOST_RUNS_TABLE}"
+    without_rowid = conn.exec_driver_sql(
+        "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%WITHOUT ROWID%'", (HOST_RUNS_TABLE,)
+    ).first()
+    key = "id" if "id" in columns or without_rowid else "rowid"
+    sql = (
+        f"SELECT * FROM {HOST_RUNS_TABLE}"
+        if without_rowid
+        else f"SELECT rowid AS rowid, * FROM {HOST_RUNS_TABLE}"
+    )
     if raw_id is None:
         result = conn.exec_driver_sql(sql)
     else:

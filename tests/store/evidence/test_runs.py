@@ -183,3 +183,16 @@ def attributes_in_memory(read_only: MemoryStore, host_db: Path) -> None:
     assert run.inferred == 1
     (change,) = read_only.run("host:8").changes
     assert change.inferred and change.revision.new_content == "Lives in Lisbon" and change.revision.id < 0
+
+
+def test_a_dream_runs_table_of_another_shape_is_read_as_it_is(store: MemoryStore, host_db: Path) -> None:
+    host_sql(
+        host_db,
+        "CREATE TABLE dream_runs (id TEXT PRIMARY KEY, started_at, tasks_json) WITHOUT ROWID",
+    )
+    host_sql(host_db, "INSERT INTO dream_runs VALUES ('n1', 5, '[\"review-user-memories\"]')")
+    host_sql(host_db, "INSERT INTO dream_runs VALUES ('n2', x'00', NULL)")
+    found = {run.run_id: run for run in store.runs()}
+    assert found["host:n1"].readable and found["host:n1"].finished_at is None
+    assert found["host:n2"].label == UNREADABLE and found["host:n2"].notes
+    assert store.run("host:n1").run.started_at == 5
