@@ -102,12 +102,15 @@ def _fill(table: QTableWidget, rows: Sequence[tuple[tuple[str, ...], str]]) -> N
 
 class RunsDialog(QDialog):
     def __init__(
-        self, controller: Controller, select_memory: Callable[[int], object], parent: QWidget | None = None
+        self,
+        controller: Controller,
+        select_change: Callable[[int, int], object],
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Review runs")
         self.controller = controller
-        self._select_memory = select_memory
+        self._select_change = select_change  # (memory id, revision id): its card, and its diff
         self.confirm: Confirm = self._ask
         self.runs: list[Run] = []
         self.detail: RunDetail | None = None
@@ -190,7 +193,8 @@ class RunsDialog(QDialog):
 
     def _change_activated(self, row: int) -> None:
         if self.detail is not None and 0 <= row < len(self.detail.changes):
-            self._select_memory(self.detail.changes[row].revision.memory_id)
+            revision = self.detail.changes[row].revision
+            self._select_change(revision.memory_id, revision.id)
 
     def _ask(self, title: str, text: str) -> bool:
         buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel

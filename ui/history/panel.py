@@ -102,6 +102,7 @@ class HistoryPanel(QWidget):
         self._now = now
         self._memory: Memory | None = None
         self.history_memory_id: int | None = None  # whose revisions are shown
+        self._wanted_revision: tuple[int, int] | None = None  # (memory, revision) to select when listed
         self._pending: Memory | object | None = _NOTHING
         self._reading: int | None = None  # the memory whose history was asked for and has not arrived
         self._read_only_reason: str | None = None
@@ -208,6 +209,13 @@ class HistoryPanel(QWidget):
         self._reading = memory.id
         self.historyWanted.emit(memory.id)
 
+    def want_revision(self, memory_id: int, revision_id: int) -> None:
+        """Select revision `revision_id` (its diff shown) once memory `memory_id`'s history is listed; at
+        once when it is listed already (the Runs window's link to a change)."""
+        if self.history_memory_id == memory_id and self.revisions.select_revision(revision_id):
+            return
+        self._wanted_revision = (memory_id, revision_id)
+
     def update_memory(self, memory: Memory) -> None:
         """The shown memory changed in the store (an edit, a rewrite): refresh it and its history."""
         if self._memory is not None and memory.id == self._memory.id:
@@ -241,6 +249,9 @@ class HistoryPanel(QWidget):
             return  # superseded: another memory is selected now
         self.history_memory_id = memory_id
         self.revisions.set_revisions(revisions)
+        wanted, self._wanted_revision = self._wanted_revision, None
+        if wanted is not None and wanted[0] == memory_id:
+            self.revisions.select_revision(wanted[1])
         if not revisions:
             self.revision_summary.setText("No revisions recorded yet: this memory is as it was promoted.")
             self.diff.show_texts(self._memory.content, self._memory.content, "As promoted")

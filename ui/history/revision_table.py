@@ -127,6 +127,14 @@ class RevisionTable(QTreeWidget):
         """The listed revisions, newest first."""
         return [revision for revision, _ in self._items()]
 
+    def select_revision(self, revision_id: int) -> bool:
+        """Make a listed revision the current one (its diff is shown); whether it was listed."""
+        for revision, item in self._items():
+            if revision.id == revision_id:
+                self.setCurrentItem(item)
+                return True
+        return False
+
     def current_revision(self) -> Revision | None:
         item = self.currentItem()
         value = item.data(0, REVISION_ROLE) if item is not None else None

@@ -196,6 +196,11 @@ class MainWindow(QMainWindow):
     def select_id(self, memory_id: int, *, center: bool = False) -> bool:
         return self.list.select_id(memory_id, center=center)
 
+    def select_revision(self, memory_id: int, revision_id: int) -> bool:
+        """Select a memory's card and, once its history is listed, one of its revisions (its diff shown)."""
+        self.panel.want_revision(memory_id, revision_id)
+        return self.select_id(memory_id, center=True)
+
     def refresh(self) -> None:
         self.controller.refresh()
         self.controller.load_candidates()

@@ -58,9 +58,7 @@ def show_runs(window: WindowParts) -> None:
 
     dialog = window.window().findChild(RunsDialog)
     if dialog is None:
-        dialog = RunsDialog(
-            window.controller, lambda mid: window.select_id(mid, center=True), window.window()
-        )
+        dialog = RunsDialog(window.controller, window.select_revision, window.window())
     dialog.reload()
     dialog.show()
     dialog.raise_()

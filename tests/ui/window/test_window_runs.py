@@ -121,3 +121,29 @@ def test_the_history_gives_each_added_candidates_words(
 
     qtbot.waitUntil(lambda: WORDS_141 in tip(), timeout=10_000)
     assert "candidates added: 141, 143, 145, 146" in tip() and "ses_c3f1" in tip()
+
+
+def test_activating_a_change_shows_its_revision_and_undo_lists_a_memory_changed_since(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT)))
+    store.edit(5, "Prefers pnpm, edited since the review")  # the newest revision is no longer the run's
+    window = make_window(qtbot, store, tmp_path)
+    dialog = open_runs(qtbot, window)
+    qtbot.waitUntil(lambda: dialog.changes_table.rowCount() == 1, timeout=10_000)
+    assert dialog.detail is not None
+    wanted = dialog.detail.changes[0].revision.id
+    select(qtbot, window, 4)
+    dialog.changes_table.cellActivated.emit(0, 0)
+
+    def shown() -> int | None:
+        revision = window.panel.revisions.current_revision()
+        return revision.id if revision is not None else None
+
+    qtbot.waitUntil(lambda: shown() == wanted, timeout=10_000)
+    assert window.panel.history_memory_id == 5
+    dialog.confirm = lambda _title, _text: True
+    dialog.undo_button.click()
+    qtbot.waitUntil(lambda: "changed again since the run" in dialog.notice.text(), timeout=10_000)
+    settle(qtbot, window)
+    assert card_content(window, 5) == "Prefers pnpm, edited since the review"
