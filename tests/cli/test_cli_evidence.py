@@ -64,6 +64,8 @@ def test_history_and_export_show_the_words(
     code, out, _ = run(capsys, "--db", str(host_db), "export")
     memory = next(item for item in json.loads(out)["memories"] if item["id"] == 5)
     assert memory["revisions"][-1]["evidence"]["141"]["content"] == WORDS_141
+    assert memory["evidence"]["141"]["content"] == WORDS_141 and memory["evidence"]["46"] is None
+    assert all("evidence" not in entry for entry in memory["provenance"])  # as the host holds them
     code, out, _ = run(capsys, "--db", str(host_db), "export", "--format", "markdown")
     assert WORDS_141 in out and NOT_ARCHIVED in out
 

@@ -22,7 +22,8 @@ from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.screening import make_visible
 from app.store import MemoryStore
-from app.store.evidence.model import evidence_words, memory_candidate_ids
+from app.store.evidence.model import evidence_json, evidence_words, memory_candidate_ids
+from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
 
 
 def _with_evidence(store: MemoryStore) -> tuple[list[Memory], dict[int, list[Revision]], EvidenceFound]:
@@ -41,10 +42,17 @@ def export_data(store: MemoryStore) -> dict[str, Any]:
     memories = []
     listed, histories, found = _with_evidence(store)
     for memory in listed:
-        item = memory_json(memory, now, found)
+        item = memory_json(memory, now)  # provenance entries as the host holds them (an import reads them)
+        item["evidence"] = {str(i): evidence_json(found.get(i)) for i in memory_candidate_ids(memory)}
         item["revisions"] = [revision_json(revision, found) for revision in histories[memory.id]]
         memories.append(item)
-    return {"exported_at": now, "database": store.location, "memories": memories}
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": now,
+        "database": store.location,
+        "memories": memories,
+    }
 
 
 def _markdown_memory(memory: Memory, revisions: list[Revision], now: int, found: EvidenceFound) -> list[str]:
