@@ -83,14 +83,15 @@ class ProvenanceTable(QTableWidget):
         self.setShowGrid(False)
         self.setTabKeyNavigation(False)  # Tab leaves the table in one press; arrows move inside it
         self.setAccessibleName("Provenance")
-        self.setAccessibleDescription("The candidates this memory came from: session, compartments, origin")
+        self.setAccessibleDescription(
+            "The candidates this memory came from: session, compartments, origin, and their words"
+        )
         self.setWordWrap(False)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(WORDS_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
-        self.setAccessibleName("Provenance: the candidates this memory came from, with their words")
         self.fetch_evidence: EvidenceFetcher | None = None
         self._ids: list[int] = []
         self._token = 0
