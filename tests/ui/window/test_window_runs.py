@@ -18,6 +18,7 @@ from app.review.verdict import parse_verdict
 from app.store import MemoryStore
 from app.store.evidence.model import NOT_ARCHIVED
 from ui.dialogs.runs import RunsDialog
+from ui.window.main_window import MainWindow
 
 WORDS_141 = "Prefers pnpm over npm for every JavaScript project"
 NEW_TEXT = "Prefers pnpm: workspaces, and pnpm in every example"
@@ -28,12 +29,18 @@ def cell(table: QTableWidget, row: int, column: int) -> str:
     return item.text() if item is not None else ""
 
 
-def test_the_provenance_table_shows_each_candidates_words(
-    qtbot: QtBot, store: MemoryStore, tmp_path: Path
-) -> None:
+def reviewed_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> MainWindow:
+    """The window after the seed's review of #5, #5 selected."""
     apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT)))
     window = make_window(qtbot, store, tmp_path)
     select(qtbot, window, 5)
+    return window
+
+
+def test_the_provenance_table_shows_each_candidates_words(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    window = reviewed_window(qtbot, store, tmp_path)
     table = window.panel.provenance
     rows = {cell(table, row, 0): row for row in range(table.rowCount())}
     qtbot.waitUntil(lambda: WORDS_141 in table.words(rows["#141"]), timeout=10_000)
@@ -94,9 +101,9 @@ def test_undo_is_disabled_on_a_read_only_store(
 def test_a_cards_candidates_tooltip_gives_their_words(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path
 ) -> None:
-    apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT)))
-    window = make_window(qtbot, store, tmp_path)
-    memory = select(qtbot, window, 5)
+    window = reviewed_window(qtbot, store, tmp_path)
+    memory = window.selected_memory()
+    assert memory is not None
     tips = window.list.card_delegate.evidence_tips
     base = "from candidates: 46, 47, 48, 141, 143, 145, 146"
     first = tips.tip(memory, base)  # the first hover asks for the words
@@ -110,9 +117,7 @@ def test_a_cards_candidates_tooltip_gives_their_words(
 def test_the_history_gives_each_added_candidates_words(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path
 ) -> None:
-    apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT)))
-    window = make_window(qtbot, store, tmp_path)
-    select(qtbot, window, 5)
+    window = reviewed_window(qtbot, store, tmp_path)
     revisions = window.panel.revisions
 
     def tip() -> str:
