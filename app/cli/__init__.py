@@ -97,6 +97,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     digest_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
+    importlib.import_module("app.cli.commands.runs").register(subparsers, parents)
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:

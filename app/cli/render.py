@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from app.core.card import MALFORMED, card_meta, shown_word
@@ -15,9 +16,29 @@ from app.core.clock import format_instant
 from app.core.models import Candidate, Memory, Revision, RevisionKind
 from app.core.screening import make_visible
 from app.core.timefmt import relative
+from app.store.evidence.model import (
+    Evidence,
+    evidence_json,
+    evidence_lines,
+    evidence_words,
+)
+
+EvidenceFound = Mapping[int, Evidence]  # `MemoryStore.evidence`: an id missing was never archived
 
 
-def memory_json(memory: Memory, now: int) -> dict[str, Any]:
+def _provenance_json(memory: Memory, found: EvidenceFound | None) -> list[dict[str, Any]] | None:
+    if memory.provenance is None:
+        return None
+    entries = [entry.to_json() for entry in memory.provenance]
+    if found is not None:
+        for entry in entries:
+            entry["evidence"] = evidence_json(found.get(entry["candidate_id"]))
+    return entries
+
+
+def memory_json(memory: Memory, now: int, found: EvidenceFound | None = None) -> dict[str, Any]:
+    """A memory as JSON; with `found` (the archive's evidence), each provenance entry carries its
+    `"evidence"` (`{"content", "session_id", "archived_at", …}` or null: never archived)."""
     return {
         "id": memory.id,
         "content": memory.content,
@@ -28,7 +49,7 @@ def memory_json(memory: Memory, now: int) -> dict[str, Any]:
         "rewritten": memory.rewritten,
         "content_changed_at": memory.content_changed_at,
         "source_candidate_ids": list(memory.source_candidate_ids),
-        "provenance": None if memory.provenance is None else [entry.to_json() for entry in memory.provenance],
+        "provenance": _provenance_json(memory, found),
         "unknown_provenance_ids": list(memory.unknown_provenance_ids),
         "sources": list(memory.sources),
         "trust": memory.trust,
@@ -92,7 +113,7 @@ def _oddity_lines(oddities: tuple[str, ...]) -> list[str]:
     return [f"{MALFORMED} {note}" for note in oddities]  # notes come escaped from app.store.read.rows
 
 
-def memory_details(memory: Memory, now: int) -> str:
+def memory_details(memory: Memory, now: int, found: EvidenceFound | None = None) -> str:
     lines = [f"Memory #{memory.id}", card_meta(memory, now), ""]
     lines.append(make_visible(memory.content))
     lines.append("")
@@ -112,9 +133,13 @@ def memory_details(memory: Memory, now: int) -> str:
             f"  candidate #{entry.candidate_id}: session {one_line(entry.session_id, 80)}, "
             f"compartments {span}, {shown_word(entry.origin)}{added}"
         )
+        if found is not None:
+            lines.append(f"    {evidence_words(found.get(entry.candidate_id))}")
     unknown = memory.unknown_provenance_ids
     if unknown:
         lines.append(f"  provenance unknown for: {', '.join(str(i) for i in unknown)}")
+        if found is not None:
+            lines += evidence_lines(unknown, dict(found))
     return "\n".join(lines)
 
 
@@ -160,3 +185,15 @@ def _revision_body(revision: Revision) -> list[str]:
     if detail.get("evidence"):
         lines.append(f"{_INDENT}evidence: {one_line(str(detail['evidence']), 200)}")
     return lines
+
+
+def revision_json(revision: Revision, found: EvidenceFound) -> dict[str, Any]:
+    """A revision as JSON with `"evidence"`: each candidate id (as text) to its archived words, or null."""
+    data = revision.to_json()
+    data["evidence"] = {str(item): evidence_json(found.get(item)) for item in revision.candidate_ids}
+    return data
+
+
+def revision_with_evidence(revision: Revision, found: EvidenceFound) -> list[str]:
+    """`revision_line`, then one line per candidate with its archived words and session."""
+    return [revision_line(revision), *evidence_lines(revision.candidate_ids, dict(found), "        ")]

@@ -207,6 +207,7 @@ def apply_under_lease(
             leases.release(ctx.conn, lease)
             return recorded
         fitted, pool = fit_in_transaction(ctx.conn, verdict)
+        store.archive_in(ctx)  # the evidence archive keeps the candidates' words before they are consumed
         result = _write_verdict(ctx, fitted, pool, run_id)
         _record_run(ctx.conn, result, lease.holder)
         if before_commit is not None:

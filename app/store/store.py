@@ -29,6 +29,10 @@ from app.core.models import Candidate, Counts, Memory, MemoryStatus, Revision, R
 from app.core.paths import DatabaseChoice, choose_database, is_url
 from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
+from app.store.evidence import archive as evidence_archive
+from app.store.evidence import runs as review_runs
+from app.store.evidence import undo as run_undo
+from app.store.evidence.model import Evidence
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
 from app.store.read import as_of as as_of_read
@@ -83,11 +87,16 @@ class MemoryStore:
             refuse_newer(conn, opened.location)
             self._own = own_tables_ready(conn)
             marks_table = self._own and has_marks_table(conn)
+            # The evidence archive (`app.store.evidence.archive`): stored where the table exists, kept in
+            # memory by a read-only store; found by id, a watermark where candidate ids only grow.
+            self._archive_stored = self._own and evidence_archive.archive_exists(conn)
+            self._ids_grow = evidence_archive.ids_never_reused(conn)
         # Marks live in their table; a read-only store (or one without it) keeps them in memory.
         self._marks: dict[str, str] | None = None if marks_table and not opened.read_only else {}
         if marks_table and opened.read_only:
             with self._read() as conn:
                 self._marks = load_marks(conn)
+        self._memory_archive = evidence_archive.MemoryArchive() if opened.read_only else None
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
@@ -254,12 +263,15 @@ class MemoryStore:
             if self._watch.unchanged(look):
                 return []
             found = find_changes(conn)
-            if not found:
+            fresh = self._archive_stored and evidence_archive.has_new(conn, self._ids_grow)
+            if not found and not fresh:
                 self._watch.mark_clean(look)
                 return []
         try:
             with self.write() as ctx:
-                record_changes(ctx, found)
+                self.archive_in(ctx)
+                if found:
+                    record_changes(ctx, found)
                 ids = list(ctx.revision_ids)
         except (DatabaseLockedError, DatabaseReplacedError) as exc:
             self.warnings.append(f"outside changes not recorded yet: {exc}")
@@ -275,10 +287,73 @@ class MemoryStore:
             look = self._watch.look(conn)
             if log.started and self._watch.unchanged(look):
                 return []
+            if self._memory_archive is not None:
+                self._memory_archive.look(conn, self.now(), self._ids_grow, self._archive_stored)
             initial = initial_seen(conn) if self._own and not log.started else None
             found = log.observe(conn, self.now(), initial)
             self._watch.mark_clean(look)  # what the log has seen is what this version holds
             return found
+
+    # -- the evidence archive --------------------------------------------------------------------------
+
+    def archive_in(self, ctx: revision_log.WriteContext) -> int:
+        """Inside a write the caller opened, before it consumes candidates: archive every candidate not
+        archived yet (the review's apply and the triage writers call it); returns how many."""
+        if not self._archive_stored:
+            return 0
+        return evidence_archive.archive_new(ctx.conn, ctx.now, self._ids_grow)
+
+    def evidence(self, candidate_ids: Sequence[int]) -> dict[int, Evidence]:
+        """The archived words, session and compartments of candidates, by id; an id missing from the
+        answer was never seen by the dashboard (`app.store.evidence.model.NOT_ARCHIVED`). No observing:
+        call after a read that looked (a listing, `get`, `history`)."""
+        ids = list(dict.fromkeys(candidate_ids))
+        found: dict[int, Evidence] = {}
+        if self._archive_stored and ids:
+            with self._read() as conn:
+                found = evidence_archive.fetch_evidence(conn, ids)
+        if self._memory_archive is not None:
+            found.update(self._memory_archive.find([item for item in ids if item not in found]))
+        return found
+
+    # -- review runs -----------------------------------------------------------------------------------
+
+    def _kept_revisions(self) -> list[Revision]:
+        """Observations a read-only store keeps in memory (none otherwise)."""
+        if self._memory_log is None:
+            return []
+        return [revision for kept in self._memory_log.revisions.values() for revision in kept]
+
+    def runs(self) -> list[review_runs.Run]:
+        """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
+        Observes first, so a host run's inferred changes include what was just rewritten."""
+        self.observe()
+        with self._read() as conn:
+            return review_runs.all_runs(conn, self._kept_revisions(), own=self._own)
+
+    def run(self, run_id: str) -> review_runs.RunDetail:
+        """One run with its changes, oldest first; NotFoundError for an id no run has."""
+        self.observe()
+        with self._read() as conn:
+            kept = self._kept_revisions()
+            found = review_runs.find_run(conn, run_id, kept, own=self._own)
+            if found is None:
+                raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
+            changes = review_runs.run_changes(conn, found, kept, own=self._own)
+        return review_runs.RunDetail(found, tuple(changes))
+
+    def undo_run(self, run_id: str) -> run_undo.UndoResult:
+        """Put every memory a run changed back as it was before the run, in one write (one restore
+        revision per memory, one profile bump); memories changed since are listed, not touched."""
+        with self.write() as ctx:
+            found = review_runs.find_run(ctx.conn, run_id) if self._own else None
+            if found is None:
+                raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
+            if not found.readable:
+                raise InvalidInputError(
+                    f"run {run_id!r} is an unreadable run ({found.problem}); nothing undone"
+                )
+            return run_undo.undo_run(ctx, found, review_runs.run_changes(ctx.conn, found))
 
     # -- reads -----------------------------------------------------------------------------------------
 
@@ -521,6 +596,7 @@ class MemoryStore:
         from it would abort its whole run. The one place this rule is decided."""
         with self.write() as ctx:
             lease.ensure_free(ctx.conn, ctx.now)
+            self.archive_in(ctx)  # the candidates' words outlive their consumption
             yield ctx
 
     def promote(

@@ -59,6 +59,8 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
             _call("measure_bulk", "retire_dry_run", db, work, n),
             _call("measure_bulk", "every_session_dry_run", db, work, n),
         ],
+        "archive": lambda db, work, n: [_call("measure_evidence", "archive_pass", db, work, n)],
+        "runs": lambda db, work, n: [_call("measure_evidence", "runs_list", db, work, n)],
         "digest": lambda db, work, n: [_call("measure_digest", "digest", db, work, n)],
         "postgres": lambda db, work, n: list(_call("measure_postgres", "store_rows", db, work, n)),  # type: ignore[call-overload]
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],

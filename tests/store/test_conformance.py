@@ -21,6 +21,8 @@ from app.cli.commands.export import export_data
 from app.core.clock import ManualClock
 from app.core.paths import embedded_database_path
 from app.core.provenance import host_can_read
+from app.review.apply import apply_verdict
+from app.review.verdict import parse_verdict
 from app.store import ExpiryRequiredError, MemoryFilter, MemoryStore, NotFoundError
 from app.transfer.export_format import parse_export
 
@@ -327,3 +329,32 @@ def test_blame_and_as_of_after_an_edit_an_outside_rewrite_and_a_delete(backend: 
     assert store.profile_as_of(clock.now_ms()) == []
     with pytest.raises(NotFoundError):
         store.memory_as_of(memory.id, NOW - 1)  # promoted after that instant
+
+
+def test_evidence_outlives_the_candidate_and_a_run_undoes_in_one_write(backend: Backend) -> None:
+    store, host, clock = backend
+    add_candidate(host, 1, "prefers pnpm", "ses_a")
+    add_candidate(host, 2, "uses pnpm workspaces", "ses_b")
+    memory = store.promote([1], "Prefers pnpm")
+    store.observe()  # a look: candidate 2 is archived too
+    host.sql("DELETE FROM user_memory_candidates WHERE id = 2")  # the host prunes it
+    found = store.evidence([1, 2, 3])
+    assert sorted(found) == [1, 2] and found[2].content == "uses pnpm workspaces"
+    add_candidate(host, 4, "pnpm in every example", "ses_c")
+    verdict = {
+        "promote": [],
+        "update_existing": [
+            {"memory_id": memory.id, "content": "Prefers pnpm everywhere", "candidate_ids": [4]}
+        ],
+        "dismiss_existing": [],
+        "consume_candidate_ids": [4],
+    }
+    run_id = apply_verdict(store, parse_verdict(verdict)).run_id
+    assert store.evidence([4])[4].session_id == "ses_c"  # archived before the run consumed it
+    assert [run.run_id for run in store.runs()] == [run_id]
+    clock.advance(1_000)
+    before = host.profile_version()
+    undone = store.undo_run(run_id)
+    assert [memory_id for memory_id, _ in undone.restored] == [memory.id]
+    assert store.get(memory.id).content == "Prefers pnpm"
+    assert host.profile_version() == before + 1

@@ -26,7 +26,8 @@ class CardList(QListView):
         super().__init__(parent)
         self.cards = model
         self.setModel(model)
-        self.setItemDelegate(CardDelegate(now, self))
+        self.card_delegate = CardDelegate(now, self)
+        self.setItemDelegate(self.card_delegate)
         self.setUniformItemSizes(True)
         self.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
         self.setMouseTracking(True)

@@ -14,9 +14,10 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPa
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolTip
 
 from app.core.models import Memory, MemoryStatus
+from ui.cards.evidence_tip import EvidenceTips
 from ui.cards.layout import SEPARATOR, CardFonts, CardLayout, CardMetrics, layout_card
 from ui.cards.model import HIGHLIGHT_ROLE, ID_ROLE, MEMORY_ROLE
-from ui.cards.parts import Badge
+from ui.cards.parts import CANDIDATES_TIP, Badge
 from ui.widgets.guard import answer, never_raises
 from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone, accent_text, badge_colors, blend, card_border, muted_text
@@ -30,6 +31,7 @@ class CardDelegate(QStyledItemDelegate):
     def __init__(self, now: Callable[[], int], parent: QAbstractItemView | None = None) -> None:
         super().__init__(parent)
         self._now = now
+        self.evidence_tips = EvidenceTips()  # the candidates' words in their tooltip (set up by the window)
 
     @never_raises(answer(QSize(320, 120)))
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
@@ -158,6 +160,8 @@ class CardDelegate(QStyledItemDelegate):
         if event.type() == QEvent.Type.ToolTip and index.isValid():
             layout, memory = self._layout(option, index)
             text = layout.tooltip_at(event.pos().x(), event.pos().y())
+            if text is not None and memory is not None and text.startswith(CANDIDATES_TIP):
+                text = self.evidence_tips.tip(memory, text)
             if text is None and memory is not None:
                 text = index.data(Qt.ItemDataRole.ToolTipRole)
             if text:

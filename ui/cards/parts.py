@@ -114,6 +114,9 @@ def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Bad
     return badges
 
 
+CANDIDATES_TIP = "from candidates: "  # how the candidates' tooltip starts (`EvidenceTips` adds their words)
+
+
 def meta_pieces(memory: Memory, now: int) -> list[MetaPiece]:
     """`promoted 23d ago`, `updated 2h ago` (emphasised), `from candidates: …` with their tooltips."""
     times = timestamps_tooltip(memory)
@@ -123,7 +126,7 @@ def meta_pieces(memory: Memory, now: int) -> list[MetaPiece]:
             _, full = candidate_summary(memory.source_candidate_ids)
             unknown = memory.unknown_provenance_ids
             note = f"\nprovenance unknown: {', '.join(map(str, unknown))}" if unknown else ""
-            pieces.append(MetaPiece(part, False, f"from candidates: {full}{note}"))
+            pieces.append(MetaPiece(part, False, f"{CANDIDATES_TIP}{full}{note}"))
         else:
             pieces.append(MetaPiece(part, part.startswith("updated"), times))
     return pieces

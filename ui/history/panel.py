@@ -118,6 +118,7 @@ class HistoryPanel(QWidget):
         self._now = now
         self._memory: Memory | None = None
         self.history_memory_id: int | None = None  # whose revisions are shown
+        self._wanted_revision: tuple[int, int] | None = None  # (memory, revision) to select when listed
         self._pending: Memory | object | None = _NOTHING
         self._reading: int | None = None  # the memory whose history was asked for and has not arrived
         self._read_only_reason: str | None = None
@@ -149,6 +150,9 @@ class HistoryPanel(QWidget):
         self.sources = plain_label()
         self.provenance = ProvenanceTable(self._now, page)
         self.revisions = RevisionTable(self._now, page)
+        self.provenance.evidenceArrived.connect(
+            lambda found: self.revisions.set_evidence(found, self.provenance.candidate_ids)
+        )
         self.revisions.revisionSelected.connect(self._show_revision)
         self.revision_summary = plain_label()
         self.diff = DiffSlot(page)
@@ -264,6 +268,13 @@ class HistoryPanel(QWidget):
         self._reading = memory.id
         self.historyWanted.emit(memory.id)
 
+    def want_revision(self, memory_id: int, revision_id: int) -> None:
+        """Select revision `revision_id` (its diff shown) once memory `memory_id`'s history is listed; at
+        once when it is listed already (the Runs window's link to a change)."""
+        if self.history_memory_id == memory_id and self.revisions.select_revision(revision_id):
+            return
+        self._wanted_revision = (memory_id, revision_id)
+
     def update_memory(self, memory: Memory) -> None:
         """The shown memory changed in the store (an edit, a rewrite): refresh it and its history."""
         if self._memory is not None and memory.id == self._memory.id:
@@ -302,6 +313,9 @@ class HistoryPanel(QWidget):
             return  # superseded: another memory is selected now
         self.history_memory_id = memory_id
         self.revisions.set_revisions(revisions)
+        wanted, self._wanted_revision = self._wanted_revision, None
+        if wanted is not None and wanted[0] == memory_id:
+            self.revisions.select_revision(wanted[1])
         self._want_blame()  # the history moved (a write, a rewrite seen): so may the blame shown
         if not revisions:
             self.revision_summary.setText(no_revisions_text(self._memory))

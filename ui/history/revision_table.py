@@ -1,8 +1,9 @@
-"""A memory's revisions, newest first: when, source, what changed, run id, the candidate ids it added."""
+"""A memory's revisions, newest first: when, source, what changed, run id, the candidate ids it added
+(their tooltip gives each candidate's words once the evidence archive's answer arrived: `set_evidence`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
@@ -11,6 +12,7 @@ from app.core.card import candidate_summary
 from app.core.clock import format_instant
 from app.core.models import Revision, RevisionKind
 from app.core.timefmt import relative
+from app.store.evidence.model import Evidence, evidence_lines
 from ui.widgets.plain_tip import plain_tip
 
 HEADERS = ("When", "Source", "Change", "Run", "Candidates")
@@ -56,6 +58,27 @@ class RevisionTable(QTreeWidget):
         for column in range(len(HEADERS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.currentItemChanged.connect(self._current_changed)
+        self._evidence: dict[int, Evidence | None] = {}  # words by candidate id (None: never archived)
+
+    def _candidates_tip(self, revision: Revision) -> str:
+        _, full = candidate_summary(revision.candidate_ids)
+        if not full:
+            return "no candidates added"
+        known = [item for item in revision.candidate_ids if item in self._evidence]
+        found = {item: evidence for item, evidence in self._evidence.items() if evidence is not None}
+        return "\n".join([f"candidates added: {full}", *evidence_lines(known, found, "")])
+
+    def set_evidence(self, found: Mapping[int, Evidence], asked: Sequence[int]) -> None:
+        """The archive's answer for candidate ids `asked` (those missing from `found` were never archived):
+        kept, and shown in the candidates' tooltips."""
+        self._evidence.update({item: found.get(item) for item in asked})
+        for revision, item in self._items():
+            item.setToolTip(4, plain_tip(self._candidates_tip(revision)))
+
+    def _items(self) -> list[tuple[Revision, QTreeWidgetItem]]:
+        rows = (self.topLevelItem(row) for row in range(self.topLevelItemCount()))
+        pairs = ((item.data(0, REVISION_ROLE), item) for item in rows if item is not None)
+        return [(value, item) for value, item in pairs if isinstance(value, Revision)]
 
     def set_revisions(self, revisions: Sequence[Revision]) -> None:
         """Revisions newest first; keeps the selected revision selected when it is still there, unless a
@@ -69,7 +92,7 @@ class RevisionTable(QTreeWidget):
         now = self._now()
         keep: QTreeWidgetItem | None = None
         for revision in revisions:
-            shown, full = candidate_summary(revision.candidate_ids)
+            shown, _ = candidate_summary(revision.candidate_ids)
             item = QTreeWidgetItem(
                 [
                     relative(revision.changed_at, now),
@@ -82,7 +105,7 @@ class RevisionTable(QTreeWidget):
             item.setData(0, REVISION_ROLE, revision)
             item.setToolTip(0, format_instant(revision.changed_at))
             item.setToolTip(3, plain_tip(revision.run_id or "no run id"))
-            item.setToolTip(4, f"candidates added: {full}" if full else "no candidates added")
+            item.setToolTip(4, plain_tip(self._candidates_tip(revision)))
             self.addTopLevelItem(item)
             if current is not None and revision.id == current.id:
                 keep = item
@@ -105,9 +128,15 @@ class RevisionTable(QTreeWidget):
 
     def revisions(self) -> list[Revision]:
         """The listed revisions, newest first."""
-        items = (self.topLevelItem(row) for row in range(self.topLevelItemCount()))
-        values = (item.data(0, REVISION_ROLE) for item in items if item is not None)
-        return [value for value in values if isinstance(value, Revision)]
+        return [revision for revision, _ in self._items()]
+
+    def select_revision(self, revision_id: int) -> bool:
+        """Make a listed revision the current one (its diff is shown); whether it was listed."""
+        for revision, item in self._items():
+            if revision.id == revision_id:
+                self.setCurrentItem(item)
+                return True
+        return False
 
     def current_revision(self) -> Revision | None:
         item = self.currentItem()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.core.models import Memory, Revision, RevisionKind
 from app.core.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
+from app.store.evidence.model import Evidence
 from app.store.read.as_of import MemoryAsOf
 from ui.cards.listing import Listing, ViewFilter, load_first_page, load_listing
 from ui.runtime import undo as undo_ops
@@ -232,6 +233,11 @@ class Controller(QObject):
 
     def load_candidates(self) -> None:
         self._run(self.store.candidates, self.candidatesLoaded.emit)
+
+    def load_evidence(self, ids: Sequence[int], done: Callable[[Mapping[int, Evidence]], None]) -> None:
+        """The evidence archive's words of candidates (`MemoryStore.evidence`), read off the GUI thread."""
+        wanted = list(ids)
+        self._run(lambda: self.store.evidence(wanted), done, priority=NOW)
 
     def refresh_if_changed_elsewhere(self) -> None:
         """The file changed: reload only if another process committed (our own writes, which refresh

@@ -103,6 +103,12 @@ class WindowActions:
             "Show every memory as it was at a past instant (read-only)",
             keys("Ctrl+Shift+A"),
         )
+        self.runs = _action(
+            parent,
+            "Runs…",
+            "Every review run (the dashboard's and the host's): what it changed, on what evidence; undo one",
+            keys("Ctrl+Shift+U"),
+        )
         self.open_database = _action(
             parent, "Open database…", "Open another memory database", keys(StdKey.Open)
         )

@@ -185,6 +185,9 @@ class MainWindow(QMainWindow):
         # `activated` fires on one click. A double-click edits everywhere.
         self.list.doubleClicked.connect(lambda _index: self.commands.edit())
         self.panel.historyWanted.connect(c.load_history)
+        self.panel.provenance.fetch_evidence = c.load_evidence  # the candidates' words, from the archive
+        tips = self.list.card_delegate.evidence_tips
+        tips.fetch, tips.store_key = c.load_evidence, lambda: c.store
         self.panel.revisionWanted.connect(c.load_revision)
         self.panel.restoreRequested.connect(c.restore)
         self.panel.blameWanted.connect(c.load_blame)
@@ -226,6 +229,11 @@ class MainWindow(QMainWindow):
 
     def show_source(self, source: str) -> None:
         self.filters.set_source(source)
+
+    def select_revision(self, memory_id: int, revision_id: int) -> bool:
+        """Select a memory's card and, once its history is listed, one of its revisions (its diff shown)."""
+        self.panel.want_revision(memory_id, revision_id)
+        return self.select_id(memory_id, center=True)
 
     def refresh(self) -> None:
         self.controller.refresh()

@@ -52,12 +52,27 @@ def build_menus(window: WindowParts) -> None:
     review = bar.addMenu("&Review")
     review.addAction(a.review_queue)
     review.addAction(a.run_review)
+    review.addAction(a.runs)
+    a.runs.triggered.connect(lambda: show_runs(window))
     help_menu = bar.addMenu("&Help")
     help_menu.addAction(a.shortcuts)
     help_menu.addAction(a.about)
     a.about.triggered.connect(lambda: show_about(window))
     for menu in (file_menu, edit_menu, memory, view, review, help_menu):
         menu.setToolTipsVisible(True)
+
+
+def show_runs(window: WindowParts) -> None:
+    """The Runs window (one per main window), its runs read afresh each time it is shown."""
+    from ui.dialogs.runs import RunsDialog
+
+    dialog = window.window().findChild(RunsDialog)
+    if dialog is None:
+        dialog = RunsDialog(window.controller, window.select_revision, window.window())
+    dialog.reload()
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
 
 
 def show_about(window: WindowParts) -> None:

@@ -9,22 +9,42 @@ import sys
 from typing import Any
 
 from app.cli.opener import database_files
-from app.cli.render import compartments, memory_json, one_line
+from app.cli.render import (
+    EvidenceFound,
+    compartments,
+    memory_json,
+    one_line,
+    revision_json,
+)
 from app.cli.safe_output import check_output, write_bytes
 from app.core.card import card_meta
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.screening import make_visible
 from app.store import MemoryStore
+from app.store.evidence.model import evidence_json, evidence_words, memory_candidate_ids
 from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
+
+
+def _with_evidence(store: MemoryStore) -> tuple[list[Memory], dict[int, list[Revision]], EvidenceFound]:
+    """Every memory, its revisions, and the archived words of every candidate they name."""
+    memories = store.list_memories()
+    histories = {memory.id: store.history(memory.id, observe=False) for memory in memories}
+    ids = [item for memory in memories for item in memory_candidate_ids(memory)]
+    ids += [
+        item for revisions in histories.values() for revision in revisions for item in revision.candidate_ids
+    ]
+    return memories, histories, store.evidence(ids)
 
 
 def export_data(store: MemoryStore) -> dict[str, Any]:
     now = store.now()
     memories = []
-    for memory in store.list_memories():
-        item = memory_json(memory, now)
-        item["revisions"] = [revision.to_json() for revision in store.history(memory.id, observe=False)]
+    listed, histories, found = _with_evidence(store)
+    for memory in listed:
+        item = memory_json(memory, now)  # provenance entries as the host holds them (an import reads them)
+        item["evidence"] = {str(i): evidence_json(found.get(i)) for i in memory_candidate_ids(memory)}
+        item["revisions"] = [revision_json(revision, found) for revision in histories[memory.id]]
         memories.append(item)
     return {
         "format": EXPORT_FORMAT,
@@ -35,7 +55,7 @@ def export_data(store: MemoryStore) -> dict[str, Any]:
     }
 
 
-def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> list[str]:
+def _markdown_memory(memory: Memory, revisions: list[Revision], now: int, found: EvidenceFound) -> list[str]:
     lines = [f"## Memory #{memory.id}", "", f"*{card_meta(memory, now)}*", ""]
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", memory.content)), default=0))
     lines += [f"{fence}text", make_visible(memory.content), fence, ""]
@@ -45,10 +65,11 @@ def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> lis
         lines.append(
             f"- Candidate #{entry.candidate_id}: session `{one_line(entry.session_id, 80)}`, "
             f"compartments {compartments(entry.compartment_start, entry.compartment_end)}, "
-            f"{one_line(entry.origin)}"
+            f"{one_line(entry.origin)}: {evidence_words(found.get(entry.candidate_id))}"
         )
     if memory.unknown_provenance_ids:
         lines.append(f"- Provenance unknown: {', '.join(map(str, memory.unknown_provenance_ids))}")
+        lines += [f"  - #{i}: {evidence_words(found.get(i))}" for i in memory.unknown_provenance_ids]
     if revisions:
         lines += ["", "Revisions:", ""]
         for revision in revisions:
@@ -56,6 +77,7 @@ def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> lis
             lines.append(
                 f"1. {format_instant(revision.changed_at)}: {revision.kind} by {revision.source}{run}"
             )
+            lines += [f"   - #{i}: {evidence_words(found.get(i))}" for i in revision.candidate_ids]
     lines.append("")
     return lines
 
@@ -63,8 +85,9 @@ def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> lis
 def export_markdown(store: MemoryStore) -> str:
     now = store.now()
     lines = ["# Memories", "", f"Exported {format_instant(now)} from `{store.location}`.", ""]
-    for memory in store.list_memories():
-        lines += _markdown_memory(memory, store.history(memory.id, observe=False), now)
+    listed, histories, found = _with_evidence(store)
+    for memory in listed:
+        lines += _markdown_memory(memory, histories[memory.id], now, found)
     return "\n".join(lines)
 
 

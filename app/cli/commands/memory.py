@@ -16,12 +16,14 @@ from app.cli.render import (
     memory_json,
     memory_line,
     print_json,
-    revision_line,
+    revision_json,
+    revision_with_evidence,
 )
 from app.core.clock import format_instant
 from app.core.errors import NotFoundError
 from app.core.models import Revision, RevisionKind
 from app.core.screening import make_visible
+from app.store.evidence.model import memory_candidate_ids
 from app.store.read.query import STATUS_FILTERS, TRUST_FILTERS, MemoryFilter
 from app.store.read.recall import RECALL_ORDERS
 
@@ -72,10 +74,11 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
         except NotFoundError:
             raise _not_found(args.id, store.history(args.id, observe=False)) from None
         now = store.now()
+        found = store.evidence(memory_candidate_ids(memory))
     if args.json:
-        print_json(memory_json(memory, now))
+        print_json(memory_json(memory, now, found))
     else:
-        print(memory_details(memory, now))
+        print(memory_details(memory, now, found))
     return 0
 
 
@@ -84,13 +87,14 @@ def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
         revisions = store.history(args.id)
         if not revisions and not store.get_many([args.id]):
             raise NotFoundError(f"memory #{args.id} does not exist")
+        found = store.evidence([item for revision in revisions for item in revision.candidate_ids])
     if args.json:
-        print_json([revision.to_json() for revision in revisions])
+        print_json([revision_json(revision, found) for revision in revisions])
     elif not revisions:
         print(f"memory #{args.id} has no recorded revisions")
     else:
         for revision in revisions:
-            print(revision_line(revision))
+            print("\n".join(revision_with_evidence(revision, found)))
     return 0
 
 

@@ -77,6 +77,7 @@ revisions = Table(
     Column("detail", Text),
     Index("ix_mdash_revisions_memory", "memory_id", "changed_at", "id"),
     Index("ix_mdash_revisions_run", "run_id"),
+    Index("ix_mdash_revisions_changed", "changed_at"),  # revision 0006_evidence
 )
 
 # What the store last saw of each memory, to notice rewrites made outside the dashboard.
@@ -139,3 +140,19 @@ trust_marks = Table(
 # Tables a store reads only when present: one that could not migrate (read-only) does without them.
 OPTIONAL_OWN_TABLES = ("mdash_trust_marks",)
 OWN_TABLES = tuple(name for name in own_metadata.tables if name not in OPTIONAL_OWN_TABLES)
+
+# The evidence archive (revision 0006_evidence): a copy of every candidate the dashboard saw, taken before the
+# host deletes it. Its own metadata, so a store whose tables predate it still reads everything else. The
+# host's columns are untyped (no affinity): each value is kept exactly as the host's row held it.
+archive_metadata = MetaData()
+evidence = Table(
+    "mdash_evidence",
+    archive_metadata,
+    Column("candidate_id", INT64, primary_key=True, autoincrement=False),
+    Column("content"),
+    Column("session_id"),
+    Column("source_compartment_start"),
+    Column("source_compartment_end"),
+    Column("created_at"),
+    Column("first_seen_at", INT64, nullable=False),
+)

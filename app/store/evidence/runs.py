@@ -1,0 +1,312 @@
+"""Review runs, read: the dashboard's own (`mdash_review_runs`, and the revisions carrying their run id)
+and the host's (rows of its `dream_runs` whose `tasks_json` names the user-memory review task).
+
+The host's review writes no revision of ours, so the changes of a host run are inferred: every outside
+rewrite the dashboard observed inside the run's window (start to finish) is attributed to it and marked so.
+`dream_runs` is the host's table and holds whatever the host put there: it is read with `SELECT *` (the
+columns a run needs, where they exist), a `tasks_json` that cannot be read lists the row as an "unreadable
+run", and times are read as `host_cells` reads any host timestamp. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, and_, inspect, select
+
+from app.core.models import Revision, RevisionSource
+from app.core.text_input import tolerant_json_loads
+from app.store.read.host_cells import describe, text_value, time_note, time_value
+from app.store.read.reads import revision_from_row
+from app.store.schema.tables import review_runs, revisions
+
+HOST_REVIEW_TASK = "review-user-memories"  # the host's Dreamer task that reviews user memories
+HOST_RUNS_TABLE = "dream_runs"
+HOST_PREFIX = "host:"
+ORIGIN_DASHBOARD = "dashboard"
+ORIGIN_HOST = "host"
+UNREADABLE = "unreadable run"
+r = revisions.c
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One review run. Counts are None where nobody recorded them (a host run: see `inferred`)."""
+
+    run_id: str
+    origin: str  # ORIGIN_DASHBOARD or ORIGIN_HOST
+    started_at: int
+    finished_at: int | None
+    holder: str
+    promoted: int | None = None
+    rewrote: int | None = None
+    dismissed: int | None = None
+    consumed: int | None = None
+    inferred: int = 0  # outside changes observed inside a host run's window
+    problem: str | None = None  # why the row cannot be read as a review run (an "unreadable run")
+    notes: tuple[str, ...] = ()  # odd cells, escaped
+
+    @property
+    def readable(self) -> bool:
+        return self.problem is None
+
+    @property
+    def label(self) -> str:
+        return UNREADABLE if self.problem else f"{self.origin} review"
+
+    def counts_line(self) -> str:
+        if self.problem:
+            return self.problem  # beside the label, which says "unreadable run"
+        if self.origin == ORIGIN_HOST:
+            return f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
+        return (
+            f"promoted {self.promoted or 0}, rewrote {self.rewrote or 0}, dismissed {self.dismissed or 0}, "
+            f"consumed {self.consumed or 0}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "origin": self.origin,
+            "label": self.label,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "holder": self.holder,
+            "promoted": self.promoted,
+            "rewrote": self.rewrote,
+            "dismissed": self.dismissed,
+            "consumed": self.consumed,
+            "inferred_changes": self.inferred,
+            "readable": self.readable,
+            "problem": self.problem,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunChange:
+    """A change a run made; `inferred` when only its time ties it to a host run."""
+
+    revision: Revision
+    inferred: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.revision.to_json(), "inferred": self.inferred}
+
+
+@dataclass(frozen=True, slots=True)
+class RunDetail:
+    run: Run
+    changes: tuple[RunChange, ...] = field(default_factory=tuple)
+
+    @property
+    def memory_ids(self) -> list[int]:
+        return list(dict.fromkeys(change.revision.memory_id for change in self.changes))
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.run.to_json(), "changes": [change.to_json() for change in self.changes]}
+
+
+# -- the dashboard's runs --------------------------------------------------------------------------
+
+
+def _count(summary: dict[str, Any], key: str) -> int | None:
+    value = summary.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+_OWN_RUNS = select(
+    review_runs.c.run_id, review_runs.c.applied_at, review_runs.c.holder, review_runs.c.summary
+)
+
+
+def _own_run(row: Sequence[Any]) -> Run:
+    run_id, applied_at, holder, text = row  # by position: a named attribute of a row costs ten times more
+    parsed = tolerant_json_loads(text) if isinstance(text, str) else None
+    summary = parsed if isinstance(parsed, dict) else {}
+    return Run(
+        run_id=text_value(run_id),
+        origin=ORIGIN_DASHBOARD,
+        started_at=time_value(applied_at),
+        finished_at=time_value(applied_at),
+        holder=text_value(holder) if holder is not None else "",
+        promoted=_count(summary, "promoted"),
+        rewrote=_count(summary, "updated"),
+        dismissed=_count(summary, "dismissed"),
+        consumed=_count(summary, "consumed"),
+        problem=None if isinstance(parsed, dict) else "its summary is not a JSON object",
+    )
+
+
+def own_runs(conn: Connection, run_id: str | None = None) -> list[Run]:
+    query = _OWN_RUNS
+    if run_id is not None:
+        query = query.where(review_runs.c.run_id == run_id)
+    return [_own_run(row) for row in conn.execute(query)]
+
+
+# -- the host's runs -------------------------------------------------------------------------------
+
+
+def host_runs_exist(conn: Connection) -> bool:
+    return conn.dialect.name == "sqlite" and inspect(conn).has_table(HOST_RUNS_TABLE)
+
+
+def _task_names(tasks: object) -> list[str] | None:
+    """The task names a `tasks_json` lists (entries `{"name": …}` or plain names); None if unreadable."""
+    if not isinstance(tasks, list):
+        return None
+    names: list[str] = []
+    for task in tasks:
+        name = task.get("name") if isinstance(task, dict) else task
+        if isinstance(name, str):
+            names.append(name)
+    return names
+
+
+def _names(row: dict[str, Any]) -> list[str] | None:
+    tasks = row.get("tasks_json")
+    return _task_names(tolerant_json_loads(tasks) if isinstance(tasks, (str, bytes)) else None)
+
+
+def _window(row: dict[str, Any]) -> tuple[int, int]:
+    """A host run's window: its start to its finish (its start alone without a finish, or before it)."""
+    start, finished = time_value(row.get("started_at")), row.get("finished_at")
+    return start, start if finished is None else max(start, time_value(finished))
+
+
+def _host_run(row: dict[str, Any], names: list[str] | None, inferred: int) -> Run:
+    """A `dream_runs` row as a run (`names`: its tasks, None when `tasks_json` is unreadable)."""
+    started, finished, holder = row.get("started_at"), row.get("finished_at"), row.get("holder_id")
+    notes = tuple(
+        note for note in (time_note("started_at", started), time_note("finished_at", finished)) if note
+    )
+    tasks = row.get("tasks_json")
+    return Run(
+        run_id=f"{HOST_PREFIX}{text_value(row.get('id', row.get('rowid')))}",
+        origin=ORIGIN_HOST,
+        started_at=time_value(started),
+        finished_at=None if finished is None else time_value(finished),
+        holder="" if holder is None else text_value(holder),
+        inferred=inferred,
+        problem=None if names is not None else f"tasks_json is {describe(tasks)}, not a JSON list of tasks",
+        notes=notes,
+    )
+
+
+def _host_rows(conn: Connection, raw_id: str | None = None) -> list[dict[str, Any]]:
+    """`dream_runs` rows as dicts (`rowid` too, where the table has one); with `raw_id`, that id's row."""
+    columns = {column["name"] for column in inspect(conn).get_columns(HOST_RUNS_TABLE)}
+    without_rowid = conn.exec_driver_sql(
+        "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%WITHOUT ROWID%'", (HOST_RUNS_TABLE,)
+    ).first()
+    key = "id" if "id" in columns or without_rowid else "rowid"
+    sql = (
+        f"SELECT * FROM {HOST_RUNS_TABLE}"
+        if without_rowid
+        else f"SELECT rowid AS rowid, * FROM {HOST_RUNS_TABLE}"
+    )
+    if raw_id is None:
+        result = conn.exec_driver_sql(sql)
+    else:
+        result = conn.exec_driver_sql(f"{sql} WHERE CAST({key} AS TEXT) = ?", (raw_id,))
+    names = list(result.keys())
+    return [dict(zip(names, row, strict=True)) for row in result]
+
+
+def window_condition(run: Run) -> Any:
+    """The observed revisions inside a host run's window (its start alone, when it has no finish)."""
+    end = _window_end(run)
+    return and_(r.source == RevisionSource.OBSERVED, r.changed_at >= run.started_at, r.changed_at <= end)
+
+
+WINDOWS_PER_QUERY = 300  # three parameters each: under SQLite's oldest limit of 999
+
+
+def _window_end(run: Run) -> int:
+    return run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
+
+
+def _stored_counts(conn: Connection, found: Sequence[tuple[int, int]]) -> list[int]:
+    """Observed revisions inside each run's window, in one statement per few hundred runs (a statement
+    per run costs more in SQLAlchemy than SQLite's index seek)."""
+    counts: list[int] = []
+    for start in range(0, len(found), WINDOWS_PER_QUERY):
+        part = found[start : start + WINDOWS_PER_QUERY]
+        rows = ", ".join("(?, ?, ?)" for _ in part)
+        sql = (
+            f"WITH w(k, s, e) AS (VALUES {rows}) SELECT (SELECT count(*) FROM mdash_revisions"
+            " WHERE source = ? AND changed_at BETWEEN w.s AND w.e) FROM w ORDER BY k"
+        )
+        params: list[object] = [v for n, (start, end) in enumerate(part) for v in (n, start, end)]
+        result = conn.exec_driver_sql(sql, (*params, str(RevisionSource.OBSERVED)))
+        counts.extend(int(row[0]) for row in result)
+    return counts
+
+
+def _in(window: tuple[int, int], revision: Revision) -> bool:
+    return revision.source == RevisionSource.OBSERVED and window[0] <= revision.changed_at <= window[1]
+
+
+def in_window(run: Run, revision: Revision) -> bool:
+    """For observations kept in memory (a read-only store): `window_condition` in Python."""
+    return _in((run.started_at, _window_end(run)), revision)
+
+
+def host_runs(
+    conn: Connection, extra: Sequence[Revision] = (), raw_id: str | None = None, *, own: bool = True
+) -> list[Run]:
+    """The host's review runs (`extra`: observations kept in memory; `own`: whether our tables exist)."""
+    if not host_runs_exist(conn):
+        return []
+    judged = [
+        (row, names)
+        for row in _host_rows(conn, raw_id)
+        if (names := _names(row)) is None or HOST_REVIEW_TASK in names
+    ]
+    windows = [_window(row) for row, names in judged if names is not None]
+    stored = iter(_stored_counts(conn, windows) if own else [0] * len(windows))
+    kept = iter([sum(1 for revision in extra if _in(window, revision)) for window in windows])
+    return [
+        _host_run(row, names, next(stored) + next(kept) if names is not None else 0) for row, names in judged
+    ]
+
+
+# -- both ------------------------------------------------------------------------------------------
+
+
+def all_runs(conn: Connection, extra: Sequence[Revision] = (), *, own: bool = True) -> list[Run]:
+    """Every review run, newest first."""
+    found = [*(own_runs(conn) if own else []), *host_runs(conn, extra, own=own)]
+    return sorted(found, key=lambda run: (run.started_at, run.run_id), reverse=True)
+
+
+def find_run(
+    conn: Connection, run_id: str, extra: Sequence[Revision] = (), *, own: bool = True
+) -> Run | None:
+    if run_id.startswith(HOST_PREFIX):
+        found = host_runs(conn, extra, run_id[len(HOST_PREFIX) :], own=own)
+    else:
+        found = own_runs(conn, run_id) if own else []
+    return found[0] if found else None
+
+
+def run_changes(
+    conn: Connection, run: Run, extra: Sequence[Revision] = (), *, own: bool = True
+) -> list[RunChange]:
+    """What a run changed, oldest first: its own revisions, or a host run's inferred ones."""
+    if run.origin == ORIGIN_DASHBOARD:
+        condition = r.run_id == run.run_id
+    elif run.readable:
+        condition = window_condition(run)
+    else:
+        return []
+    query = select(revisions).where(condition).order_by(r.changed_at, r.id)
+    found = [revision_from_row(row) for row in conn.execute(query)] if own else []
+    if run.origin == ORIGIN_HOST:
+        found += [revision for revision in extra if in_window(run, revision)]
+        found.sort(key=lambda revision: (revision.changed_at, abs(revision.id)))
+    inferred = run.origin == ORIGIN_HOST
+    return [RunChange(revision, inferred) for revision in found]

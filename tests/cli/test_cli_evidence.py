@@ -1,0 +1,106 @@
+"""The CLI's evidence and runs, end to end in process: `show`, `history`, `export` with the archived words,
+and `runs`, `runs show`, `runs undo` with their exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hostdb import host_sql
+from review_helpers import seed_verdict, write_json
+from runs_helpers import add_dream_run
+
+from app.cli import main
+from app.store.evidence.model import NOT_ARCHIVED
+
+REVIEW_TIME = "2026-10-21T03:13:32Z"
+WORDS_141 = "Prefers pnpm over npm for every JavaScript project"
+
+
+@pytest.fixture(autouse=True)
+def _fixed_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", REVIEW_TIME)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def applied(host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """The seed's review of #5 applied through the CLI (its candidates then deleted); returns its run id."""
+    verdict = write_json(tmp_path / "verdict.json", seed_verdict())
+    code, _, _ = run(capsys, "--db", str(host_db), "review", "apply", str(verdict), "--json")
+    assert code == 0
+    code, out, _ = run(capsys, "--db", str(host_db), "runs", "--json")
+    run_id: str = json.loads(out)[0]["run_id"]
+    return run_id
+
+
+def test_show_json_gives_each_provenance_entry_its_evidence(
+    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    applied(host_db, tmp_path, capsys)
+    code, out, _ = run(capsys, "--db", str(host_db), "show", "5", "--json")
+    assert code == 0
+    entries = {entry["candidate_id"]: entry["evidence"] for entry in json.loads(out)["provenance"]}
+    assert entries[46] is None  # consumed before the dashboard first opened the file
+    assert entries[141]["content"] == WORDS_141 and entries[141]["session_id"] == "ses_c3f1"
+    assert isinstance(entries[141]["archived_at"], int)
+    code, out, _ = run(capsys, "--db", str(host_db), "show", "5")
+    assert WORDS_141 in out and NOT_ARCHIVED in out
+
+
+def test_history_and_export_show_the_words(
+    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    applied(host_db, tmp_path, capsys)
+    code, out, _ = run(capsys, "--db", str(host_db), "history", "5")
+    assert code == 0 and WORDS_141 in out and "ses_c3f1" in out
+    code, out, _ = run(capsys, "--db", str(host_db), "history", "5", "--json")
+    assert json.loads(out)[-1]["evidence"]["141"]["content"] == WORDS_141
+    code, out, _ = run(capsys, "--db", str(host_db), "export")
+    memory = next(item for item in json.loads(out)["memories"] if item["id"] == 5)
+    assert memory["revisions"][-1]["evidence"]["141"]["content"] == WORDS_141
+    assert memory["evidence"]["141"]["content"] == WORDS_141 and memory["evidence"]["46"] is None
+    assert all("evidence" not in entry for entry in memory["provenance"])  # as the host holds them
+    code, out, _ = run(capsys, "--db", str(host_db), "export", "--format", "markdown")
+    assert WORDS_141 in out and NOT_ARCHIVED in out
+
+
+def test_runs_list_show_and_undo(host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_id = applied(host_db, tmp_path, capsys)
+    code, out, _ = run(capsys, "--db", str(host_db), "runs")
+    assert code == 0 and run_id in out and "rewrote 1" in out
+    code, out, _ = run(capsys, "--db", str(host_db), "runs", "show", run_id, "--json")
+    (change,) = json.loads(out)["changes"]
+    assert change["memory_id"] == 5 and change["evidence"]["141"]["content"] == WORDS_141
+    code, out, _ = run(capsys, "--db", str(host_db), "runs", "undo", run_id)
+    assert code == 0 and "memory #5: restored" in out and "not put back in the host's pool" in out
+    code, out, _ = run(capsys, "--db", str(host_db), "show", "5", "--json")
+    assert json.loads(out)["content"] == "Prefers pnpm"
+
+
+def test_undo_exit_codes(host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_id = applied(host_db, tmp_path, capsys)
+    code, _, err = run(capsys, "--db", str(host_db), "runs", "undo", "review-unknown")
+    assert code == 1 and "no review run" in err
+    code, _, err = run(capsys, "--db", str(host_db), "--read-only", "runs", "undo", run_id)
+    assert code == 4 and "read-only" in err
+
+
+def test_malformed_dream_runs_are_listed_as_unreadable(
+    host_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_dream_run(host_db, 1, 5, 6, "[{")
+    add_dream_run(host_db, 2, "noon", b"\x00", "")
+    host_sql(host_db, "UPDATE dream_runs SET tasks_json = x'ff' WHERE id = 1")
+    code, out, _ = run(capsys, "--db", str(host_db), "runs", "--json")
+    assert code == 0
+    assert [item["label"] for item in json.loads(out)] == ["unreadable run", "unreadable run"]
+    code, out, _ = run(capsys, "--db", str(host_db), "runs")
+    assert code == 0 and out.count("unreadable run") == 2 and "malformed" in out
+    code, out, _ = run(capsys, "--db", str(host_db), "runs", "show", "host:2")
+    assert code == 0 and "no changes recorded" in out

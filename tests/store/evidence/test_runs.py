@@ -1,0 +1,198 @@
+"""Review runs on real files: the dashboard's own runs and the host's, with inferred changes; unreadable
+`dream_runs` rows; undo of a run, with a memory changed after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import REVIEW_TIME
+from hostdb import HOUR, host_sql, profile_version, query
+from review_helpers import SEED_UPDATE_IDS, pending_ids, seed_verdict
+from runs_helpers import add_dream_run, host_has_it_open, review_tasks
+
+from app.core.clock import ManualClock
+from app.core.errors import NotFoundError, ReadOnlyError
+from app.core.models import RevisionSource
+from app.review.apply import apply_verdict
+from app.review.verdict import parse_verdict
+from app.store import MemoryStore
+from app.store.evidence.runs import UNREADABLE
+
+NEW_TEXT = "Prefers pnpm: workspaces, and pnpm in every example"
+
+
+def host_rewrites(path: Path, memory_id: int, content: str, at: int, status: str = "active") -> None:
+    """The host's own review rewriting a memory (its own connection)."""
+    host_sql(
+        path,
+        "UPDATE user_memories SET content = ?, status = ?, updated_at = ? WHERE id = ?",
+        (content, status, at, memory_id),
+    )
+
+
+def review_run(store: MemoryStore) -> str:
+    """The seed's rewrite of #5 plus a dismissal of #4 and a promotion, as one dashboard run."""
+    data = seed_verdict(NEW_TEXT)
+    data["dismiss_existing"] = [{"memory_id": 4, "reason": "moved"}]
+    data["promote"] = [{"content": "Runs pytest -q", "candidate_ids": [151]}]
+    data["consume_candidate_ids"] = [*SEED_UPDATE_IDS, 151]
+    return apply_verdict(store, parse_verdict(data)).run_id
+
+
+def test_a_dashboard_run_lists_its_counts_and_its_changes(store: MemoryStore) -> None:
+    run_id = review_run(store)
+    (run,) = store.runs()
+    assert (run.run_id, run.origin, run.promoted, run.rewrote, run.dismissed, run.consumed) == (
+        run_id,
+        "dashboard",
+        1,
+        1,
+        1,
+        5,
+    )
+    detail = store.run(run_id)
+    assert sorted(detail.memory_ids) == sorted([5, 4, detail.memory_ids[0]])
+    assert {change.revision.run_id for change in detail.changes} == {run_id}
+    assert not any(change.inferred for change in detail.changes)
+
+
+def test_undo_restores_what_the_run_changed_in_one_write_and_keeps_a_memory_changed_since(
+    store: MemoryStore, host_db: Path, clock: ManualClock
+) -> None:
+    run_id = review_run(store)
+    promoted = next(mid for mid in store.run(run_id).memory_ids if mid not in (4, 5))
+    clock.advance(HOUR)
+    store.edit(5, "Prefers pnpm (edited after the review)")  # changed again since the run
+    before = profile_version(host_db)
+    clock.advance(HOUR)
+    result = store.undo_run(run_id)
+    assert profile_version(host_db) == before + 1  # one write, one bump
+    assert {mid for mid, _ in result.restored} == {4, promoted}
+    ((kept_id, later),) = result.kept
+    assert kept_id == 5 and later.new_content == "Prefers pnpm (edited after the review)"
+    assert store.get(5).content == "Prefers pnpm (edited after the review)"  # not touched
+    assert store.get(4).status == "active"  # the dismissal is undone
+    assert query(host_db, "SELECT count(*) FROM user_memories WHERE id = ?", (promoted,)) == [(0,)]
+    for mid, revision_id in result.restored:
+        revision = store.revision(revision_id)
+        assert revision.memory_id == mid and revision.source == RevisionSource.RESTORE
+        assert revision.detail["undo_of_run"] == run_id and revision.run_id is None
+    # consumed candidates are not resurrected, but their words stay in the archive
+    assert pending_ids(host_db) == [152]
+    assert result.consumed == 5 and set(SEED_UPDATE_IDS) <= set(result.candidate_ids)
+    assert {i: e.session_id for i, e in store.evidence(SEED_UPDATE_IDS).items()}[141] == "ses_c3f1"
+
+
+def test_undo_restores_content_and_status_changed_in_one_run_as_one_revision(
+    store: MemoryStore, host_db: Path
+) -> None:
+    store.list_ids()
+    start = REVIEW_TIME + HOUR
+    host_rewrites(host_db, 1, "Works in Go", start, status="dismissed")
+    host_rewrites(host_db, 1, "Works in Go only", start + 10, status="dismissed")
+    add_dream_run(host_db, 9, start - 1, start + 60_000, review_tasks("review-user-memories"))
+    store.list_ids()
+    before = len(store.history(1))
+    ((_, revision_id),) = store.undo_run("host:9").restored
+    memory = store.get(1)
+    assert (memory.content, memory.status) == ("Works mostly in Python and TypeScript", "active")
+    history = store.history(1)
+    assert len(history) == before + 1 and history[-1].id == revision_id
+    assert (history[-1].previous_status, history[-1].new_status) == ("dismissed", "active")
+
+
+def test_undoing_twice_touches_nothing_the_second_time(store: MemoryStore, host_db: Path) -> None:
+    run_id = review_run(store)
+    store.undo_run(run_id)
+    before = profile_version(host_db)
+    again = store.undo_run(run_id)
+    assert not again.restored and {mid for mid, _ in again.kept} == {4, 5, *store.run(run_id).memory_ids}
+    assert profile_version(host_db) == before
+
+
+def test_undo_of_an_unknown_run_is_refused(store: MemoryStore) -> None:
+    with pytest.raises(NotFoundError):
+        store.undo_run("review-none")
+    with pytest.raises(NotFoundError):
+        store.undo_run("host:99")
+
+
+def test_undo_on_a_read_only_store_is_refused(host_db: Path, clock: ManualClock) -> None:
+    writable = MemoryStore.open(host_db, clock=clock)
+    run_id = review_run(writable)
+    writable.close()
+    read_only = MemoryStore.open(host_db, read_only=True, clock=clock)
+    try:
+        assert [run.run_id for run in read_only.runs()] == [run_id]
+        with pytest.raises(ReadOnlyError):
+            read_only.undo_run(run_id)
+    finally:
+        read_only.close()
+
+
+def test_host_runs_with_inferred_changes_and_unreadable_rows(store: MemoryStore, host_db: Path) -> None:
+    store.list_ids()
+    start = REVIEW_TIME + HOUR
+    host_rewrites(host_db, 4, "Lives in Lisbon", start + 5)
+    add_dream_run(host_db, 1, start, start + 60_000, review_tasks("verify", "review-user-memories"))
+    add_dream_run(host_db, 2, start, start + 60_000, review_tasks("curate"))  # no user-memory review
+    add_dream_run(host_db, 3, start - HOUR, "yesterday", "{not json")
+    add_dream_run(host_db, 4, "soon", start, b"\x00\xff")
+    add_dream_run(host_db, 5, start - 2 * HOUR, start - 2 * HOUR, '[1, {"name": 5}, "review-user-memories"]')
+    found = {run.run_id: run for run in store.runs()}
+    assert set(found) == {"host:1", "host:3", "host:4", "host:5"}
+    assert found["host:1"].inferred == 1 and found["host:1"].readable
+    assert found["host:3"].label == UNREADABLE and found["host:3"].notes
+    assert found["host:4"].label == UNREADABLE and "blob" in (found["host:4"].problem or "")
+    assert found["host:5"].readable and found["host:5"].inferred == 0
+    detail = store.run("host:1")
+    ((change,),) = [detail.changes]
+    assert change.inferred and change.revision.memory_id == 4
+    assert change.revision.new_content == "Lives in Lisbon"
+    assert store.run("host:3").changes == ()
+
+
+def test_a_host_run_can_be_undone(store: MemoryStore, host_db: Path) -> None:
+    store.list_ids()
+    start = REVIEW_TIME + HOUR
+    host_rewrites(host_db, 4, "Lives in Lisbon", start)
+    add_dream_run(host_db, 7, start - 1, start + 1, review_tasks("review-user-memories"))
+    store.list_ids()  # the rewrite is observed
+    result = store.undo_run("host:7")
+    assert [mid for mid, _ in result.restored] == [4]
+    assert store.get(4).content == "Lives in Berlin (CET)"
+
+
+def test_a_read_only_store_attributes_what_it_observed_in_memory(host_db: Path, clock: ManualClock) -> None:
+    with host_has_it_open(host_db):
+        read_only = MemoryStore.open(host_db, read_only=True, clock=clock)
+        try:
+            attributes_in_memory(read_only, host_db)
+        finally:
+            read_only.close()
+
+
+def attributes_in_memory(read_only: MemoryStore, host_db: Path) -> None:
+    read_only.list_ids()
+    start = REVIEW_TIME + HOUR
+    host_rewrites(host_db, 4, "Lives in Lisbon", start)
+    add_dream_run(host_db, 8, start - 1, start + 1, review_tasks("review-user-memories"))
+    read_only.list_ids()
+    (run,) = read_only.runs()  # the store has no tables of its own: its observations live in memory
+    assert run.inferred == 1
+    (change,) = read_only.run("host:8").changes
+    assert change.inferred and change.revision.new_content == "Lives in Lisbon" and change.revision.id < 0
+
+
+def test_a_dream_runs_table_of_another_shape_is_read_as_it_is(store: MemoryStore, host_db: Path) -> None:
+    host_sql(
+        host_db,
+        "CREATE TABLE dream_runs (id TEXT PRIMARY KEY, started_at, tasks_json) WITHOUT ROWID",
+    )
+    host_sql(host_db, "INSERT INTO dream_runs VALUES ('n1', 5, '[\"review-user-memories\"]')")
+    host_sql(host_db, "INSERT INTO dream_runs VALUES ('n2', x'00', NULL)")
+    found = {run.run_id: run for run in store.runs()}
+    assert found["host:n1"].readable and found["host:n1"].finished_at is None
+    assert found["host:n2"].label == UNREADABLE and found["host:n2"].notes
+    assert store.run("host:n1").run.started_at == 5
