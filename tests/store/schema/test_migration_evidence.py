@@ -1,4 +1,5 @@
-"""Revision 0006_evidence: the evidence archive and the revisions' time index, and back down exactly."""
+"""Revision 0006_evidence: the evidence archive and the revisions' time index, and back down exactly (to
+0004_trust_marks, the revision before it)."""
 
 from __future__ import annotations
 
@@ -24,12 +25,12 @@ def _schema(path: Path) -> list[tuple[str, str, str]]:
         conn.close()
 
 
-def test_up_adds_only_our_objects_and_down_restores_0003(tmp_path: Path) -> None:
+def test_up_adds_only_our_objects_and_down_restores_0004(tmp_path: Path) -> None:
     path = build_host_db(tmp_path / "context.db")
     engine = create_engine(f"sqlite:///{path}")
     try:
         with engine.begin() as conn:
-            command.upgrade(alembic_config(conn), "0003")
+            command.upgrade(alembic_config(conn), "0004_trust_marks")
         before = _schema(path)
         with engine.begin() as conn:
             fence = fence_fingerprints(conn)
@@ -38,7 +39,7 @@ def test_up_adds_only_our_objects_and_down_restores_0003(tmp_path: Path) -> None
         added = {name for _, name, _ in _schema(path)} - {name for _, name, _ in before}
         assert added == {"mdash_evidence", "ix_mdash_revisions_changed"}
         with engine.begin() as conn:
-            command.downgrade(alembic_config(conn), "0003")
+            command.downgrade(alembic_config(conn), "0004_trust_marks")
         assert _schema(path) == before
     finally:
         engine.dispose()
