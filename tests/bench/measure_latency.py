@@ -17,8 +17,9 @@ row); waiting for it runs the event loop, never a fixed sleep. Rows, at each siz
   last key to the card list painted with the listing for those five letters on screen, its cards loaded.
   Rare term: the first five letters of `BenchDb.rare_term` (0.5% of memories); common term:
   `common_term` + "s" ("sions", in about 70% of them).
-- Save: Enter opens the editor, the text is changed (untimed), then from the click on Save → the card
-  painted with the new content and the history table painted with it as its newest row.
+- Save: the selected card scrolled into view, Enter opens the editor and the text changes (untimed);
+  from the click on Save → the card painted with the new content and the history table painted with
+  it as its newest row.
 - Page Down on the card list → the list painted scrolled, every card on screen loaded.
 - outside rewrite: another process (plain sqlite3, BEGIN IMMEDIATE, UPDATE content and updated_at,
   nothing else) commits a rewrite of the selected memory → from its COMMIT to the card painted with the
