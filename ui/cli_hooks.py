@@ -56,9 +56,12 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 
 def open_window(args: argparse.Namespace, store: Any) -> int:
+    from ui.runtime.first_page import FirstPageRead  # no Qt: the read starts before Qt is imported
+
+    first_page = FirstPageRead(store)
     from ui.window.app import run_window
 
-    return run_window(store, smoke=bool(getattr(args, "smoke", False)))
+    return run_window(store, smoke=bool(getattr(args, "smoke", False)), first_page=first_page)
 
 
 HOOKS = SimpleNamespace(register=register, open_window=open_window)

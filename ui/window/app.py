@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.store import MemoryStore
 from ui.runtime.controller import Controller
+from ui.runtime.first_page import FirstPageRead
 from ui.widgets.icons import app_icon
 from ui.widgets.theme import apply_theme
 from ui.window.main_window import MainWindow
@@ -65,7 +66,10 @@ class _FirstPaint(QObject):
         return False
 
 
-def run_window(store: MemoryStore, *, smoke: bool = False, theme: str = "system") -> int:
+def run_window(
+    store: MemoryStore, *, smoke: bool = False, theme: str = "system", first_page: FirstPageRead | None = None
+) -> int:
+    """`first_page`: the first screen's read, started before this module (and Qt) was imported."""
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
     controller = Controller(store)
@@ -74,7 +78,7 @@ def run_window(store: MemoryStore, *, smoke: bool = False, theme: str = "system"
         _FirstPaint(window, app)
         QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))
     window.show()
-    controller.refresh(quick_first=True)
+    controller.refresh(quick_first=True, first_page=first_page)
     controller.load_candidates()
     code = app.exec()
     window.save_state()
