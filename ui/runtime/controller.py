@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.core.models import Memory, Revision
@@ -34,6 +34,9 @@ from ui.runtime.tasks import TaskRunner
 
 T = TypeVar("T")
 NOW = 10  # the runner's priority of a read a person waits for
+# A search's complete listing (every hit, counted) waits for the typing to pause this long: read while
+# keys still come, it would hold the one store thread when the next key's first page needs it.
+SEARCH_COMPLETE_MS = 250
 
 
 def describe_error(exc: BaseException) -> str:
@@ -76,6 +79,10 @@ class Controller(QObject):
         self._undo: undo_ops.UndoEntry | None = None
         self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
+        self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
+        self._complete_timer = QTimer(self)
+        self._complete_timer.setSingleShot(True)
+        self._complete_timer.timeout.connect(self._complete_now)
 
     @property
     def read_only(self) -> bool:
@@ -152,8 +159,9 @@ class Controller(QObject):
         `quick_first` first shows the listing's first page, before observing (the first observation of a
         large database records a baseline for every memory) and before every id is read; the complete,
         observed listing follows and extends it. A listing superseded before it starts (another filter,
-        another database) is not read at all. `first_page`: that first page's read, already started
-        (on start, before the window was built); taken when it read this filter of this store.
+        another database) is not read at all; a search's complete listing is asked for once the typing
+        pauses (`SEARCH_COMPLETE_MS`). `first_page`: that first page's read, already started (on start,
+        before the window was built); taken when it read this filter of this store.
         """
         if self._refreshing and not force:
             self._refresh_again = True
@@ -173,13 +181,27 @@ class Controller(QObject):
                     return started
             return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS) if current() else None
 
+        def complete() -> None:
+            self._run(
+                lambda: load_listing(store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
+                lambda listing: self._listing_done(token, listing),
+                self._listing_failed,
+            )
+
+        self._complete_timer.stop()
+        self._complete_later = None
         if quick_first or first_page is not None:
             self._run(quick, lambda listing: self._quick_done(token, listing), self._listing_failed)
-        self._run(
-            lambda: load_listing(self.store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
-            lambda listing: self._listing_done(token, listing),
-            self._listing_failed,
-        )
+        if quick_first and flt.search.strip():
+            self._complete_later = complete
+            self._complete_timer.start(SEARCH_COMPLETE_MS)
+        else:
+            complete()
+
+    def _complete_now(self) -> None:
+        complete, self._complete_later = self._complete_later, None
+        if complete is not None:
+            complete()
 
     def _quick_done(self, token: int, listing: Listing | None) -> None:
         if listing is not None and token == self._listing_token:
