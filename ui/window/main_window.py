@@ -218,8 +218,9 @@ class MainWindow(QMainWindow):
         anchor, looked_at = self.list.scroll_anchor(), self.list.current_on_screen()
         self.model.set_listing(listing.ids, listing.rows)
         self.list.keep_anchor(anchor)
-        if looked_at and listing.filter != self._shown_filter:  # the card on screen stays on screen
-            self.list.show_current()
+        if looked_at and listing.filter != self._shown_filter and not listing.filter.search:
+            self.list.show_current()  # back to browsing: the card looked at stays in view (a search's
+            # hits show from their top)
         self._shown_filter = listing.filter
         self.filters.listing_arrived(listing.filter)
         self.list.viewport().update()  # one paint per listing, even when it lists what was shown already

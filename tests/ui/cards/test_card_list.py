@@ -58,7 +58,7 @@ def test_refresh_keeps_the_scroll_anchor_and_the_selection(qtbot: QtBot, tmp_pat
 def test_another_filter_keeps_the_selected_card_in_view(qtbot: QtBot, tmp_path: Path) -> None:
     """Clearing a search lists the selected card far from where it was: the list scrolls to it, so the
     card Enter edits (and a Save repaints) stays on screen; a selected card the person had scrolled
-    away from does not pull the list (a search shows its hits from the top)."""
+    away from does not pull the list."""
     path = eighty_memories(tmp_path)
     store = MemoryStore.open(path, clock=ManualClock(REVIEW_TIME))
     try:
