@@ -219,8 +219,8 @@ class MainWindow(QMainWindow):
         self.model.set_listing(listing.ids, listing.rows)
         self.list.keep_anchor(anchor)
         if looked_at and listing.filter != self._shown_filter and not listing.filter.search:
-            self.list.show_current()  # back to browsing: the card looked at stays in view (a search's
-            # hits show from their top)
+            self.list.show_current()  # back to browsing: the card looked at stays in view (not under
+            # a search: its hits are what a person looks at)
         self._shown_filter = listing.filter
         self.filters.listing_arrived(listing.filter)
         self.list.viewport().update()  # one paint per listing, even when it lists what was shown already
