@@ -25,7 +25,14 @@ from ui.window.main_window import MainWindow
 SMOKE_TIMEOUT_MS = 30_000
 
 
+# How long a thread may run Python before another waiting for the lock gets it (Python's default is
+# 5 ms): the window's thread waits for a worker's Python at every call into Qt that lets the lock go,
+# several times per input event.
+GIL_SWITCH_S = 0.001
+
+
 def application(*, offscreen: bool = False) -> QApplication:
+    sys.setswitchinterval(GIL_SWITCH_S)
     existing = QCoreApplication.instance()
     if isinstance(existing, QApplication):
         return existing
