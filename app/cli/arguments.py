@@ -16,8 +16,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.core.clock import instant_problem, parse_instant
 from app.core.errors import InvalidInputError
 from app.core.text_input import INT64_MAX, INT64_MIN, MAX_CONTENT_BYTES, is_whole_number, whole_number_int64
+from app.core.timefmt import parse_duration
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = range(0xDC80, 0xDD00)  # how os.fsdecode's surrogateescape carries an undecodable byte
@@ -103,3 +105,20 @@ def _read_stdin(size: int) -> bytes:
         data: bytes = binary.read(size)
         return data
     return str(stream.read(size)).encode("utf-8", "surrogateescape")
+
+
+def parse_when(text: str, now: int) -> int:
+    """An instant as `--since` takes it: epoch milliseconds or ISO 8601 (as `--at`), or a duration back from
+    `now` (`2d` is two days ago); InvalidInputError with a message otherwise."""
+    try:
+        return parse_instant(text)
+    except ValueError as exc:
+        first = exc
+    try:
+        at = now - parse_duration(text)
+    except ValueError:
+        raise InvalidInputError(f"{first}; or give a duration back from now, like 2d or 12h") from None
+    problem = instant_problem(at)
+    if problem is not None:
+        raise InvalidInputError(f"{text.strip()[:30]} ago is too far back: {problem}")
+    return at

@@ -16,12 +16,19 @@ from app.core.models import Memory
 from app.core.provenance import ORIGIN_MANUAL, ORIGIN_PROMOTION, ORIGIN_UPDATE
 from app.core.screening import make_visible
 from app.core.timefmt import relative
+from app.core.trust import SEMI, TRUSTED, UNTRUSTED
 
 FIRST_CANDIDATES = 8
 WORD_CHARS = 40  # a status or an origin is a word; a host row's can be anything, of any length
 MALFORMED = "malformed"  # the badge of a row with `oddities`
 _LINE_BREAKS = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
-_ORIGIN_WORDS = {ORIGIN_PROMOTION: "promoted", ORIGIN_UPDATE: "rewritten", ORIGIN_MANUAL: "manual"}
+# How a candidate joined its memory, said of candidates: "12 candidates from rewrites", not "12 rewritten"
+# (which reads as if the memory had been rewritten twelve times).
+_ORIGIN_WORDS = {
+    ORIGIN_PROMOTION: "from promotion",
+    ORIGIN_UPDATE: "from rewrites",
+    ORIGIN_MANUAL: "added by hand",
+}
 
 
 def candidate_summary(ids: Sequence[int], first: int = FIRST_CANDIDATES) -> tuple[str, str]:
@@ -52,14 +59,23 @@ def oddities_tooltip(memory: Memory) -> str:
     return "\n".join(memory.oddities)
 
 
-def origin_counts(memory: Memory) -> str | None:
-    """`3 promoted · 2 rewritten` when provenance records an origin other than promotion, else None."""
+def origin_counts(memory: Memory, *, promoted: bool = False) -> str | None:
+    """`12 candidates from rewrites · 4 added by hand` when provenance records an origin other than
+    promotion, else None; `promoted` also counts those promoted with it, first (`1 candidate from
+    promotion · 12 from rewrites`). The noun is said once, with the first count."""
     entries = memory.provenance or ()
     counts = Counter(entry.origin for entry in entries)
     if not entries or set(counts) <= {ORIGIN_PROMOTION}:
         return None
     ordered = [*_ORIGIN_WORDS, *sorted(set(counts) - set(_ORIGIN_WORDS))]
-    return " · ".join(f"{counts[o]} {_ORIGIN_WORDS.get(o) or shown_word(o)}" for o in ordered if counts[o])
+    shown = [o for o in ordered if counts[o] and (promoted or o != ORIGIN_PROMOTION)]
+
+    def counted(origin: str, first: bool) -> str:
+        noun = (" candidate" if counts[origin] == 1 else " candidates") if first else ""
+        how = _ORIGIN_WORDS.get(origin) or f"of origin {shown_word(origin)}"
+        return f"{counts[origin]}{noun} {how}"
+
+    return " · ".join(counted(origin, index == 0) for index, origin in enumerate(shown))
 
 
 def meta_parts(memory: Memory, now: int) -> list[str]:
@@ -105,3 +121,55 @@ def timestamps_tooltip(memory: Memory) -> str:
         verb = "expired" if memory.expired else "expires"
         lines.append(f"{verb} {format_instant(memory.expires_at)}")
     return "\n".join(lines)
+
+
+def expiry_line(memory: Memory, now: int) -> str | None:
+    """The exact expiry for the panel's header: `expires 2026-10-28 03:13:32 UTC (in 7d)`, `expired …`."""
+    if memory.expires_at is None:
+        return None
+    when = format_instant(memory.expires_at)
+    if now >= memory.expires_at:
+        return f"expired {when} ({relative(memory.expires_at, now)})"
+    return f"expires {when} ({relative(memory.expires_at, now)})"
+
+
+TRUST_WORDS = {TRUSTED: "trusted", SEMI: "semi-trusted", UNTRUSTED: "untrusted"}
+
+
+def accessible_name(memory: Memory, text: str) -> str:
+    """What a screen reader says first of a card: `Memory 5, active, expires in 3d: Prefers pnpm`
+    (`text` is the card's shown start of the content)."""
+    badges = [shown_word(memory.status)]
+    expiry = expiry_badge(memory, memory.as_of)
+    if expiry is not None:
+        badges.append(expiry)
+    if memory.oddities:
+        badges.append(MALFORMED)
+    return f"Memory {memory.id}, {', '.join(badges)}: {text}"
+
+
+def accessible_description(memory: Memory) -> str:
+    """The rest of what the card shows, as sentences a screen reader can say: times, candidates and
+    their origins, provenance, trust and its sources (judged at the row's `as_of`)."""
+    now = memory.as_of
+    parts = [*meta_parts(memory, now)]
+    counts = origin_counts(memory, promoted=True)
+    if counts is not None:
+        parts.append(counts)
+    unknown = memory.unknown_provenance_ids
+    if memory.source_candidate_ids:
+        parts.append(
+            f"provenance unknown for {len(unknown)} of {len(memory.source_candidate_ids)} candidates"
+            if unknown
+            else "provenance recorded for every candidate"
+        )
+    sources = ", ".join(memory.sources[:4]) + (
+        f" and {len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
+    )
+    trust = TRUST_WORDS.get(memory.trust, shown_word(memory.trust))
+    parts.append(f"{trust} (sources: {sources or 'none recorded'})")
+    if memory.expires_at is not None:
+        parts.append(timestamps_tooltip(memory).split("\n")[-1])
+    if memory.has_hidden_characters:
+        parts.append("contains hidden characters")
+    return "; ".join(parts)

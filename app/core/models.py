@@ -37,6 +37,22 @@ class RevisionSource(StrEnum):
     RESTORE = "restore"
     OBSERVED = "observed"
     EXPIRY = "expiry"
+    IMPORT = "import"  # history brought in from an export file (`app.transfer`)
+
+
+class ChangeKind(StrEnum):
+    """What the digest ("since you last looked") calls one change (`app.store.read.digest`)."""
+
+    NEW = "new"
+    REWRITTEN = "rewritten"
+    DISMISSED = "dismissed"
+    EXPIRED = "expired"
+    REACTIVATED = "reactivated"
+    RESTORED = "restored"  # a deleted memory brought back
+    DELETED = "deleted"
+    EXPIRY = "expiry"  # its expiry was set or cleared
+    STATUS = "status"  # any other status the host stored
+    CANDIDATE = "candidate"  # a new candidate in the pool
 
 
 REWRITE_THRESHOLD_MS = 60_000

@@ -206,3 +206,15 @@ def merged_provenance_json(previous_raw: str | None, appended: Sequence[Provenan
     raw_items: list[Any] = json.loads(previous_raw) if previous_raw is not None else []
     raw_items.extend(entry.to_json() for entry in fresh)
     return json.dumps(raw_items, separators=(",", ":"), ensure_ascii=False)
+
+
+def compartment_span(start: int | None, end: int | None) -> str:
+    """The compartments a candidate came from, as read: `12–15`, `12` (one), `from 12` (its end unknown,
+    which `12–…` would make look clipped), `up to 15`, or `—` when neither is recorded."""
+    if start is None and end is None:
+        return "—"
+    if end is None:
+        return f"from {start}"
+    if start is None:
+        return f"up to {end}"
+    return str(start) if start == end else f"{start}–{end}"

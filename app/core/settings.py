@@ -17,9 +17,12 @@ from typing import Any
 
 from app.core.errors import StoreError
 from app.core.paths import config_dir
+from app.core.text_input import text_problem
 
 SETTINGS_FILENAME = "settings.json"
 DEFAULT_REVIEWER_TIMEOUT_S = 600.0
+MAX_REVIEWER_TIMEOUT_S = 24 * 3600.0
+MAX_COMMAND_CHARS = 4096
 
 
 class SettingsError(StoreError):
@@ -40,6 +43,35 @@ class Settings:
         data["reviewer_command"] = self.reviewer_command
         data["reviewer_timeout_s"] = self.reviewer_timeout_s
         return data
+
+
+def reviewer_command_problem(command: str) -> str | None:
+    """What makes a reviewer command typed in unfit to save, or None (blank means "none")."""
+    if len(command) > MAX_COMMAND_CHARS:
+        return f"is longer than {MAX_COMMAND_CHARS} characters"
+    if "\n" in command or "\r" in command:
+        return "must be one line"
+    return text_problem(command)
+
+
+def reviewer_timeout_problem(seconds: float) -> str | None:
+    if not 0 < seconds <= MAX_REVIEWER_TIMEOUT_S:
+        return f"must be more than 0 and at most {MAX_REVIEWER_TIMEOUT_S:.0f} seconds"
+    return None
+
+
+def edited(settings: Settings, reviewer_command: str, reviewer_timeout_s: float) -> Settings:
+    """The settings with what a person typed (checked here, once; `SettingsError` names the field);
+    other keys of the file stay as they were."""
+    problem = reviewer_command_problem(reviewer_command)
+    if problem is not None:
+        raise SettingsError(f"The reviewer command {problem}")
+    problem = reviewer_timeout_problem(reviewer_timeout_s)
+    if problem is not None:
+        raise SettingsError(f"The reviewer timeout {problem}")
+    return settings.with_changes(
+        reviewer_command=reviewer_command.strip() or None, reviewer_timeout_s=float(reviewer_timeout_s)
+    )
 
 
 def settings_path(environ: Mapping[str, str] | None = None) -> Path:

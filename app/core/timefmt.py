@@ -1,4 +1,9 @@
-"""Relative times as the card shows them: floored, `just now`, `5m ago`, `23d ago`, `4mo ago`, `2y ago`."""
+"""Relative times as the card shows them: `just now`, `5m ago`, `23d ago`, `4mo ago`, `2y ago`, `in 7d`.
+
+The past is floored (what happened less than a day ago is not "1d ago" yet); the future is rounded to
+the nearest unit, as people read a deadline: an expiry set a week ahead a minute ago still reads `in 7d`,
+not `in 6d`.
+"""
 
 from __future__ import annotations
 
@@ -11,27 +16,34 @@ MONTH_MS = 30 * DAY_MS
 YEAR_MS = 365 * DAY_MS
 
 
-def _span(delta_ms: int) -> str:
+_UNITS = (
+    (MINUTE_MS, "m", HOUR_MS),
+    (HOUR_MS, "h", DAY_MS),
+    (DAY_MS, "d", 60 * DAY_MS),
+    (MONTH_MS, "mo", YEAR_MS),
+)
+
+
+def _span(delta_ms: int, *, rounded: bool = False) -> str:
+    """`5m`, `23d`, `4mo`, `2y` (floored, or the nearest unit, half up, moving on to the next unit when
+    rounding reaches it); "" under a minute."""
     if delta_ms < MINUTE_MS:
         return ""
-    if delta_ms < HOUR_MS:
-        return f"{delta_ms // MINUTE_MS}m"
-    if delta_ms < DAY_MS:
-        return f"{delta_ms // HOUR_MS}h"
-    if delta_ms < 60 * DAY_MS:
-        return f"{delta_ms // DAY_MS}d"
-    if delta_ms < YEAR_MS:
-        return f"{delta_ms // MONTH_MS}mo"
-    return f"{delta_ms // YEAR_MS}y"
+    for unit, suffix, limit in _UNITS:
+        count = (delta_ms + (unit // 2 if rounded else 0)) // unit
+        if max(count * unit, delta_ms) < limit:
+            return f"{count}{suffix}"
+    return f"{(delta_ms + (YEAR_MS // 2 if rounded else 0)) // YEAR_MS}y"
 
 
 def relative(then_ms: int, now_ms: int) -> str:
-    """`2h ago` for the past, `in 3d` for the future; anything under a minute either way is `just now`."""
+    """`2h ago` for the past (floored), `in 3d` for the future (rounded); under a minute either way is
+    `just now`."""
     delta = now_ms - then_ms
     if delta >= 0:
         span = _span(delta)
         return f"{span} ago" if span else "just now"
-    span = _span(-delta)
+    span = _span(-delta, rounded=True)
     return f"in {span}" if span else "just now"
 
 

@@ -29,6 +29,8 @@ from app.core.trust import MEMORY_SOURCE_USER_EDIT
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of, transaction
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
+from app.store.read import digest as digest_read
+from app.store.read.digest import Digest, Watermark
 from app.store.read.query import (
     MemoryFilter,
     count_by_status,
@@ -49,7 +51,9 @@ from app.store.read.rows import build_memories
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
-from app.store.write import expiry_sweep, lease, revision_log, triage, writes
+from app.store.write import expiry_sweep, importer, lease, revision_log, triage, writes
+from app.store.write.watermark import save_watermark
+from app.transfer.export_format import ExportFile
 
 KEEP = writes.KEEP
 # A search the index does not narrow looks for its first screen among this many times as many of the
@@ -71,6 +75,10 @@ class MemoryStore:
         self._memory_log = MemoryObservations() if opened.read_only else None
         self._watch = ChangeWatch(enabled=opened.is_sqlite)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
+        # The digest's watermark where it cannot be stored (a read-only store): kept in this process only,
+        # with how many of the observations kept in memory it covers.
+        self._look: Watermark | None = None
+        self._looked_in_memory = 0
 
     @classmethod
     def open(
@@ -515,3 +523,91 @@ class MemoryStore:
             return 0
         with self._triage() as ctx:
             return triage.discard(ctx, candidate_ids)
+
+    # -- the digest: what changed since the person last looked ----------------------------------------
+
+    def watermark(self) -> Watermark | None:
+        """The person's last look (None: never), kept per database; in memory on a read-only store."""
+        if self._look is not None or not self._own:
+            return self._look
+        with self._read() as conn:
+            return digest_read.read_watermark(conn)
+
+    def digest(self, since: int | None = None, *, observe: bool = True) -> Digest:
+        """What changed since the last look (or since the instant `since`), outside rewrites observed
+        first; `Digest.upto` marks exactly these as seen (`mark_seen`)."""
+        if observe:
+            self.observe()
+        mark = None if since is not None else self.watermark()
+        start = since if since is not None else (mark.at if mark is not None else None)
+        with self._read() as conn:
+            newest = digest_read.newest_revision_id(conn) if self._own else 0
+            found = (
+                digest_read.stored_revisions(
+                    conn, after_id=mark.revision_id if mark is not None else None, since=since
+                )
+                if self._own
+                else []
+            )
+            candidates = digest_read.new_candidates(conn, start, inclusive=since is not None)
+        found += self._kept_observations(since)
+        return digest_read.build_digest(
+            start, found, candidates, Watermark(self.now(), newest, self._kept_upto())
+        )
+
+    def _kept_upto(self) -> int:
+        """How many observations a read-only store keeps in memory (the newest one's id is minus that)."""
+        kept = self._memory_log.revisions.values() if self._memory_log is not None else ()
+        return max((-rev.id for revs in kept for rev in revs), default=0)
+
+    def _kept_observations(self, since: int | None) -> list[Revision]:
+        """A read-only store's observations since the look (or made at `since` or later)."""
+        if self._memory_log is None:
+            return []
+        kept = [rev for revs in self._memory_log.revisions.values() for rev in revs]
+        if since is not None:
+            return [rev for rev in kept if rev.changed_at >= since]
+        return [rev for rev in kept if -rev.id > self._looked_in_memory]
+
+    def changed_since_look(self) -> frozenset[int] | None:
+        """Memories changed since the last look, whose cards carry a marker; None before the first look."""
+        mark = self.watermark()
+        if mark is None:
+            return None
+        found: set[int] = set()
+        if self._own:
+            with self._read() as conn:
+                found = digest_read.changed_memory_ids(conn, mark.revision_id)
+        found.update(rev.memory_id for rev in self._kept_observations(None))
+        return frozenset(found)
+
+    def mark_seen(self, upto: Watermark | None = None) -> Watermark:
+        """Move the watermark to `upto` (a digest's), or to everything recorded now. A read-only store
+        keeps it in memory; it never bumps the profile version (nothing the host injects changed)."""
+        if upto is None:
+            self.observe()  # what the host changed so far is seen too, and later changes compare with it
+            with self._read() as conn:
+                newest = digest_read.newest_revision_id(conn) if self._own else 0
+            upto = Watermark(self.now(), newest, self._kept_upto())
+        if self.read_only or not self._own:
+            self._look = upto
+            self._looked_in_memory = upto.kept
+            return upto
+        with self.write() as ctx:
+            save_watermark(ctx.conn, upto)
+        return upto
+
+    # -- import ----------------------------------------------------------------------------------------
+
+    def import_export(
+        self, export: ExportFile, label: str, *, dry_run: bool = False
+    ) -> importer.ImportResult:
+        """Merge an export file's memories (`app.store.write.importer`): one transaction, one profile bump;
+        an imported memory whose expiry has passed is dismissed at once. `dry_run` only reads."""
+        if dry_run:
+            with self._read() as conn:
+                return importer.plan(conn, export)
+        with self.write() as ctx:
+            result = importer.import_memories(ctx, export, label)
+            expiry_sweep.sweep(ctx)
+        return result

@@ -2,8 +2,10 @@
 # Install Memory Dashboard for the current user, from the folder this script sits in; no root needed.
 #   ./install.sh              install (or upgrade): ~/.local/opt/memory-dashboard, a launcher in
 #                             ~/.local/bin, a menu entry and icons under ~/.local/share
-#   ./install.sh --uninstall  remove exactly those; your memories and settings stay
-#                             (in ~/.local/share/memory-dashboard and ~/.config/memory-dashboard)
+#   ./install.sh --uninstall  remove exactly those (and the sweep's timer); your memories and settings
+#                             stay (in ~/.local/share/memory-dashboard and ~/.config/memory-dashboard)
+#   ./install.sh --with-sweep install, and a systemd user timer that dismisses expired memories every
+#                             15 minutes, even with the window closed (memory-dashboard schedule-sweep)
 set -eu
 
 NAME=memory-dashboard
@@ -25,6 +27,9 @@ refresh_menus() {
 }
 
 uninstall() {
+  if [ -e "${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/$NAME-sweep.timer" ] && [ -x "$OPT_DIR/$NAME" ]; then
+    "$OPT_DIR/$NAME" schedule-sweep --off || true
+  fi
   rm -rf "$OPT_DIR"
   if [ -L "$BIN_DIR/$NAME" ]; then rm -f "$BIN_DIR/$NAME"; fi
   rm -f "$APPS_DIR/$NAME.desktop"
@@ -68,9 +73,18 @@ install_app() {
   esac
 }
 
+offer_sweep() {
+  if [ "$1" = yes ]; then
+    "$OPT_DIR/$NAME" schedule-sweep --every 15m
+  else
+    echo "To dismiss expired memories even while the window is closed: $NAME schedule-sweep --every 15m"
+  fi
+}
+
 case "${1:-}" in
   --uninstall) uninstall ;;
-  "") install_app ;;
-  -h | --help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) echo "usage: $0 [--uninstall]" >&2; exit 2 ;;
+  "") install_app && offer_sweep no ;;
+  --with-sweep) install_app && offer_sweep yes ;;
+  -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) echo "usage: $0 [--uninstall | --with-sweep]" >&2; exit 2 ;;
 esac

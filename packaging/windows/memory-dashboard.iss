@@ -59,6 +59,7 @@ SignedUninstaller=yes
 
 [Tasks]
 Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked
+Name: "sweep"; Description: "Dismiss expired memories every 15 minutes, even with the window closed (a scheduled task)"; Flags: unchecked
 
 [InstallDelete]
 ; Files of an older version that this one no longer ships.
@@ -72,5 +73,10 @@ Name: "{autoprograms}\Memory Dashboard"; Filename: "{app}\{#AppExeName}"
 Name: "{autodesktop}\Memory Dashboard"; Filename: "{app}\{#AppExeName}"; Tasks: desktopicon
 
 [Run]
+Filename: "{app}\{#AppExeName}"; Parameters: "schedule-sweep --every 15m"; Flags: runhidden waituntilterminated; Tasks: sweep
 Filename: "{app}\{#AppExeName}"; Description: "{cm:LaunchProgram,Memory Dashboard}"; Flags: nowait postinstall skipifsilent
 
+
+[UninstallRun]
+; The sweep's scheduled task, if there is one (deleting none is fine).
+Filename: "{app}\{#AppExeName}"; Parameters: "schedule-sweep --off"; Flags: runhidden waituntilterminated; RunOnceId: "RemoveSweep"

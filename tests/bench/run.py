@@ -54,6 +54,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         "diffcases": lambda db, work, n: list(_call("measure_store", "diff_cases", db, work, n)),  # type: ignore[call-overload]
         "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],
         "observe": lambda db, work, n: [_call("measure_store", "observe", db, work, n)],
+        "digest": lambda db, work, n: [_call("measure_digest", "digest", db, work, n)],
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
         "start": lambda db, work, n: list(_call("measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
     }

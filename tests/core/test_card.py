@@ -62,7 +62,11 @@ def test_origin_counts_only_when_provenance_has_other_origins() -> None:
     promoted = tuple(entry(i, "promotion") for i in (46, 47, 48))
     assert origin_counts(memory(provenance=promoted)) is None
     mixed = (*promoted, entry(141, "update"), entry(143, "update"))
-    assert origin_counts(memory(provenance=mixed)) == "3 promoted · 2 rewritten"
+    assert origin_counts(memory(provenance=mixed)) == "2 candidates from rewrites"
+    assert (
+        origin_counts(memory(provenance=mixed), promoted=True)
+        == "3 candidates from promotion · 2 from rewrites"
+    )
     assert origin_counts(memory(provenance=None)) is None
 
 

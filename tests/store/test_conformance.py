@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 from hostdb import build_host_db, host_sql, profile_version, query
 
+from app.cli.commands.export import export_data
 from app.core.clock import ManualClock
 from app.core.paths import embedded_database_path
 from app.core.provenance import host_can_read
 from app.store import ExpiryRequiredError, MemoryFilter, MemoryStore, NotFoundError
+from app.transfer.export_format import parse_export
 
 NOW = 1_800_000_000_000
 
@@ -265,3 +267,24 @@ def test_update_makes_unreadable_provenance_readable_and_keeps_the_old(
     assert host_can_read(updated.provenance_raw)
     assert [e.candidate_id for e in updated.provenance or ()] == [1, 2]
     assert store.history(memory.id)[-1].detail["previous_provenance"] == broken
+
+
+def test_digest_lists_what_changed_since_the_look_and_import_skips_what_is_here(
+    backend: tuple[MemoryStore, Path, ManualClock],
+) -> None:
+    store, path, clock = backend
+    add_candidate(path, 1, "a", "ses_a")
+    memory = store.promote([1], "original")
+    store.mark_seen()
+    host_sql(
+        path, "UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id)
+    )
+    clock.advance(60_000)
+    digest = store.digest()
+    assert [(c.memory_id, c.kind, c.by) for c in digest.changes] == [(memory.id, "rewritten", "observed")]
+    store.mark_seen(digest.upto)
+    assert not store.digest()
+    before = profile_version(path)
+    result = store.import_export(parse_export(json.dumps(export_data(store))), "self.json")
+    assert (result.imported, [s.from_id for s in result.skipped]) == ([], [memory.id])
+    assert profile_version(path) == before

@@ -43,3 +43,31 @@ def select(qtbot: QtBot, window: MainWindow, memory_id: int) -> Memory:
 def card_content(window: MainWindow, memory_id: int) -> str | None:
     memory = window.model.memory(memory_id)
     return memory.content if memory is not None else None
+
+
+def select_oldest_revision(qtbot: QtBot, window: MainWindow, at_least: int) -> None:
+    """Wait for `at_least` revisions in the history panel, then select the oldest one."""
+    revisions = window.panel.revisions
+    qtbot.waitUntil(lambda: revisions.topLevelItemCount() >= at_least, timeout=10_000)
+    oldest = revisions.topLevelItem(revisions.topLevelItemCount() - 1)
+    assert oldest is not None
+    revisions.setCurrentItem(oldest)
+
+
+def with_older_revision_selected(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> MainWindow:
+    """Memory 5 edited twice, its window open with the oldest of those revisions selected (Restore on)."""
+    store.edit(5, "Prefers pnpm v2")
+    store.edit(5, "Prefers pnpm v3")
+    window = make_window(qtbot, store, tmp_path)
+    select(qtbot, window, 5)
+    select_oldest_revision(qtbot, window, 2)
+    qtbot.waitUntil(window.panel.restore_button.isEnabled, timeout=10_000)
+    return window
+
+
+def open_queue(qtbot: QtBot, window: MainWindow, ids: list[int] | None = None) -> None:
+    """Open the review queue, wait for the seed's six candidates, and select `ids`."""
+    window.acts.review_queue.trigger()
+    qtbot.waitUntil(lambda: window.queue.table.topLevelItemCount() == 6, timeout=10_000)
+    if ids:
+        window.queue.select_ids(ids)

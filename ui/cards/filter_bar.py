@@ -37,13 +37,16 @@ class FilterBar(QWidget):
         self.search.setPlaceholderText("Search memories or #id")
         self.search.setToolTip("Every word must occur; #12 finds memory 12 (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search memories")
         self.search.setMinimumWidth(220)
         self.status = QComboBox(self)
         self.status.setToolTip("Which memories to list")
+        self.status.setAccessibleName("Status filter")
         for label, value in STATUSES:
             self.status.addItem(label, value)
         self.sort = QComboBox(self)
         self.sort.setToolTip("Order of the cards")
+        self.sort.setAccessibleName("Sort order")
         for label, key, descending in SORTS:
             self.sort.addItem(label, (key, descending))
         self._asked: ViewFilter | None = None  # the filter asked for whose listing has not arrived

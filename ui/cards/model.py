@@ -28,7 +28,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from app.core.card import timestamps_tooltip
+from app.core.card import accessible_description, accessible_name, timestamps_tooltip
 from app.core.models import Memory
 from ui.cards.layout import card_text
 from ui.widgets.guard import answer, never_raises
@@ -41,6 +41,8 @@ HIGHLIGHT_ROLE = Qt.ItemDataRole.UserRole + 4
 ROW_ROLES = [
     Qt.ItemDataRole.DisplayRole,
     Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.AccessibleTextRole,
+    Qt.ItemDataRole.AccessibleDescriptionRole,
     MEMORY_ROLE,
     STATUS_ROLE,
 ]
@@ -115,12 +117,17 @@ class MemoryListModel(QAbstractListModel):
         if memory is None or memory_id in self._stale:
             self._want(index.row())
         if memory is None:
-            return f"#{memory_id}" if role == Qt.ItemDataRole.DisplayRole else None
+            loading = role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole)
+            return f"#{memory_id}" if loading else None
         self._cache.move_to_end(memory_id)
         if role == Qt.ItemDataRole.DisplayRole:  # what accessibility and keyboard search read
             return card_text(memory.content)
         if role == Qt.ItemDataRole.ToolTipRole:
             return timestamps_tooltip(memory)
+        if role == Qt.ItemDataRole.AccessibleTextRole:  # a screen reader's name of the card
+            return accessible_name(memory, card_text(memory.content))
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # status, times, provenance, trust
+            return accessible_description(memory)
         if role == MEMORY_ROLE:
             return memory
         if role == STATUS_ROLE:

@@ -91,7 +91,7 @@ def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Bad
     """The badges at the right of the card's header, in reading order."""
     badges: list[Badge] = []
     if highlighted:
-        badges.append(Badge("changed", Tone.BLUE, "Changed by the last review run"))
+        badges.append(Badge("changed", Tone.BLUE, "Changed since you last looked (Ctrl+Shift+L lists what)"))
     odd = malformed(memory)
     if odd is not None:
         badges.append(odd)
@@ -130,4 +130,5 @@ def origin_piece(memory: Memory) -> MetaPiece | None:
     counts = origin_counts(memory)
     if counts is None:
         return None
-    return MetaPiece(counts, False, "Candidates by how they joined: promotion, review rewrite, manual")
+    every = origin_counts(memory, promoted=True) or counts
+    return MetaPiece(counts, False, f"Candidates by how they joined this memory:\n{every}")

@@ -1,1 +1,1 @@
-"""Dialogs: edit a memory, set its expiry."""
+"""Dialogs: edit a memory, set its expiry, Preferences (settings.json), the keyboard shortcuts."""

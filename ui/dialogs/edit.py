@@ -53,6 +53,8 @@ class EditDialog(QDialog):
         page = QWidget(self)
         self.too_long = len(self.before.content) > EDIT_CHARS
         self.editor = QPlainTextEdit(page)
+        self.editor.setAccessibleName(f"Content of memory {self.before.id}")
+        self.editor.setTabChangesFocus(True)  # Tab reaches Save; a memory's text is one line or prose
         self.preview = LongTextView(page)  # in the editor's place when the text is too long to edit
         if self.too_long:
             self.editor.hide()

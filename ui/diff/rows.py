@@ -195,6 +195,7 @@ class DiffList(QListView):
         # every row of the first screen was wrapped (and laid out) again for its first paint.
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setAccessibleName("Diff")
         self.clicked.connect(self._open_fold)
         self.activated.connect(self._open_fold)
         copy = QAction("Copy as unified diff", self)

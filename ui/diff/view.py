@@ -185,6 +185,7 @@ class DiffView(QWidget):
         self.summary.setToolTip("Words inserted and deleted by this change")
         self.mode_box.addItems([mode.value for mode in DiffMode])
         self.mode_box.setToolTip("Show the change inline or as two columns")
+        self.mode_box.setAccessibleName("Diff layout")
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
         self.rows_view.setItemDelegate(self._delegate)
         self._timer.setSingleShot(True)

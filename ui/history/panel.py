@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.card import card_meta
+from app.core.card import card_meta, expiry_line, updated_at
+from app.core.clock import format_instant
 from app.core.models import Memory, Revision, RevisionKind, RevisionSource
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
@@ -84,6 +85,17 @@ def revision_summary(revision: Revision) -> str:
     return f"Revision {revision.id}: {what} {who}{run}{added}"
 
 
+def no_revisions_text(memory: Memory) -> str:
+    """What an empty history means: as promoted, or rewritten before the dashboard ever read it (the
+    host's `updated_at` says when; the text before that was never seen, so there is nothing to diff)."""
+    if not memory.rewritten:
+        return "No revisions recorded yet: this memory is as it was promoted."
+    return (
+        f"Updated on {format_instant(updated_at(memory))}, before the dashboard first saw it: "
+        "its earlier text was never seen, so no diff can be shown."
+    )
+
+
 def restorable(revision: Revision | None, memory: Memory | None) -> bool:
     if revision is None or memory is None:
         return False
@@ -129,6 +141,7 @@ class HistoryPanel(QWidget):
         self._tint()
         self.content_box = LongTextView(page)  # the start of a long text, with "Show all"
         self.content = self.content_box.view
+        self.content.setAccessibleName("Memory content")
         self.sources = plain_label()
         self.provenance = ProvenanceTable(self._now, page)
         self.revisions = RevisionTable(self._now, page)
@@ -137,6 +150,7 @@ class HistoryPanel(QWidget):
         self.diff = DiffSlot(page)
         self.restore_button = QPushButton("Restore this version", page)
         self.restore_button.clicked.connect(self._restore_clicked)
+        self.restore_button.setAccessibleName("Restore this version")
         top = QWidget(page)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
@@ -213,7 +227,8 @@ class HistoryPanel(QWidget):
     def _fill(self, memory: Memory) -> None:
         now = self._now()
         self.title.setText(f"Memory #{memory.id}")
-        self.meta.setText(card_meta(memory, now) + (" · expired" if memory.expired else ""))
+        expiry = expiry_line(memory, now)
+        self.meta.setText(card_meta(memory, now) + (f"\n{expiry}" if expiry else ""))
         found = panel_warnings(memory, SHOWN_CHARS)
         self.warning.setVisible(bool(found))
         self.warning.setText("\n".join(found))
@@ -239,8 +254,9 @@ class HistoryPanel(QWidget):
         self.history_memory_id = memory_id
         self.revisions.set_revisions(revisions)
         if not revisions:
-            self.revision_summary.setText("No revisions recorded yet: this memory is as it was promoted.")
-            self.diff.show_texts(self._memory.content, self._memory.content, "As promoted")
+            self.revision_summary.setText(no_revisions_text(self._memory))
+            caption = "As first seen" if self._memory.rewritten else "As promoted"
+            self.diff.show_texts(self._memory.content, self._memory.content, caption)
 
     def _show_revision(self, revision: Revision | None) -> None:
         self._update_restore()

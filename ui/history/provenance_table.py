@@ -13,19 +13,12 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 from app.core.card import shown_word
 from app.core.clock import format_instant
 from app.core.models import Memory
-from app.core.provenance import ProvenanceEntry
+from app.core.provenance import compartment_span
 from app.core.timefmt import relative
 from ui.widgets.plain_tip import plain_tip
 
 SESSION_CHARS = 120
 HEADERS = ("Candidate", "Session", "Compartments", "Origin", "Added")
-
-
-def compartments(entry: ProvenanceEntry) -> str:
-    start, end = entry.compartment_start, entry.compartment_end
-    if start is None and end is None:
-        return "—"
-    return f"{'?' if start is None else start}–{'…' if end is None else end}"
 
 
 def provenance_rows(memory: Memory, now: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -43,7 +36,13 @@ def provenance_rows(memory: Memory, now: int) -> list[tuple[tuple[str, ...], tup
         added_tip = format_instant(entry.added_at) if entry.added_at is not None else "not recorded"
         # A session id or an origin is a word in the host's rows, but may be anything of any length.
         session, origin = shown_word(entry.session_id, SESSION_CHARS), shown_word(entry.origin)
-        cells = (f"#{candidate_id}", session, compartments(entry), origin, added)
+        cells = (
+            f"#{candidate_id}",
+            session,
+            compartment_span(entry.compartment_start, entry.compartment_end),
+            origin,
+            added,
+        )
         rows.append((cells, ("", entry.session_id, "compartment range", "", added_tip)))
     return rows
 
@@ -58,6 +57,9 @@ class ProvenanceTable(QTableWidget):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setAlternatingRowColors(True)
         self.setShowGrid(False)
+        self.setTabKeyNavigation(False)  # Tab leaves the table in one press; arrows move inside it
+        self.setAccessibleName("Provenance")
+        self.setAccessibleDescription("The candidates this memory came from: session, compartments, origin")
         self.setWordWrap(False)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

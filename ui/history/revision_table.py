@@ -48,6 +48,9 @@ class RevisionTable(QTreeWidget):
         self.setUniformRowHeights(True)
         self.setAlternatingRowColors(True)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setTabKeyNavigation(False)  # Tab leaves the table in one press; arrows move inside it
+        self.setAccessibleName("History")
+        self.setAccessibleDescription("This memory's revisions, newest first; select one to see its diff")
         header = self.header()
         header.setStretchLastSection(True)
         for column in range(len(HEADERS) - 1):

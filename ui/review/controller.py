@@ -51,7 +51,8 @@ class ReviewController(QObject):
         ids = list(candidate_ids)
 
         def done(memory: Memory) -> None:
-            self.controller.changed(memory, f"Promoted {len(ids)} candidate(s) into #{memory.id}", None)
+            entry = undo_ops.after_promote(memory)
+            self.controller.changed(memory, f"Promoted {len(ids)} candidate(s) into #{memory.id}", entry)
             self.controller.load_candidates()
             if on_done:
                 on_done(memory)
@@ -69,7 +70,7 @@ class ReviewController(QObject):
         def done(result: tuple[Memory, Memory]) -> None:
             before, after = result
             # The text can go back; the candidates stay consumed and their ids stay (ids only accumulate).
-            entry = undo_ops.after_content_change(before, after, "merge (text only; candidates stay used)")
+            entry = undo_ops.after_merge(before, after)
             self.controller.changed(after, f"Merged {len(ids)} candidate(s) into #{after.id}", entry)
             self.controller.load_candidates()
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.core.card import shown_word
 from app.core.clock import format_instant
 from app.core.models import Candidate
+from app.core.provenance import compartment_span
 from app.core.timefmt import relative
 from app.review.apply import ApplyResult
 from ui.cards.layout import card_text
@@ -43,10 +44,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def compartment_text(candidate: Candidate) -> str:
-    start, end = candidate.compartment_start, candidate.compartment_end
-    if start is None and end is None:
-        return "—"
-    return f"{'?' if start is None else start}–{'…' if end is None else end}"
+    return compartment_span(candidate.compartment_start, candidate.compartment_end)
 
 
 class ReviewQueue(QDialog):
@@ -72,6 +70,8 @@ class ReviewQueue(QDialog):
         self.table.setRootIsDecorated(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setAlternatingRowColors(True)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table in one press; arrows move inside it
+        self.table.setAccessibleName("Pending candidates")
         header = self.table.header()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -82,12 +82,15 @@ class ReviewQueue(QDialog):
             "The new memory's text (defaults to the selected candidates, one per line)"
         )
         self.text.setMaximumHeight(110)
+        self.text.setAccessibleName("Text of the promoted memory")
+        self.text.setTabChangesFocus(True)
         self.text.textChanged.connect(self._text_changed)
         self.promote_button = QPushButton("Promote as one memory", self)
         self.promote_button.setToolTip("One new memory from the selected candidates, with the text above")
         self.promote_button.clicked.connect(self.promote)
         self.target = MemoryIdBox(self)
         self.target.setToolTip("The memory to merge the selected candidates into")
+        self.target.setAccessibleName("Memory to merge into")
         self.merge_button = QPushButton("Merge into", self)
         self.merge_button.setToolTip(
             "Append the selected candidates to an existing memory (text and provenance)"

@@ -23,7 +23,7 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QTimer, Signal
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.core.models import Memory, Revision
+from app.core.models import Memory, Revision, RevisionKind
 from app.core.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page, load_listing
@@ -408,7 +408,10 @@ class Controller(QObject):
     def _undone(self, entry: undo_ops.UndoEntry, result: object) -> None:
         if isinstance(result, Memory):
             self.memoryChanged.emit(result)
-        self.message.emit(f"{entry.label.removeprefix('Undo ').capitalize()}: undone")
+        elif isinstance(result, Revision) and result.kind == RevisionKind.DELETE:
+            self.memoryRemoved.emit(result.memory_id)  # an undone promotion
+        note = f" ({entry.note})" if entry.note else ""
+        self.message.emit(f"{entry.label.removeprefix('Undo ').capitalize()}: undone{note}")
 
     def sweep(self) -> None:
         """Dismiss what has expired (the window runs this on a timer for writable stores); the window

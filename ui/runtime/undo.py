@@ -2,6 +2,11 @@
 
 Delete → restore from the delete revision; edit and restore → edit back (refused if the memory moved
 since, so an undo never overwrites someone else's rewrite); dismiss ↔ reactivate; expiry → the old expiry.
+
+A promotion is undone by deleting the memory it made (the store's delete: a `delete` revision, and the
+host stops injecting it, as after the host's own dashboard deletes one; Restore brings it back). A merge
+is undone by putting the memory's text back. In both, the candidates stay consumed: the host deleted
+them from its pool when they were used, and writing them back would invent rows the host never made.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.core.models import Memory, MemoryStatus, Revision
-from app.store import MemoryStore
+from app.store import ConflictError, MemoryStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +23,36 @@ class UndoEntry:
     label: str  # "Undo delete of #5"
     memory_id: int
     run: Callable[[MemoryStore], object]
+    note: str = ""  # what the undo leaves as it is, said once it is done
+
+
+def after_promote(memory: Memory) -> UndoEntry:
+    """Delete the promoted memory, unless it changed since (a rewrite is never thrown away by an undo)."""
+    memory_id = memory.id
+
+    def run(store: MemoryStore) -> Revision:
+        current = store.get(memory_id)
+        if (current.content, current.status) != (memory.content, memory.status):
+            raise ConflictError(
+                f"Memory #{memory_id} changed since it was promoted, so Undo left it as it is "
+                "(Delete removes it).",
+                current,
+            )
+        return store.delete(memory_id)
+
+    return UndoEntry(
+        f"Undo promotion of #{memory_id}",
+        memory_id,
+        run,
+        "the memory is deleted, its candidates stay used; Restore in its history brings it back",
+    )
+
+
+def after_merge(before: Memory, after: Memory) -> UndoEntry:
+    content = after_content_change(before, after)
+    return UndoEntry(
+        f"Undo merge into #{before.id}", before.id, content.run, "the text is back; the candidates stay used"
+    )
 
 
 def after_delete(revision: Revision) -> UndoEntry:

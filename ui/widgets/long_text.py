@@ -107,6 +107,7 @@ class DisplayedTextEdit(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
+        self.setTabChangesFocus(True)  # read-only: Tab moves on to the next panel, as in a form
         self.shown = DisplayText("", ())
 
     def show_text(self, shown: DisplayText) -> None:

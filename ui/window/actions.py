@@ -92,6 +92,27 @@ class WindowActions:
             parent, "About Memory Dashboard", "Version, database path, Qt and Python versions"
         )
         self.quit = _action(parent, "Quit", "Close the window", keys(StdKey.Quit))
+        self.preferences = _action(
+            parent,
+            "Preferences…",
+            "The reviewer command and the other settings (settings.json)",
+            keys(StdKey.Preferences, "Ctrl+,"),
+        )
+        self.preferences.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.shortcuts = _action(
+            parent, "Keyboard shortcuts", "Every key of the window", keys(StdKey.HelpContents, "F1")
+        )
+        self.digest = _action(
+            parent,
+            "Since you last looked…",
+            "What changed since you last looked, by who did it; each change opens its card",
+            keys("Ctrl+Shift+L"),
+        )
+        self.import_file = _action(
+            parent,
+            "Import…",
+            "Merge the memories of an export file (memory-dashboard export) into this store",
+        )
         writing = (
             self.edit,
             self.dismiss,
@@ -100,6 +121,7 @@ class WindowActions:
             self.expiry,
             self.undo,
             self.run_review,
+            self.import_file,
         )
         self._writer_tips = {action: action.toolTip() for action in writing}
         self._undo_tip = self.undo.toolTip()
@@ -117,14 +139,20 @@ class WindowActions:
 
     def set_store_state(self, read_only_reason: str | None, reviewer: str | None) -> None:
         """Writers say why they are disabled on a read-only store; Run review says what it runs."""
+        self._read_only_reason = read_only_reason
+        self.set_reviewer(reviewer)
+        for action, tip in self._writer_tips.items():
+            action.setToolTip(f"Read-only: {read_only_reason}" if read_only_reason else tip)
+
+    def set_reviewer(self, reviewer: str | None) -> None:
+        """Run review's tooltip says what it runs, or that it opens Preferences to set a reviewer."""
         self._writer_tips[self.run_review] = (
             f"Run the reviewer ({reviewer}) and apply its verdict"
             if reviewer
-            else f"Run the reviewer command; none is set yet (reviewer_command in {settings_path()})"
+            else f"Run the reviewer command; none is set yet: opens Preferences (saved in {settings_path()})"
         )
-        self._read_only_reason = read_only_reason
-        for action, tip in self._writer_tips.items():
-            action.setToolTip(f"Read-only: {read_only_reason}" if read_only_reason else tip)
+        if not self._read_only_reason:
+            self.run_review.setToolTip(self._writer_tips[self.run_review])
 
     def set_undo_label(self, label: str) -> None:
         """What Undo would undo ("Undo dismiss of #5"), in the menu and the tooltip; "" when nothing."""

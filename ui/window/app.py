@@ -81,6 +81,8 @@ def run_window(
     apply_theme(app, theme)
     controller = Controller(store)
     window = MainWindow(controller)
+    if not smoke:
+        window.looks.check_on_open()  # "since you last looked", when something changed
     if smoke:
         _FirstPaint(window, app)
         QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))

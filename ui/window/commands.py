@@ -1,5 +1,6 @@
 """What the window's actions do when they need a dialog or a confirmation: edit, reactivate (an expired
-memory asks for a new expiry), delete (confirmed), set expiry, open another database, run the review.
+memory asks for a new expiry), delete (confirmed), set expiry, open another database, run the review
+(Preferences first when no reviewer is set), Preferences, the keyboard shortcuts.
 
 The dialogs are opened non-blocking (`open()`/`show()`), so the event loop keeps delivering results.
 """
@@ -12,10 +13,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from app.core.models import Memory
+from app.core.settings import Settings
 from app.review.apply import ApplyResult
 from app.store import ExpiryRequiredError
 from ui.dialogs.edit import EditDialog
 from ui.dialogs.expiry import ExpiryDialog
+from ui.dialogs.preferences import PreferencesDialog
+from ui.dialogs.shortcuts import ShortcutsDialog
 from ui.window.actions import WindowActions
 from ui.window.parts import WindowParts
 
@@ -38,6 +42,8 @@ class WindowCommands:
         self.edit_dialog: EditDialog | None = None
         self.expiry_dialog: ExpiryDialog | None = None
         self.progress: QProgressDialog | None = None
+        self.preferences_dialog: PreferencesDialog | None = None
+        self.shortcuts_dialog: ShortcutsDialog | None = None
         window.review.reviewFinished.connect(self._review_done)
         window.review.reviewFailed.connect(self._review_done)
         window.review.reviewCancelled.connect(self._review_cancelled)
@@ -53,6 +59,8 @@ class WindowCommands:
         actions.run_review.triggered.connect(self.run_review)
         actions.open_database.triggered.connect(self.open_database)
         actions.open_demo.triggered.connect(self.open_demo)
+        actions.preferences.triggered.connect(lambda: self.open_preferences())
+        actions.shortcuts.triggered.connect(self.show_shortcuts)
 
     def edit(self) -> None:
         memory = self.window.selected_memory()
@@ -140,9 +148,38 @@ class WindowCommands:
             self.controller.report,
         )
 
+    def open_preferences(self, reason: str = "", *, then_review: bool = False) -> None:
+        """The Preferences dialog; `then_review`: run the review once a reviewer command is saved."""
+        if self.preferences_dialog is not None and self.preferences_dialog.isVisible():
+            self.preferences_dialog.raise_()
+            return
+        dialog = PreferencesDialog(self.dialog_parent, reason=reason)
+        self.preferences_dialog = dialog
+
+        def saved(settings: Settings) -> None:
+            self.window.acts.set_reviewer(settings.reviewer_command)
+            self.window.statusBar().showMessage("Preferences saved", 5000)
+            if then_review and settings.reviewer_command:
+                self.run_review()
+
+        dialog.saved.connect(saved)
+        dialog.open()
+        dialog.command.setFocus()
+
+    def show_shortcuts(self) -> None:
+        self.shortcuts_dialog = ShortcutsDialog(self.dialog_parent)
+        self.shortcuts_dialog.open()
+
     def run_review(self) -> None:
         review = self.window.review
         if review.running:
+            return
+        if review.configured_command() is None and self.controller.write_refusal is None:
+            self.open_preferences(
+                "Run review needs a reviewer command: a program that reads the review prompt and prints a "
+                "verdict. Set it here; the review runs once it is saved.",
+                then_review=True,
+            )
             return
         progress = QProgressDialog("Running the reviewer…", "Cancel", 0, 0, self.dialog_parent)
         progress.setWindowTitle("Review")

@@ -28,15 +28,19 @@ from PySide6.QtWidgets import (
 
 from app.core.models import Counts, Memory, MemoryStatus
 from app.store import MemoryStore
+from app.store.read.digest import Digest
 from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
+from ui.dialogs.digest import DigestDialog
+from ui.dialogs.import_file import choose_and_import
 from ui.history.panel import HistoryPanel, plain_label, tint
 from ui.review.controller import ReviewController
 from ui.review.queue import ReviewQueue
 from ui.runtime.controller import Controller
 from ui.runtime.live_refresh import DatabaseWatcher
+from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
 from ui.widgets.theme import muted_text
 from ui.window.actions import WindowActions
@@ -44,7 +48,7 @@ from ui.window.commands import WindowCommands
 from ui.window.menus import build_menus
 from ui.window.recent_files import recent_databases, remember_database
 from ui.window.state import restore_window, save_window
-from ui.window.status_line import ErrorBanner, StatusLine
+from ui.window.status_line import ErrorBanner, MessageBar, StatusLine
 from ui.window.welcome import WelcomePage
 
 MINUTE_MS = 60_000
@@ -70,6 +74,10 @@ class MainWindow(QMainWindow):
         self._connect()
         self.queue = ReviewQueue(self.review, self.acts.run_review, controller.store.now, self)
         build_menus(self)
+        self.looks = SinceLastLook(controller, self.model, self)
+        self.looks.digestReady.connect(self.show_digest)
+        self.acts.digest.triggered.connect(self.looks.show_now)
+        self.acts.import_file.triggered.connect(lambda: choose_and_import(controller, self))
         self._store_changed(controller.store)
         self._restore_state()
         self._timers()
@@ -102,6 +110,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([600, 500])
         self.welcome = WelcomePage(self)
+        self.welcome.set_new_memory_action(getattr(self.acts, "new_memory", None))  # added in parallel
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.welcome)
@@ -136,6 +145,7 @@ class MainWindow(QMainWindow):
         for action in (self.acts.review_queue, self.acts.run_review, self.acts.refresh):
             self.toolbar.addAction(action)
         self.addToolBar(self.toolbar)
+        self.setStatusBar(MessageBar(self))
         self.status = StatusLine(self.statusBar())
 
     def _connect(self) -> None:
@@ -205,6 +215,31 @@ class MainWindow(QMainWindow):
             self.queue.target.setValue(memory.id)  # merge into the selected memory by default
         self.queue.show()
         self.queue.raise_()
+
+    def show_digest(self, digest: Digest) -> DigestDialog:
+        """The digest over the window; its changes open their cards here."""
+        dialog = DigestDialog(digest, self.controller.store.now, self)
+        dialog.openMemory.connect(self._open_card)
+        dialog.markSeen.connect(self.looks.mark_seen)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        self.digest_dialog = dialog
+        return dialog
+
+    def _open_card(self, memory_id: int) -> None:
+        """Select a digest's memory; one the filter hides is shown under All, the search cleared."""
+        if self.select_id(memory_id, center=True):
+            return
+        self._select_after_listing = memory_id
+        widgets = (self.filters.search, self.filters.status)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.filters.search.clear()
+        self.filters.set_status("all")
+        for widget in widgets:
+            widget.blockSignals(False)
+        self._filter_changed(self.filters.current())
+        self.statusBar().showMessage(f"All memories listed, to show #{memory_id}", 8000)
 
     def _focus_search(self) -> None:
         self.filters.search.setFocus()

@@ -1,4 +1,4 @@
-"""The menu bar (File, Memory, View, Review, Help), built from the window's actions."""
+"""The menu bar (File, Edit, Memory, View, Review, Help), built from the window's actions."""
 
 from __future__ import annotations
 
@@ -30,8 +30,11 @@ def build_menus(window: WindowParts) -> None:
 
     recent.aboutToShow.connect(fill_recent)
     file_menu.addAction(a.open_demo)
+    file_menu.addAction(a.import_file)
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
+    edit_menu = bar.addMenu("&Edit")
+    edit_menu.addAction(a.preferences)
     memory = bar.addMenu("&Memory")
     for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry):
         memory.addAction(action)
@@ -40,13 +43,16 @@ def build_menus(window: WindowParts) -> None:
     view = bar.addMenu("&View")
     for action in (a.find, a.refresh, a.next, a.previous):
         view.addAction(action)
+    view.addSeparator()
+    view.addAction(a.digest)
     review = bar.addMenu("&Review")
     review.addAction(a.review_queue)
     review.addAction(a.run_review)
     help_menu = bar.addMenu("&Help")
+    help_menu.addAction(a.shortcuts)
     help_menu.addAction(a.about)
     a.about.triggered.connect(lambda: show_about(window))
-    for menu in (file_menu, memory, view, review, help_menu):
+    for menu in (file_menu, edit_menu, memory, view, review, help_menu):
         menu.setToolTipsVisible(True)
 
 

@@ -1,4 +1,5 @@
-"""The status bar's permanent parts (counts, database path, read-only badge) and the error banner.
+"""The status bar (messages elided before the counts, the full text in its tooltip), its permanent parts
+(counts, database path, read-only badge) and the error banner.
 
 Errors a person can cause are shown in a banner above the cards until dismissed (and in the status
 bar), never as a traceback and never only as a transient message.
@@ -17,11 +18,19 @@ from app.core.models import Counts
 from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone, badge_colors
 
+COUNTS_TIP = (
+    "Memories by status, and candidates waiting for review.\n"
+    "active: injected into every session · dismissed: kept, not injected\n"
+    "other status: a status the host does not know (neither active nor dismissed), shown as it is and "
+    "never injected; the Status filter's All lists them\n"
+    "expired: past its expiry, never recalled"
+)
+
 
 def counts_text(counts: Counts) -> str:
     parts = [f"{counts.active} active", f"{counts.dismissed} dismissed"]
     if counts.other:
-        parts.append(f"{counts.other} other")
+        parts.append(f"{counts.other} other status")
     if counts.expired:
         parts.append(f"{counts.expired} expired")
     parts.append(f"{counts.candidates} candidate{'s' if counts.candidates != 1 else ''}")
@@ -43,13 +52,48 @@ def _plain(text: str = "") -> QLabel:
     return label
 
 
+class MessageBar(QStatusBar):
+    """A status bar whose messages never run into its permanent widgets: a message longer than the room
+    left of them is elided, its whole text in the bar's tooltip until the message goes."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.full_message = ""
+        self.messageChanged.connect(self._message_changed)
+
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:
+        self.full_message = text
+        shown = self._fitted(text)
+        self.setToolTip(plain_tip(text) if shown != text else "")
+        super().showMessage(shown, timeout or 0)
+
+    def message_room(self) -> int:
+        """The width a message may take: up to the first permanent widget shown, less a margin."""
+        right = self.width() - 12
+        for widget in self.findChildren(QWidget):
+            if widget.parent() is self and widget.isVisible() and widget.x() > 0:
+                right = min(right, widget.x())
+        return max(0, right - 16)
+
+    def _fitted(self, text: str) -> str:
+        one_line = " ".join(text.split())
+        if not self.isVisible():
+            return one_line  # not laid out yet: no room to measure
+        return self.fontMetrics().elidedText(one_line, Qt.TextElideMode.ElideRight, self.message_room())
+
+    def _message_changed(self, text: str) -> None:
+        if not text:
+            self.full_message = ""
+            self.setToolTip("")
+
+
 class StatusLine:
     """Owns the permanent widgets of a QStatusBar."""
 
     def __init__(self, bar: QStatusBar) -> None:
         self.bar = bar
         self.counts = _plain()
-        self.counts.setToolTip("Memories by status, and candidates waiting for review")
+        self.counts.setToolTip(COUNTS_TIP)
         self.path = _plain()
         self.read_only = _plain(" read-only ")
         colors = badge_colors(bar.palette(), Tone.AMBER)

@@ -1,15 +1,20 @@
 """The welcome state: shown when the database holds no memories yet.
 
 It says where memories come from (the agent host promotes them from candidates it notices in your
-sessions) and offers `Open database…` (with recent files) and `Open demo data`.
+sessions) and how to start: write a memory yourself (`New memory…`, shown once the window has such an
+action: `set_new_memory_action`), open the host's database (its usual place directly when it exists there,
+or any file with `Open database…`, and recent files), or look around in the demo data.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.core.paths import HOST_RELATIVE
+from app.core.paths import HOST_RELATIVE, host_database_path
 from ui.widgets.icons import app_pixmap
 from ui.widgets.plain_tip import plain_tip
 
@@ -18,9 +23,17 @@ EXPLANATION = (
     "projects. The agent host (for example the magic-context plugin) notices candidates in your sessions "
     "and promotes them into memories stored in its database, context.db; every active memory is shown to "
     "the agent in every session.\n\n"
-    f"This database has no memories yet. Open the host's database (usually …/{HOST_RELATIVE.as_posix()} "
-    "under your data folder), or look around in the demo data first."
+    "This database has no memories yet. To start: open the host's database (File → Open database…; "
+    f"usually …/{HOST_RELATIVE.as_posix()} under your data folder), or look around in the demo data first."
 )
+NEW_MEMORY_TEXT = " Or write a memory yourself with New memory…"
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.exists() and one.samefile(other)
+    except OSError:
+        return False
 
 
 class WelcomePage(QWidget):
@@ -48,23 +61,30 @@ class WelcomePage(QWidget):
         self.location = QLabel()
         self.location.setTextFormat(Qt.TextFormat.PlainText)
         self.location.setWordWrap(True)
-        text = QLabel(EXPLANATION)
-        text.setTextFormat(Qt.TextFormat.PlainText)
-        text.setWordWrap(True)
+        self.text = QLabel(EXPLANATION)
+        self.text.setTextFormat(Qt.TextFormat.PlainText)
+        self.text.setWordWrap(True)
+        self.new_button = QPushButton("New memory…")
+        self.new_button.hide()  # until the window has a New memory action (`set_new_memory_action`)
+        self._new_action: QAction | None = None
+        self.new_button.clicked.connect(self._new_memory)
+        self.host_button = QPushButton("Open the host's database")
+        self.host_button.clicked.connect(self._open_host)
+        self.host_button.hide()
         self.open_button = QPushButton("Open database…")
-        self.open_button.setToolTip("Choose a context.db or another memory database")
+        self.open_button.setToolTip("Choose a context.db or another memory database (File → Open database…)")
         self.open_button.clicked.connect(self.openDatabaseRequested)
         self.demo_button = QPushButton("Open demo data")
         self.demo_button.setToolTip("A demo store with a few hundred realistic memories (nothing of yours)")
         self.demo_button.clicked.connect(self.openDemoRequested)
         buttons = QHBoxLayout()
-        buttons.addWidget(self.open_button)
-        buttons.addWidget(self.demo_button)
+        for button in (self.new_button, self.host_button, self.open_button, self.demo_button):
+            buttons.addWidget(button)
         buttons.addStretch(1)
         self.recent_box = QVBoxLayout()
         column = QVBoxLayout()
         column.addStretch(1)
-        for widget in (icon, title, self.location, text):
+        for widget in (icon, title, self.location, self.text):
             column.addWidget(widget)
         column.addSpacing(12)
         column.addLayout(buttons)
@@ -79,8 +99,29 @@ class WelcomePage(QWidget):
         outer.addWidget(holder, 3)
         outer.addStretch(1)
 
+    def set_new_memory_action(self, action: QAction | None) -> None:
+        """The hook for writing a first memory: a `New memory…` button that triggers `action` (its text,
+        keys and tooltip); None hides it."""
+        self._new_action = action
+        self.new_button.setVisible(action is not None)
+        self.text.setText(EXPLANATION + (NEW_MEMORY_TEXT if action is not None else ""))
+        if action is not None:
+            self.new_button.setText(action.text().replace("&", ""))
+            self.new_button.setToolTip(action.toolTip())
+
+    def _new_memory(self) -> None:
+        if self._new_action is not None:
+            self._new_action.trigger()
+
+    def _open_host(self) -> None:
+        self.openRecentRequested.emit(str(host_database_path()))
+
     def set_database(self, location: str, recent: list[str]) -> None:
         self.location.setText(f"Database: {location}")
+        host = host_database_path()
+        elsewhere = host.is_file() and not _same_file(Path(location), host)
+        self.host_button.setVisible(elsewhere)
+        self.host_button.setToolTip(plain_tip(f"Open {host}"))
         while self.recent_box.count():
             item = self.recent_box.takeAt(0)
             widget = item.widget() if item is not None else None

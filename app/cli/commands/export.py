@@ -16,6 +16,7 @@ from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.screening import make_visible
 from app.store import MemoryStore
+from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
 
 
 def export_data(store: MemoryStore) -> dict[str, Any]:
@@ -25,7 +26,13 @@ def export_data(store: MemoryStore) -> dict[str, Any]:
         item = memory_json(memory, now)
         item["revisions"] = [revision.to_json() for revision in store.history(memory.id, observe=False)]
         memories.append(item)
-    return {"exported_at": now, "database": store.location, "memories": memories}
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": now,
+        "database": store.location,
+        "memories": memories,
+    }
 
 
 def _markdown_memory(memory: Memory, revisions: list[Revision], now: int) -> list[str]:

@@ -9,7 +9,7 @@ from hostdb import host_sql, query
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QTableWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, select, settle
+from window_helpers import card_content, make_window, select, settle, with_older_revision_selected
 
 from app.store import MemoryStore
 
@@ -113,16 +113,9 @@ def test_keep_theirs_leaves_the_outside_rewrite(
 def test_restore_this_version_writes_a_new_revision(
     qtbot: QtBot, store: MemoryStore, host_db: Path, tmp_path: Path
 ) -> None:
-    store.edit(5, "Prefers pnpm v2")
-    store.edit(5, "Prefers pnpm v3")
-    window = make_window(qtbot, store, tmp_path)
-    select(qtbot, window, 5)
+    # The oldest edit is listed without its texts: they are read when it is selected.
+    window = with_older_revision_selected(qtbot, store, tmp_path)
     revisions = window.panel.revisions
-    qtbot.waitUntil(lambda: revisions.topLevelItemCount() >= 2)
-    oldest_edit = revisions.topLevelItem(revisions.topLevelItemCount() - 1)
-    assert oldest_edit is not None
-    revisions.setCurrentItem(oldest_edit)  # listed without its texts: they are read when selected
-    qtbot.waitUntil(window.panel.restore_button.isEnabled, timeout=10_000)
     shown = revisions.current_revision()
     assert shown is not None and shown.texts_loaded and shown.new_content == "Prefers pnpm v2"
     window.panel.restore_button.click()

@@ -11,18 +11,12 @@ import pytest
 from hostdb import pending_index_changes, query
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, settle
+from window_helpers import card_content, make_window, open_queue, settle
 
 from app.core.settings import Settings, save_settings
 from app.store import MemoryStore
 from ui.cards.model import HIGHLIGHT_ROLE
 from ui.runtime import idle_indexing
-from ui.window.main_window import MainWindow
-
-
-def open_queue(qtbot: QtBot, window: MainWindow) -> None:
-    window.acts.review_queue.trigger()
-    qtbot.waitUntil(lambda: window.queue.table.topLevelItemCount() == 6, timeout=10_000)
 
 
 def test_promote_selected_candidates_as_one_memory(

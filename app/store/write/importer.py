@@ -1,0 +1,209 @@
+"""Importing an export file into the open store (`MemoryStore.import_export`), in the caller's transaction.
+
+Each memory of the file whose content no memory here has (nor one imported before it) becomes a new host
+row with the file's timestamps, status, candidate ids and provenance, each provenance entry's origin now
+`import` (the entry's old origin kept beside it as `imported_origin`, a key the host ignores). It keeps its
+id where this database has never used it, else takes a new one. Its revisions are copied as revisions of
+source `import` (their old source, id and memory id kept in `detail`), and one more, a `create` of source
+`import` at the import's instant, says where it came from. Expiry and the dashboard's own sources come too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from app.core.models import RevisionKind, RevisionSource
+from app.core.provenance import serialize_candidate_ids
+from app.core.trust import MEMORY_SOURCE_UNKNOWN
+from app.store.read.digest import IMPORTED_FROM, IMPORTED_SOURCE
+from app.store.schema.tables import expiry, revisions, user_memories
+from app.store.write.revision_log import INSERT_SEEN, WriteContext, add_own_source, add_revision, inserted_id
+from app.transfer.export_format import ExportedMemory, ExportFile
+
+ORIGIN_IMPORT = "import"
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    from_id: int
+    memory_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    from_id: int
+    reason: str
+    existing_id: int | None = None
+
+
+@dataclass
+class ImportResult:
+    imported: list[Imported] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    dry_run: bool = False
+
+    def summary_lines(self) -> list[str]:
+        """`imported 3 memories, skipped 1`, then a line per memory, for a terminal or a message box."""
+        verb = "would import" if self.dry_run else "imported"
+        count = len(self.imported)
+        lines = [f"{verb} {count} memor{'y' if count == 1 else 'ies'}, skipped {len(self.skipped)}"]
+        for item in self.imported:
+            lines.append(f"  #{item.from_id}" + (f" → #{item.memory_id}" if item.memory_id else ""))
+        for skipped in self.skipped:
+            here = f" (#{skipped.existing_id} here)" if skipped.existing_id is not None else ""
+            lines.append(f"  skipped #{skipped.from_id}: {skipped.reason}{here}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dry_run": self.dry_run,
+            "imported": [{"from_id": i.from_id, "memory_id": i.memory_id} for i in self.imported],
+            "skipped": [
+                {"from_id": s.from_id, "reason": s.reason, "existing_id": s.existing_id} for s in self.skipped
+            ],
+        }
+
+
+def _provenance_json(memory: ExportedMemory) -> str | None:
+    if memory.provenance is None:
+        return None
+    entries = []
+    for entry in memory.provenance:
+        moved = {**entry, "origin": ORIGIN_IMPORT}
+        moved["imported_origin"] = entry.get("origin", "promotion")
+        entries.append(moved)
+    return json.dumps(entries, separators=(",", ":"), ensure_ascii=False)
+
+
+def _history(memory_id: int, memory: ExportedMemory) -> list[dict[str, Any]]:
+    rows = []
+    for revision in memory.revisions:
+        detail = {
+            **revision.detail,
+            IMPORTED_SOURCE: revision.source,
+            "imported_revision_id": revision.id,
+            "imported_memory_id": memory.id,
+        }
+        rows.append(
+            {
+                "memory_id": memory_id,
+                "changed_at": revision.changed_at,
+                "kind": revision.kind,
+                "source": RevisionSource.IMPORT,
+                "run_id": revision.run_id,
+                "candidate_ids": serialize_candidate_ids(revision.candidate_ids),
+                "previous_content": revision.previous_content,
+                "new_content": revision.new_content,
+                "previous_status": revision.previous_status,
+                "new_status": revision.new_status,
+                "detail": json.dumps(detail, sort_keys=True, ensure_ascii=False),
+            }
+        )
+    return rows
+
+
+class _Plan:
+    """Which memories of the file are new here, and under which ids (read before anything is written)."""
+
+    def __init__(self, ctx_conn: Any, export: ExportFile) -> None:
+        rows = ctx_conn.execute(select(user_memories.c.content, user_memories.c.id))
+        self.contents: dict[object, int] = {content: int(mid) for content, mid in rows}
+        self.used: set[int] = set(self.contents.values())
+        self.used.update(int(i) for i in ctx_conn.execute(select(revisions.c.memory_id).distinct()).scalars())
+        self.export = export
+
+    def sort(self) -> tuple[list[ExportedMemory], list[Skipped]]:
+        wanted: list[ExportedMemory] = []
+        skipped: list[Skipped] = []
+        imported_contents: dict[str, int] = {}
+        for memory in self.export.memories:
+            if memory.problem is not None:
+                skipped.append(Skipped(memory.id, memory.problem))
+            elif memory.content in self.contents:
+                skipped.append(
+                    Skipped(memory.id, "its content is already here", self.contents[memory.content])
+                )
+            elif memory.content in imported_contents:
+                skipped.append(
+                    Skipped(memory.id, f"same content as #{imported_contents[memory.content]} of the file")
+                )
+            else:
+                imported_contents[memory.content] = memory.id
+                wanted.append(memory)
+        return wanted, skipped
+
+    def keeps_id(self, memory: ExportedMemory) -> bool:
+        if memory.id in self.used or memory.id < 1:
+            return False
+        self.used.add(memory.id)
+        return True
+
+
+def plan(conn: Any, export: ExportFile) -> ImportResult:
+    """What an import would do (ids not known yet are 0): for `--dry-run`."""
+    wanted, skipped = _Plan(conn, export).sort()
+    return ImportResult([Imported(m.id, 0) for m in wanted], skipped, dry_run=True)
+
+
+def import_memories(ctx: WriteContext, export: ExportFile, label: str) -> ImportResult:
+    """Write the new memories of `export` (see the module docstring); returns what came in and what not."""
+    planned = _Plan(ctx.conn, export)
+    wanted, skipped = planned.sort()
+    result = ImportResult(skipped=skipped)
+    for memory in wanted:
+        values: dict[str, Any] = {
+            "content": memory.content,
+            "status": memory.status,
+            "promoted_at": memory.promoted_at,
+            "created_at": memory.created_at,
+            "updated_at": memory.updated_at,
+            "source_candidate_ids": serialize_candidate_ids(memory.source_candidate_ids),
+            "source_candidate_provenance": _provenance_json(memory),
+        }
+        if planned.keeps_id(memory):
+            values["id"] = memory.id
+        memory_id = inserted_id(ctx.conn.execute(insert(user_memories).values(**values)))
+        planned.used.add(memory_id)
+        _attach(ctx, memory_id, memory, export, label)
+        result.imported.append(Imported(memory.id, memory_id))
+    if result.imported:
+        ctx.profile_changed = True
+    return result
+
+
+def _attach(
+    ctx: WriteContext, memory_id: int, memory: ExportedMemory, export: ExportFile, label: str
+) -> None:
+    """The imported memory's history, baseline, expiry and own sources."""
+    history = _history(memory_id, memory)
+    if history:
+        ctx.conn.execute(insert(revisions), history)
+    rewritten = memory.content_changed_at is not None
+    has_content_revision = any(r.kind == RevisionKind.CONTENT for r in memory.revisions)
+    baseline = memory.content_changed_at if rewritten and not has_content_revision else None
+    ctx.conn.execute(INSERT_SEEN, {"b_id": memory_id, "b_now": ctx.now, "b_baseline": baseline})
+    add_revision(
+        ctx,
+        memory_id,
+        RevisionKind.CREATE,
+        RevisionSource.IMPORT,
+        new_content=memory.content,
+        new_status=memory.status,
+        detail={IMPORTED_FROM: label, "imported_memory_id": memory.id, "exported_at": export.exported_at},
+    )
+    if memory.expires_at is not None:
+        ctx.conn.execute(
+            insert(expiry).values(memory_id=memory_id, expires_at=memory.expires_at, set_at=ctx.now)
+        )
+    for source in _own_sources(memory.sources):
+        add_own_source(ctx, memory_id, source)
+
+
+def _own_sources(sources: Sequence[str]) -> list[str]:
+    """The sources the dashboard keeps itself (not derived from provenance)."""
+    return [s for s in sources if not s.startswith("session:") and s != MEMORY_SOURCE_UNKNOWN]

@@ -1,0 +1,56 @@
+"""File → Import…: choose an export file, merge it off the GUI thread, say what came in and what not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from app.cli.arguments import read_text_input
+from app.store.write.importer import ImportResult
+from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
+from ui.runtime.controller import Controller
+
+SHOWN_LINES = 30  # a message box lists this many memories, then says how many more
+
+
+def choose_and_import(controller: Controller, parent: QWidget) -> None:
+    path, _ = QFileDialog.getOpenFileName(
+        parent, "Import memories", "", "Memory Dashboard exports (*.json);;All files (*)"
+    )
+    if path:
+        import_file(controller, path, parent)
+
+
+def import_file(
+    controller: Controller, path: str, parent: QWidget, done: Callable[[ImportResult], None] | None = None
+) -> None:
+    """Import `path` into the open store; the listing reloads and a message box says what happened."""
+    refusal = controller.write_refusal
+    if refusal is not None:
+        controller.error.emit(f"{refusal}. Nothing was imported.")
+        return
+    store, name = controller.store, Path(path).name
+
+    def work() -> ImportResult:
+        return store.import_export(parse_export(read_text_input(path, MAX_EXPORT_BYTES), name), name)
+
+    def finished(result: ImportResult) -> None:
+        lines = result.summary_lines()
+        controller.message.emit(f"Import of {name}: {lines[0]}")
+        controller.refresh()
+        more = [f"… and {len(lines) - 1 - SHOWN_LINES} more"] if len(lines) - 1 > SHOWN_LINES else []
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "Import",
+            "\n".join([*lines[: SHOWN_LINES + 1], *more]),
+            parent=parent,
+        )
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.open()
+        if done is not None:
+            done(result)
+
+    controller.runner.submit(work, finished, controller.report)

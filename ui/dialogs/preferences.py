@@ -1,0 +1,119 @@
+"""Preferences: the settings of `app.core.settings` (the reviewer command and its timeout), edited in a
+dialog and saved to `settings.json` (other keys in the file are kept).
+
+A settings file that cannot be read is said so and never overwritten from here: Save stays disabled
+until the file is fixed or deleted. What is typed is checked by `app.core.settings.edited` as it is typed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.settings import (
+    MAX_REVIEWER_TIMEOUT_S,
+    Settings,
+    SettingsError,
+    edited,
+    load_settings,
+    save_settings,
+    settings_path,
+)
+from ui.history.panel import plain_label
+from ui.widgets.plain_tip import plain_tip
+
+COMMAND_TIP = (
+    "The command that runs the automated review: it gets the review prompt on its standard input and "
+    "prints a verdict (JSON, or a ```json block). For example: claude -p"
+)
+
+
+class PreferencesDialog(QDialog):
+    saved = Signal(object)  # Settings, once written
+
+    def __init__(self, parent: QWidget | None = None, *, path: Path | None = None, reason: str = "") -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Preferences")
+        self.setMinimumWidth(520)
+        self.path = path or settings_path()
+        self.settings = Settings()
+        self.load_problem: str | None = None
+        try:
+            self.settings = load_settings(self.path)
+        except SettingsError as exc:
+            self.load_problem = exc.message
+        self.reason = plain_label(reason)
+        self.reason.setVisible(bool(reason))
+        self.command = QLineEdit(self.settings.reviewer_command or "", self)
+        self.command.setPlaceholderText("none set: Run review cannot run")
+        self.command.setToolTip(COMMAND_TIP)
+        self.command.setAccessibleName("Reviewer command")
+        self.command.setAccessibleDescription(COMMAND_TIP)
+        self.timeout = QDoubleSpinBox(self)
+        self.timeout.setDecimals(0)
+        self.timeout.setRange(1, MAX_REVIEWER_TIMEOUT_S)
+        self.timeout.setSuffix(" s")
+        self.timeout.setValue(self.settings.reviewer_timeout_s)
+        self.timeout.setToolTip("How long the reviewer may run before it is stopped")
+        self.timeout.setAccessibleName("Reviewer timeout in seconds")
+        where = plain_label(f"Saved to {self.path}")
+        where.setToolTip(plain_tip(str(self.path)))
+        form = QFormLayout()
+        form.addRow("&Reviewer command:", self.command)
+        form.addRow("Reviewer &timeout:", self.timeout)
+        self.problem = plain_label()
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.accepted.connect(self._save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.reason)
+        layout.addLayout(form)
+        layout.addWidget(where)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.command.textChanged.connect(self._validate)
+        self.timeout.valueChanged.connect(self._validate)
+        self._validate()
+
+    @property
+    def save_button(self) -> QPushButton:
+        return self.buttons.button(QDialogButtonBox.StandardButton.Save)
+
+    def _edited(self) -> Settings:
+        return edited(self.settings, self.command.text(), self.timeout.value())
+
+    def _validate(self) -> None:
+        problem = self.load_problem
+        if problem is None:
+            try:
+                self._edited()
+            except SettingsError as exc:
+                problem = exc.message
+        self.problem.setText(problem or "")
+        self.problem.setVisible(problem is not None)
+        self.save_button.setEnabled(problem is None)
+
+    def _save(self) -> None:
+        try:
+            settings = self._edited()
+            save_settings(settings, self.path)
+        except SettingsError as exc:
+            self.problem.setText(exc.message)
+            self.problem.setVisible(True)
+            return
+        self.settings = settings
+        self.saved.emit(settings)
+        self.accept()
