@@ -3,8 +3,11 @@ the typing pauses, so the keys still coming never wait behind a listing of a wor
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from pytestqt.qtbot import QtBot
+from runtime_helpers import dispose
 
 from app.store import MemoryFilter, MemoryStore
 from ui.cards.listing import Listing, ViewFilter
@@ -12,22 +15,28 @@ from ui.runtime import controller as controller_module
 from ui.runtime.controller import Controller
 
 
-def searching(qtbot: QtBot, store: MemoryStore) -> tuple[Controller, list[Listing]]:
-    controller = Controller(store)
+@pytest.fixture
+def controller(qtbot: QtBot, store: MemoryStore) -> Iterator[Controller]:
+    made = Controller(store)
+    yield made
+    dispose(made)
+
+
+def searching(qtbot: QtBot, controller: Controller) -> list[Listing]:
     listings: list[Listing] = []
     controller.memoriesLoaded.connect(listings.append)
     with qtbot.waitSignal(controller.memoriesLoaded, timeout=10_000):
         controller.refresh()
     qtbot.waitUntil(lambda: not controller.runner.busy, timeout=10_000)
     listings.clear()
-    return controller, listings
+    return listings
 
 
 def test_keys_typed_read_first_pages_only(
-    qtbot: QtBot, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, controller: Controller, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(controller_module, "SEARCH_COMPLETE_MS", 600_000)  # the typing never pauses
-    controller, listings = searching(qtbot, store)
+    listings = searching(qtbot, controller)
     for text in ("m", "me", "mem"):
         with qtbot.waitSignal(controller.memoriesLoaded, timeout=10_000):
             controller.set_filter(ViewFilter(search=text))
@@ -38,10 +47,10 @@ def test_keys_typed_read_first_pages_only(
 
 
 def test_the_complete_listing_follows_when_the_typing_pauses(
-    qtbot: QtBot, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, store: MemoryStore, controller: Controller, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(controller_module, "SEARCH_COMPLETE_MS", 0)
-    controller, listings = searching(qtbot, store)
+    listings = searching(qtbot, controller)
     controller.set_filter(ViewFilter(search="m"))
     qtbot.waitUntil(lambda: len(listings) == 2, timeout=10_000)
     first, complete = listings
