@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.core.screening import make_visible
@@ -34,6 +35,11 @@ class DiffSlot(QWidget):
         self.shown = 0
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
+        # Where the widget goes in the Tab order: made now, as the widget itself once was (hidden, so
+        # Tab passes over it).
+        self._tab_place = QWidget(self)
+        self._tab_place.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self._tab_place.hide()
 
     @property
     def view(self) -> QWidget:
@@ -48,8 +54,23 @@ class DiffSlot(QWidget):
             if signal is not None:
                 signal.connect(self._shown)
             self._layout.addWidget(view)
+            self._take_tab_place(view)
             self._view = view
         return self._view
+
+    def _take_tab_place(self, view: QWidget) -> None:
+        """Tab reaches the widget's parts where the slot is, not after every widget made before them
+        (`setTabOrder` moves only widgets that take focus: the parts, one after the other)."""
+        parts = [view] if view.focusPolicy() != Qt.FocusPolicy.NoFocus else []
+        part = view.nextInFocusChain()
+        while part is not None and view.isAncestorOf(part):
+            if part.focusPolicy() != Qt.FocusPolicy.NoFocus:
+                parts.append(part)
+            part = part.nextInFocusChain()
+        previous = self._tab_place
+        for part in parts:
+            QWidget.setTabOrder(previous, part)
+            previous = part
 
     def show_texts(self, old: str | None, new: str | None, caption: str = "") -> None:
         """Diff `old` (None: nothing before) → `new` (None: deleted)."""
