@@ -214,10 +214,10 @@ class HistoryPanel(QWidget):
             return
         if changed_id:
             self.revisions.set_revisions([])
+        self._reading = memory.id
+        self.historyWanted.emit(memory.id)  # first: the store reads while the details are filled in
         self._fill(memory)
         self._stack.setCurrentIndex(1)
-        self._reading = memory.id
-        self.historyWanted.emit(memory.id)
 
     def update_memory(self, memory: Memory) -> None:
         """The shown memory changed in the store (an edit, a rewrite): refresh it and its history."""
