@@ -85,7 +85,7 @@ class _HookWindowApp(importlib.abc.MetaPathFinder):
 
         def exec_module(module: ModuleType) -> None:
             run_module(module)
-            module.application = _watching(module.application)
+            module.__dict__["application"] = _watching(module.__dict__["application"])
 
         loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec
