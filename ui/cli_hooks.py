@@ -59,12 +59,14 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 def open_window(args: argparse.Namespace, store: Any) -> int:
     from app.cli.display import require_display
+    from ui.runtime.first_page import FirstPageRead  # no Qt: the read starts before Qt is imported
 
+    first_page = FirstPageRead(store)
     smoke = bool(getattr(args, "smoke", False))
     require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt loads
     from ui.window.app import run_window
 
-    return run_window(store, smoke=smoke)
+    return run_window(store, smoke=smoke, first_page=first_page)
 
 
 HOOKS = SimpleNamespace(register=register, open_window=open_window)

@@ -153,8 +153,12 @@ def search(bench: BenchWindow, term: str) -> Round:
 def save_edit(bench: BenchWindow, number: int, diff_on_edit: list[bool]) -> Round:
     """Enter opens the editor and the text changes untimed; the time runs from the click on Save."""
     bench.settle()
+    bench.list.show_current()  # a person edits the card they see (an earlier round may have scrolled)
+    bench.settle()
     bench.focus_list()
     memory_id = bench.selected_id()
+    if memory_id not in bench.ids_on_screen():  # its repaint could never be seen: say so, do not wait
+        raise RuntimeError(f"the selected card #{memory_id} is not on screen")
     QTest.keyClick(bench.list, Qt.Key.Key_Return)
     commands = bench.window.commands
 

@@ -56,8 +56,9 @@ class BenchWindow:
         controller = self.controller
         if controller.runner.busy or controller.idle_indexing.pending:
             return False
-        if any(timer.isActive() and timer.isSingleShot() for timer in self.window.findChildren(QTimer)):
-            return False  # a debounce, the live refresh's coalescing, a row fetch about to start
+        timers = [*self.window.findChildren(QTimer), *controller.findChildren(QTimer)]
+        if any(timer.isActive() and timer.isSingleShot() for timer in timers):
+            return False  # a debounce, the live refresh's coalescing, a row fetch or listing about to start
         memory = self.window.selected_memory()
         return self.panel.diff.settled and (memory is None or self.panel.history_memory_id == memory.id)
 

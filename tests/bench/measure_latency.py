@@ -9,6 +9,8 @@ row); waiting for it runs the event loop, never a fixed sleep. Rows, at each siz
   `memory-dashboard --db DB --smoke`), from just before the process is started to the end of the card
   list's first paint showing a loaded card. Against a bare PySide6 process (QMainWindow + QListView,
   `python -m tests.bench.paint_probe`) timed the same way in the same rounds; the ratio is in the table.
+  The app's modules are compiled to bytecode first, as an installed app or a frozen build has them (a
+  checkout run with PYTHONDONTWRITEBYTECODE=1 would compile every module again at every launch).
   Frozen: the whole `--smoke` run of a build in `dist/` (as `measure_process.start_to_paint`, an upper
   bound: it includes exiting), skipped when there is none.
 - J: the key on the card list → the history table painted with the next card's revisions and the diff
@@ -17,8 +19,9 @@ row); waiting for it runs the event loop, never a fixed sleep. Rows, at each siz
   last key to the card list painted with the listing for those five letters on screen, its cards loaded.
   Rare term: the first five letters of `BenchDb.rare_term` (0.5% of memories); common term:
   `common_term` + "s" ("sions", in about 70% of them).
-- Save: Enter opens the editor, the text is changed (untimed), then from the click on Save → the card
-  painted with the new content and the history table painted with it as its newest row.
+- Save: the selected card scrolled into view, Enter opens the editor and the text changes (untimed);
+  from the click on Save → the card painted with the new content and the history table painted with
+  it as its newest row.
 - Page Down on the card list → the list painted scrolled, every card on screen loaded.
 - outside rewrite: another process (plain sqlite3, BEGIN IMMEDIATE, UPDATE content and updated_at,
   nothing else) commits a rewrite of the selected memory → from its COMMIT to the card painted with the
@@ -31,6 +34,7 @@ themselves are in `tests.bench.latency_rounds`.
 
 from __future__ import annotations
 
+import compileall
 import statistics
 import sys
 import time
@@ -50,7 +54,7 @@ from tests.bench.latency_rounds import (
     search,
 )
 from tests.bench.latency_window import BenchWindow
-from tests.bench.measure_process import PYTHON, child_env, frozen_binary, run_child, wall_times
+from tests.bench.measure_process import PYTHON, ROOT, child_env, frozen_binary, run_child, wall_times
 from tests.bench.timing import fresh_copy
 
 SEARCH_LETTERS = 5
@@ -112,7 +116,14 @@ def _paint_time(args: list[str], env: dict[str, str]) -> float:
     return float(output.split()[-1]) - start
 
 
+def _compile_app() -> None:
+    """Bytecode for every module of this checkout (into its `__pycache__`, ignored by git)."""
+    for folder in ("app", "ui", "resources", "tests"):
+        compileall.compile_dir(ROOT / folder, quiet=1)
+
+
 def launch(dbs: list[BenchDb], copies: dict[int, Path], work: Path, rounds: int) -> list[LatencyRow]:
+    _compile_app()
     env = {**child_env(), "XDG_CONFIG_HOME": str(work / "config"), "MEMORY_DASHBOARD_DATA_DIR": str(work)}
     bare: list[float] = []
     ours: dict[int, list[float]] = {db.memories: [] for db in dbs}

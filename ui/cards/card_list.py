@@ -81,6 +81,16 @@ class CardList(QListView):
         self.scrollTo(index, self.ScrollHint.PositionAtCenter if center else self.ScrollHint.EnsureVisible)
         return True
 
+    def current_on_screen(self) -> bool:
+        index = self.currentIndex()
+        return index.isValid() and self.viewport().rect().intersects(self.visualRect(index))
+
+    def show_current(self) -> None:
+        """Scroll as little as needed for the selected card to be on screen."""
+        index = self.currentIndex()
+        if index.isValid():
+            self.scrollTo(index, self.ScrollHint.EnsureVisible)
+
     def move_selection(self, step: int) -> None:
         rows = self.cards.rowCount()
         if rows:

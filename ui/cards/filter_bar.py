@@ -1,5 +1,10 @@
-"""The toolbar's search field (debounced), status filter (with Deleted: the trash), sort, source (a
-session, a source or a scheme such as `session:`), trust and when promoted, emitting one `ViewFilter`."""
+"""The toolbar's search field, status filter (with Deleted: the trash), sort, source (a session, a source
+or a scheme such as `session:`), trust and when promoted, emitting one `ViewFilter`.
+
+A key in the search field asks for its listing on the next event-loop turn when the listing asked for
+before has arrived; while that read is still running, the newest text waits for it (at most
+`SEARCH_DEBOUNCE_MS`, should it never come), so keys typed during a read make one query, not one each.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +19,7 @@ from app.core.timefmt import DAY_MS
 from app.core.trust import parse_source
 from ui.cards.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
 
-# A little over the gap between two keys of a quick typist (~100 ms): one query for a word typed at
-# speed, not one per key; the search's first screen of hits comes first, then its count.
-SEARCH_DEBOUNCE_MS = 120
+SEARCH_DEBOUNCE_MS = 120  # the longest the newest text waits for the listing read still running
 STATUSES = (
     ("Active", "active"),
     ("Dismissed", "dismissed"),
@@ -69,6 +72,7 @@ class FilterBar(QWidget):
         self.sort.setAccessibleName("Sort order")
         for label, key, descending in SORTS:
             self.sort.addItem(label, (key, descending))
+        self._asked: ViewFilter | None = None  # the filter asked for whose listing has not arrived
         # Source and trust sit in a row of their own (`more`, above the cards): the toolbar has no room.
         self.more = QWidget(parent)
         self.source = QLineEdit(self.more)
@@ -91,9 +95,8 @@ class FilterBar(QWidget):
             self.since.addItem(label, days)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(SEARCH_DEBOUNCE_MS)
         self._timer.timeout.connect(self._emit)
-        self.search.textChanged.connect(lambda _text: self._timer.start())
+        self.search.textChanged.connect(lambda _text: self._text_changed())
         self.search.returnPressed.connect(self._emit)
         self.status.currentIndexChanged.connect(lambda _i: self._emit())
         self.sort.currentIndexChanged.connect(lambda _i: self._emit())
@@ -134,9 +137,23 @@ class FilterBar(QWidget):
         if index >= 0:
             self.status.setCurrentIndex(index)
 
+    def _text_changed(self) -> None:
+        if self._asked is None:
+            self._timer.start(0)  # the next turn: the keys of one turn (a paste, a test) ask once
+        elif not self._timer.isActive():
+            self._timer.start(SEARCH_DEBOUNCE_MS)  # a bound on the wait, not restarted by every key
+
+    def listing_arrived(self, flt: ViewFilter) -> None:
+        """A listing was shown: the one asked for ends the wait, and the text that waited goes now."""
+        if flt == self._asked:
+            self._asked = None
+            if self._timer.isActive():
+                self._timer.start(0)  # after the window has taken the listing
+
     def _emit(self) -> None:
         self._timer.stop()
-        self.filterChanged.emit(self.current())
+        self._asked = self.current()
+        self.filterChanged.emit(self._asked)
 
 
 def source_filter(text: str) -> str:

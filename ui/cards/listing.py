@@ -14,6 +14,8 @@ from app.store import MemoryFilter, MemoryStore
 from app.store.read.query import STATUS_FILTERS, SortKey, StatusFilter, TrustFilter
 
 EXPIRING_OR_EXPIRED = "expiring_or_expired"
+FIRST_PAGE = 200  # the ids a first page holds
+FIRST_ROWS = 40  # the rows a first page reads: more cards than a tall screen shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +48,7 @@ class Listing:
     filter: ViewFilter
     ids: list[int]  # every id the filter selects, or only the first page of them (`complete` False)
     rows: list[Memory]  # the first page plus the rows the view already held, refreshed
-    counts: Counts
+    counts: Counts | None  # None on a first page: the complete listing counts
     total: int | None  # how many ids the filter selects (None: a search's first page, not counted yet)
 
     @property
@@ -75,9 +77,11 @@ def load_listing(
     return Listing(flt, ids, store.get_many(rows_for), store.counts(), len(ids))
 
 
-def load_first_page(store: MemoryStore, flt: ViewFilter, first: int) -> Listing:
-    """The first screen of a listing, fast: its first `first` ids (not observed) and how many it holds
-    (a search's size only once the complete listing has counted it: `total` None until then).
+def load_first_page(store: MemoryStore, flt: ViewFilter, first: int, rows: int) -> Listing:
+    """The first screen of a listing, fast: its first `first` ids (not observed), the rows of the first
+    `rows` of them (a screenful; the model asks for the others when they are painted) and how many it
+    holds (a search's size only once the complete listing has counted it: `total` None until then).
+    The status counts come with the complete listing.
 
     At 100,000 memories producing every id in order takes longer than the whole first screen should;
     the complete listing follows (see `Controller.refresh`) and extends this one.
@@ -86,4 +90,4 @@ def load_first_page(store: MemoryStore, flt: ViewFilter, first: int) -> Listing:
         return load_listing(store, flt, (), first, observe=False)
     status = flt.status if flt.status in STATUS_FILTERS else "all"
     ids, total = store.first_ids(flt.store_filter(status), first)
-    return Listing(flt, ids, store.get_many(ids), store.counts(), total)
+    return Listing(flt, ids, store.get_many(ids[:rows]), None, total)

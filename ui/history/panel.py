@@ -263,10 +263,10 @@ class HistoryPanel(QWidget):
             return
         if changed_id:
             self.revisions.set_revisions([])
+        self._reading = memory.id
+        self.historyWanted.emit(memory.id)  # first: the store reads while the details are filled in
         self._fill(memory)
         self._stack.setCurrentIndex(1)
-        self._reading = memory.id
-        self.historyWanted.emit(memory.id)
 
     def want_revision(self, memory_id: int, revision_id: int) -> None:
         """Select revision `revision_id` (its diff shown) once memory `memory_id`'s history is listed; at

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.core.models import Memory, Revision, RevisionKind
@@ -28,14 +28,17 @@ from app.core.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
 from app.store.evidence.model import Evidence
 from app.store.read.as_of import MemoryAsOf
-from ui.cards.listing import Listing, ViewFilter, load_first_page, load_listing
+from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page, load_listing
 from ui.runtime import undo as undo_ops
+from ui.runtime.first_page import FirstPageRead
 from ui.runtime.idle_indexing import IdleIndexing
 from ui.runtime.tasks import TaskRunner
 
 T = TypeVar("T")
-FIRST_PAGE = 200
 NOW = 10  # the runner's priority of a read a person waits for
+# A search's complete listing (every hit, counted) waits for the typing to pause this long: read while
+# keys still come, it would hold the one store thread when the next key's first page needs it.
+SEARCH_COMPLETE_MS = 250
 
 
 def describe_error(exc: BaseException) -> str:
@@ -80,6 +83,10 @@ class Controller(QObject):
         self._undo: undo_ops.UndoEntry | None = None
         self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
+        self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
+        self._complete_timer = QTimer(self)
+        self._complete_timer.setSingleShot(True)
+        self._complete_timer.timeout.connect(self._complete_now)
 
     @property
     def read_only(self) -> bool:
@@ -143,13 +150,22 @@ class Controller(QObject):
         self._listing_token += 1
         self.refresh(force=True, quick_first=bool(flt.search.strip()))
 
-    def refresh(self, *, force: bool = False, quick_first: bool = False, observe: bool = True) -> None:
+    def refresh(
+        self,
+        *,
+        force: bool = False,
+        quick_first: bool = False,
+        observe: bool = True,
+        first_page: FirstPageRead | None = None,
+    ) -> None:
         """Reload the listing (observing outside rewrites); coalesced while one is running.
 
         `quick_first` first shows the listing's first page, before observing (the first observation of a
         large database records a baseline for every memory) and before every id is read; the complete,
         observed listing follows and extends it. A listing superseded before it starts (another filter,
-        another database) is not read at all.
+        another database) is not read at all; a search's complete listing is asked for once the typing
+        pauses (`SEARCH_COMPLETE_MS`). `first_page`: that first page's read, already started (on start,
+        before the window was built); taken when it read this filter of this store.
         """
         if self._refreshing and not force:
             self._refresh_again = True
@@ -160,32 +176,54 @@ class Controller(QObject):
         def current() -> bool:  # read in the worker: a superseded listing is skipped, not read
             return token == self._listing_token
 
-        if quick_first:
+        store = self.store
+
+        def quick() -> Listing | None:
+            if first_page is not None:
+                started = first_page.result()  # waited for first: the store is used by one thread
+                if current() and first_page.store is store and first_page.filter == flt:
+                    return started
+            return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS) if current() else None
+
+        def complete() -> None:
             self._run(
-                lambda: load_first_page(self.store, flt, FIRST_PAGE) if current() else None,
-                lambda listing: self._quick_done(token, listing),
+                lambda: load_listing(store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
+                lambda listing: self._listing_done(token, listing),
                 self._listing_failed,
             )
-        self._run(
-            lambda: load_listing(self.store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
-            lambda listing: self._listing_done(token, listing),
-            self._listing_failed,
-        )
+
+        self._complete_timer.stop()
+        self._complete_later = None
+        if quick_first or first_page is not None:
+            self._run(quick, lambda listing: self._quick_done(token, listing), self._listing_failed)
+        if quick_first and flt.search.strip():
+            self._complete_later = complete
+            self._complete_timer.start(SEARCH_COMPLETE_MS)
+        else:
+            complete()
+
+    def _complete_now(self) -> None:
+        complete, self._complete_later = self._complete_later, None
+        if complete is not None:
+            complete()
 
     def _quick_done(self, token: int, listing: Listing | None) -> None:
         if listing is not None and token == self._listing_token:
-            self.memoriesLoaded.emit(listing)
-            self.countsChanged.emit(listing.counts)
+            self._show(listing)
 
     def _listing_done(self, token: int, listing: Listing | None) -> None:
         self._refreshing = False
         if listing is not None and token == self._listing_token:
-            self.memoriesLoaded.emit(listing)
-            self.countsChanged.emit(listing.counts)
+            self._show(listing)
         self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits
         if self._refresh_again:
             self._refresh_again = False
             self.refresh()
+
+    def _show(self, listing: Listing) -> None:
+        self.memoriesLoaded.emit(listing)
+        if listing.counts is not None:
+            self.countsChanged.emit(listing.counts)
 
     def _listing_failed(self, exc: BaseException) -> None:
         self._refreshing = False

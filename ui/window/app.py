@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.store import MemoryStore
 from ui.runtime.controller import Controller
+from ui.runtime.first_page import FirstPageRead
 from ui.widgets.icons import app_icon
 from ui.widgets.theme import apply_theme
 from ui.window.main_window import MainWindow
@@ -24,7 +25,14 @@ from ui.window.main_window import MainWindow
 SMOKE_TIMEOUT_MS = 30_000
 
 
+# How long a thread may run Python before another waiting for the lock gets it (Python's default is
+# 5 ms): the window's thread waits for a worker's Python at every call into Qt that lets the lock go,
+# several times per input event.
+GIL_SWITCH_S = 0.001
+
+
 def application(*, offscreen: bool = False) -> QApplication:
+    sys.setswitchinterval(GIL_SWITCH_S)
     existing = QCoreApplication.instance()
     if isinstance(existing, QApplication):
         return existing
@@ -65,7 +73,10 @@ class _FirstPaint(QObject):
         return False
 
 
-def run_window(store: MemoryStore, *, smoke: bool = False, theme: str = "system") -> int:
+def run_window(
+    store: MemoryStore, *, smoke: bool = False, theme: str = "system", first_page: FirstPageRead | None = None
+) -> int:
+    """`first_page`: the first screen's read, started before this module (and Qt) was imported."""
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
     controller = Controller(store)
@@ -76,7 +87,7 @@ def run_window(store: MemoryStore, *, smoke: bool = False, theme: str = "system"
         _FirstPaint(window, app)
         QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))
     window.show()
-    controller.refresh(quick_first=True)
+    controller.refresh(quick_first=True, first_page=first_page)
     controller.load_candidates()
     code = app.exec()
     window.save_state()

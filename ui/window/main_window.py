@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
         self.watch = watch
         self.watcher: DatabaseWatcher | None = None
         self._select_after_listing: int | None = None
+        self._shown_filter: ViewFilter | None = None  # the filter of the listing the cards show
         self._build()
         self._connect()
         self.queue = ReviewQueue(self.review, self.acts.run_review, controller.store.now, self)
@@ -307,9 +308,14 @@ class MainWindow(QMainWindow):
         self.controller.set_filter(flt)
 
     def _listing_loaded(self, listing: Listing) -> None:
-        anchor = self.list.scroll_anchor()
+        anchor, looked_at = self.list.scroll_anchor(), self.list.current_on_screen()
         self.model.set_listing(listing.ids, listing.rows)
         self.list.keep_anchor(anchor)
+        if looked_at and listing.filter != self._shown_filter and not listing.filter.search:
+            self.list.show_current()  # back to browsing: the card looked at stays in view (not under
+            # a search: its hits are what a person looks at)
+        self._shown_filter = listing.filter
+        self.filters.listing_arrived(listing.filter)
         self.list.viewport().update()  # one paint per listing, even when it lists what was shown already
         self.cards.setCurrentIndex(0 if listing.ids else 1)
         self.list_header.setText(listing_title(listing))

@@ -58,7 +58,9 @@ _COPY_COLUMNS = ["candidate_id", *HOST_COLUMNS, "first_seen_at"]
 _ARCHIVE_NEW = {
     monotonic: insert(evidence).from_select(
         _COPY_COLUMNS,
-        select(c.id, *(c[name] for name in HOST_COLUMNS), bindparam("b_now", type_=BigInteger)).where(condition),
+        select(c.id, *(c[name] for name in HOST_COLUMNS), bindparam("b_now", type_=BigInteger)).where(
+            condition
+        ),
     )
     for monotonic, condition in _NEW.items()
 }

@@ -16,13 +16,19 @@ from app.store import MemoryStore
 from ui.cards.model import ID_ROLE
 
 
-def test_refresh_keeps_the_scroll_anchor_and_the_selection(qtbot: QtBot, tmp_path: Path) -> None:
+def eighty_memories(tmp_path: Path) -> Path:
+    """Memories 1..80, "Memory N", promoted a day apart (80 is the newest)."""
     path = build_host_db(tmp_path / "many.db", seed=False)
     conn = sqlite3.connect(path)
     for number in range(1, 81):
         memory_row(conn, number, f"Memory {number}", promoted_at=T0 + number * DAY, ids=[number])
     conn.commit()
     conn.close()
+    return path
+
+
+def test_refresh_keeps_the_scroll_anchor_and_the_selection(qtbot: QtBot, tmp_path: Path) -> None:
+    path = eighty_memories(tmp_path)
     store = MemoryStore.open(path, clock=ManualClock(REVIEW_TIME))
     try:
         window = make_window(qtbot, store, tmp_path)
@@ -44,6 +50,39 @@ def test_refresh_keeps_the_scroll_anchor_and_the_selection(qtbot: QtBot, tmp_pat
         assert cards.visualRect(cards.indexAt(QPoint(4, 1))).top() == offset_before
         assert cards.current_id() == 40
         settle(qtbot, window)
+        window.close()
+    finally:
+        store.close()
+
+
+def test_another_filter_keeps_the_selected_card_in_view(qtbot: QtBot, tmp_path: Path) -> None:
+    """Clearing a search lists the selected card far from where it was: the list scrolls to it, so the
+    card Enter edits (and a Save repaints) stays on screen; a selected card the person had scrolled
+    away from does not pull the list."""
+    path = eighty_memories(tmp_path)
+    store = MemoryStore.open(path, clock=ManualClock(REVIEW_TIME))
+    try:
+        window = make_window(qtbot, store, tmp_path)
+        cards = window.list
+
+        def search(text: str) -> None:
+            window.filters.search.setText(text)
+            window.filters.search.returnPressed.emit()
+            qtbot.waitUntil(lambda: window.controller.filter.search == text, timeout=10_000)
+            settle(qtbot, window)
+
+        search("Memory 7")
+        assert window.model.ids[-1] == 7  # the oldest hit: the last card
+        assert window.select_id(7)
+        assert cards.current_on_screen()
+        search("")
+        assert window.model.rowCount() == 80 and cards.current_id() == 7
+        assert cards.current_on_screen()
+        cards.scrollToTop()
+        assert not cards.current_on_screen()
+        search("Memory")
+        assert cards.current_id() == 7 and not cards.current_on_screen()
+        assert cards.verticalScrollBar().value() == 0
         window.close()
     finally:
         store.close()

@@ -1,0 +1,60 @@
+"""A search shows its first page at once; its complete listing (every hit, counted) is read only once
+the typing pauses, so the keys still coming never wait behind a listing of a word already gone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+from runtime_helpers import dispose
+
+from app.store import MemoryFilter, MemoryStore
+from ui.cards.listing import Listing, ViewFilter
+from ui.runtime import controller as controller_module
+from ui.runtime.controller import Controller
+
+
+@pytest.fixture
+def controller(qtbot: QtBot, store: MemoryStore) -> Iterator[Controller]:
+    made = Controller(store)
+    yield made
+    dispose(made)
+
+
+def searching(qtbot: QtBot, controller: Controller) -> list[Listing]:
+    listings: list[Listing] = []
+    controller.memoriesLoaded.connect(listings.append)
+    with qtbot.waitSignal(controller.memoriesLoaded, timeout=10_000):
+        controller.refresh()
+    qtbot.waitUntil(lambda: not controller.runner.busy, timeout=10_000)
+    listings.clear()
+    return listings
+
+
+def test_keys_typed_read_first_pages_only(
+    qtbot: QtBot, controller: Controller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(controller_module, "SEARCH_COMPLETE_MS", 600_000)  # the typing never pauses
+    listings = searching(qtbot, controller)
+    for text in ("m", "me", "mem"):
+        with qtbot.waitSignal(controller.memoriesLoaded, timeout=10_000):
+            controller.set_filter(ViewFilter(search=text))
+        qtbot.waitUntil(lambda: not controller.runner.busy, timeout=10_000)
+    # Every listing asked for has been read and delivered (the runner is idle): first pages only.
+    assert [listing.filter.search for listing in listings] == ["m", "me", "mem"]
+    assert all(listing.counts is None for listing in listings)
+
+
+def test_the_complete_listing_follows_when_the_typing_pauses(
+    qtbot: QtBot, store: MemoryStore, controller: Controller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(controller_module, "SEARCH_COMPLETE_MS", 0)
+    listings = searching(qtbot, controller)
+    controller.set_filter(ViewFilter(search="m"))
+    qtbot.waitUntil(lambda: len(listings) == 2, timeout=10_000)
+    first, complete = listings
+    every = store.list_ids(MemoryFilter(status="active", search="m", sort="promoted", descending=True))
+    assert first.counts is None and complete.counts == store.counts()
+    assert complete.complete and complete.ids == every
+    qtbot.waitUntil(lambda: not controller.runner.busy, timeout=10_000)
