@@ -537,12 +537,14 @@ class MemoryStore:
         """Each sentence (or line) of the memory's text with the revision that put it there in its current
         form, and the words of the candidates those revisions cite (`app.store.read.blame`)."""
         revisions = self.history(memory_id, observe=observe)
+        cited = blame_read.cited_ids(revisions)
+        archived = self.evidence(cited)
         with self._read() as conn:
             rows = fetch_rows(conn, [memory_id])
             if not rows and not revisions:
                 raise NotFoundError(f"memory #{memory_id} does not exist")
             first_seen = as_of_read.recorded_first_seen(conn, memory_id) if self._own else None
-            evidence = blame_read.evidence_words(conn, blame_read.cited_ids(revisions))
+            evidence = blame_read.evidence_words(conn, cited, archived)
         current = rows[0].content if rows else None
         return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
 

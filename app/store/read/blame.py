@@ -12,7 +12,7 @@ The evidence of a revision is its candidate ids with their words (`evidence_word
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Connection
@@ -21,6 +21,7 @@ from app.core.clock import format_instant
 from app.core.models import Revision, RevisionKind, RevisionSource
 from app.core.screening import make_visible
 from app.diff.match import opcodes
+from app.store.evidence.model import Evidence
 from app.store.read.reads import fetch_candidates
 
 # Where a unit ends: after a sentence's punctuation and the blanks that follow it where more text follows
@@ -98,13 +99,21 @@ def _flat(text: str, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def evidence_words(conn: Connection, ids: Iterable[int]) -> dict[int, EvidenceWords]:
-    """The words of candidates `ids`, by id. For now from the host's pool, which loses a candidate once it
-    is consumed or pruned; this is the one place to read them from an archive of candidates instead."""
-    return {
-        candidate.id: EvidenceWords(candidate.id, candidate.content, candidate.session_id)
-        for candidate in fetch_candidates(conn, ids)
+def evidence_words(
+    conn: Connection, ids: Sequence[int], archived: Mapping[int, Evidence]
+) -> dict[int, EvidenceWords]:
+    """The words of candidates `ids`, by id: from the evidence archive (`archived`, which keeps them after
+    the host consumes or prunes a candidate), else from the host's pool while the candidate is still there
+    (a store whose archive table does not exist yet)."""
+    words = {
+        item: EvidenceWords(item, found.content, found.session_id)
+        for item in ids
+        if (found := archived.get(item)) is not None
     }
+    missing = [item for item in ids if item not in words]
+    for candidate in fetch_candidates(conn, missing) if missing else ():
+        words[candidate.id] = EvidenceWords(candidate.id, candidate.content, candidate.session_id)
+    return words
 
 
 def sentences(text: str) -> list[str]:

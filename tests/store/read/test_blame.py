@@ -63,6 +63,14 @@ def test_edit_then_review_then_restore(store: MemoryStore, clock: ManualClock) -
     assert [line.origin.revision_id for line in blame.lines] == [edit_rev, edit_rev, review_rev.id]
     assert blame.lines[2].origin.run_id == "run-9"
     assert blame.lines[2].origin.candidate_ids == SEED_UPDATE_IDS
+    # The review consumed those candidates (the host's pool no longer has them): their words come from
+    # the evidence archive.
+    assert [blame.evidence[item].session_id for item in SEED_UPDATE_IDS] == [
+        "ses_c3f1",
+        "ses_c3f1",
+        "ses_d9e2",
+        "ses_d9e2",
+    ]
     assert origin_label(blame.lines[2].origin) == "review run run-9"
     assert "".join(line.text for line in blame.lines) == store.get(5).content
 
