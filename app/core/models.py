@@ -83,6 +83,7 @@ class Memory:
     trust: str
     has_hidden_characters: bool
     revision_count: int = 0
+    first_seen_at: int | None = None  # when the dashboard first read this memory (None: not recorded)
     # What was odd in the stored row (`app.store.read.rows`): one note per oddity, raw values escaped, e.g.
     # "updated_at is text 'yesterday', not epoch milliseconds in range: shown as 1970-01-01 00:00:00 UTC".
     oddities: tuple[str, ...] = ()

@@ -93,8 +93,10 @@ def no_revisions_text(memory: Memory) -> str:
     host's `updated_at` says when; the text before that was never seen, so there is nothing to diff)."""
     if not memory.rewritten:
         return "No revisions recorded yet: this memory is as it was promoted."
+    first = memory.first_seen_at
+    seen = f" on {format_instant(first)}" if first is not None else ""
     return (
-        f"Updated on {format_instant(updated_at(memory))}, before the dashboard first saw it: "
+        f"Updated on {format_instant(updated_at(memory))}, before the dashboard first saw it{seen}: "
         "its earlier text was never seen, so no diff can be shown."
     )
 

@@ -210,6 +210,7 @@ class MemoryObservations:
             last_content_change=last,
             tracked=True if base is None or not base.tracked else base.tracked,
             baseline_rewritten_at=current.baseline_rewritten_at if current.tracked else baseline,
+            first_seen_at=current.first_seen_at,
         )
 
 

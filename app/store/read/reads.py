@@ -63,6 +63,7 @@ def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]
     sources: dict[int, list[str]] = {}
     stats: dict[int, tuple[int, int | None]] = {}
     baselines: dict[int, int | None] = {}
+    first_seen: dict[int, int] = {}
     last_change = func.max(case((revisions.c.kind == RevisionKind.CONTENT, revisions.c.changed_at)))
     for part in chunks(ids):
         for mid, at in conn.execute(
@@ -81,10 +82,12 @@ def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]
         )
         for mid, count, changed in conn.execute(grouped):
             stats[mid] = (count, changed)
-        for mid, base in conn.execute(
-            select(seen.c.memory_id, seen.c.baseline_rewritten_at).where(seen.c.memory_id.in_(part))
+        for mid, base, first in conn.execute(
+            select(seen.c.memory_id, seen.c.baseline_rewritten_at, seen.c.first_seen_at).where(
+                seen.c.memory_id.in_(part)
+            )
         ):
-            baselines[mid] = base
+            baselines[mid], first_seen[mid] = base, first
     facts = {}
     for mid in set(expires) | set(sources) | set(stats) | set(baselines):
         count, changed = stats.get(mid, (0, None))
@@ -95,6 +98,7 @@ def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]
             last_content_change=changed,
             tracked=mid in baselines,
             baseline_rewritten_at=baselines.get(mid),
+            first_seen_at=first_seen.get(mid),
         )
     return facts
 

@@ -123,6 +123,7 @@ class OwnFacts:
     last_content_change: int | None = None
     tracked: bool = False  # seen before: the baseline below is known
     baseline_rewritten_at: int | None = None
+    first_seen_at: int | None = None  # when the dashboard first read the row (None: not recorded)
 
 
 NO_FACTS = OwnFacts()
@@ -139,18 +140,22 @@ def looks_rewritten(promoted_at: int, updated_at: int) -> bool:
 def _showable_facts(facts: OwnFacts) -> tuple[OwnFacts, tuple[str, ...]]:
     """Our own tables hold only what our writers checked, but an older version or a hand edit may not:
     the three instants made showable like the host's."""
-    values = (facts.expires_at, facts.last_content_change, facts.baseline_rewritten_at)
-    names = ("expires_at", "last_content_change", "baseline_rewritten_at")
+    values = (facts.expires_at, facts.last_content_change, facts.baseline_rewritten_at, facts.first_seen_at)
+    names = ("expires_at", "last_content_change", "baseline_rewritten_at", "first_seen_at")
     notes = tuple(
         f"{name} is {describe(value)}, not epoch milliseconds in range"
         for name, value in zip(names, values, strict=True)
         if not sound_time(value)
     )
-    expires_at, last_change, baseline = (
+    expires_at, last_change, baseline, first_seen = (
         value if sound_time(value) else time_value(value) for value in values
     )
     shown = replace(
-        facts, expires_at=expires_at, last_content_change=last_change, baseline_rewritten_at=baseline
+        facts,
+        expires_at=expires_at,
+        last_content_change=last_change,
+        baseline_rewritten_at=baseline,
+        first_seen_at=first_seen,
     )
     return shown, notes
 
@@ -222,6 +227,7 @@ def build_memory(row: HostRow, facts: OwnFacts, as_of: int, marks: TrustMarks = 
         trust=trust,
         has_hidden_characters=hidden,
         revision_count=facts.revision_count,
+        first_seen_at=facts.first_seen_at,
         oddities=row.oddities + notes if notes else row.oddities,
         trust_reasons=reasons,
     )

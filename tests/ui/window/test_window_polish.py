@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QMenu, QTableWidget
 from pytestqt.qtbot import QtBot
 from window_helpers import make_window, select, settle
 
+from app.core.clock import format_instant
 from app.core.models import Counts
 from app.core.settings import load_settings, settings_path
 from app.store import MemoryStore
@@ -56,7 +57,10 @@ def test_a_memory_rewritten_before_the_dashboard_saw_it_says_so(
     select(qtbot, window, 9)
     qtbot.waitUntil(lambda: window.panel.revision_summary.text() != "", timeout=10_000)
     text = window.panel.revision_summary.text()
-    assert text.startswith("Updated on 2026-09-30 14:58:00 UTC, before the dashboard first saw it")
+    first_seen = format_instant(store.now())  # the window's first listing read it (the clock stands still)
+    assert text.startswith(
+        f"Updated on 2026-09-30 14:58:00 UTC, before the dashboard first saw it on {first_seen}: "
+    )
     assert "as it was promoted" not in text
     select(qtbot, window, 4)  # never rewritten: as promoted
     qtbot.waitUntil(lambda: "as it was promoted" in window.panel.revision_summary.text(), timeout=10_000)
