@@ -18,6 +18,7 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from app import __version__
 from app.cli.arguments import argument_problem
 from app.cli.commands import digest as digest_commands
+from app.cli.commands import hub as hub_commands
 from app.cli.commands import import_file as import_commands
 from app.cli.commands import memory as memory_commands
 from app.cli.commands import schedule as schedule_commands
@@ -83,6 +84,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     digest_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
+    hub_commands.register(subparsers, parents)
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:

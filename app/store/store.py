@@ -160,6 +160,13 @@ class MemoryStore:
             yield conn
 
     @contextmanager
+    def read_snapshot(self) -> Iterator[Connection]:
+        """One read transaction over the tables themselves, for a reader that copies whole tables at
+        once (the hub's publish): one snapshot, nothing written."""
+        with self._read() as conn:
+            yield conn
+
+    @contextmanager
     def write(self) -> Iterator[revision_log.WriteContext]:
         """One write transaction (`BEGIN IMMEDIATE`); the profile version moves once if anything changed."""
         if self.read_only:

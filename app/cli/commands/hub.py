@@ -1,0 +1,144 @@
+"""`hub publish`, `hub status`, `hub configure`: this machine's memories in a shared PostgreSQL hub.
+
+The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
+the machine's name defaults to the host name. A URL holding a password is never saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import AbstractContextManager
+from typing import Any
+
+from app.cli.registry import Opener
+from app.cli.render import print_json
+from app.core.clock import format_instant
+from app.core.errors import InvalidInputError
+from app.core.settings import (
+    hub_machine_setting,
+    hub_url_setting,
+    load_settings,
+    machine_name_problem,
+    save_settings,
+    with_hub,
+)
+from app.hub.publish import PublishReport, publish
+from app.hub.status import MachineStatus, hub_status
+from app.store.store import MemoryStore
+
+NO_HUB = "no hub: pass --to URL, or save one with `hub configure --url URL`"
+
+
+def _hub(given: str | None) -> str:
+    url = given or hub_url_setting(load_settings())
+    if not url:
+        raise InvalidInputError(NO_HUB)
+    return url
+
+
+def _machine(given: str | None) -> str:
+    if given is None:
+        return hub_machine_setting(load_settings())
+    problem = machine_name_problem(given)
+    if problem is not None:
+        raise InvalidInputError(f"--machine {problem}")
+    return given.strip()
+
+
+def report_text(report: PublishReport) -> str:
+    if not report.changed:
+        return f"{report.machine} → {report.hub}: nothing new to publish"
+    what = "first publish" if report.first else "published"
+    return (
+        f"{report.machine} → {report.hub}: {what}: {report.memories:,} memories added or changed, "
+        f"{report.revisions:,} revisions, {report.removed:,} removed ({report.batches} batches)"
+    )
+
+
+def cmd_publish(args: argparse.Namespace, opener: Opener) -> int:
+    url, machine = _hub(args.to), _machine(args.machine)
+
+    def open_local() -> AbstractContextManager[MemoryStore]:
+        result: AbstractContextManager[MemoryStore] = opener(args)
+        return result
+
+    report = publish(open_local, url, machine)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(report_text(report))
+    return 0
+
+
+def _when(at: int | None) -> str:
+    return "never" if at is None else format_instant(at)
+
+
+def status_text(rows: list[MachineStatus]) -> str:
+    if not rows:
+        return "no machine has published to this hub (as this role) yet"
+    lines = [f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'requests':>8}"]
+    for row in rows:
+        lines.append(
+            f"{row.machine[:24]:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
+            f"{row.revisions:>10,} {row.pending_requests:>8,}"
+        )
+    return "\n".join(lines)
+
+
+def cmd_status(args: argparse.Namespace, _opener: Opener) -> int:
+    rows = hub_status(_hub(args.to))
+    if args.json:
+        print_json({"machines": [row.to_json() for row in rows]})
+    else:
+        print(status_text(rows))
+    return 0
+
+
+def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
+    settings = load_settings()
+    if args.url is not None or args.machine is not None:
+        settings = with_hub(settings, args.url, args.machine)
+        save_settings(settings)
+    data = {"hub_url": hub_url_setting(settings), "machine": hub_machine_setting(settings)}
+    if args.json:
+        print_json(data)
+    else:
+        print(f"hub: {data['hub_url'] or '(none)'}\nmachine: {data['machine']}")
+    return 0
+
+
+def _hub_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--to", "--hub", dest="to", metavar="URL",
+        help="the hub: postgresql://USER@HOST/DB (no password: libpq reads ~/.pgpass, PGPASSFILE, a "
+        "service file; sslmode and other options in the query); default: the saved one",
+    )  # fmt: skip
+
+
+def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    hub = subparsers.add_parser(
+        "hub", help="publish this machine's memories to a shared PostgreSQL hub; its status",
+        description="A hub: one PostgreSQL database several machines publish their memories to.",
+    )  # fmt: skip
+    commands = hub.add_subparsers(dest="hub_command", metavar="HUB_COMMAND", required=True)
+    publish_parser = commands.add_parser(
+        "publish", parents=parents, help="send what changed since the last publish (all, the first time)"
+    )
+    publish_parser.set_defaults(handler=cmd_publish)
+    _hub_option(publish_parser)
+    publish_parser.add_argument("--machine", metavar="NAME", help="this machine's name (default: saved, else host name)")
+    publish_parser.add_argument("--json", action="store_true")
+    status_parser = commands.add_parser(
+        "status", parents=parents, help="machines, last publish, counts, pending requests"
+    )
+    status_parser.set_defaults(handler=cmd_status)
+    _hub_option(status_parser)
+    status_parser.add_argument("--json", action="store_true")
+    configure = commands.add_parser(
+        "configure", parents=parents, help="save the hub URL (without password) and this machine's name"
+    )
+    configure.set_defaults(handler=cmd_configure)
+    configure.add_argument("--url", metavar="URL", help="the hub's URL, without a password")
+    configure.add_argument("--machine", metavar="NAME", help="this machine's name in the hub")
+    configure.add_argument("--json", action="store_true")
