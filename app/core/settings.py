@@ -156,9 +156,7 @@ def hub_url_problem(url: str) -> str | None:
     except ValueError as exc:
         return f"is not a URL ({exc})"
     if parts.password is not None or "password" in parse_qs(parts.query):
-        return (
-            "holds a password; leave it out (libpq reads it from PGPASSFILE, ~/.pgpass or a service file)"
-        )
+        return "holds a password; leave it out (libpq reads it from PGPASSFILE, ~/.pgpass or a service file)"
     return text_problem(url)
 
 

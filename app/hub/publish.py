@@ -78,9 +78,7 @@ _SAVE_MARKS = (
     " revision_mark = excluded.revision_mark, published_at = excluded.published_at,"
     " checked_at = coalesce(excluded.checked_at, hub_machines.checked_at)"
 )
-_REMOVE_GONE = (
-    "DELETE FROM hub_memories WHERE machine = %s AND NOT (memory_id = ANY(%s::bigint[]))"
-)
+_REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND NOT (memory_id = ANY(%s::bigint[]))"
 
 
 @dataclass(slots=True)
@@ -134,7 +132,7 @@ class _Publisher:
         report.first = marks is None
         self.marks = marks or Marks()
         for statement in _INCOMING:
-            hub.execute(statement)  # type: ignore[arg-type]
+            hub.execute(statement)
         hub.commit()
 
     def _save_marks(self, changed: bool, checked: bool = False) -> None:
@@ -193,9 +191,7 @@ def send(store: MemoryStore, hub: psycopg.Connection[Any], report: PublishReport
     publisher.finish(held)
 
 
-def publish(
-    store_opener: Any, url: str, machine: str, *, batch: int = BATCH
-) -> PublishReport:
+def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) -> PublishReport:
     """Publish the store `store_opener()` opens (a context manager) to the hub at `url` as `machine`.
     The hub comes first: if it cannot be used, the local store is never opened."""
     location = hub_location(url)

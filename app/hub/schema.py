@@ -111,4 +111,4 @@ def ensure_schema(conn: psycopg.Connection[Any]) -> None:
             raise HubError(f"the hub's schema is version {version}, newer than this app's; update the app")
         if version != SCHEMA_VERSION:
             for statement in schema_statements():
-                conn.execute(statement)  # type: ignore[arg-type]
+                conn.execute(statement)

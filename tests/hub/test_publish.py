@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from hostdb import has_table, host_dump
-from hubtools import (
+from hub_host import (
     NOW,
     host_file,
     hub_query,
@@ -32,9 +32,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(autouse=True)
-def _pinned_clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
-    monkeypatch.setenv("MEMORY_DASHBOARD_CONFIG_DIR", str(tmp_path / "config"))
 
 
 def test_first_publish_sends_everything_and_twice_changes_nothing(
@@ -53,7 +52,9 @@ def test_first_publish_sends_everything_and_twice_changes_nothing(
         local_revision_ids(laptop)
     )
     before = hub_tables(postgres_db)
-    code, out, _ = run(capsys, "--db", str(laptop), "hub", "publish", "--to", postgres_db, "--machine", "laptop")
+    code, out, _ = run(
+        capsys, "--db", str(laptop), "hub", "publish", "--to", postgres_db, "--machine", "laptop"
+    )
     assert code == 0
     assert "nothing new to publish" in out
     assert hub_tables(postgres_db) == before
@@ -119,9 +120,9 @@ def test_four_machines_publishing_at_once_leave_every_row_once(postgres_db: str,
     for n, path in enumerate(files):
         assert machine_memories(postgres_db, f"m{n}") == local_memories(path)
     total = sum(len(local_memories(path)) for path in files)
-    assert hub_query(postgres_db, "SELECT count(*), count(DISTINCT (machine, memory_id)) FROM hub_memories") == [
-        (total, total)
-    ]
+    assert hub_query(
+        postgres_db, "SELECT count(*), count(DISTINCT (machine, memory_id)) FROM hub_memories"
+    ) == [(total, total)]
     assert hub_query(postgres_db, "SELECT count(*) FROM hub_machines") == [(4,)]
 
 

@@ -77,7 +77,9 @@ def _when(at: int | None) -> str:
 def status_text(rows: list[MachineStatus]) -> str:
     if not rows:
         return "no machine has published to this hub (as this role) yet"
-    lines = [f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'requests':>8}"]
+    lines = [
+        f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'requests':>8}"
+    ]
     for row in rows:
         lines.append(
             f"{row.machine[:24]:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
@@ -127,7 +129,9 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     )
     publish_parser.set_defaults(handler=cmd_publish)
     _hub_option(publish_parser)
-    publish_parser.add_argument("--machine", metavar="NAME", help="this machine's name (default: saved, else host name)")
+    publish_parser.add_argument(
+        "--machine", metavar="NAME", help="this machine's name (default: saved, else host name)"
+    )
     publish_parser.add_argument("--json", action="store_true")
     status_parser = commands.add_parser(
         "status", parents=parents, help="machines, last publish, counts, pending requests"

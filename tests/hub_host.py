@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from contextlib import AbstractContextManager, closing
 from pathlib import Path
 from typing import Any
@@ -56,7 +55,7 @@ def publish_file(path: Path, url: str, machine: str, batch: int = 20_000) -> Pub
 
 def hub_query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
     with psycopg.connect(libpq_conninfo(url)) as conn:
-        return list(conn.execute(sql, params or None).fetchall())  # type: ignore[arg-type]
+        return list(conn.execute(sql, params or None).fetchall())
 
 
 def hub_tables(url: str) -> dict[str, list[tuple[Any, ...]]]:
@@ -89,5 +88,3 @@ def machine_memories(url: str, machine: str) -> list[tuple[Any, ...]]:
         url, "SELECT memory_id, content, status, promoted_at, created_at, updated_at, source_candidate_ids,"
         " source_candidate_provenance FROM hub_memories WHERE machine = %s ORDER BY memory_id", (machine,)
     )  # fmt: skip
-
-
