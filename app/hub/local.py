@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from app.store.read.host_cells import status_value, text_value, time_value
+from app.store.read.reads import REVISION_COLUMNS as STORE_REVISION_COLUMNS
 
 MEMORY_COLUMNS = (
     "memory_id",
@@ -24,20 +25,8 @@ MEMORY_COLUMNS = (
     "source_candidate_ids",
     "source_candidate_provenance",
 )
-REVISION_COLUMNS = (
-    "revision_id",
-    "memory_id",
-    "changed_at",
-    "kind",
-    "source",
-    "run_id",
-    "candidate_ids",
-    "previous_content",
-    "new_content",
-    "previous_status",
-    "new_status",
-    "detail",
-)
+# The revisions table's columns as the store reads them, its own id named as the hub keys it.
+REVISION_COLUMNS = ("revision_id", *STORE_REVISION_COLUMNS[1:])
 EVIDENCE_COLUMNS = ("memory_id", "candidate_id", "session_id", "content", "detail")
 
 Row = tuple[Any, ...]
@@ -51,8 +40,7 @@ _MEMORY_SELECT = (
 _ALL_MEMORIES = text(f"{_MEMORY_SELECT} ORDER BY updated_at, id")
 _MEMORIES = text(f"{_MEMORY_SELECT} WHERE updated_at >= :mark ORDER BY updated_at, id")
 _REVISIONS = text(
-    "SELECT id, memory_id, changed_at, kind, source, run_id, candidate_ids, previous_content, new_content,"
-    " previous_status, new_status, detail FROM mdash_revisions WHERE id > :mark ORDER BY id"
+    f"SELECT {', '.join(STORE_REVISION_COLUMNS)} FROM mdash_revisions WHERE id > :mark ORDER BY id"
 )
 _IDS = text("SELECT id FROM user_memories")
 
