@@ -6,8 +6,10 @@ sent). Each batch is one hub transaction that also moves the watermark, so a pub
 the hub as it was before or after each batch, and the next publish goes on from there. Rows are sent with
 `COPY` into a temporary table, then merged: a memory row is rewritten only when it differs, a revision
 never, so publishing twice changes nothing. Memories this machine no longer holds leave the hub (their
-revisions stay). The hub is connected to before the local store is opened: a hub that is down or
-refuses the login is a message and nothing local is opened, let alone written.
+revisions stay). Dismissals requested from the hub for this machine's memories are applied first
+(`app.hub.requests`), so the same publish sends them. The hub is connected to before the local store is
+opened: a hub that is down or refuses the login is a message and nothing local is opened, let alone
+written.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import psycopg
 
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
+from app.hub.requests import apply_pending, has_pending
 from app.hub.schema import ensure_schema
 from app.store.connect.server import unreachable_message
 from app.store.read.host_cells import TIME_MAX
@@ -100,6 +103,8 @@ class PublishReport:
     removed: int = 0  # memories the machine no longer holds, taken out of the hub
     batches: int = 0
     first: bool = False
+    dismissed: tuple[int, ...] = ()  # dismissed here on the hub's request, before the batches
+    requests_waiting: bool = False  # requests not applied: the store is read-only
 
     @property
     def changed(self) -> bool:
@@ -200,6 +205,10 @@ def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) ->
         try:
             ensure_schema(hub)
             with store_opener() as store:
+                if store.read_only:
+                    report.requests_waiting = has_pending(hub, machine)
+                else:
+                    report.dismissed = tuple(apply_pending(store, hub, machine))
                 send(store, hub, report, batch)
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc

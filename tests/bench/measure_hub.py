@@ -33,13 +33,6 @@ INCREMENTAL_BUDGET_S = 1.0
 _hubs = itertools.count(1)
 
 
-def _fresh_hub(server: str) -> str:
-    name = f"mdash_bench_hub_{next(_hubs)}"
-    _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    _admin(server, f'CREATE DATABASE "{name}"')
-    return _with_database(server, name)
-
-
 def _publish(path: Path, hub: str) -> PublishReport:
     return publish(lambda: closing(MemoryStore.open(path, sweep=False)), hub, "bench")
 
@@ -60,14 +53,18 @@ class _Rounds:
         self.hubs: list[str] = []
         self.reports: dict[str, PublishReport] = {}
 
+    def _new_hub(self) -> str:
+        """An empty hub database for one round (dropped by `drop`)."""
+        self.hubs.append(_with_database(self.server, f"mdash_bench_hub_{next(_hubs)}"))
+        _admin(self.server, f'CREATE DATABASE "{make_url(self.hubs[-1]).database}"')
+        return self.hubs[-1]
+
     def first(self) -> Callable[[], object]:
-        path, hub = fresh_copy(self.db.path, self.work), _fresh_hub(self.server)
-        self.hubs.append(hub)
+        path, hub = fresh_copy(self.db.path, self.work), self._new_hub()
         return lambda: self.reports.__setitem__("first", _publish(path, hub))
 
     def incremental(self) -> Callable[[], object]:
-        path, hub = fresh_copy(self.db.path, self.work), _fresh_hub(self.server)
-        self.hubs.append(hub)
+        path, hub = fresh_copy(self.db.path, self.work), self._new_hub()
         _publish(path, hub)
         _change(path, self.db)
         return lambda: self.reports.__setitem__("incremental", _publish(path, hub))

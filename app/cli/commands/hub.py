@@ -10,9 +10,10 @@ import argparse
 from contextlib import AbstractContextManager
 from typing import Any
 
+from app.cli.arguments import positive_int64
 from app.cli.registry import Opener
 from app.cli.render import print_json
-from app.core.clock import format_instant
+from app.core.clock import clock_from_env, format_instant
 from app.core.errors import InvalidInputError
 from app.core.settings import (
     hub_machine_setting,
@@ -22,7 +23,9 @@ from app.core.settings import (
     save_settings,
     with_hub,
 )
+from app.core.text_input import text_problem
 from app.hub.publish import PublishReport, publish
+from app.hub.requests import queue_dismiss
 from app.hub.status import MachineStatus, hub_status
 from app.store.store import MemoryStore
 
@@ -46,13 +49,46 @@ def _machine(given: str | None) -> str:
 
 
 def report_text(report: PublishReport) -> str:
+    lines = []
+    if report.dismissed:
+        shown = ", ".join(f"#{memory_id}" for memory_id in report.dismissed)
+        lines.append(f"dismissed on the hub's request: {shown}")
+    if report.requests_waiting:
+        lines.append("the hub holds dismissals for this machine; they wait for a writable database")
     if not report.changed:
-        return f"{report.machine} → {report.hub}: nothing new to publish"
-    what = "first publish" if report.first else "published"
-    return (
-        f"{report.machine} → {report.hub}: {what}: {report.memories:,} memories added or changed, "
-        f"{report.revisions:,} revisions, {report.removed:,} removed ({report.batches} batches)"
+        lines.append(f"{report.machine} → {report.hub}: nothing new to publish")
+    else:
+        what = "first publish" if report.first else "published"
+        lines.append(
+            f"{report.machine} → {report.hub}: {what}: {report.memories:,} memories added or changed, "
+            f"{report.revisions:,} revisions, {report.removed:,} removed ({report.batches} batches)"
+        )
+    return "\n".join(lines)
+
+
+def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
+    url, here = _hub(args.to), _machine(args.machine)
+    problem = machine_name_problem(args.source_machine)
+    if problem is None and args.reason is not None:
+        problem = text_problem(args.reason)
+    if problem is not None:
+        raise InvalidInputError(f"the request {problem}")
+    queued = queue_dismiss(
+        url,
+        args.source_machine,
+        args.id,
+        requested_on=here,
+        now=clock_from_env().now_ms(),
+        reason=args.reason,
     )
+    if args.json:
+        print_json({"queued": [item.to_json() for item in queued]})
+    elif not queued:
+        print("nothing queued: every machine's copy is dismissed already or has a request pending")
+    else:
+        shown = ", ".join(f"{item.machine} #{item.memory_id}" for item in queued)
+        print(f"queued: dismiss on {shown}; each machine applies it on its next publish")
+    return 0
 
 
 def cmd_publish(args: argparse.Namespace, opener: Opener) -> int:
@@ -139,6 +175,18 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     status_parser.set_defaults(handler=cmd_status)
     _hub_option(status_parser)
     status_parser.add_argument("--json", action="store_true")
+    request = commands.add_parser(
+        "request-dismiss", parents=parents,
+        help="Dismiss on every machine: queue a dismissal of this memory's copies, applied by each "
+        "machine on its next publish",
+    )  # fmt: skip
+    request.set_defaults(handler=cmd_request_dismiss)
+    request.add_argument("source_machine", metavar="MACHINE", help="the machine the memory id is of")
+    request.add_argument("id", type=positive_int64, metavar="ID", help="the memory's id on that machine")
+    request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
+    _hub_option(request)
+    request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
+    request.add_argument("--json", action="store_true")
     configure = commands.add_parser(
         "configure", parents=parents, help="save the hub URL (without password) and this machine's name"
     )
