@@ -51,7 +51,7 @@ from app.store.read.rows import build_memories
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
-from app.store.write import expiry_sweep, importer, lease, revision_log, triage, writes
+from app.store.write import expiry_sweep, importer, lease, revision_log, synced, triage, writes
 from app.store.write.watermark import save_watermark
 from app.transfer.export_format import ExportFile
 
@@ -485,6 +485,13 @@ class MemoryStore:
     def dismiss(self, memory_id: int, reason: str | None = None) -> Memory:
         with self.write() as ctx:
             writes.set_status(ctx, memory_id, MemoryStatus.DISMISSED, reason=reason)
+        return self.get(memory_id, observe=False)
+
+    def copy_from_machine(self, memory: synced.MachineMemory) -> Memory:
+        """ "Copy to this machine": another machine's memory (from the hub) as a new one here, a manual
+        promotion with provenance origin `sync` naming that machine (`app.store.write.synced`)."""
+        with self.write() as ctx:
+            memory_id = synced.copy_memory(ctx, memory)
         return self.get(memory_id, observe=False)
 
     def reactivate(self, memory_id: int, new_expiry: int | object | None = KEEP) -> Memory:

@@ -31,11 +31,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-@pytest.fixture(autouse=True)
-def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
-
-
 def test_first_publish_sends_everything_and_twice_changes_nothing(
     postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

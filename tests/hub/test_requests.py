@@ -9,14 +9,9 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from hub_host import NOW, host_file, hub_query, publish_file
+from hub_host import host_file, hub_query, publish_file
 
 from app.cli import main
-
-
-@pytest.fixture(autouse=True)
-def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
 
 
 def last_revision(path: Path, memory_id: int) -> tuple[object, ...]:

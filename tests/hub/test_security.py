@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from hostdb import build_host_db, has_table, host_dump
-from hub_host import NOW, host_file, hub_query, publish_file
+from hub_host import host_file, hub_query, publish_file
 from pg_cluster import server_bindir, start, stop
 from pg_host import libpq_conninfo
 from sqlalchemy import make_url
@@ -25,11 +25,6 @@ from app.hub.connect import connect_hub
 from app.hub.schema import ensure_schema
 
 SECRET = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
 
 
 def as_role(url: str, role: str) -> str:

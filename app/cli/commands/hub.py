@@ -1,4 +1,4 @@
-"""`hub publish`, `hub status`, `hub configure`: this machine's memories in a shared PostgreSQL hub.
+"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`: memories in a shared PostgreSQL hub.
 
 The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
 the machine's name defaults to the host name. A URL holding a password is never saved.
@@ -25,10 +25,19 @@ from app.core.settings import (
 )
 from app.core.text_input import text_problem
 from app.hub.publish import PublishReport, publish
+from app.hub.pull import pull
 from app.hub.requests import queue_dismiss
 from app.hub.status import MachineStatus, hub_status
 from app.store.store import MemoryStore
 
+REQUEST_HELP = (
+    "Dismiss on every machine: queue a dismissal of this memory's copies, applied by each machine on its "
+    "next publish"
+)
+PULL_HELP = (
+    "Copy to this machine: another machine's memory from the hub as a new one here (provenance origin "
+    "sync naming that machine)"
+)
 NO_HUB = "no hub: pass --to URL, or save one with `hub configure --url URL`"
 
 
@@ -133,6 +142,19 @@ def cmd_status(args: argparse.Namespace, _opener: Opener) -> int:
     return 0
 
 
+def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
+    url = _hub(args.to)
+    problem = machine_name_problem(args.source_machine)
+    if problem is not None:
+        raise InvalidInputError(f"the machine's name {problem}")
+    memory = pull(lambda: opener(args, write=True), url, args.source_machine.strip(), args.id)
+    if args.json:
+        print_json({"memory_id": memory.id, "copied_from": args.source_machine, "copied_memory_id": args.id})
+    else:
+        print(f"copied {args.source_machine} #{args.id} to this machine as #{memory.id}")
+    return 0
+
+
 def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
     settings = load_settings()
     if args.url is not None or args.machine is not None:
@@ -154,39 +176,41 @@ def _hub_option(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def _command(
+    commands: Any, parents: list[argparse.ArgumentParser], name: str, handler: Any, help_text: str
+) -> Any:
+    """A hub subcommand with the global options, `--to URL` and `--json`."""
+    parser = commands.add_parser(name, parents=parents, help=help_text, description=help_text)
+    parser.set_defaults(handler=handler)
+    _hub_option(parser)
+    parser.add_argument("--json", action="store_true")
+    return parser
+
+
+def _memory_of_a_machine(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source_machine", metavar="MACHINE", help="the machine the memory id is of")
+    parser.add_argument("id", type=positive_int64, metavar="ID", help="the memory's id on that machine")
+
+
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     hub = subparsers.add_parser(
         "hub", help="publish this machine's memories to a shared PostgreSQL hub; its status",
         description="A hub: one PostgreSQL database several machines publish their memories to.",
     )  # fmt: skip
     commands = hub.add_subparsers(dest="hub_command", metavar="HUB_COMMAND", required=True)
-    publish_parser = commands.add_parser(
-        "publish", parents=parents, help="send what changed since the last publish (all, the first time)"
-    )
-    publish_parser.set_defaults(handler=cmd_publish)
-    _hub_option(publish_parser)
+    publish_parser = _command(
+        commands, parents, "publish", cmd_publish,
+        "send what changed since the last publish (all, the first time)",
+    )  # fmt: skip
     publish_parser.add_argument(
         "--machine", metavar="NAME", help="this machine's name (default: saved, else host name)"
     )
-    publish_parser.add_argument("--json", action="store_true")
-    status_parser = commands.add_parser(
-        "status", parents=parents, help="machines, last publish, counts, pending requests"
-    )
-    status_parser.set_defaults(handler=cmd_status)
-    _hub_option(status_parser)
-    status_parser.add_argument("--json", action="store_true")
-    request = commands.add_parser(
-        "request-dismiss", parents=parents,
-        help="Dismiss on every machine: queue a dismissal of this memory's copies, applied by each "
-        "machine on its next publish",
-    )  # fmt: skip
-    request.set_defaults(handler=cmd_request_dismiss)
-    request.add_argument("source_machine", metavar="MACHINE", help="the machine the memory id is of")
-    request.add_argument("id", type=positive_int64, metavar="ID", help="the memory's id on that machine")
+    _command(commands, parents, "status", cmd_status, "machines, last publish, counts, pending requests")
+    request = _command(commands, parents, "request-dismiss", cmd_request_dismiss, REQUEST_HELP)
+    _memory_of_a_machine(request)
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
-    _hub_option(request)
     request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
-    request.add_argument("--json", action="store_true")
+    _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
     configure = commands.add_parser(
         "configure", parents=parents, help="save the hub URL (without password) and this machine's name"
     )
