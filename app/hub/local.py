@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, bindparam, text
 
 from app.store.read.host_cells import status_value, text_value, time_value
 from app.store.read.reads import REVISION_COLUMNS as STORE_REVISION_COLUMNS
@@ -43,6 +43,9 @@ _REVISIONS = text(
     f"SELECT {', '.join(STORE_REVISION_COLUMNS)} FROM mdash_revisions WHERE id > :mark ORDER BY id"
 )
 _IDS = text("SELECT id FROM user_memories")
+_TALLY = text("SELECT count(*), coalesce(sum(id), 0) FROM user_memories")
+_BY_ID = text(f"{_MEMORY_SELECT} WHERE id IN :ids ORDER BY id").bindparams(bindparam("ids", expanding=True))
+ID_CHUNK = 500  # ids per `IN (...)`: well under SQLite's limit of bound parameters
 
 
 def clean(value: object) -> str:
@@ -109,6 +112,18 @@ def revision_batches(conn: Connection, mark: int | None, size: int, own_tables: 
 def memory_ids(conn: Connection) -> list[int]:
     """Every memory id this machine holds now: what the hub keeps of it, deleted ones left out."""
     return [int(row[0]) for row in conn.execute(_IDS)]
+
+
+def memory_tally(conn: Connection) -> tuple[int, int]:
+    """How many memories this machine holds, and the sum of their ids: what the hub's tally must match."""
+    count, total = conn.execute(_TALLY).one()
+    return int(count), int(total)
+
+
+def memories_by_id(conn: Connection, ids: Sequence[int]) -> Iterator[list[Row]]:
+    """The memories of `ids`, a chunk at a time."""
+    for start in range(0, len(ids), ID_CHUNK):
+        yield [memory_row(row) for row in conn.execute(_BY_ID, {"ids": list(ids[start : start + ID_CHUNK])})]
 
 
 def archived_evidence_batches(conn: Connection, mark: int | None, size: int) -> Iterator[list[Row]]:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import psycopg
+from sqlalchemy import Connection
 
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
@@ -81,7 +82,9 @@ _SAVE_MARKS = (
     " revision_mark = excluded.revision_mark, published_at = excluded.published_at,"
     " checked_at = coalesce(excluded.checked_at, hub_machines.checked_at)"
 )
-_REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND NOT (memory_id = ANY(%s::bigint[]))"
+_REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
+_HUB_TALLY = "SELECT count(*), coalesce(sum(memory_id), 0) FROM hub_memories WHERE machine = %s"
+_HUB_IDS = "SELECT memory_id FROM hub_memories WHERE machine = %s"
 
 
 @dataclass(slots=True)
@@ -173,10 +176,26 @@ class _Publisher:
             self._save_marks(added > 0)
         self.report.evidence += added
 
-    def finish(self, held: list[int]) -> None:
-        """Take out the memories this machine no longer holds; note the check (one transaction)."""
+    def _hub_ids(self) -> set[int]:
+        ids = {int(row[0]) for row in self.hub.execute(_HUB_IDS, (self.report.machine,))}
+        self.hub.commit()
+        return ids
+
+    def reconcile(self, conn: Connection) -> None:
+        """Make the hub hold exactly the memories this machine holds, and note the check (one
+        transaction). Usually the tallies (count and sum of ids) match and nothing more is read; else
+        the ids are compared: memories gone here leave the hub, and any the watermark missed (written
+        here with an `updated_at` older than the last publish) are sent."""
+        row = self.hub.execute(_HUB_TALLY, (self.report.machine,)).fetchone()
+        self.hub.commit()
+        gone: list[int] = []
+        if row is None or (int(row[0]), int(row[1])) != local.memory_tally(conn):
+            held, published = set(local.memory_ids(conn)), self._hub_ids()
+            for rows in local.memories_by_id(conn, sorted(held - published)):
+                self.memories(rows)
+            gone = sorted(published - held)
         with self.hub.transaction():
-            removed = self.hub.execute(_REMOVE_GONE, (self.report.machine, held)).rowcount
+            removed = self.hub.execute(_REMOVE_GONE, (self.report.machine, gone)).rowcount if gone else 0
             self._save_marks(removed > 0, checked=True)
         self.report.removed = max(removed, 0)
 
@@ -192,8 +211,7 @@ def send(store: MemoryStore, hub: psycopg.Connection[Any], report: PublishReport
             publisher.revisions(rows)
         for rows in local.archived_evidence_batches(conn, None, batch):
             publisher.evidence(rows)
-        held = local.memory_ids(conn)
-    publisher.finish(held)
+        publisher.reconcile(conn)
 
 
 def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) -> PublishReport:

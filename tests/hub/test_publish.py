@@ -8,7 +8,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from hostdb import has_table, host_dump
+from hostdb import has_table, host_dump, host_sql
 from hub_host import (
     NOW,
     host_file,
@@ -147,3 +147,19 @@ def test_without_a_hub_url_publish_says_how_to_give_one(
     code, _, err = run(capsys, "--db", str(tmp_path / "x.db"), "hub", "publish")
     assert code == 1
     assert "no hub: pass --to URL" in err
+
+
+def test_a_memory_written_behind_the_watermark_is_still_published(postgres_db: str, tmp_path: Path) -> None:
+    """A host whose clock is behind writes a memory with an `updated_at` older than the last publish:
+    the tallies differ, so the ids are compared and it is sent; one deleted at the same time leaves."""
+    laptop = host_file(tmp_path / "laptop.db")
+    publish_file(laptop, postgres_db, "laptop")
+    host_sql(
+        laptop,
+        "INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at)"
+        " VALUES (60, 'written with a slow clock', 'active', 1, 1, 1)",
+    )
+    host_sql(laptop, "DELETE FROM user_memories WHERE id = 3")
+    report = publish_file(laptop, postgres_db, "laptop")
+    assert (report.memories, report.removed) == (1, 1)
+    assert machine_memories(postgres_db, "laptop") == local_memories(laptop)
