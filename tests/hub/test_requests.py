@@ -81,3 +81,19 @@ def test_a_request_for_an_unknown_memory_is_refused(
     assert main(["hub", "request-dismiss", "laptop", "77", "--to", postgres_db]) == 1
     assert "no memory #77 of machine 'laptop'" in capsys.readouterr().err
     assert pending(postgres_db) == {}
+
+
+def test_a_read_only_publish_leaves_the_requests_waiting(
+    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    laptop = host_file(tmp_path / "laptop.db")
+    publish_file(laptop, postgres_db, "laptop")
+    assert main(["hub", "request-dismiss", "laptop", "1", "--to", postgres_db, "--machine", "phone"]) == 0
+    capsys.readouterr()
+    code = main(
+        ["--db", str(laptop), "--read-only", "hub", "publish", "--to", postgres_db, "--machine", "laptop"]
+    )
+    assert code == 0
+    assert "they wait for a writable database" in capsys.readouterr().out
+    assert status_of(laptop, 1) == "active"
+    assert pending(postgres_db) == {"laptop": 1}
