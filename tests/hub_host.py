@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 from hostdb import PROMOTED_5, build_host_db
 from pg_host import libpq_conninfo
 
@@ -88,3 +89,10 @@ def machine_memories(url: str, machine: str) -> list[tuple[Any, ...]]:
         url, "SELECT memory_id, content, status, promoted_at, created_at, updated_at, source_candidate_ids,"
         " source_candidate_provenance FROM hub_memories WHERE machine = %s ORDER BY memory_id", (machine,)
     )  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock pinned (`MEMORY_DASHBOARD_NOW`), so times in the hub are exact: imported by each hub test
+    module (autouse there)."""
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))

@@ -36,12 +36,14 @@ def _wait_for_a_batch(url: str, child: subprocess.Popen[bytes]) -> None:
 def test_a_publish_killed_midway_leaves_whole_batches_and_the_next_one_completes(
     postgres_db: str, tmp_path: Path
 ) -> None:
+
     box = host_file(tmp_path / "box.db", memories=20_000)
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD.format(batch=BATCH), str(box), postgres_db, str(ROOT)],
         stderr=subprocess.PIPE,
     )
     _wait_for_a_batch(postgres_db, child)
+    assert child.poll() is None, child.stderr.read() if child.stderr else b""  # still publishing
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     assert child.returncode == -signal.SIGKILL, child.stderr.read() if child.stderr else b""

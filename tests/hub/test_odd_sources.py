@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
+import hub_host
 import pytest
 from hostdb import host_sql
 from hub_host import NOW, host_file, hub_query, machine_memories, publish_file
@@ -16,6 +17,8 @@ from app.core.clock import ManualClock
 from app.hub.publish import publish
 from app.store import MemoryStore
 from app.store.read.host_cells import TIME_MAX, TIME_MIN
+
+pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 
 
 def test_odd_cells_are_published_as_text_and_times_in_range(postgres_db: str, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import threading
 from contextlib import closing
 from pathlib import Path
 
+import hub_host
 import pytest
 from hostdb import has_table, host_dump, host_sql
 from hub_host import (
@@ -23,6 +24,8 @@ from hub_host import (
 
 from app.cli import main
 from app.core.errors import EXIT_UNUSABLE_DATABASE
+
+pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -144,6 +147,7 @@ def test_a_hub_that_is_down_is_a_message_and_the_local_file_is_untouched(
 def test_without_a_hub_url_publish_says_how_to_give_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+
     code, _, err = run(capsys, "--db", str(tmp_path / "x.db"), "hub", "publish")
     assert code == 1
     assert "no hub: pass --to URL" in err

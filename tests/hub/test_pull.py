@@ -8,6 +8,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import hub_host
 import pytest
 from hostdb import host_sql, profile_version, query
 from hub_host import host_file, hub_tables, local_memories, open_store, publish_file
@@ -15,10 +16,13 @@ from hub_host import host_file, hub_tables, local_memories, open_store, publish_
 from app.cli import main
 from app.core.provenance import host_can_read_entry
 
+pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
+
 
 def test_copy_to_this_machine_between_two_files_through_one_hub(
     postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
     with closing(open_store(laptop)) as store:
         store.edit(5, "Prefers pnpm, and bun for one-off scripts")

@@ -8,10 +8,13 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import hub_host
 import pytest
 from hub_host import host_file, hub_query, publish_file
 
 from app.cli import main
+
+pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 
 
 def last_revision(path: Path, memory_id: int) -> tuple[object, ...]:
@@ -86,6 +89,7 @@ def test_a_request_for_an_unknown_memory_is_refused(
 def test_a_read_only_publish_leaves_the_requests_waiting(
     postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+
     laptop = host_file(tmp_path / "laptop.db")
     publish_file(laptop, postgres_db, "laptop")
     assert main(["hub", "request-dismiss", "laptop", "1", "--to", postgres_db, "--machine", "phone"]) == 0

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
+import hub_host
 import psycopg
 import pytest
 from hostdb import build_host_db, has_table, host_dump
@@ -23,6 +24,8 @@ from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.core.settings import load_settings
 from app.hub.connect import connect_hub
 from app.hub.schema import ensure_schema
+
+pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 
 SECRET = "correct horse battery"
 
@@ -128,6 +131,7 @@ def test_the_password_comes_from_pgpassfile_and_never_from_our_settings(
 def test_a_refused_password_is_a_message_and_the_local_file_is_untouched(
     password_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+
     monkeypatch.setenv("PGPASSFILE", str(pgpass(tmp_path, "wrong")))
     fresh = build_host_db(tmp_path / "fresh.db")
     dump = host_dump(fresh)
