@@ -43,7 +43,9 @@ _REVISIONS = text(
     f"SELECT {', '.join(STORE_REVISION_COLUMNS)} FROM mdash_revisions WHERE id > :mark ORDER BY id"
 )
 _IDS = text("SELECT id FROM user_memories")
-_TALLY = text("SELECT count(*), coalesce(sum(id), 0) FROM user_memories")
+# The sum is of ids modulo a prime: no 64-bit overflow whatever the ids; the hub sums the same way.
+TALLY_MODULUS = 1_000_003
+_TALLY = text(f"SELECT count(*), coalesce(sum(id % {TALLY_MODULUS}), 0) FROM user_memories")
 _BY_ID = text(f"{_MEMORY_SELECT} WHERE id IN :ids ORDER BY id").bindparams(bindparam("ids", expanding=True))
 ID_CHUNK = 500  # ids per `IN (...)`: well under SQLite's limit of bound parameters
 
@@ -115,7 +117,7 @@ def memory_ids(conn: Connection) -> list[int]:
 
 
 def memory_tally(conn: Connection) -> tuple[int, int]:
-    """How many memories this machine holds, and the sum of their ids: what the hub's tally must match."""
+    """How many memories this machine holds, and a sum of their ids: what the hub's tally must match."""
     count, total = conn.execute(_TALLY).one()
     return int(count), int(total)
 

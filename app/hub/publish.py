@@ -83,7 +83,10 @@ _SAVE_MARKS = (
     " checked_at = coalesce(excluded.checked_at, hub_machines.checked_at)"
 )
 _REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
-_HUB_TALLY = "SELECT count(*), coalesce(sum(memory_id), 0) FROM hub_memories WHERE machine = %s"
+_HUB_TALLY = (  # `%%`: psycopg's escape for a literal `%`
+    f"SELECT count(*), coalesce(sum(memory_id %% {local.TALLY_MODULUS}), 0) FROM hub_memories"
+    " WHERE machine = %s"
+)
 _HUB_IDS = "SELECT memory_id FROM hub_memories WHERE machine = %s"
 
 

@@ -61,3 +61,17 @@ def test_a_store_on_postgresql_publishes_like_a_file(postgres_db: str, hub_db: s
         ("Works mostly in Python, TypeScript and Rust",)
     ]
     assert publish(open_local, hub_db, "server").changed is False
+
+
+def test_ids_at_the_edge_of_64_bits_are_tallied_without_overflow(postgres_db: str, tmp_path: Path) -> None:
+    laptop = host_file(tmp_path / "laptop.db")
+    for memory_id in (2**63 - 1, 2**63 - 2):
+        host_sql(
+            laptop,
+            "INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at)"
+            " VALUES (?, ?, 'active', 1, 1, 1)",
+            (memory_id, f"edge {memory_id}"),
+        )
+    publish_file(laptop, postgres_db, "laptop")
+    assert publish_file(laptop, postgres_db, "laptop").changed is False
+    assert [row[0] for row in machine_memories(postgres_db, "laptop")][-2:] == [2**63 - 2, 2**63 - 1]
