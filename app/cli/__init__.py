@@ -17,9 +17,9 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 
 from app import __version__
 from app.cli.arguments import argument_problem
-from app.cli.commands import add as add_command
 from app.cli.commands import digest as digest_commands
 from app.cli.commands import history_views
+from app.cli.commands import hub as hub_commands
 from app.cli.commands import import_file as import_commands
 from app.cli.commands import memory as memory_commands
 from app.cli.commands import schedule as schedule_commands
@@ -92,12 +92,12 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     memory_commands.register(subparsers, parents)
     write_commands.register(subparsers, parents)
     history_views.register(subparsers, parents)
-    add_command.register(subparsers, parents)
     source_commands.register(subparsers, parents)
     digest_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
     importlib.import_module("app.cli.commands.runs").register(subparsers, parents)
+    hub_commands.register(subparsers, parents)
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from app.core.errors import StoreError
 from app.core.paths import config_dir
@@ -125,3 +127,61 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     except OSError as exc:
         raise SettingsError(f"cannot write {target}: {exc.strerror}") from exc
     return target
+
+
+# -- the hub (`hub publish`, `hub status`): its URL without a password, and this machine's name ------------
+
+HUB_URL_KEY = "hub_url"
+HUB_MACHINE_KEY = "hub_machine"
+MAX_MACHINE_CHARS = 200
+
+
+def default_machine_name() -> str:
+    return socket.gethostname() or "this-machine"
+
+
+def machine_name_problem(name: str) -> str | None:
+    if not name.strip():
+        return "is empty"
+    if len(name) > MAX_MACHINE_CHARS:
+        return f"is longer than {MAX_MACHINE_CHARS} characters"
+    return text_problem(name)
+
+
+def hub_url_problem(url: str) -> str | None:
+    """Why a hub URL cannot be kept in the settings: a password in it (libpq reads one from
+    `PGPASSFILE`, `~/.pgpass` or a service file instead), or text unfit to store."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        return f"is not a URL ({exc})"
+    if parts.password is not None or "password" in parse_qs(parts.query):
+        return "holds a password; leave it out (libpq reads it from PGPASSFILE, ~/.pgpass or a service file)"
+    return text_problem(url)
+
+
+def hub_url_setting(settings: Settings) -> str | None:
+    value = settings.other.get(HUB_URL_KEY)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def hub_machine_setting(settings: Settings) -> str:
+    """This machine's name in the hub: the one saved, else the host name."""
+    value = settings.other.get(HUB_MACHINE_KEY)
+    return value if isinstance(value, str) and value.strip() else default_machine_name()
+
+
+def with_hub(settings: Settings, url: str | None = None, machine: str | None = None) -> Settings:
+    """The settings with a hub URL and/or machine name (checked here; `SettingsError` names the field)."""
+    other = dict(settings.other)
+    if url is not None:
+        problem = hub_url_problem(url)
+        if problem is not None:
+            raise SettingsError(f"The hub URL {problem}")
+        other[HUB_URL_KEY] = url.strip()
+    if machine is not None:
+        problem = machine_name_problem(machine)
+        if problem is not None:
+            raise SettingsError(f"The machine name {problem}")
+        other[HUB_MACHINE_KEY] = machine.strip()
+    return settings.with_changes(other=MappingProxyType(other))

@@ -61,7 +61,7 @@ from app.store.read.trash import fetch_deleted_rows
 from app.store.schema.migrate import own_tables_ready, refuse_newer, upgrade
 from app.store.schema.tables import user_memories, user_memory_candidates
 from app.store.search import index as search_index
-from app.store.write import expiry_sweep, importer, lease, revision_log, triage, trust_marks, writes
+from app.store.write import expiry_sweep, importer, lease, revision_log, synced, triage, trust_marks, writes
 from app.store.write.watermark import save_watermark
 from app.transfer.export_format import ExportFile
 
@@ -182,6 +182,13 @@ class MemoryStore:
     @contextmanager
     def _read(self) -> Iterator[Connection]:
         with transaction(self._db.engine, write=False, location=self.location) as conn:
+            yield conn
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[Connection]:
+        """One read transaction over the tables themselves, for a reader that copies whole tables at
+        once (the hub's publish): one snapshot, nothing written."""
+        with self._read() as conn:
             yield conn
 
     @contextmanager
@@ -657,6 +664,13 @@ class MemoryStore:
     # (every id checked first: one that is not there changes nothing), one revision per memory changed
     # and one profile bump. One id returns what it always did; a sequence returns the ids that changed,
     # in the order given (repeats dropped): reading 10,000 memories back would cost more than the write.
+
+    def copy_from_machine(self, memory: synced.MachineMemory) -> Memory:
+        """ "Copy to this machine": another machine's memory (from the hub) as a new one here, a manual
+        promotion with provenance origin `sync` naming that machine (`app.store.write.synced`)."""
+        with self.write() as ctx:
+            memory_id = synced.copy_memory(ctx, memory)
+        return self.get(memory_id, observe=False)
 
     @overload
     def dismiss(self, memory_ids: int, reason: str | None = None) -> Memory: ...

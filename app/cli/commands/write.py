@@ -1,4 +1,4 @@
-"""Write commands: edit, dismiss, reactivate, delete, restore, promote, discard, expire, sweep, init.
+"""Write commands: edit, add, dismiss, reactivate, delete, restore, promote, discard, expire, sweep, init.
 
 Dismiss, reactivate, delete, expire and restore --deleted take several ids or a filter
 (`app.cli.commands.targets`) and act on all of them in one transaction; one id answers as it always did.
@@ -14,7 +14,7 @@ from typing import Any
 from app.cli.arguments import int64, read_text_input
 from app.cli.commands.targets import add_target_options, chosen_ids, id_list, memories_word
 from app.cli.registry import Opener, command_adder
-from app.cli.render import memory_line, one_line, print_json
+from app.cli.render import memory_json, memory_line, one_line, print_json
 from app.core.clock import format_instant, instant_problem, parse_instant
 from app.core.errors import DatabaseOpenError
 from app.core.paths import creatable_problem, is_url
@@ -205,14 +205,35 @@ def _add_expiry_options(parser: argparse.ArgumentParser, required: bool) -> None
     group.add_argument("--never", action="store_true", help="no expiry")
 
 
+def cmd_add(args: argparse.Namespace, opener: Opener) -> int:
+    """A memory a person writes, as the host writes a promotion (`MemoryStore.add`)."""
+    content = str(args.content) if args.content is not None else read_text_input(args.file)
+    with opener(args, write=True) as store:
+        memory = store.add(content)
+        now = store.now()
+    if args.json:
+        print_json(memory_json(memory, now))
+    else:
+        print(memory_line(memory, now))
+    return 0
+
+
+def _add_content_options(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--content", metavar="TEXT")
+    source.add_argument("--file", metavar="FILE", help="read the content from FILE (- for standard input)")
+
+
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     add = command_adder(subparsers, parents)
 
     parser = add("edit", cmd_edit, "replace a memory's content (a dashboard revision)")
     parser.add_argument("id", type=int64)
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--content", metavar="TEXT")
-    source.add_argument("--file", metavar="FILE", help="read the content from FILE (- for standard input)")
+    _add_content_options(parser)
+
+    parser = add("add", cmd_add, "write a new memory yourself (active at once, trusted)")
+    _add_content_options(parser)
+    parser.add_argument("--json", action="store_true")
 
     parser = add("dismiss", cmd_dismiss, "stop the agent from being shown memories (ids or a filter)")
     add_target_options(parser)

@@ -1,0 +1,220 @@
+"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`: memories in a shared PostgreSQL hub.
+
+The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
+the machine's name defaults to the host name. A URL holding a password is never saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import AbstractContextManager
+from typing import Any
+
+from app.cli.arguments import positive_int64
+from app.cli.registry import Opener
+from app.cli.render import print_json
+from app.core.clock import clock_from_env, format_instant
+from app.core.errors import InvalidInputError
+from app.core.settings import (
+    hub_machine_setting,
+    hub_url_setting,
+    load_settings,
+    machine_name_problem,
+    save_settings,
+    with_hub,
+)
+from app.core.text_input import text_problem
+from app.hub.publish import PublishReport, publish
+from app.hub.pull import pull
+from app.hub.requests import queue_dismiss
+from app.hub.status import MachineStatus, hub_status
+from app.store.store import MemoryStore
+
+REQUEST_HELP = (
+    "Dismiss on every machine: queue a dismissal of this memory's copies, applied by each machine on its "
+    "next publish"
+)
+PULL_HELP = (
+    "Copy to this machine: another machine's memory from the hub as a new one here (provenance origin "
+    "sync naming that machine)"
+)
+NO_HUB = "no hub: pass --to URL, or save one with `hub configure --url URL`"
+
+
+def _hub(given: str | None) -> str:
+    url = given or hub_url_setting(load_settings())
+    if not url:
+        raise InvalidInputError(NO_HUB)
+    return url
+
+
+def _machine(given: str | None) -> str:
+    if given is None:
+        return hub_machine_setting(load_settings())
+    problem = machine_name_problem(given)
+    if problem is not None:
+        raise InvalidInputError(f"--machine {problem}")
+    return given.strip()
+
+
+def report_text(report: PublishReport) -> str:
+    lines = []
+    if report.dismissed:
+        shown = ", ".join(f"#{memory_id}" for memory_id in report.dismissed)
+        lines.append(f"dismissed on the hub's request: {shown}")
+    if report.requests_waiting:
+        lines.append("the hub holds dismissals for this machine; they wait for a writable database")
+    if not report.changed:
+        lines.append(f"{report.machine} → {report.hub}: nothing new to publish")
+    else:
+        what = "first publish" if report.first else "published"
+        lines.append(
+            f"{report.machine} → {report.hub}: {what}: {report.memories:,} memories added or changed, "
+            f"{report.revisions:,} revisions, {report.removed:,} removed ({report.batches} batches)"
+        )
+    return "\n".join(lines)
+
+
+def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
+    url, here = _hub(args.to), _machine(args.machine)
+    problem = machine_name_problem(args.source_machine)
+    if problem is None and args.reason is not None:
+        problem = text_problem(args.reason)
+    if problem is not None:
+        raise InvalidInputError(f"the request {problem}")
+    queued = queue_dismiss(
+        url,
+        args.source_machine,
+        args.id,
+        requested_on=here,
+        now=clock_from_env().now_ms(),
+        reason=args.reason,
+    )
+    if args.json:
+        print_json({"queued": [item.to_json() for item in queued]})
+    elif not queued:
+        print("nothing queued: every machine's copy is dismissed already or has a request pending")
+    else:
+        shown = ", ".join(f"{item.machine} #{item.memory_id}" for item in queued)
+        print(f"queued: dismiss on {shown}; each machine applies it on its next publish")
+    return 0
+
+
+def cmd_publish(args: argparse.Namespace, opener: Opener) -> int:
+    url, machine = _hub(args.to), _machine(args.machine)
+
+    def open_local() -> AbstractContextManager[MemoryStore]:
+        result: AbstractContextManager[MemoryStore] = opener(args)
+        return result
+
+    report = publish(open_local, url, machine)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(report_text(report))
+    return 0
+
+
+def _when(at: int | None) -> str:
+    return "never" if at is None else format_instant(at)
+
+
+def status_text(rows: list[MachineStatus]) -> str:
+    if not rows:
+        return "no machine has published to this hub (as this role) yet"
+    lines = [
+        f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'requests':>8}"
+    ]
+    for row in rows:
+        lines.append(
+            f"{row.machine[:24]:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
+            f"{row.revisions:>10,} {row.pending_requests:>8,}"
+        )
+    return "\n".join(lines)
+
+
+def cmd_status(args: argparse.Namespace, _opener: Opener) -> int:
+    rows = hub_status(_hub(args.to))
+    if args.json:
+        print_json({"machines": [row.to_json() for row in rows]})
+    else:
+        print(status_text(rows))
+    return 0
+
+
+def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
+    url = _hub(args.to)
+    problem = machine_name_problem(args.source_machine)
+    if problem is not None:
+        raise InvalidInputError(f"the machine's name {problem}")
+    memory = pull(lambda: opener(args, write=True), url, args.source_machine.strip(), args.id)
+    if args.json:
+        print_json({"memory_id": memory.id, "copied_from": args.source_machine, "copied_memory_id": args.id})
+    else:
+        print(f"copied {args.source_machine} #{args.id} to this machine as #{memory.id}")
+    return 0
+
+
+def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
+    settings = load_settings()
+    if args.url is not None or args.machine is not None:
+        settings = with_hub(settings, args.url, args.machine)
+        save_settings(settings)
+    data = {"hub_url": hub_url_setting(settings), "machine": hub_machine_setting(settings)}
+    if args.json:
+        print_json(data)
+    else:
+        print(f"hub: {data['hub_url'] or '(none)'}\nmachine: {data['machine']}")
+    return 0
+
+
+def _hub_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--to", "--hub", dest="to", metavar="URL",
+        help="the hub: postgresql://USER@HOST/DB (no password: libpq reads ~/.pgpass, PGPASSFILE, a "
+        "service file; sslmode and other options in the query); default: the saved one",
+    )  # fmt: skip
+
+
+def _command(
+    commands: Any, parents: list[argparse.ArgumentParser], name: str, handler: Any, help_text: str
+) -> Any:
+    """A hub subcommand with the global options, `--to URL` and `--json`."""
+    parser = commands.add_parser(name, parents=parents, help=help_text, description=help_text)
+    parser.set_defaults(handler=handler)
+    _hub_option(parser)
+    parser.add_argument("--json", action="store_true")
+    return parser
+
+
+def _memory_of_a_machine(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source_machine", metavar="MACHINE", help="the machine the memory id is of")
+    parser.add_argument("id", type=positive_int64, metavar="ID", help="the memory's id on that machine")
+
+
+def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    hub = subparsers.add_parser(
+        "hub", help="publish this machine's memories to a shared PostgreSQL hub; its status",
+        description="A hub: one PostgreSQL database several machines publish their memories to.",
+    )  # fmt: skip
+    commands = hub.add_subparsers(dest="hub_command", metavar="HUB_COMMAND", required=True)
+    publish_parser = _command(
+        commands, parents, "publish", cmd_publish,
+        "send what changed since the last publish (all, the first time)",
+    )  # fmt: skip
+    publish_parser.add_argument(
+        "--machine", metavar="NAME", help="this machine's name (default: saved, else host name)"
+    )
+    _command(commands, parents, "status", cmd_status, "machines, last publish, counts, pending requests")
+    request = _command(commands, parents, "request-dismiss", cmd_request_dismiss, REQUEST_HELP)
+    _memory_of_a_machine(request)
+    request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
+    request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
+    _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
+    configure = commands.add_parser(
+        "configure", parents=parents, help="save the hub URL (without password) and this machine's name"
+    )
+    configure.set_defaults(handler=cmd_configure)
+    configure.add_argument("--url", metavar="URL", help="the hub's URL, without a password")
+    configure.add_argument("--machine", metavar="NAME", help="this machine's name in the hub")
+    configure.add_argument("--json", action="store_true")

@@ -1,0 +1,56 @@
+"""Connecting to a hub: a `postgresql[+psycopg]://` URL into a psycopg connection, errors into messages.
+
+The URL may omit the password: libpq then reads its own sources (`PGPASSFILE`, `~/.pgpass`, a service
+file named by `service=`); `sslmode` and the other libpq options pass through the URL's query. A hub that
+is down or refuses the login is a `DatabaseOpenError` (exit 3) naming the hub without its password.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from sqlalchemy import make_url
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import ArgumentError
+
+from app.core.errors import DatabaseOpenError
+from app.store.connect.server import CONNECT_TIMEOUT_S, location_of, unreachable_message
+
+SCHEMES = ("postgresql", "postgres")
+
+
+class HubError(DatabaseOpenError):
+    """The hub cannot be used (down, login refused, not a hub URL): a message and exit 3."""
+
+
+def hub_url(text: str) -> URL:
+    """The parsed URL of a hub; `HubError` for anything but a PostgreSQL URL."""
+    try:
+        url = make_url(text)
+    except ArgumentError as exc:
+        raise HubError(f"the hub URL is not a database URL: {exc}") from exc
+    if url.get_backend_name() not in SCHEMES:
+        raise HubError(f"the hub must be a PostgreSQL URL (postgresql://...), not {location_of(url)}")
+    return url
+
+
+def hub_location(text: str) -> str:
+    """The hub as shown in messages: the password hidden."""
+    return location_of(hub_url(text))
+
+
+def conninfo(url: URL) -> str:
+    """libpq's form of the URL (psycopg takes no `+driver` suffix); the query passes through."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def connect_hub(text: str, **options: Any) -> psycopg.Connection[Any]:
+    """An open connection to the hub; `HubError` with the server's words when it cannot be had."""
+    url = hub_url(text)
+    if "connect_timeout" not in url.query:
+        options.setdefault("connect_timeout", CONNECT_TIMEOUT_S)
+    try:
+        return psycopg.connect(conninfo(url), **options)
+    except psycopg.Error as exc:
+        raise HubError(unreachable_message(location_of(url), exc)) from exc

@@ -1,0 +1,236 @@
+"""`hub publish`: this machine's memories, revisions and evidence into the hub, keyed by (machine, id).
+
+The first publish sends everything; later ones what changed since the watermark kept per machine in
+`hub_machines` (memories changed at or after the last `updated_at` sent, revisions after the last id
+sent). Each batch is one hub transaction that also moves the watermark, so a publish killed midway leaves
+the hub as it was before or after each batch, and the next publish goes on from there. Rows are sent with
+`COPY` into a temporary table, then merged: a memory row is rewritten only when it differs, a revision
+never, so publishing twice changes nothing. Memories this machine no longer holds leave the hub (their
+revisions stay). Dismissals requested from the hub for this machine's memories are applied first
+(`app.hub.requests`), so the same publish sends them. The hub is connected to before the local store is
+opened: a hub that is down or refuses the login is a message and nothing local is opened, let alone
+written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import closing
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import psycopg
+from sqlalchemy import Connection
+
+from app.hub import local
+from app.hub.connect import HubError, connect_hub, hub_location
+from app.hub.requests import apply_pending, has_pending
+from app.hub.schema import ensure_schema
+from app.store.connect.server import unreachable_message
+from app.store.read.host_cells import TIME_MAX
+from app.store.store import MemoryStore
+
+BATCH = 20_000
+
+_INCOMING = (
+    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_memories (memory_id bigint, content text, status text,"
+    " promoted_at bigint, created_at bigint, updated_at bigint, source_candidate_ids text,"
+    " source_candidate_provenance text) ON COMMIT DELETE ROWS",
+    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_revisions (revision_id bigint, memory_id bigint,"
+    " changed_at bigint, kind text, source text, run_id text, candidate_ids text, previous_content text,"
+    " new_content text, previous_status text, new_status text, detail text) ON COMMIT DELETE ROWS",
+    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_evidence (memory_id bigint, candidate_id bigint,"
+    " session_id text, content text, detail text) ON COMMIT DELETE ROWS",
+)
+
+
+def _columns(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def _merge(table: str, incoming: str, columns: tuple[str, ...], key: tuple[str, ...], update: bool) -> str:
+    """INSERT ... SELECT from the temporary table; on a key already there, rewrite a differing row
+    (`update`) or leave it (revisions and evidence never change once written)."""
+    names = _columns(columns)
+    head = (
+        f"INSERT INTO {table} AS h (machine, {names}) SELECT %(machine)s, {names} FROM {incoming}"
+        f" ON CONFLICT (publisher, machine, {_columns(key)}) DO "
+    )
+    if not update:
+        return head + "NOTHING"
+    rest = [name for name in columns if name not in key]
+    assignments = ", ".join(f"{name} = excluded.{name}" for name in rest)
+    mine = _columns(f"h.{name}" for name in rest)
+    theirs = _columns(f"excluded.{name}" for name in rest)
+    return f"{head}UPDATE SET {assignments} WHERE ({mine}) IS DISTINCT FROM ({theirs})"
+
+
+MERGE_MEMORIES = _merge(
+    "hub_memories", "hub_incoming_memories", local.MEMORY_COLUMNS, ("memory_id",), update=True
+)
+MERGE_REVISIONS = _merge(
+    "hub_revisions", "hub_incoming_revisions", local.REVISION_COLUMNS, ("revision_id",), update=False
+)
+MERGE_EVIDENCE = _merge(
+    "hub_evidence", "hub_incoming_evidence", local.EVIDENCE_COLUMNS, ("memory_id", "candidate_id"), False
+)
+_MARKS = "SELECT memory_mark, revision_mark, published_at FROM hub_machines WHERE machine = %s"
+_SAVE_MARKS = (
+    "INSERT INTO hub_machines (machine, memory_mark, revision_mark, published_at, checked_at)"
+    " VALUES (%(machine)s, %(memory_mark)s, %(revision_mark)s, %(published_at)s, %(checked_at)s)"
+    " ON CONFLICT (publisher, machine) DO UPDATE SET memory_mark = excluded.memory_mark,"
+    " revision_mark = excluded.revision_mark, published_at = excluded.published_at,"
+    " checked_at = coalesce(excluded.checked_at, hub_machines.checked_at)"
+)
+_REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
+_HUB_TALLY = (  # `%%`: psycopg's escape for a literal `%`
+    f"SELECT count(*), coalesce(sum(memory_id %% {local.TALLY_MODULUS}), 0) FROM hub_memories"
+    " WHERE machine = %s"
+)
+_HUB_IDS = "SELECT memory_id FROM hub_memories WHERE machine = %s"
+
+
+@dataclass(slots=True)
+class Marks:
+    """A machine's watermark in the hub, and when it last published something."""
+
+    memory_mark: int | None = None
+    revision_mark: int | None = None
+    published_at: int | None = None
+
+
+@dataclass(slots=True)
+class PublishReport:
+    machine: str
+    hub: str
+    memories: int = 0  # memory rows added or changed in the hub
+    revisions: int = 0  # revision rows added
+    evidence: int = 0
+    removed: int = 0  # memories the machine no longer holds, taken out of the hub
+    batches: int = 0
+    first: bool = False
+    dismissed: tuple[int, ...] = ()  # dismissed here on the hub's request, before the batches
+    requests_waiting: bool = False  # requests not applied: the store is read-only
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.memories or self.revisions or self.evidence or self.removed)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "changed": self.changed}
+
+
+def _read_marks(hub: psycopg.Connection[Any], machine: str) -> Marks | None:
+    row = hub.execute(_MARKS, (machine,)).fetchone()
+    hub.commit()
+    return None if row is None else Marks(*row)
+
+
+def _copy(hub: psycopg.Connection[Any], table: str, columns: tuple[str, ...], rows: list[local.Row]) -> None:
+    with hub.cursor() as cursor, cursor.copy(f"COPY {table} ({_columns(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+class _Publisher:
+    """One publish: a hub connection, the machine's marks, the running report."""
+
+    def __init__(self, hub: psycopg.Connection[Any], report: PublishReport, now: int) -> None:
+        self.hub = hub
+        self.report = report
+        self.now = now
+        marks = _read_marks(hub, report.machine)
+        report.first = marks is None
+        self.marks = marks or Marks()
+        for statement in _INCOMING:
+            hub.execute(statement)
+        hub.commit()
+
+    def _save_marks(self, changed: bool, checked: bool = False) -> None:
+        if changed:
+            self.marks.published_at = self.now
+        values = {"machine": self.report.machine, **asdict(self.marks)}
+        self.hub.execute(_SAVE_MARKS, {**values, "checked_at": self.now if checked else None})
+
+    def _batch(self, table: str, columns: tuple[str, ...], rows: list[local.Row], merge: str) -> int:
+        _copy(self.hub, table, columns, rows)
+        count = self.hub.execute(merge, {"machine": self.report.machine}).rowcount
+        self.report.batches += 1
+        return max(count, 0)
+
+    def memories(self, rows: list[local.Row]) -> None:
+        with self.hub.transaction():
+            changed = self._batch("hub_incoming_memories", local.MEMORY_COLUMNS, rows, MERGE_MEMORIES)
+            sound = [row[5] for row in rows if row[5] < TIME_MAX]  # a clamped time is no watermark
+            self.marks.memory_mark = max([*sound, self.marks.memory_mark or 0])
+            self._save_marks(changed > 0)
+        self.report.memories += changed
+
+    def revisions(self, rows: list[local.Row]) -> None:
+        with self.hub.transaction():
+            added = self._batch("hub_incoming_revisions", local.REVISION_COLUMNS, rows, MERGE_REVISIONS)
+            self.marks.revision_mark = max(int(rows[-1][0]), self.marks.revision_mark or -1)
+            self._save_marks(added > 0)
+        self.report.revisions += added
+
+    def evidence(self, rows: list[local.Row]) -> None:
+        with self.hub.transaction():
+            added = self._batch("hub_incoming_evidence", local.EVIDENCE_COLUMNS, rows, MERGE_EVIDENCE)
+            self._save_marks(added > 0)
+        self.report.evidence += added
+
+    def _hub_ids(self) -> set[int]:
+        ids = {int(row[0]) for row in self.hub.execute(_HUB_IDS, (self.report.machine,))}
+        self.hub.commit()
+        return ids
+
+    def reconcile(self, conn: Connection) -> None:
+        """Make the hub hold exactly the memories this machine holds, and note the check (one
+        transaction). Usually the tallies (count and sum of ids) match and nothing more is read; else
+        the ids are compared: memories gone here leave the hub, and any the watermark missed (written
+        here with an `updated_at` older than the last publish) are sent."""
+        row = self.hub.execute(_HUB_TALLY, (self.report.machine,)).fetchone()
+        self.hub.commit()
+        gone: list[int] = []
+        if row is None or (int(row[0]), int(row[1])) != local.memory_tally(conn):
+            held, published = set(local.memory_ids(conn)), self._hub_ids()
+            for rows in local.memories_by_id(conn, sorted(held - published)):
+                self.memories(rows)
+            gone = sorted(published - held)
+        with self.hub.transaction():
+            removed = self.hub.execute(_REMOVE_GONE, (self.report.machine, gone)).rowcount if gone else 0
+            self._save_marks(removed > 0, checked=True)
+        self.report.removed = max(removed, 0)
+
+
+def send(store: MemoryStore, hub: psycopg.Connection[Any], report: PublishReport, batch: int) -> None:
+    """Everything new since the machine's marks, batch by batch, from one snapshot of the store."""
+    publisher = _Publisher(hub, report, store.now())
+    marks = publisher.marks
+    with store.read_snapshot() as conn:
+        for rows in local.memory_batches(conn, marks.memory_mark, batch):
+            publisher.memories(rows)
+        for rows in local.revision_batches(conn, marks.revision_mark, batch, store.has_own_tables):
+            publisher.revisions(rows)
+        for rows in local.archived_evidence_batches(conn, None, batch):
+            publisher.evidence(rows)
+        publisher.reconcile(conn)
+
+
+def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) -> PublishReport:
+    """Publish the store `store_opener()` opens (a context manager) to the hub at `url` as `machine`.
+    The hub comes first: if it cannot be used, the local store is never opened."""
+    location = hub_location(url)
+    report = PublishReport(machine=machine, hub=location)
+    with closing(connect_hub(url)) as hub:
+        try:
+            ensure_schema(hub)
+            with store_opener() as store:
+                if store.read_only:
+                    report.requests_waiting = has_pending(hub, machine)
+                else:
+                    report.dismissed = tuple(apply_pending(store, hub, machine))
+                send(store, hub, report, batch)
+        except psycopg.Error as exc:
+            raise HubError(unreachable_message(location, exc)) from exc
+    return report

@@ -1,0 +1,47 @@
+"""`hub pull` ("Copy to this machine"): another machine's memory from the hub into the local store.
+
+The hub is read first (a hub that is down leaves the local store unopened); the copy is the store's own
+write (`MemoryStore.copy_from_machine`): a manual promotion with provenance origin `sync` naming the
+source machine. Nothing is written to the hub or to the other machine.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, closing
+from typing import Any
+
+import psycopg
+
+from app.core.errors import NotFoundError
+from app.core.models import Memory
+from app.hub.connect import HubError, connect_hub, hub_location
+from app.hub.schema import schema_version
+from app.store.connect.server import unreachable_message
+from app.store.store import MemoryStore
+from app.store.write.synced import MachineMemory
+
+_ROW = (
+    "SELECT content, source_candidate_ids, source_candidate_provenance FROM hub_memories"
+    " WHERE machine = %s AND memory_id = %s"
+)
+
+
+def machine_memory(url: str, machine: str, memory_id: int) -> MachineMemory:
+    """The memory `memory_id` of `machine` as this role sees it in the hub; `NotFoundError` if none."""
+    location = hub_location(url)
+    with closing(connect_hub(url)) as hub:
+        try:
+            row = hub.execute(_ROW, (machine, memory_id)).fetchone() if schema_version(hub) else None
+        except psycopg.Error as exc:
+            raise HubError(unreachable_message(location, exc)) from exc
+    if row is None:
+        raise NotFoundError(f"the hub holds no memory #{memory_id} of machine {machine!r}")
+    return MachineMemory(machine, memory_id, str(row[0]), row[1], row[2])
+
+
+def pull(store_opener: Any, url: str, machine: str, memory_id: int) -> Memory:
+    """Copy memory `memory_id` of `machine` into the store `store_opener()` opens for writing."""
+    memory = machine_memory(url, machine, memory_id)
+    opened: AbstractContextManager[MemoryStore] = store_opener()
+    with opened as store:
+        return store.copy_from_machine(memory)

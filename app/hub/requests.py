@@ -1,0 +1,107 @@
+"""Requests queued in the hub for every machine: "Dismiss on every machine".
+
+`queue_dismiss` finds the memory's card (every memory of this role, on any machine, with the same
+content) and queues one request per machine's memory not dismissed yet. Each machine applies the
+requests for its memories on its next publish (`apply_pending`), as a dashboard write through the store's
+own dismiss, with its own revision ("dismissed from the hub, requested on <machine>"), then marks them
+applied in the hub. Nothing writes another machine's file: a request waits for that machine. Applying
+twice is harmless (a dismissed memory stays as it is), so a publish killed between the local write and
+the hub's mark only repeats a no-op.
+"""
+
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import psycopg
+
+from app.core.errors import NotFoundError
+from app.hub.connect import HubError, connect_hub, hub_location
+from app.hub.schema import ensure_schema
+from app.store.connect.server import unreachable_message
+from app.store.store import MemoryStore
+
+DISMISS = "dismiss"
+
+_CARD = """
+SELECT o.machine, o.memory_id FROM hub_memories m JOIN hub_memories o ON o.content = m.content
+WHERE m.machine = %s AND m.memory_id = %s AND o.status <> 'dismissed'
+  AND NOT EXISTS (SELECT 1 FROM hub_requests q WHERE q.machine = o.machine AND q.memory_id = o.memory_id
+                  AND q.kind = 'dismiss' AND q.applied_at IS NULL)
+ORDER BY o.machine, o.memory_id
+"""
+_KNOWN = "SELECT 1 FROM hub_memories WHERE machine = %s AND memory_id = %s"
+_QUEUE = (
+    "INSERT INTO hub_requests (machine, memory_id, kind, requested_on, requested_at, reason)"
+    " VALUES (%s, %s, %s, %s, %s, %s)"
+)
+_PENDING = (
+    "SELECT id, memory_id, requested_on, reason FROM hub_requests"
+    " WHERE machine = %s AND kind = 'dismiss' AND applied_at IS NULL ORDER BY id"
+)
+_APPLIED = "UPDATE hub_requests SET applied_at = %s WHERE id = %s"
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    machine: str
+    memory_id: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def hub_reason(requested_on: str, reason: str | None) -> str:
+    """The reason the dismissal's revision keeps on the machine that applies it."""
+    said = f"dismissed from the hub, requested on {requested_on}"
+    return f"{said}: {reason}" if reason else said
+
+
+def queue_dismiss(
+    url: str, machine: str, memory_id: int, *, requested_on: str, now: int, reason: str | None = None
+) -> list[Queued]:
+    """Queue "dismiss" for every machine's copy of memory `memory_id` of `machine` (one transaction);
+    the requests queued (none when every copy is dismissed already or has one pending)."""
+    location = hub_location(url)
+    with closing(connect_hub(url)) as hub:
+        try:
+            ensure_schema(hub)
+            with hub.transaction():
+                if hub.execute(_KNOWN, (machine, memory_id)).fetchone() is None:
+                    raise NotFoundError(f"the hub holds no memory #{memory_id} of machine {machine!r}")
+                targets = [Queued(m, int(i)) for m, i in hub.execute(_CARD, (machine, memory_id)).fetchall()]
+                with hub.cursor() as cursor:
+                    cursor.executemany(
+                        _QUEUE,
+                        [(t.machine, t.memory_id, DISMISS, requested_on, now, reason) for t in targets],
+                    )
+        except psycopg.Error as exc:
+            raise HubError(unreachable_message(location, exc)) from exc
+    return targets
+
+
+def apply_pending(store: MemoryStore, hub: psycopg.Connection[Any], machine: str) -> list[int]:
+    """Apply the dismissals the hub holds for this machine's memories; the ids dismissed here now.
+    A memory this machine no longer holds only has its request marked applied."""
+    pending = hub.execute(_PENDING, (machine,)).fetchall()
+    hub.commit()
+    dismissed: list[int] = []
+    for request_id, memory_id, requested_on, reason in pending:
+        try:
+            before = store.get(int(memory_id), observe=False).status
+            after = store.dismiss(int(memory_id), hub_reason(str(requested_on), reason)).status
+            if after != before:
+                dismissed.append(int(memory_id))
+        except NotFoundError:
+            pass
+        with hub.transaction():
+            hub.execute(_APPLIED, (store.now(), request_id))
+    return dismissed
+
+
+def has_pending(hub: psycopg.Connection[Any], machine: str) -> bool:
+    found = hub.execute(_PENDING, (machine,)).fetchone() is not None
+    hub.commit()
+    return found

@@ -1,0 +1,98 @@
+"""Helpers of the hub's tests: host files with memories and revisions, the hub's rows as the superuser."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import AbstractContextManager, closing
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from hostdb import PROMOTED_5, build_host_db
+from pg_host import libpq_conninfo
+
+from app.core.clock import ManualClock
+from app.hub.publish import PublishReport, publish
+from app.store import MemoryStore
+
+NOW = PROMOTED_5 + 30 * 86_400_000
+
+
+def open_store(path: Path) -> MemoryStore:
+    return MemoryStore.open(path, clock=ManualClock(NOW))
+
+
+def opener(path: Path) -> Any:
+    def open_local() -> AbstractContextManager[MemoryStore]:
+        return closing(open_store(path))
+
+    return open_local
+
+
+def host_file(path: Path, *, memories: int = 0) -> Path:
+    """The seeded host file (5 memories), plus `memories` more; the dashboard's tables made, one edit
+    made through the store so there are revisions."""
+    build_host_db(path)
+    if memories:
+        with closing(sqlite3.connect(path)) as conn, conn:
+            conn.executemany(
+                "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids,"
+                " source_candidate_provenance, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
+                [
+                    (100 + n, f"memory number {n}", "active", PROMOTED_5 + n, "[]", "[]", PROMOTED_5 + n,
+                     PROMOTED_5 + n)
+                    for n in range(memories)
+                ],
+            )  # fmt: skip
+    with closing(open_store(path)) as store:
+        store.edit(1, "Works mostly in Python, TypeScript and Rust")
+    return path
+
+
+def publish_file(path: Path, url: str, machine: str, batch: int = 20_000) -> PublishReport:
+    return publish(opener(path), url, machine, batch=batch)
+
+
+def hub_query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+    with psycopg.connect(libpq_conninfo(url)) as conn:
+        return list(conn.execute(sql, params or None).fetchall())
+
+
+def hub_tables(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the hub's data tables (and the watermarks), sorted: what "changes nothing" compares."""
+    return {
+        "memories": hub_query(url, "SELECT * FROM hub_memories ORDER BY 1, 2, 3"),
+        "revisions": hub_query(url, "SELECT * FROM hub_revisions ORDER BY 1, 2, 3"),
+        "marks": hub_query(
+            url, "SELECT publisher, machine, memory_mark, revision_mark, published_at FROM hub_machines"
+            " ORDER BY 1, 2"
+        ),
+    }  # fmt: skip
+
+
+def local_memories(path: Path) -> list[tuple[Any, ...]]:
+    with closing(sqlite3.connect(path)) as conn:
+        return conn.execute(
+            "SELECT id, content, status, promoted_at, created_at, updated_at, source_candidate_ids,"
+            " source_candidate_provenance FROM user_memories ORDER BY id"
+        ).fetchall()
+
+
+def local_revision_ids(path: Path) -> list[int]:
+    with closing(sqlite3.connect(path)) as conn:
+        return [row[0] for row in conn.execute("SELECT id FROM mdash_revisions ORDER BY id")]
+
+
+def machine_memories(url: str, machine: str) -> list[tuple[Any, ...]]:
+    return hub_query(
+        url, "SELECT memory_id, content, status, promoted_at, created_at, updated_at, source_candidate_ids,"
+        " source_candidate_provenance FROM hub_memories WHERE machine = %s ORDER BY memory_id", (machine,)
+    )  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock pinned (`MEMORY_DASHBOARD_NOW`), so times in the hub are exact: imported by each hub test
+    module (autouse there)."""
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
