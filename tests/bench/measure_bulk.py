@@ -38,8 +38,9 @@ def _raw_dismiss(path: Path, ids: list[int], now: int) -> Callable[[], object]:
         conn = sqlite3.connect(path, isolation_level=None)
         conn.execute("BEGIN IMMEDIATE")
         marks = ",".join("?" * len(ids))
-        rows = conn.execute(f"SELECT id, content, status FROM user_memories WHERE id IN ({marks})", ids)
-        rows = rows.fetchall()
+        rows = conn.execute(
+            f"SELECT id, content, status FROM user_memories WHERE id IN ({marks})", ids
+        ).fetchall()
         conn.executemany(
             "UPDATE user_memories SET status='dismissed', updated_at=? WHERE id=?",
             [(now, i) for i, *_ in rows],
