@@ -9,9 +9,10 @@ entries themselves (`json_each`, only over text that is valid JSON: a host cell 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import ColumnElement, Connection, and_, case, exists, false, func, inspect, or_, select
+from sqlalchemy import ColumnElement, Connection, and_, case, exists, false, func, inspect, or_, select, true
 
 from app.core.models import Memory
 from app.core.provenance import parse_candidate_ids, provenance_sessions
@@ -23,12 +24,14 @@ from app.core.trust import (
     is_scheme,
     memory_trust,
     scheme_of,
+    source_trust,
     sources_of,
 )
 from app.store.read.host_cells import text_value
 from app.store.schema.tables import memory_sources, trust_marks, user_memories
 
 m = user_memories.c
+_CHUNK = 500  # ids per IN list
 
 
 def _entries() -> ColumnElement[str]:
@@ -93,11 +96,41 @@ def load_marks(conn: Connection) -> dict[str, str]:
     return {str(source): str(trust) for source, trust in rows}
 
 
+# Content made only of printable ASCII, tabs and line breaks holds no hidden character: one regex search
+# leaves every other text for `has_hidden_characters` to judge (SQLite's GLOB on a character class is
+# slower than reading the column).
+_NOT_PLAIN = re.compile(r"[^\t\n\r -~]")
+
+
+def _screened(content: object) -> bool:
+    if isinstance(content, str):
+        return _NOT_PLAIN.search(content) is not None and has_hidden_characters(content)
+    return has_hidden_characters(text_value(content))
+
+
+def _needs_python(marks: TrustMarks) -> ColumnElement[bool] | None:
+    """Rows whose trust under `marks` may differ from the `session:` default and so are judged in Python:
+    provenance that is not text, holds a JSON escape, or names a session marked on its own (None: every
+    row, when `session:` and `unknown:` sources do not share one trust)."""
+    if source_trust("session:x", marks) != source_trust(MEMORY_SOURCE_UNKNOWN, marks):
+        return None
+    column = m.source_candidate_provenance
+    named = [
+        func.instr(column, source.partition(":")[2]) > 0
+        for source in marks
+        if scheme_of(source) == "session:" and not is_scheme(source)
+    ]
+    return and_(column.is_not(None), or_(func.typeof(column) != "text", func.instr(column, "\\") > 0, *named))
+
+
 def judged_trust(
     conn: Connection, ids: Sequence[int], marks: TrustMarks, own: bool
 ) -> dict[int, tuple[str, bool]]:
-    """Each memory's trust under `marks` and whether it is screened, read from only the columns trust
-    depends on (a listing filtered by trust judges every row: no `Memory` is built for them)."""
+    """Each memory's trust under `marks` and whether it is screened (a listing filtered by trust judges
+    every row: no `Memory` is built for them). SQLite settles the plain rows: content of printable ASCII
+    is not screened, and a memory without sources of the dashboard's own whose provenance names no
+    session marked on its own takes the trust every session and `unknown:` share. Only the rest are read
+    in Python."""
     wanted = set(ids)
     own_sources: dict[int, list[str]] = {}
     if own:
@@ -108,14 +141,28 @@ def judged_trust(
         )
         for memory_id, source in rows:
             own_sources.setdefault(int(memory_id), []).append(str(source))
+    shared = source_trust("session:x", marks)
+    special = _needs_python(marks)
     judged: dict[int, tuple[str, bool]] = {}
-    columns = select(m.id, m.content, m.source_candidate_ids, m.source_candidate_provenance)
-    for memory_id, content, raw_ids, raw_provenance in conn.execute(columns):
+    slow: list[int] = []
+    plain = select(m.id, m.content, special if special is not None else true())
+    for memory_id, content, odd in conn.execute(plain):
         if memory_id not in wanted:
             continue
-        sources = sources_of(
-            parse_candidate_ids(raw_ids), provenance_sessions(raw_provenance), own_sources.get(memory_id, ())
-        )
-        screened = has_hidden_characters(content if isinstance(content, str) else text_value(content))
-        judged[memory_id] = (UNTRUSTED if screened else memory_trust(sources, marks), screened)
+        if _screened(content):
+            judged[memory_id] = (UNTRUSTED, True)
+        elif odd or memory_id in own_sources:
+            slow.append(memory_id)
+        else:
+            judged[memory_id] = (shared, False)
+    columns = select(m.id, m.source_candidate_ids, m.source_candidate_provenance)
+    for start in range(0, len(slow), _CHUNK):
+        chunk = slow[start : start + _CHUNK]
+        for memory_id, raw_ids, raw_provenance in conn.execute(columns.where(m.id.in_(chunk))):
+            sources = sources_of(
+                parse_candidate_ids(raw_ids),
+                provenance_sessions(raw_provenance),
+                own_sources.get(memory_id, ()),
+            )
+            judged[memory_id] = (memory_trust(sources, marks), False)
     return judged
