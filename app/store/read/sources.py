@@ -9,7 +9,6 @@ entries themselves (`json_each`, only over text that is valid JSON: a host cell 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from sqlalchemy import ColumnElement, Connection, and_, case, exists, false, func, inspect, or_, select, true
@@ -96,15 +95,16 @@ def load_marks(conn: Connection) -> dict[str, str]:
     return {str(source): str(trust) for source, trust in rows}
 
 
-# Content made only of printable ASCII, tabs and line breaks holds no hidden character: one regex search
-# leaves every other text for `has_hidden_characters` to judge (SQLite's GLOB on a character class is
-# slower than reading the column).
-_NOT_PLAIN = re.compile(r"[^\t\n\r -~]")
+# Content made only of printable ASCII, tabs and line breaks holds no hidden character: deleting those
+# bytes from an ASCII text leaves nothing, and only other texts go to `has_hidden_characters` (SQLite's
+# GLOB on a character class, or a regex search, is slower than reading the column).
+_PLAIN_BYTES = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F)])
 
 
 def _screened(content: object) -> bool:
     if isinstance(content, str):
-        return _NOT_PLAIN.search(content) is not None and has_hidden_characters(content)
+        plain = content.isascii() and not content.encode("ascii").translate(None, _PLAIN_BYTES)
+        return not plain and has_hidden_characters(content)
     return has_hidden_characters(text_value(content))
 
 
