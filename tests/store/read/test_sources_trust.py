@@ -171,7 +171,10 @@ def test_a_read_only_store_at_the_previous_revision_keeps_its_facts(host_db: Pat
     assert query(host_db, "SELECT count(*) FROM sqlite_master WHERE name = 'mdash_trust_marks'") == [(0,)]
 
 
-ESCAPED = '[{"candidate_id":1,"session_id":"ses_\\u0061bc","source_compartment_start":null,"source_compartment_end":null}]'
+ESCAPED = (
+    '[{"candidate_id":1,"session_id":"ses_\\u0061bc",'
+    '"source_compartment_start":null,"source_compartment_end":null}]'
+)
 PLAIN_ABC = ESCAPED.replace("\\u0061", "a")
 
 
