@@ -9,9 +9,9 @@ entries themselves (`json_each`, only over text that is valid JSON: a host cell 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from sqlalchemy import ColumnElement, Connection, and_, case, exists, false, func, inspect, or_, select, true
+from sqlalchemy import ColumnElement, Connection, and_, case, exists, false, func, inspect, or_, select
 
 from app.core.models import Memory
 from app.core.provenance import parse_candidate_ids, provenance_sessions
@@ -27,10 +27,10 @@ from app.core.trust import (
     sources_of,
 )
 from app.store.read.host_cells import text_value
+from app.store.read.reads import chunks
 from app.store.schema.tables import memory_sources, trust_marks, user_memories
 
 m = user_memories.c
-_CHUNK = 500  # ids per IN list
 
 
 def _entries() -> ColumnElement[str]:
@@ -108,29 +108,37 @@ def _screened(content: object) -> bool:
     return has_hidden_characters(text_value(content))
 
 
-def _needs_python(marks: TrustMarks) -> ColumnElement[bool] | None:
-    """Rows whose trust under `marks` may differ from the `session:` default and so are judged in Python:
-    provenance that is not text, holds a JSON escape, or names a session marked on its own (None: every
-    row, when `session:` and `unknown:` sources do not share one trust)."""
+def _plain_provenance(marks: TrustMarks) -> Callable[[object], bool] | None:
+    """Whether a provenance column's sessions all take the trust `session:` and `unknown:` share under
+    `marks`, read without parsing it: NULL, or text with no JSON escape that names no session marked on
+    its own (None: no column is, when the two do not share one trust)."""
     if source_trust("session:x", marks) != source_trust(MEMORY_SOURCE_UNKNOWN, marks):
         return None
-    column = m.source_candidate_provenance
     named = [
-        func.instr(column, source.partition(":")[2]) > 0
+        source.partition(":")[2]
         for source in marks
         if scheme_of(source) == "session:" and not is_scheme(source)
     ]
-    return and_(column.is_not(None), or_(func.typeof(column) != "text", func.instr(column, "\\") > 0, *named))
+
+    def plain(raw: object) -> bool:
+        return raw is None or (isinstance(raw, str) and "\\" not in raw)
+
+    def unmarked(raw: object) -> bool:
+        if raw is None:
+            return True
+        return isinstance(raw, str) and "\\" not in raw and not any(session in raw for session in named)
+
+    return unmarked if named else plain
 
 
 def judged_trust(
     conn: Connection, ids: Sequence[int], marks: TrustMarks, own: bool
 ) -> dict[int, tuple[str, bool]]:
     """Each memory's trust under `marks` and whether it is screened (a listing filtered by trust judges
-    every row: no `Memory` is built for them). SQLite settles the plain rows: content of printable ASCII
-    is not screened, and a memory without sources of the dashboard's own whose provenance names no
-    session marked on its own takes the trust every session and `unknown:` share. Only the rest are read
-    in Python."""
+    every row: no `Memory` is built for them). One pass over content and provenance settles the plain
+    rows without parsing JSON: content of printable ASCII is not screened, and a memory without sources
+    of the dashboard's own whose provenance is plain (`_plain_provenance`) takes the trust every session
+    and `unknown:` share. Only the rest have their sources read."""
     wanted = set(ids)
     own_sources: dict[int, list[str]] = {}
     if own:
@@ -142,22 +150,22 @@ def judged_trust(
         for memory_id, source in rows:
             own_sources.setdefault(int(memory_id), []).append(str(source))
     shared = source_trust("session:x", marks)
-    special = _needs_python(marks)
+    plain = _plain_provenance(marks)
     judged: dict[int, tuple[str, bool]] = {}
     slow: list[int] = []
-    plain = select(m.id, m.content, special if special is not None else true())
-    for memory_id, content, odd in conn.execute(plain):
-        if memory_id not in wanted:
-            continue
-        if _screened(content):
-            judged[memory_id] = (UNTRUSTED, True)
-        elif odd or memory_id in own_sources:
-            slow.append(memory_id)
-        else:
-            judged[memory_id] = (shared, False)
+    every = conn.execute(select(m.id, m.content, m.source_candidate_provenance))
+    for part in every.partitions(1000):
+        for memory_id, content, raw in part:
+            if memory_id not in wanted:
+                continue
+            if _screened(content):
+                judged[memory_id] = (UNTRUSTED, True)
+            elif plain is None or memory_id in own_sources or not plain(raw):
+                slow.append(memory_id)
+            else:
+                judged[memory_id] = (shared, False)
     columns = select(m.id, m.source_candidate_ids, m.source_candidate_provenance)
-    for start in range(0, len(slow), _CHUNK):
-        chunk = slow[start : start + _CHUNK]
+    for chunk in chunks(slow):
         for memory_id, raw_ids, raw_provenance in conn.execute(columns.where(m.id.in_(chunk))):
             sources = sources_of(
                 parse_candidate_ids(raw_ids),
