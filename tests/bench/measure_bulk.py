@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from app.store import MemoryStore
+from app.store import MemoryFilter, MemoryStore
 from tests.bench.generate import BenchDb
 from tests.bench.timing import Result, fresh_copy, result, side_by_side
 
@@ -160,3 +160,30 @@ def every_session_dry_run(db: BenchDb, work: Path, rounds: int) -> Result:
     store.close()
     raw.close()
     return result("retire --dry-run (scheme session:)", times, None, "every memory's card built: report only")
+
+
+def trust_filter(db: BenchDb, work: Path, rounds: int) -> Result:
+    """`list --trust untrusted` (the window's trust filter) with one session marked untrusted: every row
+    judged. The floor reads the columns it judges (content and provenance) in raw sqlite3."""
+    path = fresh_copy(db.path, work)
+    store = MemoryStore.open(path)
+    store.list_ids()
+    store.set_trust(f"session:{_session(path)}", "untrusted")
+    raw = sqlite3.connect(path)
+    found: dict[str, int] = {}
+
+    def ours() -> Callable[[], object]:
+        def run() -> None:
+            found["ours"] = len(store.list_ids(MemoryFilter(status="all", trust="untrusted"), observe=False))
+
+        return run
+
+    def floor() -> Callable[[], object]:
+        sql = "SELECT id, content, source_candidate_provenance FROM user_memories"
+        return lambda: sum(1 for _ in raw.execute(sql))
+
+    times = side_by_side(rounds, ours, floor)
+    store.close()
+    raw.close()
+    note = f"{found.get('ours', 0):,} untrusted of {db.memories:,}, every row judged under the marks"
+    return result("trust filter (untrusted, one session marked)", times, None, note)

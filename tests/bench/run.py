@@ -58,6 +58,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
             _call("measure_bulk", "bulk_dismiss", db, work, n),
             _call("measure_bulk", "retire_dry_run", db, work, n),
             _call("measure_bulk", "every_session_dry_run", db, work, n),
+            _call("measure_bulk", "trust_filter", db, work, n),
         ],
         "archive": lambda db, work, n: [_call("measure_evidence", "archive_pass", db, work, n)],
         "runs": lambda db, work, n: [_call("measure_evidence", "runs_list", db, work, n)],

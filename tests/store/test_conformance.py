@@ -191,6 +191,20 @@ def test_trust_is_the_weakest_source(backend: Backend) -> None:
     assert edited.trust == "semi"
 
 
+def test_the_trust_filter_agrees_with_the_cards(backend: Backend) -> None:
+    store, host, _ = backend
+    add_candidate(host, 1, "a", "ses_a")
+    add_candidate(host, 2, "b", "ses_b")
+    add_candidate(host, 3, "c", "ses_c")
+    first, second = store.promote([1]), store.promote([2], "zero\u200bwidth")
+    third = store.promote([3])
+    store.set_trust("session:ses_a", "untrusted")
+    store.edit(third.id, "edited by me")  # its own source joins the session's
+    assert sorted(store.list_ids(MemoryFilter(trust="untrusted"))) == [first.id, second.id]
+    assert store.list_ids(MemoryFilter(trust="screened")) == [second.id]
+    assert store.list_ids(MemoryFilter(trust="semi")) == [third.id]
+
+
 def test_observed_rewrite_is_recorded_once(backend: Backend) -> None:
     store, host, _ = backend
     add_candidate(host, 1, "a", "ses_a")

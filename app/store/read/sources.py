@@ -9,7 +9,7 @@ entries themselves (`json_each`, only over text that is valid JSON: a host cell 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from sqlalchemy import ColumnElement, Connection, and_, case, exists, false, func, inspect, or_, select
 
@@ -23,9 +23,11 @@ from app.core.trust import (
     is_scheme,
     memory_trust,
     scheme_of,
+    source_trust,
     sources_of,
 )
 from app.store.read.host_cells import text_value
+from app.store.read.reads import chunks
 from app.store.schema.tables import memory_sources, trust_marks, user_memories
 
 m = user_memories.c
@@ -93,11 +95,50 @@ def load_marks(conn: Connection) -> dict[str, str]:
     return {str(source): str(trust) for source, trust in rows}
 
 
+# Content made only of printable ASCII, tabs and line breaks holds no hidden character: deleting those
+# bytes from an ASCII text leaves nothing, and only other texts go to `has_hidden_characters` (SQLite's
+# GLOB on a character class, or a regex search, is slower than reading the column).
+_PLAIN_BYTES = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F)])
+
+
+def _screened(content: object) -> bool:
+    if isinstance(content, str):
+        plain = content.isascii() and not content.encode("ascii").translate(None, _PLAIN_BYTES)
+        return not plain and has_hidden_characters(content)
+    return has_hidden_characters(text_value(content))
+
+
+def _plain_provenance(marks: TrustMarks) -> Callable[[object], bool] | None:
+    """Whether a provenance column's sessions all take the trust `session:` and `unknown:` share under
+    `marks`, read without parsing it: NULL, or text with no JSON escape that names no session marked on
+    its own (None: no column is, when the two do not share one trust)."""
+    if source_trust("session:x", marks) != source_trust(MEMORY_SOURCE_UNKNOWN, marks):
+        return None
+    named = [
+        source.partition(":")[2]
+        for source in marks
+        if scheme_of(source) == "session:" and not is_scheme(source)
+    ]
+
+    def plain(raw: object) -> bool:
+        return raw is None or (isinstance(raw, str) and "\\" not in raw)
+
+    def unmarked(raw: object) -> bool:
+        if raw is None:
+            return True
+        return isinstance(raw, str) and "\\" not in raw and not any(session in raw for session in named)
+
+    return unmarked if named else plain
+
+
 def judged_trust(
     conn: Connection, ids: Sequence[int], marks: TrustMarks, own: bool
 ) -> dict[int, tuple[str, bool]]:
-    """Each memory's trust under `marks` and whether it is screened, read from only the columns trust
-    depends on (a listing filtered by trust judges every row: no `Memory` is built for them)."""
+    """Each memory's trust under `marks` and whether it is screened (a listing filtered by trust judges
+    every row: no `Memory` is built for them). One pass over content and provenance settles the plain
+    rows without parsing JSON: content of printable ASCII is not screened, and a memory without sources
+    of the dashboard's own whose provenance is plain (`_plain_provenance`) takes the trust every session
+    and `unknown:` share. Only the rest have their sources read."""
     wanted = set(ids)
     own_sources: dict[int, list[str]] = {}
     if own:
@@ -108,14 +149,28 @@ def judged_trust(
         )
         for memory_id, source in rows:
             own_sources.setdefault(int(memory_id), []).append(str(source))
+    shared = source_trust("session:x", marks)
+    plain = _plain_provenance(marks)
     judged: dict[int, tuple[str, bool]] = {}
-    columns = select(m.id, m.content, m.source_candidate_ids, m.source_candidate_provenance)
-    for memory_id, content, raw_ids, raw_provenance in conn.execute(columns):
-        if memory_id not in wanted:
-            continue
-        sources = sources_of(
-            parse_candidate_ids(raw_ids), provenance_sessions(raw_provenance), own_sources.get(memory_id, ())
-        )
-        screened = has_hidden_characters(content if isinstance(content, str) else text_value(content))
-        judged[memory_id] = (UNTRUSTED if screened else memory_trust(sources, marks), screened)
+    slow: list[int] = []
+    every = conn.execute(select(m.id, m.content, m.source_candidate_provenance))
+    for part in every.partitions(1000):
+        for memory_id, content, raw in part:
+            if memory_id not in wanted:
+                continue
+            if _screened(content):
+                judged[memory_id] = (UNTRUSTED, True)
+            elif plain is None or memory_id in own_sources or not plain(raw):
+                slow.append(memory_id)
+            else:
+                judged[memory_id] = (shared, False)
+    columns = select(m.id, m.source_candidate_ids, m.source_candidate_provenance)
+    for chunk in chunks(slow):
+        for memory_id, raw_ids, raw_provenance in conn.execute(columns.where(m.id.in_(chunk))):
+            sources = sources_of(
+                parse_candidate_ids(raw_ids),
+                provenance_sessions(raw_provenance),
+                own_sources.get(memory_id, ()),
+            )
+            judged[memory_id] = (memory_trust(sources, marks), False)
     return judged

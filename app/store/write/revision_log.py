@@ -76,6 +76,9 @@ class SeenRow:
     updated_at: int
 
 
+_NO_IDS = serialize_candidate_ids(())  # most revisions add no candidates: serialized once
+
+
 def revision_values(
     memory_id: int,
     kind: str,
@@ -97,7 +100,7 @@ def revision_values(
         "kind": kind,
         "source": source,
         "run_id": run_id,
-        "candidate_ids": serialize_candidate_ids(candidate_ids),
+        "candidate_ids": serialize_candidate_ids(candidate_ids) if candidate_ids else _NO_IDS,
         "previous_content": previous_content,
         "new_content": new_content,
         "previous_status": previous_status,

@@ -169,3 +169,41 @@ def test_a_read_only_store_at_the_previous_revision_keeps_its_facts(host_db: Pat
     finally:
         store.close()
     assert query(host_db, "SELECT count(*) FROM sqlite_master WHERE name = 'mdash_trust_marks'") == [(0,)]
+
+
+ESCAPED = (
+    '[{"candidate_id":1,"session_id":"ses_\\u0061bc",'
+    '"source_compartment_start":null,"source_compartment_end":null}]'
+)
+PLAIN_ABC = ESCAPED.replace("\\u0061", "a")
+
+
+@pytest.mark.parametrize(
+    ("provenance", "content"),
+    [
+        (ESCAPED, "plain text\twith a tab"),  # the session id written as a JSON escape
+        (PLAIN_ABC, "plain text"),
+        (PLAIN_ABC, "an ESC \x1b[2J in ASCII"),  # a control character among printable ASCII
+        (ESCAPED, "café, no hidden character"),  # not ASCII, nothing hidden
+        (PLAIN_ABC, "zero\u200bwidth"),
+    ],
+)
+@pytest.mark.parametrize("scheme_mark", [None, UNTRUSTED])
+def test_the_trust_filter_agrees_with_the_cards_under_a_sessions_own_mark(
+    store: MemoryStore, host_db: Path, provenance: str, content: str, scheme_mark: str | None
+) -> None:
+    store.set_trust("session:ses_abc", UNTRUSTED)
+    if scheme_mark is not None:  # `session:` and `unknown:` no longer share one trust
+        store.set_trust("session:", scheme_mark)
+    host_sql(
+        host_db,
+        "UPDATE user_memories SET source_candidate_ids = '[1]', source_candidate_provenance = ?,"
+        " content = ? WHERE id = 1",
+        (provenance, content),
+    )
+    store.edit(4, "Lives in Berlin (CET), moved in 2024")  # #4 gains the dashboard's own source
+    cards = store.list_memories(MemoryFilter(status="all"))
+    for trust in ("trusted", "semi", "untrusted"):
+        assert ids_of(store, status="all", trust=trust) == [m.id for m in cards if m.trust == trust], trust
+    screened = [m.id for m in cards if m.has_hidden_characters]
+    assert ids_of(store, status="all", trust="screened") == screened
