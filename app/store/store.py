@@ -564,7 +564,8 @@ class MemoryStore:
         at = min(at, now)
         with self._read() as conn:
             if self._own:
-                facts = as_of_read.fetch_facts(conn, at, ids)
+                kept = self._memory_log is not None and bool(self._memory_log.revisions)
+                facts = as_of_read.fetch_facts(conn, at, ids, now=None if kept else now)
             else:
                 facts = as_of_read.host_only_facts(conn, ids)
             if self._memory_log is not None and self._memory_log.revisions:

@@ -7,10 +7,14 @@ T creates it, or the host's `promoted_at` is after T) is absent; one deleted at 
 Where the dashboard has no record at or before T (it first saw the memory later), the state is unknown
 and is said so ("unknown before <first seen>"), never guessed.
 
-One set-based query finds, per memory, its first and last revision instants around T and the few
-revisions after T that matter (`_FACTS`, over the `(memory_id, changed_at, id)` index); Python then
-resolves each memory's facts (`resolve`). `facts_from_history` computes the same facts from a list of
-revisions (a read-only store's revisions kept in memory).
+Most memories have no revision after T: their state then is their row now. So the whole past is read
+with one scan of the host's rows, one of the revision index for each memory's last instant at or before
+T, and one range scan of the revisions after T (`_fast_facts`); only the memories changed after T whose
+first revision after T does not create them go through the set-based query that finds their first and
+last revision instants around T and the few revisions after T that matter (`_FACTS`, over the
+`(memory_id, changed_at, id)` index). Python then resolves each memory's facts (`resolve`).
+`facts_from_history` computes the same facts from a list of revisions (a read-only store's revisions
+kept in memory).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Select, bindparam, case, or_, select, union
+from sqlalchemy import BindParameter, Connection, Select, bindparam, case, func, or_, select, union
 
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -102,16 +106,26 @@ class Facts:
     deleted_promoted_at: int | None = None  # a deleted memory's, from its delete revision's snapshot
 
 
-# Every memory: the host's rows, and the memories known only from their revisions (deleted since).
-_IDS = union(select(m.id.label("memory_id")), select(r.memory_id).group_by(r.memory_id)).subquery("asof_ids")
-_ID = _IDS.c.memory_id
+# Every memory: the host's rows, and the memories known only from their revisions (deleted since); or
+# those of the ids given (each arm filtered on its own index, not the whole union).
+_GIVEN: BindParameter[Any] = bindparam("b_ids", expanding=True)
 
 
-def _seek(column: Any, *conditions: Any, descending: bool = False) -> Any:
+def _ids(by_ids: bool) -> Any:
+    hosts = select(m.id.label("memory_id"))
+    logged = select(r.memory_id).group_by(r.memory_id)
+    if by_ids:
+        hosts, logged = hosts.where(m.id.in_(_GIVEN)), logged.where(r.memory_id.in_(_GIVEN))
+    return union(hosts, logged).subquery("asof_ids").c.memory_id
+
+
+def _seek(memory: Any, column: Any, *conditions: Any, descending: bool = False) -> Any:
     """A correlated subquery: `column` of the memory's first (or last) revision meeting `conditions`.
     Over the `(memory_id, changed_at, id)` index: a seek per memory, not a scan of the log."""
     order = (r.changed_at.desc(), r.id.desc()) if descending else (r.changed_at, r.id)
-    return select(column).where(r.memory_id == _ID, *conditions).order_by(*order).limit(1).scalar_subquery()
+    return (
+        select(column).where(r.memory_id == memory, *conditions).order_by(*order).limit(1).scalar_subquery()
+    )
 
 
 _EXPIRY_KINDS = (RevisionKind.EXPIRY, RevisionKind.DELETE)
@@ -122,13 +136,12 @@ _HAS_STATUS = r.previous_status.is_not(None)
 def _facts_query(by_ids: bool) -> Select[Any]:
     # First the index alone answers, per memory: its first revision after T and its last one at or
     # before T. The rest is read only for memories changed after T (or deleted).
+    memory = _ids(by_ids)
     seeks = select(
-        _ID.label("memory_id"),
-        _seek(r.id, r.changed_at > _AT).label("next_id"),
-        _seek(r.changed_at, r.changed_at <= _AT, descending=True).label("last_at"),
+        memory.label("memory_id"),
+        _seek(memory, r.id, r.changed_at > _AT).label("next_id"),
+        _seek(memory, r.changed_at, r.changed_at <= _AT, descending=True).label("last_at"),
     )
-    if by_ids:
-        seeks = seeks.where(_ID.in_(bindparam("b_ids", expanding=True)))
     around = seeks.cte("asof_around")
     # Materialized: else the planner copies each seek into every place that reads its column.
     around = around.prefix_with("MATERIALIZED")
@@ -238,15 +251,72 @@ def recorded_first_seen(conn: Connection, memory_id: int) -> int | None:
     return _first_seen(stored, deleted)
 
 
-def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> list[Facts]:
+# Per memory in the log, one scan of the `(memory_id, changed_at, id)` index: its last revision at or
+# before T.
+_AROUND = select(
+    r.memory_id,
+    func.max(case((r.changed_at <= _AT, r.changed_at))),
+).group_by(r.memory_id)
+_AFTER = select(r.memory_id, r.id, r.changed_at, r.kind).where(r.changed_at > _AT)
+_HOSTS = select(
+    m.id, m.id, m.content, m.status, m.promoted_at, seen.c.first_seen_at, expiry.c.expires_at
+).select_from(
+    user_memories.outerjoin(seen, seen.c.memory_id == m.id).outerjoin(expiry, expiry.c.memory_id == m.id)
+)
+
+
+def fetch_facts(
+    conn: Connection, at: int, ids: Sequence[int] | None = None, *, now: int | None = None
+) -> list[Facts]:
     """Every memory's facts at `at` (host rows and memories known only from revisions), or those of
-    `ids`, in no order. Needs the dashboard's own tables."""
+    `ids`, in no order. Needs the dashboard's own tables. Given `now` (after `at`), every memory's facts
+    are read the fast way (`_fast_facts`), which leaves out some memories that did not exist at `at`."""
+    if ids is None and now is not None and at < now:
+        return _fast_facts(conn, at)
     rows: list[Any] = []
     if ids is None:
         rows = list(conn.execute(_FACTS[False], {"b_at": at}))
     else:
         for part in chunks(ids):
             rows += conn.execute(_FACTS[True], {"b_at": at, "b_ids": list(part)})
+    return _facts_of_rows(conn, at, rows)
+
+
+def _fast_facts(conn: Connection, at: int) -> list[Facts]:
+    """Most memories have no revision after T: their state then is their row now, read with one plain
+    scan. Only those changed after T (or deleted) are looked up revision by revision (`_FACTS`), less
+    those whose first revision after T creates them (absent then, as `resolve` says): one range scan of
+    the revisions after T (the `changed_at` index) finds them. Memories deleted at or before T are
+    left out."""
+    around = {int(row[0]): row[1] for row in conn.execute(_AROUND, {"b_at": at})}
+    first: dict[int, tuple[int, int, str]] = {}
+    for memory_id, revision_id, changed_at, kind in conn.execute(_AFTER, {"b_at": at}):
+        key = (changed_at, revision_id, kind)
+        if memory_id not in first or key < first[memory_id]:
+            first[memory_id] = key
+    changed = {memory_id for memory_id, (_, _, kind) in first.items() if kind != RevisionKind.CREATE}
+    found: list[Facts] = []
+    for row in conn.execute(_HOSTS):
+        memory_id = int(row[0])
+        if memory_id not in first:
+            found.append(
+                Facts(
+                    memory_id,
+                    _host_state(row),
+                    _first_seen(row[5], None),
+                    row[6],
+                    None,
+                    around.get(memory_id),
+                    None,
+                    None,
+                    None,
+                    None,
+                )
+            )
+    return found + fetch_facts(conn, at, sorted(changed))
+
+
+def _facts_of_rows(conn: Connection, at: int, rows: Sequence[Any]) -> list[Facts]:
     markers = _markers(conn, at, {int(row[0]): row[10] for row in rows if row[10] is not None})
     none: Marker = (None, None)
     return [
