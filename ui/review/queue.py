@@ -79,7 +79,7 @@ class ReviewQueue(QDialog):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.text = QPlainTextEdit(self)
         self.text.setPlaceholderText(
-            "The new memory's text (defaults to the selected candidates, one per line)"
+            "The new memory's text (defaults to the selected candidates joined into one line)"
         )
         self.text.setMaximumHeight(110)
         self.text.setAccessibleName("Text of the promoted memory")
