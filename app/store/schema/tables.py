@@ -77,7 +77,7 @@ revisions = Table(
     Column("detail", Text),
     Index("ix_mdash_revisions_memory", "memory_id", "changed_at", "id"),
     Index("ix_mdash_revisions_run", "run_id"),
-    Index("ix_mdash_revisions_changed", "changed_at"),  # revision 0006_evidence
+    Index("ix_mdash_revisions_by_time", "changed_at", "memory_id", "id", "kind"),  # 0007_revisions_by_time
 )
 
 # What the store last saw of each memory, to notice rewrites made outside the dashboard.
