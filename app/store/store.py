@@ -559,13 +559,17 @@ class MemoryStore:
         """Every memory (or those of `ids`) as it was at instant `at`, rebuilt from the revisions after
         observing outside changes; a memory that did not exist then is left out, one the dashboard has
         no record of then is marked unknown. An instant after now is now."""
+        return self._as_of(at, ids, profile=False)
+
+    def _as_of(self, at: int, ids: Sequence[int] | None, *, profile: bool) -> list[as_of_read.MemoryAsOf]:
+        """`as_of`; with `profile`, memories known at `at` and not injected then may be left out."""
         self.observe()
         now = self.now()
         at = min(at, now)
         with self._read() as conn:
             if self._own:
                 kept = self._memory_log is not None and bool(self._memory_log.revisions)
-                facts = as_of_read.fetch_facts(conn, at, ids, now=None if kept else now)
+                facts = as_of_read.fetch_facts(conn, at, ids, now=None if kept else now, profile=profile)
             else:
                 facts = as_of_read.host_only_facts(conn, ids)
             if self._memory_log is not None and self._memory_log.revisions:
@@ -587,7 +591,7 @@ class MemoryStore:
 
     def profile_as_of(self, at: int) -> list[as_of_read.MemoryAsOf]:
         """What the agent was shown at `at`: memories injected then, and those whose state then is unknown."""
-        return [state for state in self.as_of(at) if state.injected or not state.known]
+        return [state for state in self._as_of(at, None, profile=True) if state.injected or not state.known]
 
     def memory_as_of(self, memory_id: int, at: int) -> as_of_read.MemoryAsOf:
         found = self.as_of(at, [memory_id])

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, Select, bindparam, case, func, or_, select, union
+from sqlalchemy import BindParameter, Connection, Select, and_, bindparam, case, func, or_, select, union
 
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -257,22 +257,48 @@ _AROUND = select(
     r.memory_id,
     func.max(case((r.changed_at <= _AT, r.changed_at))),
 ).group_by(r.memory_id)
-_AFTER = select(r.memory_id, r.id, r.changed_at, r.kind).where(r.changed_at > _AT)
-_HOSTS = select(
-    m.id, m.id, m.content, m.status, m.promoted_at, seen.c.first_seen_at, expiry.c.expires_at
-).select_from(
-    user_memories.outerjoin(seen, seen.c.memory_id == m.id).outerjoin(expiry, expiry.c.memory_id == m.id)
+# The revisions after T in the order of the `(changed_at, memory_id, id, kind)` index, which covers the
+# query: a memory's first row here is its first revision after T. Whether it creates the memory, as 1 or 0.
+_AFTER = (
+    select(r.memory_id, case((r.kind == RevisionKind.CREATE, 1), else_=0))
+    .where(r.changed_at > _AT)
+    .order_by(r.changed_at, r.memory_id, r.id)
 )
+# The host's rows; with `_INJECTED_ROW`, the content only of those active and not expired at T.
+_JOINED = user_memories.outerjoin(seen, seen.c.memory_id == m.id).outerjoin(
+    expiry, expiry.c.memory_id == m.id
+)
+_INJECTED_ROW = and_(
+    m.status == MemoryStatus.ACTIVE, or_(expiry.c.expires_at.is_(None), expiry.c.expires_at > _AT)
+)
+_HOSTS = {
+    profile: select(
+        m.id,
+        m.id,
+        case((_INJECTED_ROW, m.content)) if profile else m.content,
+        m.status,
+        m.promoted_at,
+        seen.c.first_seen_at,
+        expiry.c.expires_at,
+    ).select_from(_JOINED)
+    for profile in (False, True)
+}
 
 
 def fetch_facts(
-    conn: Connection, at: int, ids: Sequence[int] | None = None, *, now: int | None = None
+    conn: Connection,
+    at: int,
+    ids: Sequence[int] | None = None,
+    *,
+    now: int | None = None,
+    profile: bool = False,
 ) -> list[Facts]:
     """Every memory's facts at `at` (host rows and memories known only from revisions), or those of
     `ids`, in no order. Needs the dashboard's own tables. Given `now` (after `at`), every memory's facts
-    are read the fast way (`_fast_facts`), which leaves out some memories that did not exist at `at`."""
+    are read the fast way (`_fast_facts`), which leaves out some memories that did not exist at `at`;
+    with `profile` too, it also leaves out memories known then and not injected then."""
     if ids is None and now is not None and at < now:
-        return _fast_facts(conn, at)
+        return _fast_facts(conn, at, profile)
     rows: list[Any] = []
     if ids is None:
         rows = list(conn.execute(_FACTS[False], {"b_at": at}))
@@ -282,37 +308,28 @@ def fetch_facts(
     return _facts_of_rows(conn, at, rows)
 
 
-def _fast_facts(conn: Connection, at: int) -> list[Facts]:
+def _fast_facts(conn: Connection, at: int, profile: bool) -> list[Facts]:
     """Most memories have no revision after T: their state then is their row now, read with one plain
     scan. Only those changed after T (or deleted) are looked up revision by revision (`_FACTS`), less
     those whose first revision after T creates them (absent then, as `resolve` says): one range scan of
-    the revisions after T (the `changed_at` index) finds them. Memories deleted at or before T are
-    left out."""
+    the revisions after T (the time index) finds them. Memories deleted at or before T are left out.
+    For the profile (`profile`), the content is read only of the rows injected at T, and a row known at
+    T and not injected then is left out."""
     around = {int(row[0]): row[1] for row in conn.execute(_AROUND, {"b_at": at})}
-    first: dict[int, tuple[int, int, str]] = {}
-    for memory_id, revision_id, changed_at, kind in conn.execute(_AFTER, {"b_at": at}):
-        key = (changed_at, revision_id, kind)
-        if memory_id not in first or key < first[memory_id]:
-            first[memory_id] = key
-    changed = {memory_id for memory_id, (_, _, kind) in first.items() if kind != RevisionKind.CREATE}
+    first = dict(reversed(conn.execute(_AFTER, {"b_at": at}).all()))  # per memory: its first creates it
+    changed = [memory_id for memory_id, creates in first.items() if not creates]
     found: list[Facts] = []
-    for row in conn.execute(_HOSTS):
+    for row in conn.execute(_HOSTS[profile], {"b_at": at}):
         memory_id = int(row[0])
-        if memory_id not in first:
-            found.append(
-                Facts(
-                    memory_id,
-                    _host_state(row),
-                    _first_seen(row[5], None),
-                    row[6],
-                    None,
-                    around.get(memory_id),
-                    None,
-                    None,
-                    None,
-                    None,
-                )
-            )
+        if memory_id in first:
+            continue
+        last_at = around.get(memory_id)
+        first_seen = _first_seen(row[5], None)
+        read = not profile or (row[3] == MemoryStatus.ACTIVE and (row[6] is None or at < row[6]))
+        if not read and (last_at is not None or (first_seen is not None and first_seen <= at)):
+            continue  # the profile: known at T and not injected then
+        host = _host_state(row if read else (*row[:2], "", *row[3:]))  # unknown at T: no text shown
+        found.append(Facts(memory_id, host, first_seen, row[6], None, last_at, None, None, None, None))
     return found + fetch_facts(conn, at, sorted(changed))
 
 
