@@ -1,5 +1,5 @@
-"""Revision 0006_evidence: the evidence archive and the revisions' time index, and back down exactly (to
-0004_trust_marks, the revision before it)."""
+"""Revisions 0006_evidence (the evidence archive and the revisions' time index) and 0007_revisions_by_time
+(the covering time index in its place): each up from the revision before it, and back down exactly."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from sqlalchemy import create_engine
 from app.store.schema.fence import fence_fingerprints
 from app.store.schema.migrate import alembic_config
 
+Schema = list[tuple[str, str, str]]
 
-def _schema(path: Path) -> list[tuple[str, str, str]]:
+
+def _schema(path: Path) -> Schema:
     conn = sqlite3.connect(path)
     try:
         rows = conn.execute(
@@ -25,21 +27,40 @@ def _schema(path: Path) -> list[tuple[str, str, str]]:
         conn.close()
 
 
-def test_up_adds_only_our_objects_and_down_restores_0004(tmp_path: Path) -> None:
-    path = build_host_db(tmp_path / "context.db")
+def _names(schema: Schema) -> set[str]:
+    return {name for _, name, _ in schema}
+
+
+def _up_and_down(path: Path, previous: str, revision: str) -> tuple[Schema, Schema]:
+    """The schema at `previous` and at `revision`; the host's tables untouched on the way up, and the
+    way back down gives `previous`'s schema exactly."""
     engine = create_engine(f"sqlite:///{path}")
     try:
         with engine.begin() as conn:
-            command.upgrade(alembic_config(conn), "0004_trust_marks")
+            command.upgrade(alembic_config(conn), previous)
         before = _schema(path)
         with engine.begin() as conn:
             fence = fence_fingerprints(conn)
-            command.upgrade(alembic_config(conn), "0006_evidence")
+            command.upgrade(alembic_config(conn), revision)
             assert fence_fingerprints(conn) == fence  # the host's tables are as they were
-        added = {name for _, name, _ in _schema(path)} - {name for _, name, _ in before}
-        assert added == {"mdash_evidence", "ix_mdash_revisions_changed"}
+        after = _schema(path)
         with engine.begin() as conn:
-            command.downgrade(alembic_config(conn), "0004_trust_marks")
+            command.downgrade(alembic_config(conn), previous)
         assert _schema(path) == before
+        return before, after
     finally:
         engine.dispose()
+
+
+def test_up_adds_only_our_objects_and_down_restores_0004(tmp_path: Path) -> None:
+    before, after = _up_and_down(build_host_db(tmp_path / "context.db"), "0004_trust_marks", "0006_evidence")
+    assert _names(after) - _names(before) == {"mdash_evidence", "ix_mdash_revisions_changed"}
+
+
+def test_0007_swaps_the_time_index_and_down_restores_0006(tmp_path: Path) -> None:
+    path = build_host_db(tmp_path / "context.db")
+    before, after = _up_and_down(path, "0006_evidence", "0007_revisions_by_time")
+    assert _names(after) - _names(before) == {"ix_mdash_revisions_by_time"}
+    assert _names(before) - _names(after) == {"ix_mdash_revisions_changed"}
+    index = next(sql for _, name, sql in after if name == "ix_mdash_revisions_by_time")
+    assert index.endswith("(changed_at, memory_id, id, kind)")
