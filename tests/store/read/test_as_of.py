@@ -126,6 +126,15 @@ def test_profile_as_of_each_instant(timeline: MemoryStore) -> None:
     assert [memory.id for memory in timeline.profile()] == profile(at(8))
 
 
+def test_the_profile_is_the_full_past_filtered(timeline: MemoryStore) -> None:
+    """The profile reads only what it shows (the text of the injected rows); its answer is the full
+    past's injected and unknown states, at every instant, before the first look too."""
+    for when in (at(-1), at(0), at(1), at(2.5), at(3.5), at(4.5), at(5.5), at(6.5), at(7), at(8)):
+        full = [state for state in timeline.as_of(when) if state.injected or not state.known]
+        assert timeline.profile_as_of(when) == full, when
+    assert 2 in [state.memory_id for state in timeline.profile_as_of(at(-1))]  # dismissed, unknown then
+
+
 def test_a_future_instant_means_now(timeline: MemoryStore, clock: ManualClock) -> None:
     future = timeline.as_of(at(24 * 365))
     assert future == timeline.as_of(clock.now_ms())
