@@ -83,7 +83,9 @@ class Memory:
     trust: str
     has_hidden_characters: bool
     revision_count: int = 0
-    first_seen_at: int | None = None  # when the dashboard first read this memory (None: not recorded)
+    # When the dashboard first read this memory (None: not yet, or not recorded). The dashboard's record of
+    # its own look, not the memory's state: a first look changes no memory, so it takes no part in `==`.
+    first_seen_at: int | None = field(default=None, compare=False)
     # What was odd in the stored row (`app.store.read.rows`): one note per oddity, raw values escaped, e.g.
     # "updated_at is text 'yesterday', not epoch milliseconds in range: shown as 1970-01-01 00:00:00 UTC".
     oddities: tuple[str, ...] = ()
