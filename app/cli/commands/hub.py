@@ -1,14 +1,15 @@
 """`hub publish`, `status`, `request-dismiss`, `pull`, `configure`: memories in a shared PostgreSQL hub.
 
 The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
-the machine's name defaults to the host name. A URL holding a password is never saved.
+the machine's name defaults to the host name. A URL holding a password is never saved. `app.hub` (and
+psycopg) load only when a hub command runs, so every other command starts without them.
 """
 
 from __future__ import annotations
 
 import argparse
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.arguments import positive_int64
 from app.cli.registry import Opener
@@ -24,11 +25,11 @@ from app.core.settings import (
     with_hub,
 )
 from app.core.text_input import text_problem
-from app.hub.publish import PublishReport, publish
-from app.hub.pull import pull
-from app.hub.requests import queue_dismiss
-from app.hub.status import MachineStatus, hub_status
-from app.store.store import MemoryStore
+
+if TYPE_CHECKING:
+    from app.hub.publish import PublishReport
+    from app.hub.status import MachineStatus
+    from app.store.store import MemoryStore
 
 REQUEST_HELP = (
     "Dismiss on every machine: queue a dismissal of this memory's copies, applied by each machine on its "
@@ -82,6 +83,8 @@ def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
         problem = text_problem(args.reason)
     if problem is not None:
         raise InvalidInputError(f"the request {problem}")
+    from app.hub.requests import queue_dismiss
+
     queued = queue_dismiss(
         url,
         args.source_machine,
@@ -106,6 +109,8 @@ def cmd_publish(args: argparse.Namespace, opener: Opener) -> int:
     def open_local() -> AbstractContextManager[MemoryStore]:
         result: AbstractContextManager[MemoryStore] = opener(args)
         return result
+
+    from app.hub.publish import publish
 
     report = publish(open_local, url, machine)
     if args.json:
@@ -134,6 +139,8 @@ def status_text(rows: list[MachineStatus]) -> str:
 
 
 def cmd_status(args: argparse.Namespace, _opener: Opener) -> int:
+    from app.hub.status import hub_status
+
     rows = hub_status(_hub(args.to))
     if args.json:
         print_json({"machines": [row.to_json() for row in rows]})
@@ -147,6 +154,8 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
     problem = machine_name_problem(args.source_machine)
     if problem is not None:
         raise InvalidInputError(f"the machine's name {problem}")
+    from app.hub.pull import pull
+
     memory = pull(lambda: opener(args, write=True), url, args.source_machine.strip(), args.id)
     if args.json:
         print_json({"memory_id": memory.id, "copied_from": args.source_machine, "copied_memory_id": args.id})
