@@ -248,7 +248,7 @@ class MemoryListModel(QAbstractListModel):
             self._remove_rows(first, last)
         staying = [item for item in new_ids if item in old]
         if staying != self._ids:
-            self._reorder(staying)
+            self._replace_ids(staying)  # same ids, new order: every persistent index follows its id
         row = 0
         while row < len(new_ids):
             if row < len(self._ids) and self._ids[row] == new_ids[row]:
@@ -275,15 +275,4 @@ class MemoryListModel(QAbstractListModel):
         for index, memory_id in zip(persistent, moved_ids, strict=True):
             row = self.row_of(memory_id)
             self.changePersistentIndex(index, QModelIndex() if row is None else self.index(row, 0))
-        self.layoutChanged.emit()
-
-    def _reorder(self, order: list[int]) -> None:
-        """Same ids, new order: a layout change that moves persistent indexes (selection) along."""
-        self.layoutAboutToBeChanged.emit()
-        persistent = self.persistentIndexList()
-        moved_ids = [self._ids[index.row()] for index in persistent]
-        self._ids = order
-        self._rows_by_id = None
-        for index, memory_id in zip(persistent, moved_ids, strict=True):
-            self.changePersistentIndex(index, self.index(self.row_of(memory_id) or 0, 0))
         self.layoutChanged.emit()
