@@ -121,7 +121,7 @@ class Writes(Reads):
     @overload
     def dismiss(self, memory_ids: Sequence[int], reason: str | None = None) -> list[int]: ...
     def dismiss(self, memory_ids: int | Sequence[int], reason: str | None = None) -> Memory | list[int]:
-        """`dismiss`, `retire`, the window's Dismiss (one or many) and undo, a hub request: not shown."""
+        """`dismiss`, `retire`, the window's Dismiss and its undo, a hub request: no longer injected."""
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             changed = writes.set_statuses(ctx, ids, MemoryStatus.DISMISSED, reason=reason)
