@@ -64,9 +64,10 @@ def hub_tables(url: str) -> dict[str, list[tuple[Any, ...]]]:
     return {
         "memories": hub_query(url, "SELECT * FROM hub_memories ORDER BY 1, 2, 3"),
         "revisions": hub_query(url, "SELECT * FROM hub_revisions ORDER BY 1, 2, 3"),
+        "evidence": hub_query(url, "SELECT * FROM hub_evidence ORDER BY 1, 2, 3"),
         "marks": hub_query(
-            url, "SELECT publisher, machine, memory_mark, revision_mark, published_at FROM hub_machines"
-            " ORDER BY 1, 2"
+            url, "SELECT publisher, machine, memory_mark, revision_mark, evidence_mark, published_at"
+            " FROM hub_machines ORDER BY 1, 2"
         ),
     }  # fmt: skip
 

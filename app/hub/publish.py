@@ -1,15 +1,16 @@
 """`hub publish`: this machine's memories, revisions and evidence into the hub, keyed by (machine, id).
 
-The first publish sends everything; later ones what changed since the watermark kept per machine in
-`hub_machines` (memories changed at or after the last `updated_at` sent, revisions after the last id
-sent). Each batch is one hub transaction that also moves the watermark, so a publish killed midway leaves
-the hub as it was before or after each batch, and the next publish goes on from there. Rows are sent with
-`COPY` into a temporary table, then merged: a memory row is rewritten only when it differs, a revision
-never, so publishing twice changes nothing. Memories this machine no longer holds leave the hub (their
-revisions stay). Dismissals requested from the hub for this machine's memories are applied first
-(`app.hub.requests`), so the same publish sends them. The hub is connected to before the local store is
-opened: a hub that is down or refuses the login is a message and nothing local is opened, let alone
-written.
+The first publish sends everything; later ones what changed since the watermarks kept per machine in
+`hub_machines` (memories changed at or after the last `updated_at` sent, revisions and archived
+candidates after the last id sent). Each batch is one hub transaction that also moves its watermark, so
+a publish killed midway leaves the hub as it was before or after each batch, and the next publish goes on
+from there. Rows are sent with `COPY` into a temporary table, then merged: a memory row is rewritten only
+when it differs, a revision or an archived candidate never, so publishing twice changes nothing. Memories
+this machine no longer holds leave the hub (their revisions and evidence stay). Dismissals requested from
+the hub for this machine's memories are applied first (`app.hub.requests`), and a writable store looks for
+outside changes and new candidates (`MemoryStore.observe`), so the same publish sends them. The hub is
+connected to before the local store is opened: a hub that is down or refuses the login is a message and
+nothing local is opened, let alone written.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 import psycopg
 from sqlalchemy import Connection
 
+from app.core.text_input import INT64_MIN
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.requests import apply_pending, has_pending
@@ -39,8 +41,9 @@ _INCOMING = (
     "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_revisions (revision_id bigint, memory_id bigint,"
     " changed_at bigint, kind text, source text, run_id text, candidate_ids text, previous_content text,"
     " new_content text, previous_status text, new_status text, detail text) ON COMMIT DELETE ROWS",
-    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_evidence (memory_id bigint, candidate_id bigint,"
-    " session_id text, content text, detail text) ON COMMIT DELETE ROWS",
+    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_evidence (candidate_id bigint, content text,"
+    " session_id text, source_compartment_start bigint, source_compartment_end bigint, created_at bigint,"
+    " first_seen_at bigint, detail text) ON COMMIT DELETE ROWS",
 )
 
 
@@ -72,22 +75,47 @@ MERGE_REVISIONS = _merge(
     "hub_revisions", "hub_incoming_revisions", local.REVISION_COLUMNS, ("revision_id",), update=False
 )
 MERGE_EVIDENCE = _merge(
-    "hub_evidence", "hub_incoming_evidence", local.EVIDENCE_COLUMNS, ("memory_id", "candidate_id"), False
+    "hub_evidence", "hub_incoming_evidence", local.EVIDENCE_COLUMNS, ("candidate_id",), update=False
 )
-_MARKS = "SELECT memory_mark, revision_mark, published_at FROM hub_machines WHERE machine = %s"
+_MARKS = "SELECT memory_mark, revision_mark, evidence_mark, published_at FROM hub_machines WHERE machine = %s"
 _SAVE_MARKS = (
-    "INSERT INTO hub_machines (machine, memory_mark, revision_mark, published_at, checked_at)"
-    " VALUES (%(machine)s, %(memory_mark)s, %(revision_mark)s, %(published_at)s, %(checked_at)s)"
-    " ON CONFLICT (publisher, machine) DO UPDATE SET memory_mark = excluded.memory_mark,"
-    " revision_mark = excluded.revision_mark, published_at = excluded.published_at,"
+    "INSERT INTO hub_machines (machine, memory_mark, revision_mark, evidence_mark, published_at, checked_at)"
+    " VALUES (%(machine)s, %(memory_mark)s, %(revision_mark)s, %(evidence_mark)s, %(published_at)s,"
+    " %(checked_at)s) ON CONFLICT (publisher, machine) DO UPDATE SET memory_mark = excluded.memory_mark,"
+    " revision_mark = excluded.revision_mark, evidence_mark = excluded.evidence_mark,"
+    " published_at = excluded.published_at,"
     " checked_at = coalesce(excluded.checked_at, hub_machines.checked_at)"
 )
 _REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
-_HUB_TALLY = (  # `%%`: psycopg's escape for a literal `%`
-    f"SELECT count(*), coalesce(sum(memory_id %% {local.TALLY_MODULUS}), 0) FROM hub_memories"
-    " WHERE machine = %s"
-)
-_HUB_IDS = "SELECT memory_id FROM hub_memories WHERE machine = %s"
+
+
+def _hub_tally(table: str, id_column: str) -> str:
+    """The hub's tally of a machine's rows, summed as `local.Held.tally` sums (`%%`: psycopg's `%`)."""
+    return (
+        f"SELECT count(*), coalesce(sum({id_column} %% {local.TALLY_MODULUS}), 0) FROM {table}"
+        " WHERE machine = %s"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A local table (`held`) and the hub table that must hold its every row, by id."""
+
+    held: local.Held
+    table: str
+    id_column: str
+
+    @property
+    def tally(self) -> str:
+        return _hub_tally(self.table, self.id_column)
+
+    @property
+    def ids(self) -> str:
+        return f"SELECT {self.id_column} FROM {self.table} WHERE machine = %s"
+
+
+_KEPT_MEMORIES = _Kept(local.MEMORIES, "hub_memories", "memory_id")
+_KEPT_EVIDENCE = _Kept(local.EVIDENCE, "hub_evidence", "candidate_id")
 
 
 @dataclass(slots=True)
@@ -96,6 +124,7 @@ class Marks:
 
     memory_mark: int | None = None
     revision_mark: int | None = None
+    evidence_mark: int | None = None
     published_at: int | None = None
 
 
@@ -105,7 +134,7 @@ class PublishReport:
     hub: str
     memories: int = 0  # memory rows added or changed in the hub
     revisions: int = 0  # revision rows added
-    evidence: int = 0
+    evidence: int = 0  # archived candidates added
     removed: int = 0  # memories the machine no longer holds, taken out of the hub
     batches: int = 0
     first: bool = False
@@ -173,30 +202,37 @@ class _Publisher:
             self._save_marks(added > 0)
         self.report.revisions += added
 
-    def evidence(self, rows: list[local.Row]) -> None:
+    def evidence(self, rows: list[local.Row], *, move_mark: bool = True) -> None:
         with self.hub.transaction():
             added = self._batch("hub_incoming_evidence", local.EVIDENCE_COLUMNS, rows, MERGE_EVIDENCE)
+            if move_mark:
+                self.marks.evidence_mark = max(int(rows[-1][0]), self.marks.evidence_mark or INT64_MIN)
             self._save_marks(added > 0)
         self.report.evidence += added
 
-    def _hub_ids(self) -> set[int]:
-        ids = {int(row[0]) for row in self.hub.execute(_HUB_IDS, (self.report.machine,))}
+    def _compare(self, conn: Connection, kept: _Kept) -> tuple[list[int], list[int]]:
+        """(ids held here the hub lacks, ids the hub holds no longer held here): none read at all when
+        the tallies (count and sum of ids) match, as they usually do."""
+        row = self.hub.execute(kept.tally, (self.report.machine,)).fetchone()
         self.hub.commit()
-        return ids
+        if row is not None and (int(row[0]), int(row[1])) == kept.held.tally(conn):
+            return [], []
+        held = set(kept.held.ids(conn))
+        published = {int(found[0]) for found in self.hub.execute(kept.ids, (self.report.machine,))}
+        self.hub.commit()
+        return sorted(held - published), sorted(published - held)
 
     def reconcile(self, conn: Connection) -> None:
-        """Make the hub hold exactly the memories this machine holds, and note the check (one
-        transaction). Usually the tallies (count and sum of ids) match and nothing more is read; else
-        the ids are compared: memories gone here leave the hub, and any the watermark missed (written
-        here with an `updated_at` older than the last publish) are sent."""
-        row = self.hub.execute(_HUB_TALLY, (self.report.machine,)).fetchone()
-        self.hub.commit()
-        gone: list[int] = []
-        if row is None or (int(row[0]), int(row[1])) != local.memory_tally(conn):
-            held, published = set(local.memory_ids(conn)), self._hub_ids()
-            for rows in local.memories_by_id(conn, sorted(held - published)):
-                self.memories(rows)
-            gone = sorted(published - held)
+        """Make the hub hold exactly the memories this machine holds, and every archived candidate, and
+        note the check (one transaction). Rows the watermarks missed (a memory written here with an
+        `updated_at` older than the last publish, a candidate archived under an id below the mark) are
+        sent; memories gone here leave the hub (archived candidates never leave the archive)."""
+        missing, gone = self._compare(conn, _KEPT_MEMORIES)
+        for rows in local.MEMORIES.by_id(conn, missing):
+            self.memories(rows)
+        if local.has_archive(conn):
+            for rows in local.EVIDENCE.by_id(conn, self._compare(conn, _KEPT_EVIDENCE)[0]):
+                self.evidence(rows, move_mark=False)
         with self.hub.transaction():
             removed = self.hub.execute(_REMOVE_GONE, (self.report.machine, gone)).rowcount if gone else 0
             self._save_marks(removed > 0, checked=True)
@@ -207,12 +243,14 @@ def send(store: MemoryStore, hub: psycopg.Connection[Any], report: PublishReport
     """Everything new since the machine's marks, batch by batch, from one snapshot of the store."""
     publisher = _Publisher(hub, report, store.now())
     marks = publisher.marks
+    if not store.read_only:
+        store.observe()  # outside rewrites become revisions, new candidates enter the archive
     with store.read_snapshot() as conn:
         for rows in local.memory_batches(conn, marks.memory_mark, batch):
             publisher.memories(rows)
         for rows in local.revision_batches(conn, marks.revision_mark, batch, store.has_own_tables):
             publisher.revisions(rows)
-        for rows in local.archived_evidence_batches(conn, None, batch):
+        for rows in local.evidence_batches(conn, marks.evidence_mark, batch):
             publisher.evidence(rows)
         publisher.reconcile(conn)
 

@@ -71,7 +71,8 @@ def report_text(report: PublishReport) -> str:
         what = "first publish" if report.first else "published"
         lines.append(
             f"{report.machine} → {report.hub}: {what}: {report.memories:,} memories added or changed, "
-            f"{report.revisions:,} revisions, {report.removed:,} removed ({report.batches} batches)"
+            f"{report.revisions:,} revisions, {report.evidence:,} archived candidates, {report.removed:,} "
+            f"removed ({report.batches} batches)"
         )
     return "\n".join(lines)
 
@@ -128,12 +129,13 @@ def status_text(rows: list[MachineStatus]) -> str:
     if not rows:
         return "no machine has published to this hub (as this role) yet"
     lines = [
-        f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'requests':>8}"
+        f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'evidence':>9}"
+        f" {'requests':>8}"
     ]
     for row in rows:
         lines.append(
             f"{row.machine[:24]:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
-            f"{row.revisions:>10,} {row.pending_requests:>8,}"
+            f"{row.revisions:>10,} {row.evidence:>9,} {row.pending_requests:>8,}"
         )
     return "\n".join(lines)
 
