@@ -1,13 +1,16 @@
 """`hub publish`, `status`, `request-dismiss`, `pull`, `configure`: memories in a shared PostgreSQL hub.
 
 The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
-the machine's name defaults to the host name. A URL holding a password is never saved. `app.hub` (and
+the machine's name defaults to the host name. A URL holding a password is never saved; `configure
+--store-password` keeps the password in the OS keyring instead. `app.hub` (and
 psycopg) load only when a hub command runs, so every other command starts without them.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
+import sys
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -166,16 +169,40 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
+def read_password(prompt: str) -> str:
+    """The password typed at a prompt that does not echo it, or the first line of standard input when
+    that is not a terminal (never an argument: those show in `ps` and the shell's history)."""
+    typed = getpass.getpass(prompt) if sys.stdin.isatty() else sys.stdin.readline().rstrip("\r\n")
+    problem = "is empty" if not typed else text_problem(typed)
+    if problem is not None:
+        raise InvalidInputError(f"the password {problem}; nothing was saved")
+    return typed
+
+
+def _store_password(url: str) -> str:
+    from app.hub.connect import hub_url
+    from app.hub.password import keyring_user, store_password
+
+    parsed = hub_url(url)
+    who = keyring_user(parsed)
+    backend = store_password(parsed, read_password(f"Password for {who}: "))
+    return f"the password for {who} is kept in the OS keyring ({backend}), not in the settings"
+
+
 def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
     settings = load_settings()
     if args.url is not None or args.machine is not None:
         settings = with_hub(settings, args.url, args.machine)
         save_settings(settings)
-    data = {"hub_url": hub_url_setting(settings), "machine": hub_machine_setting(settings)}
+    data: dict[str, Any] = {"hub_url": hub_url_setting(settings), "machine": hub_machine_setting(settings)}
+    if args.store_password:
+        data["password"] = _store_password(_hub(data["hub_url"]))
     if args.json:
         print_json(data)
     else:
         print(f"hub: {data['hub_url'] or '(none)'}\nmachine: {data['machine']}")
+        if "password" in data:
+            print(data["password"])
     return 0
 
 
@@ -228,4 +255,9 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     configure.set_defaults(handler=cmd_configure)
     configure.add_argument("--url", metavar="URL", help="the hub's URL, without a password")
     configure.add_argument("--machine", metavar="NAME", help="this machine's name in the hub")
+    configure.add_argument(
+        "--store-password", action="store_true",
+        help="keep the hub's password in the OS keyring (asked at a prompt that does not echo, or read "
+        "from standard input; never saved in settings.json)",
+    )  # fmt: skip
     configure.add_argument("--json", action="store_true")
