@@ -86,12 +86,9 @@ def test_a_password_stored_in_the_keyring_is_used_and_never_reaches_the_settings
     assert (json.loads(out)["memories"], json.loads(out)["machine"]) == (5, "laptop")
 
 
+@pytest.mark.usefixtures("memory_keyring")
 def test_libpq_sources_come_before_the_keyring(
-    password_server: str,
-    memory_keyring: MemoryKeyring,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    password_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store_password(make_url(password_server), SECRET)
     monkeypatch.setenv("PGPASSFILE", str(pgpass(tmp_path, "wrong")))
