@@ -52,16 +52,16 @@ def _keyring() -> Any:
         import keyring
     except ImportError as exc:
         raise KeyringUnavailableError(
-            f"the keyring package is not installed, so no OS keyring can be used ({INSTALL_HINT}); keep "
-            "the password in ~/.pgpass or PGPASSFILE instead"
+            "the keyring package is not installed, so no OS keyring can be used; keep the password in "
+            f"~/.pgpass or PGPASSFILE instead ({INSTALL_HINT})"
         ) from exc
     return keyring
 
 
 def _unavailable(exc: Exception) -> KeyringUnavailableError:
     return KeyringUnavailableError(
-        f"no OS keyring is available on this machine ({exc}); keep the password in ~/.pgpass or "
-        "PGPASSFILE instead"
+        "no OS keyring is available on this machine; keep the password in ~/.pgpass or PGPASSFILE "
+        f"instead (keyring: {exc})"
     )
 
 

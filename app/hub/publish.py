@@ -15,9 +15,9 @@ nothing local is opened, let alone written.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import psycopg
@@ -148,6 +148,32 @@ class PublishReport:
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "changed": self.changed}
 
+    def progress_text(self) -> str:
+        """So far, in a few words (while the publish runs)."""
+        return (
+            f"{self.memories:,} memories, {self.revisions:,} revisions, {self.evidence:,} archived "
+            f"candidates sent ({self.batches} batches)"
+        )
+
+    def text(self) -> str:
+        """What the publish did, for a person (`hub publish`, File → Hub…)."""
+        lines = []
+        if self.dismissed:
+            shown = ", ".join(f"#{memory_id}" for memory_id in self.dismissed)
+            lines.append(f"dismissed on the hub's request: {shown}")
+        if self.requests_waiting:
+            lines.append("the hub holds dismissals for this machine; they wait for a writable database")
+        if not self.changed:
+            lines.append(f"{self.machine} → {self.hub}: nothing new to publish")
+        else:
+            what = "first publish" if self.first else "published"
+            lines.append(
+                f"{self.machine} → {self.hub}: {what}: {self.memories:,} memories added or changed, "
+                f"{self.revisions:,} revisions, {self.evidence:,} archived candidates, {self.removed:,} "
+                f"removed ({self.batches} batches)"
+            )
+        return "\n".join(lines)
+
 
 def _read_marks(hub: psycopg.Connection[Any], machine: str) -> Marks | None:
     row = hub.execute(_MARKS, (machine,)).fetchone()
@@ -161,13 +187,19 @@ def _copy(hub: psycopg.Connection[Any], table: str, columns: tuple[str, ...], ro
             copy.write_row(row)
 
 
+Progress = Callable[[PublishReport], None]
+
+
 class _Publisher:
     """One publish: a hub connection, the machine's marks, the running report."""
 
-    def __init__(self, hub: psycopg.Connection[Any], report: PublishReport, now: int) -> None:
+    def __init__(
+        self, hub: psycopg.Connection[Any], report: PublishReport, now: int, progress: Progress
+    ) -> None:
         self.hub = hub
         self.report = report
         self.now = now
+        self.progress = progress
         marks = _read_marks(hub, report.machine)
         report.first = marks is None
         self.marks = marks or Marks()
@@ -187,6 +219,10 @@ class _Publisher:
         self.report.batches += 1
         return max(count, 0)
 
+    def _told(self) -> None:
+        """After each batch committed: a copy of the report so far to whoever follows the publish."""
+        self.progress(replace(self.report))
+
     def memories(self, rows: list[local.Row]) -> None:
         with self.hub.transaction():
             changed = self._batch("hub_incoming_memories", local.MEMORY_COLUMNS, rows, MERGE_MEMORIES)
@@ -194,6 +230,7 @@ class _Publisher:
             self.marks.memory_mark = max([*sound, self.marks.memory_mark or 0])
             self._save_marks(changed > 0)
         self.report.memories += changed
+        self._told()
 
     def revisions(self, rows: list[local.Row]) -> None:
         with self.hub.transaction():
@@ -201,6 +238,7 @@ class _Publisher:
             self.marks.revision_mark = max(int(rows[-1][0]), self.marks.revision_mark or -1)
             self._save_marks(added > 0)
         self.report.revisions += added
+        self._told()
 
     def evidence(self, rows: list[local.Row], *, move_mark: bool = True) -> None:
         with self.hub.transaction():
@@ -209,6 +247,7 @@ class _Publisher:
                 self.marks.evidence_mark = max(int(rows[-1][0]), self.marks.evidence_mark or INT64_MIN)
             self._save_marks(added > 0)
         self.report.evidence += added
+        self._told()
 
     def _compare(self, conn: Connection, kept: _Kept) -> tuple[list[int], list[int]]:
         """(ids held here the hub lacks, ids the hub holds no longer held here): none read at all when
@@ -239,9 +278,19 @@ class _Publisher:
         self.report.removed = max(removed, 0)
 
 
-def send(store: MemoryStore, hub: psycopg.Connection[Any], report: PublishReport, batch: int) -> None:
+def _ignore(_report: PublishReport) -> None:
+    pass
+
+
+def send(
+    store: MemoryStore,
+    hub: psycopg.Connection[Any],
+    report: PublishReport,
+    batch: int,
+    progress: Progress = _ignore,
+) -> None:
     """Everything new since the machine's marks, batch by batch, from one snapshot of the store."""
-    publisher = _Publisher(hub, report, store.now())
+    publisher = _Publisher(hub, report, store.now(), progress)
     marks = publisher.marks
     if not store.read_only:
         store.observe()  # outside rewrites become revisions, new candidates enter the archive
@@ -255,9 +304,12 @@ def send(store: MemoryStore, hub: psycopg.Connection[Any], report: PublishReport
         publisher.reconcile(conn)
 
 
-def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) -> PublishReport:
+def publish(
+    store_opener: Any, url: str, machine: str, *, batch: int = BATCH, progress: Progress = _ignore
+) -> PublishReport:
     """Publish the store `store_opener()` opens (a context manager) to the hub at `url` as `machine`.
-    The hub comes first: if it cannot be used, the local store is never opened."""
+    The hub comes first: if it cannot be used, the local store is never opened. `progress` is called
+    with a copy of the report after each batch (on the publishing thread)."""
     location = hub_location(url)
     report = PublishReport(machine=machine, hub=location)
     with closing(connect_hub(url)) as hub:
@@ -268,7 +320,7 @@ def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) ->
                     report.requests_waiting = has_pending(hub, machine)
                 else:
                     report.dismissed = tuple(apply_pending(store, hub, machine))
-                send(store, hub, report, batch)
+                send(store, hub, report, batch, progress)
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc
     return report

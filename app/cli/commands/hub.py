@@ -14,13 +14,14 @@ import sys
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from app.cli.arguments import positive_int64
+from app.cli.arguments import int64, positive_int64
 from app.cli.registry import Opener
 from app.cli.render import print_json
 from app.core.clock import clock_from_env, format_instant
 from app.core.errors import InvalidInputError
 from app.core.settings import (
     hub_machine_setting,
+    hub_publish_every_setting,
     hub_url_setting,
     load_settings,
     machine_name_problem,
@@ -30,7 +31,6 @@ from app.core.settings import (
 from app.core.text_input import text_problem
 
 if TYPE_CHECKING:
-    from app.hub.publish import PublishReport
     from app.hub.status import MachineStatus
     from app.store.store import MemoryStore
 
@@ -59,25 +59,6 @@ def _machine(given: str | None) -> str:
     if problem is not None:
         raise InvalidInputError(f"--machine {problem}")
     return given.strip()
-
-
-def report_text(report: PublishReport) -> str:
-    lines = []
-    if report.dismissed:
-        shown = ", ".join(f"#{memory_id}" for memory_id in report.dismissed)
-        lines.append(f"dismissed on the hub's request: {shown}")
-    if report.requests_waiting:
-        lines.append("the hub holds dismissals for this machine; they wait for a writable database")
-    if not report.changed:
-        lines.append(f"{report.machine} → {report.hub}: nothing new to publish")
-    else:
-        what = "first publish" if report.first else "published"
-        lines.append(
-            f"{report.machine} → {report.hub}: {what}: {report.memories:,} memories added or changed, "
-            f"{report.revisions:,} revisions, {report.evidence:,} archived candidates, {report.removed:,} "
-            f"removed ({report.batches} batches)"
-        )
-    return "\n".join(lines)
 
 
 def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
@@ -120,7 +101,7 @@ def cmd_publish(args: argparse.Namespace, opener: Opener) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        print(report_text(report))
+        print(report.text())
     return 0
 
 
@@ -191,16 +172,22 @@ def _store_password(url: str) -> str:
 
 def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
     settings = load_settings()
-    if args.url is not None or args.machine is not None:
-        settings = with_hub(settings, args.url, args.machine)
+    if args.url is not None or args.machine is not None or args.publish_every is not None:
+        settings = with_hub(settings, args.url, args.machine, args.publish_every)
         save_settings(settings)
-    data: dict[str, Any] = {"hub_url": hub_url_setting(settings), "machine": hub_machine_setting(settings)}
+    data: dict[str, Any] = {
+        "hub_url": hub_url_setting(settings),
+        "machine": hub_machine_setting(settings),
+        "publish_every_min": hub_publish_every_setting(settings),
+    }
     if args.store_password:
         data["password"] = _store_password(_hub(data["hub_url"]))
     if args.json:
         print_json(data)
     else:
         print(f"hub: {data['hub_url'] or '(none)'}\nmachine: {data['machine']}")
+        every = data["publish_every_min"]
+        print(f"publish automatically: {f'every {every} min while the window is open' if every else 'off'}")
         if "password" in data:
             print(data["password"])
     return 0
@@ -255,6 +242,10 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     configure.set_defaults(handler=cmd_configure)
     configure.add_argument("--url", metavar="URL", help="the hub's URL, without a password")
     configure.add_argument("--machine", metavar="NAME", help="this machine's name in the hub")
+    configure.add_argument(
+        "--publish-every", type=int64, metavar="MINUTES",
+        help="the window publishes on its own every MINUTES while it is open (0: off, the default)",
+    )  # fmt: skip
     configure.add_argument(
         "--store-password", action="store_true",
         help="keep the hub's password in the OS keyring (asked at a prompt that does not echo, or read "
