@@ -10,7 +10,7 @@ import json
 import os
 import socket
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -108,6 +108,27 @@ def load_settings(path: Path | None = None) -> Settings:
     if not isinstance(data, dict):
         raise SettingsError(f"{target} must hold a JSON object")
     return _from_json(data, target)
+
+
+def settings_or_problem(path: Path | None = None) -> tuple[Settings, str | None]:
+    """The settings and None, or the defaults and why the file cannot be read (a dialog says so and
+    saves nothing until it is fixed)."""
+    try:
+        return load_settings(path), None
+    except SettingsError as exc:
+        return Settings(), exc.message
+
+
+def save_problem(load_problem: str | None, edit: Callable[[], object]) -> str | None:
+    """Why what a person typed cannot be saved: the file's own problem, else the `SettingsError` of
+    `edit()` (which builds the edited settings), else None."""
+    if load_problem is not None:
+        return load_problem
+    try:
+        edit()
+    except SettingsError as exc:
+        return exc.message
+    return None
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:

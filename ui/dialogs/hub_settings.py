@@ -38,8 +38,9 @@ from app.core.settings import (
     hub_machine_setting,
     hub_publish_every_setting,
     hub_url_setting,
-    load_settings,
+    save_problem,
     save_settings,
+    settings_or_problem,
     settings_path,
     with_hub,
 )
@@ -74,12 +75,7 @@ class HubSettingsDialog(QDialog):
         self.setMinimumWidth(600)
         self.publishing = publishing
         self.path = path or settings_path()
-        self.settings = Settings()
-        self.load_problem: str | None = None
-        try:
-            self.settings = load_settings(self.path)
-        except SettingsError as exc:
-            self.load_problem = exc.message
+        self.settings, self.load_problem = settings_or_problem(self.path)
         self._fields()
         self._layout()
         publishing.started.connect(self._started)
@@ -178,12 +174,7 @@ class HubSettingsDialog(QDialog):
         return with_hub(self.settings, self.url.text(), self.machine.text() or default_machine_name(), every)
 
     def _validate(self) -> None:
-        problem = self.load_problem
-        if problem is None:
-            try:
-                self._edited()
-            except SettingsError as exc:
-                problem = exc.message
+        problem = save_problem(self.load_problem, self._edited)
         if problem is None and self.auto.isChecked() and not self.url.text().strip():
             problem = "Publishing automatically needs a hub URL"
         self._say_problem(problem)

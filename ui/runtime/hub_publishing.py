@@ -18,15 +18,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStatusBar
 
+from app.core import settings as app_settings
 from app.core.clock import format_instant
-from app.core.settings import (
-    Settings,
-    SettingsError,
-    hub_machine_setting,
-    hub_publish_every_setting,
-    hub_url_setting,
-    load_settings,
-)
 from app.store import MemoryStore
 from ui.runtime.controller import describe_error
 from ui.runtime.tasks import TaskRunner
@@ -66,8 +59,8 @@ class HubPublishing(QObject):
         self.finished.connect(self._published)
         self.failed.connect(self._refused)
         try:
-            self.apply_settings(load_settings())
-        except SettingsError as exc:  # the file is broken: no automatic publishing until it is fixed
+            self.apply_settings(app_settings.load_settings())
+        except app_settings.SettingsError as exc:  # a broken file: no automatic publishing until fixed
             self._show(f"Hub: not publishing automatically: {exc.message}")
 
     @property
@@ -75,10 +68,10 @@ class HubPublishing(QObject):
         """Minutes between automatic publishes, None when off."""
         return self.timer.interval() // MINUTE_MS if self.timer.isActive() else None
 
-    def apply_settings(self, settings: Settings) -> None:
+    def apply_settings(self, settings: app_settings.Settings) -> None:
         """Start, move or stop the automatic publishing as the settings say (it needs a hub URL)."""
-        every = hub_publish_every_setting(settings)
-        if every is not None and hub_url_setting(settings):
+        every = app_settings.hub_publish_every_setting(settings)
+        if every is not None and app_settings.hub_url_setting(settings):
             self.timer.start(every * MINUTE_MS)
             if self.last_published_at is None and self.last_error is None:
                 self._show(f"Hub: publishing every {every} min", f"Next publish in {every} minutes")
@@ -92,15 +85,15 @@ class HubPublishing(QObject):
         if self.running:
             return False
         try:
-            settings = load_settings()
-        except SettingsError as exc:
+            settings = app_settings.load_settings()
+        except app_settings.SettingsError as exc:
             self.failed.emit(exc.message)
             return False
-        url = hub_url_setting(settings)
+        url = app_settings.hub_url_setting(settings)
         if url is None:
             self.apply_settings(settings)
             return False
-        return self.publish(url, hub_machine_setting(settings))
+        return self.publish(url, app_settings.hub_machine_setting(settings))
 
     def publish(self, url: str, machine: str) -> bool:
         """Publish the window's database to `url` as `machine` on the worker; False (nothing started)

@@ -15,17 +15,8 @@ from pytestqt.qtbot import QtBot
 from sqlalchemy import make_url
 from window_helpers import make_window, settle
 
+from app.core import settings as saved
 from app.core.models import MemoryStatus
-from app.core.settings import (
-    Settings,
-    hub_machine_setting,
-    hub_publish_every_setting,
-    hub_url_setting,
-    load_settings,
-    save_settings,
-    settings_path,
-    with_hub,
-)
 from app.hub.password import SERVICE, keyring_user
 from app.hub.requests import queue_dismiss
 from app.store import MemoryStore
@@ -58,7 +49,8 @@ def down_hub(tmp_path: Path) -> str:
 def test_file_hub_opens_the_dialog_with_the_saved_settings_keyboard_ready(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path
 ) -> None:
-    save_settings(with_hub(Settings(), "postgresql://me@hub.example/m?sslmode=require", "laptop", 10))
+    url = "postgresql://me@hub.example/m?sslmode=require"
+    saved.save_settings(saved.with_hub(saved.Settings(), url, "laptop", 10))
     window = make_window(qtbot, store, tmp_path)
     file_menu = window.menuBar().actions()[0].menu()
     assert isinstance(file_menu, QMenu) and window.acts.hub_settings in file_menu.actions()
@@ -109,13 +101,14 @@ def test_save_keeps_the_settings_and_the_password_only_in_the_keyring(
     dialog.every.setValue(20)
     with qtbot.waitSignal(dialog.saved):
         dialog.save_button.click()
-    saved = load_settings()
-    assert (hub_url_setting(saved), hub_machine_setting(saved), hub_publish_every_setting(saved)) == (
+    now = saved.load_settings()
+    hub = saved.hub_url_setting(now), saved.hub_machine_setting(now), saved.hub_publish_every_setting(now)
+    assert hub == (
         "postgresql://me@hub.example/m",
         "desk",
         20,
     )
-    assert SECRET not in settings_path().read_text(encoding="utf-8")
+    assert SECRET not in saved.settings_path().read_text(encoding="utf-8")
     assert memory_keyring.kept == {(SERVICE, keyring_user(make_url("postgresql://me@hub.example/m"))): SECRET}
     assert dialog.password.text() == ""
     assert (publishing.timer.isActive(), publishing.every_min) == (True, 20)
@@ -131,7 +124,7 @@ def test_without_a_keyring_a_typed_password_saves_nothing_and_says_why(
     assert "No OS keyring is available on this machine" in dialog.problem.text()
     assert "~/.pgpass" in dialog.problem.text()
     assert dialog.isVisible()
-    assert not settings_path().exists()
+    assert not saved.settings_path().exists()
 
 
 def test_publish_now_runs_off_the_gui_thread_and_says_what_it_did(
@@ -155,7 +148,7 @@ def test_publish_now_runs_off_the_gui_thread_and_says_what_it_did(
     assert dialog.progress.isHidden() and dialog.publish_button.isEnabled()
     assert hub_query(postgres_db, "SELECT count(*) FROM hub_memories WHERE machine = 'laptop'") == [(5,)]
     assert publishing.label.text().startswith("Hub: published ")
-    assert not settings_path().exists()  # Publish now saves nothing
+    assert not saved.settings_path().exists()  # Publish now saves nothing
 
 
 def test_a_hub_that_is_down_is_a_message_never_a_traceback(
@@ -177,7 +170,7 @@ def test_a_hub_that_is_down_is_a_message_never_a_traceback(
 def test_publishing_when_due_uses_the_saved_settings_and_applies_the_hubs_dismissals(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path, postgres_db: str
 ) -> None:
-    save_settings(with_hub(Settings(), postgres_db, "laptop", 5))
+    saved.save_settings(saved.with_hub(saved.Settings(), postgres_db, "laptop", 5))
     window = make_window(qtbot, store, tmp_path)
     publishing = publishing_of(window)
     assert publishing.every_min == 5
