@@ -119,7 +119,7 @@ class HubSettingsDialog(QDialog):
             widget.setAccessibleName(name)
             widget.setToolTip(tip)
             widget.setAccessibleDescription(tip)
-        self.keyring = plain_label()
+        self.keyring = plain_label(wrap=False)  # one short line: the details are in its tooltip
         self.keyring.setAccessibleName("The OS keyring")
         self.problem = plain_label()
         self.problem.setAccessibleName("Problem")
