@@ -89,14 +89,6 @@ _SAVE_MARKS = (
 _REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
 
 
-def _hub_tally(table: str, id_column: str) -> str:
-    """The hub's tally of a machine's rows, summed as `local.Held.tally` sums (`%%`: psycopg's `%`)."""
-    return (
-        f"SELECT count(*), coalesce(sum({id_column} %% {local.TALLY_MODULUS}), 0) FROM {table}"
-        " WHERE machine = %s"
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class _Kept:
     """A local table (`held`) and the hub table that must hold its every row, by id."""
@@ -107,7 +99,11 @@ class _Kept:
 
     @property
     def tally(self) -> str:
-        return _hub_tally(self.table, self.id_column)
+        """The hub's tally of a machine's rows, summed as `local.Held.tally` sums (`%%`: psycopg's `%`)."""
+        return (
+            f"SELECT count(*), coalesce(sum({self.id_column} %% {local.TALLY_MODULUS}), 0) FROM {self.table}"
+            " WHERE machine = %s"
+        )
 
     @property
     def ids(self) -> str:
