@@ -68,3 +68,12 @@ class MemoryStore(Writes, Past, Reads, Observing, SearchUpkeep, StoreBase):
             except DatabaseLockedError as exc:
                 store.warnings.append(f"expired memories not swept yet: {exc}")
         return store
+
+    def reopened(self) -> MemoryStore:
+        """This database opened once more, with connections of its own, in the same mode and on the same
+        clock, not swept: for work on another thread (the window's hub publish) beside this store's. A
+        server's URL keeps its password here (the location shown hides it)."""
+        engine_url = self._db.engine.url
+        target = self.location if self._db.is_sqlite else engine_url.render_as_string(hide_password=False)
+        choice = DatabaseChoice(target, self.origin)
+        return MemoryStore.open(choice, read_only=self.read_only, clock=self.clock, sweep=False)
