@@ -1,4 +1,5 @@
-"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`: memories in a shared PostgreSQL hub.
+"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`, `open`: memories in a shared PostgreSQL
+hub (`open`, and `--db URL` of a hub, open the hub window through the GUI hooks).
 
 The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
 the machine's name defaults to the host name. A URL holding a password is never saved. `app.hub` (and
@@ -12,10 +13,12 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from app.cli.arguments import positive_int64
+from app.cli.opener import database_choice
 from app.cli.registry import Opener
 from app.cli.render import print_json
 from app.core.clock import clock_from_env, format_instant
 from app.core.errors import InvalidInputError
+from app.core.paths import DatabaseChoice
 from app.core.settings import (
     hub_machine_setting,
     hub_url_setting,
@@ -177,6 +180,32 @@ def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
     return 0
 
 
+def _is_postgres_url(target: str) -> bool:
+    return target.partition("://")[0].partition("+")[0].lower() in ("postgresql", "postgres")
+
+
+def hub_to_open(args: argparse.Namespace) -> str | None:
+    """The hub the window opens: `hub open`'s (the saved one by default), or `--db URL` when that
+    database holds a hub's tables; None for any other database."""
+    if getattr(args, "open_hub", False):
+        return _hub(args.to)
+    target = getattr(args, "db", None)
+    if not target or not _is_postgres_url(target):
+        return None
+    from app.hub.browse import is_hub_url
+
+    return target if is_hub_url(target) else None
+
+
+def local_database(args: argparse.Namespace) -> DatabaseChoice | None:
+    """Where the hub window's Copy to this machine writes: `--db` (when it is not the hub itself), else
+    the default database (MEMORY_DASHBOARD_DB, the host's context.db, the embedded store)."""
+    given = getattr(args, "db", None)
+    if given and given == hub_to_open(args):
+        given = None
+    return database_choice(argparse.Namespace(db=given, demo=getattr(args, "demo", False)))
+
+
 def _hub_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--to", "--hub", dest="to", metavar="URL",
@@ -220,6 +249,10 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
     request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
     _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
+    opening = _command(
+        commands, parents, "open", None, "open the hub window: every machine's memories, one card each"
+    )
+    opening.set_defaults(open_hub=True)
     configure = commands.add_parser(
         "configure", parents=parents, help="save the hub URL (without password) and this machine's name"
     )
