@@ -15,7 +15,10 @@ COPY_TIP = (
     "Copy to this machine: the selected copy (else the newest) becomes a new active memory in the local "
     "database, a manual promotion whose provenance names its machine"
 )
-DISMISS_TIP = "Dismiss on every machine: queue a request in the hub; each machine dismisses its copy on its next publish"
+DISMISS_TIP = (
+    "Dismiss on every machine: a request queued in the hub; each machine dismisses its copy when it "
+    "next publishes"
+)
 
 
 class HubActions:
