@@ -7,6 +7,7 @@ in the search field never dismisses anything.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
 from ui.window.actions import Ctx, StdKey, _action, keys
@@ -40,6 +41,16 @@ class HubActions:
         self.close = _action(parent, "Close", "Close the hub window", keys(StdKey.Close))
         self.copy_here.setIconText("Copy here")
         self.dismiss_everywhere.setIconText("Dismiss everywhere")
+
+    def set_local(self, local: str | None) -> None:
+        """Copy to this machine's tooltip names the local database it writes to (or that there is none)."""
+        where = (
+            f"writes to {local}" if local else "no local database is open (open the hub from the main window)"
+        )
+        keys_ = self.copy_here.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        tip = f"{COPY_TIP}; {where} ({keys_})"
+        self.copy_here.setToolTip(tip)
+        self.copy_here.setStatusTip(tip)
 
     @property
     def card_actions(self) -> list[QObject]:

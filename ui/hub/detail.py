@@ -73,7 +73,7 @@ class HubDetail(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.title)
-        layout.addWidget(self.copies, 1)
+        layout.addWidget(self.copies)
         self.pickers = QWidget(self)
         form = QFormLayout(self.pickers)
         form.setContentsMargins(0, 0, 0, 0)
@@ -123,6 +123,9 @@ class HubDetail(QWidget):
     def _fill_copies(self, card: HubCard | None) -> None:
         copies = card.copies if card is not None else ()
         self.copies.setRowCount(len(copies))
+        header = self.copies.horizontalHeader().height() + 2 * self.copies.frameWidth()
+        row_height = self.copies.verticalHeader().defaultSectionSize()
+        self.copies.setFixedHeight(header + max(len(copies), 1) * row_height)
         for row, copy in enumerate(copies):
             cells = (
                 copy.machine,

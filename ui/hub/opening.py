@@ -111,5 +111,5 @@ def hub_screenshot(
 
 def _settled(window: HubWindow) -> bool:
     card = window.current_card()
-    visible = window.model.unloaded(0, 12)
+    visible = window.model.unloaded(*window.visible_rows())
     return (card is None or card.loaded) and not visible and window.detail.diff.settled

@@ -100,6 +100,13 @@ class HubWindow(QMainWindow):
         self.setCentralWidget(central)
         QWidget.setTabOrder(self.search, self.list)
         QWidget.setTabOrder(self.list, self.detail.copies)
+        self.counts = QLabel(self)
+        self.counts.setTextFormat(Qt.TextFormat.PlainText)
+        self.counts.setAccessibleName("Hub counts")
+        self.statusBar().addPermanentWidget(self.counts)
+        self.hub_label = QLabel(f"Hub: {self.session.location}", self)
+        self.hub_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.statusBar().addWidget(self.hub_label)
         self.statusBar().showMessage(f"Reading {self.session.location}…")
 
     def _connect(self) -> None:
@@ -133,6 +140,7 @@ class HubWindow(QMainWindow):
         current = self.current_card()
         self.listing = listing
         self.banner.hide()
+        self.statusBar().clearMessage()
         self.model.set_cards(listing.cards)
         if self.search.text().strip():
             self._search_now()
@@ -146,23 +154,27 @@ class HubWindow(QMainWindow):
         if self.listing is None:
             return
         c = self.listing.counts
-        local = self.session.local.target if self.session.local is not None else "(none)"
-        self.statusBar().showMessage(
-            f"{self.session.location} · {len(c.machines)} machines ({', '.join(c.machines)}) · "
-            f"{c.cards:,} cards, {c.differing:,} differ between machines, {c.on_every_machine:,} on every "
-            f"machine · Copy to this machine writes to {local}"
+        self.counts.setText(
+            f"{len(c.machines)} machines ({', '.join(c.machines)}) · {c.cards:,} cards · "
+            f"{c.differing:,} differ between machines · {c.on_every_machine:,} on every machine"
         )
+        local = self.session.local.target if self.session.local is not None else None
+        self.acts.set_local(local)
 
     def _page_loaded(self, cards: list[HubCard]) -> None:
         self.model.update_cards(cards)
         self._current_changed()
 
-    def _read_visible(self) -> None:
+    def visible_rows(self) -> tuple[int, int]:
+        """The first and last rows on screen ((-1, -2) when none)."""
         top = self.list.indexAt(self.list.viewport().rect().topLeft()).row()
         bottom = self.list.indexAt(self.list.viewport().rect().bottomLeft()).row()
         if top < 0:
-            return
-        unread = self.model.unloaded(top, bottom if bottom >= 0 else self.model.rowCount() - 1)
+            return (-1, -2)
+        return (top, bottom if bottom >= 0 else self.model.rowCount() - 1)
+
+    def _read_visible(self) -> None:
+        unread = self.model.unloaded(*self.visible_rows())
         if unread:
             self.session.read_now(unread)
 
