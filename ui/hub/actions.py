@@ -44,9 +44,7 @@ class HubActions:
 
     def set_local(self, local: str | None) -> None:
         """Copy to this machine's tooltip names the local database it writes to (or that there is none)."""
-        where = (
-            f"writes to {local}" if local else "no local database is open (open the hub from the main window)"
-        )
+        where = f"writes to {local}" if local else "no writable local database is open"
         keys_ = self.copy_here.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
         tip = f"{COPY_TIP}; {where} ({keys_})"
         self.copy_here.setToolTip(tip)

@@ -83,8 +83,8 @@ class HubCardDelegate(QStyledItemDelegate):
             )
             painter.setFont(fonts.small)
             painter.setPen(muted_text(palette))
-            count = len(card.copies)
-            meta = f"updated {relative(card.updated_at, self._now())} · {count} cop{'y' if count == 1 else 'ies'}"
+            copies = "1 copy" if len(card.copies) == 1 else f"{len(card.copies)} copies"
+            meta = f"updated {relative(card.updated_at, self._now())} · {copies}"
             meta_rect = QRect(inner.left(), inner.bottom() - small.height(), inner.width(), small.height())
             painter.drawText(meta_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, meta)
         finally:

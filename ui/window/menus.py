@@ -30,6 +30,8 @@ def build_menus(window: WindowParts) -> None:
 
     recent.aboutToShow.connect(fill_recent)
     file_menu.addAction(a.open_demo)
+    file_menu.addAction(a.open_hub)
+    a.open_hub.triggered.connect(lambda: open_hub(window))
     file_menu.addAction(a.import_file)
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
@@ -60,6 +62,21 @@ def build_menus(window: WindowParts) -> None:
     a.about.triggered.connect(lambda: show_about(window))
     for menu in (file_menu, edit_menu, memory, view, review, help_menu):
         menu.setToolTipsVisible(True)
+
+
+def open_hub(window: WindowParts) -> None:
+    """File → Open hub…: the URL asked (the saved hub's at first), a hub window over this one; Copy to
+    this machine writes to the database this window has open (none when it is read-only), which then
+    shows the copy."""
+    from app.core.paths import DatabaseChoice
+    from ui.hub.opening import ask_hub_url, open_hub_window
+
+    url = ask_hub_url(window.window())
+    if url:
+        store = window.controller.store
+        local = None if store.read_only else DatabaseChoice(store.location, "--db")
+        hub = open_hub_window(url, local, window.window())
+        hub.copiedHere.connect(window.controller.refresh)
 
 
 def show_runs(window: WindowParts) -> None:
