@@ -35,8 +35,11 @@ def _text(texts: list[str], n: int) -> str:
     return base if n < len(texts) else f"{base} (note {n})"
 
 
-def _row(memory_id: int, content: str, at: int, status: str, provenance: object) -> tuple[object, ...]:
-    return (memory_id, content, status, at, "[]", json.dumps(provenance), at, at)
+def _row(
+    memory_id: int, content: str, at: int, status: str, provenance: list[dict[str, object]]
+) -> tuple[object, ...]:
+    ids = [entry["candidate_id"] for entry in provenance]
+    return (memory_id, content, status, at, json.dumps(ids), json.dumps(provenance), at, at)
 
 
 def machine_rows(machine: int, memories: int) -> list[tuple[object, ...]]:
@@ -44,20 +47,22 @@ def machine_rows(machine: int, memories: int) -> list[tuple[object, ...]]:
     texts, rows = all_texts(), []
     for n in range(memories):
         kind, memory_id, at = n % 4, FIRST_ID + n, PROMOTED_5 + n * 60_000
-        text, provenance = _text(texts, n), []
+        text = _text(texts, n)
+        entry: dict[str, object] = {
+            "candidate_id": 1_000 + n, "session_id": f"ses_{machine}{n % 7}",
+            "source_compartment_start": None, "source_compartment_end": None,
+        }  # fmt: skip
         status = "dismissed" if machine == len(MACHINES) - 1 and n % 10 == 9 else "active"
         if kind == 1 and machine > 1:
             continue
         if kind == 2 and machine > 1:
             continue
         if kind == 2 and machine == 1:
-            entry = {"candidate_id": n, "session_id": "ses_hub", "source_compartment_start": None,
-                     "source_compartment_end": None, "origin": "sync", "synced_from": MACHINES[0],
-                     "synced_memory_id": memory_id}  # fmt: skip
-            text, provenance, at = text + EDIT, [entry], at + 3_600_000
+            entry |= {"origin": "sync", "synced_from": MACHINES[0], "synced_memory_id": memory_id}
+            text, at = text + EDIT, at + 3_600_000
         if kind == 3 and (n // 4) % len(MACHINES) != machine:
             continue
-        rows.append(_row(memory_id, text, at, status, provenance))
+        rows.append(_row(memory_id, text, at, status, [entry]))
     return rows
 
 

@@ -50,7 +50,7 @@ def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
 def _hub_screenshot(args: argparse.Namespace, url: str) -> int:
     """`--db URL` of a hub: the hub window, the card holding memory `--select` (on any machine)."""
     from app.cli.safe_output import replacing
-    from ui.hub.opening import hub_screenshot
+    from ui.hub.app import hub_screenshot
     from ui.runtime.qt_messages import quiet_qt
 
     with replacing(args.out, databases=[], force=args.force) as temporary, quiet_qt():
@@ -97,7 +97,7 @@ def open_hub(args: argparse.Namespace, url: str) -> int:
     local = local_database(args)
     smoke, offscreen = bool(getattr(args, "smoke", False)), bool(getattr(args, "offscreen", False))
     require_display(offscreen=offscreen, smoke=smoke)
-    from ui.hub.opening import run_hub_window
+    from ui.hub.app import run_hub_window
 
     return run_hub_window(url, local, smoke=smoke, offscreen=offscreen)
 

@@ -1,5 +1,5 @@
-"""Opening a hub window: File → Open hub… (the URL from the settings, editable), `--db URL` of a hub and
-`hub open`, and the hub window rendered offscreen for `screenshot`.
+"""Opening a hub window: File → Open hub… (the URL from the settings, editable), in the main window and
+in a hub window (`ui.hub.app` runs one on its own, for `--db URL` of a hub and `hub open`).
 
 The URL typed may hold no password: libpq reads it from its own sources (`PGPASSFILE`, `~/.pgpass`, a
 service file); nothing typed here is saved. Copy to this machine writes to `local`: the database the main
@@ -8,11 +8,7 @@ window has open, else the one the app would open by default.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
 from app.core.clock import clock_from_env
 from app.core.paths import DatabaseChoice
@@ -41,75 +37,14 @@ def open_hub_window(url: str, local: DatabaseChoice | None, parent: QWidget | No
     if parent is not None:
         window.setParent(parent, window.windowFlags())  # closes with its main window, on top of it
     window.resize(1300, 850)
+    window.acts.open_hub.triggered.connect(lambda: _open_another(window))
     window.show()
     session.load()
     return window
 
 
-def run_hub_window(
-    url: str, local: DatabaseChoice | None, *, smoke: bool = False, offscreen: bool = False
-) -> int:
-    """The hub window on its own (`--db URL` of a hub, `hub open`); `smoke`: exit 0 at the first card
-    painted with its text, 1 when the hub cannot be read."""
-    from ui.window.app import application
-
-    app = application(offscreen=offscreen or smoke)
-    window = open_hub_window(url, local)
-    if smoke:
-        window.session.failed.connect(lambda _text: app.exit(1))
-        watch_first_card(window, lambda: app.exit(0))
-    return app.exec()
-
-
-class FirstCardPaint(QObject):
-    """Calls `then` once, at the first paint of the card list after the first card's text arrived."""
-
-    def __init__(self, window: HubWindow, then: Callable[[], None]) -> None:
-        super().__init__(window)
-        self.window, self.then, self.done = window, then, False
-        window.list.viewport().installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if not self.done and event.type() == QEvent.Type.Paint:
-            card = self.window.model.card(0)
-            if card is not None and card.loaded:
-                self.done = True
-                QTimer.singleShot(0, self.then)
-        return False
-
-
-def watch_first_card(window: HubWindow, then: Callable[[], None]) -> FirstCardPaint:
-    return FirstCardPaint(window, then)
-
-
-def hub_screenshot(
-    url: str, out_path: str | Path, *, select: int | None, size: tuple[int, int], theme: str
-) -> None:
-    """Render the hub window offscreen to a PNG: the card holding memory `select` (on any machine; the
-    first card where None) selected, its panel and diff shown."""
-    from ui.widgets.theme import apply_theme
-    from ui.window.app import application, wait_until
-
-    app = application(offscreen=True)
-    apply_theme(app, theme)
-    window = open_hub_window(url, None)
-    window.resize(*size)
-    errors: list[str] = []
-    window.session.failed.connect(errors.append)
-    wait_until(app, lambda: window.listing is not None or bool(errors))
-    if select is not None and window.listing is not None:
-        card = next((c for c in window.listing.cards if any(k.memory_id == select for k in c.copies)), None)
-        if card is not None:
-            window.select_key(card.key)
-    wait_until(app, lambda: _settled(window) or bool(errors))
-    image = window.grab()
-    window.close()
-    if not image.save(str(out_path), "PNG"):
-        raise OSError(f"cannot write {out_path}")
-    QApplication.processEvents()
-
-
-def _settled(window: HubWindow) -> bool:
-    card = window.current_card()
-    visible = window.model.unloaded(*window.visible_rows())
-    return (card is None or card.loaded) and not visible and window.detail.diff.settled
+def _open_another(window: HubWindow) -> None:
+    """The hub window's File → Open hub…: another hub, copying to the same local database."""
+    url = ask_hub_url(window, window.session.url)
+    if url:
+        open_hub_window(url, window.session.local, window.parentWidget())

@@ -124,7 +124,6 @@ class HubWindow(QMainWindow):
         a.next.triggered.connect(lambda: self._move(1))
         a.previous.triggered.connect(lambda: self._move(-1))
         a.close.triggered.connect(self.close)
-        a.open_hub.triggered.connect(self._open_other)
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
         self.list.selectionModel().currentChanged.connect(lambda *_: self._current_changed())
         self.list.verticalScrollBar().valueChanged.connect(lambda _value: self._scroll_timer.start())
@@ -291,13 +290,6 @@ class HubWindow(QMainWindow):
         self.banner.setText(text)
         self.banner.show()
         self.statusBar().showMessage(text, 15_000)
-
-    def _open_other(self) -> None:
-        from ui.hub.opening import ask_hub_url, open_hub_window
-
-        url = ask_hub_url(self, self.session.url)
-        if url:
-            open_hub_window(url, self.session.local, self.parentWidget())
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.session.close()

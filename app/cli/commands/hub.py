@@ -187,14 +187,18 @@ def _is_postgres_url(target: str) -> bool:
 def hub_to_open(args: argparse.Namespace) -> str | None:
     """The hub the window opens: `hub open`'s (the saved one by default), or `--db URL` when that
     database holds a hub's tables; None for any other database."""
-    if getattr(args, "open_hub", False):
-        return _hub(args.to)
-    target = getattr(args, "db", None)
-    if not target or not _is_postgres_url(target):
+    from_settings = getattr(args, "open_hub", False)
+    target = _hub(args.to) if from_settings else getattr(args, "db", None)
+    if not target or not (from_settings or _is_postgres_url(target)):
         return None
     from app.hub.browse import is_hub_url
+    from app.hub.connect import HubError, hub_location
 
-    return target if is_hub_url(target) else None
+    if is_hub_url(target):
+        return target
+    if from_settings:
+        raise HubError(f"{hub_location(target)} is not a hub: no machine has published to it")
+    return None
 
 
 def local_database(args: argparse.Namespace) -> DatabaseChoice | None:
