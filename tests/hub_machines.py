@@ -18,12 +18,15 @@ import json
 import sqlite3
 import sys
 import tempfile
-from contextlib import closing
+from collections.abc import Callable
+from contextlib import AbstractContextManager, closing
 from pathlib import Path
 
 from hostdb import PROMOTED_5, build_host_db
 
 from app.demo.content import all_texts
+from app.hub.publish import publish
+from app.store import MemoryStore
 
 MACHINES = ("laptop", "desktop", "devbox")
 FIRST_ID = 100
@@ -77,14 +80,16 @@ def machine_file(path: Path, machine: int, memories: int) -> Path:
     return path
 
 
+def _opener(path: Path) -> Callable[[], AbstractContextManager[MemoryStore]]:
+    return lambda: closing(MemoryStore.open(path, sweep=False))
+
+
 def publish_machines(folder: Path, url: str, memories: int) -> dict[str, Path]:
     """Each machine's host file made in `folder` and published to the hub `url`."""
-    from hub_host import publish_file
-
     files = {}
     for number, machine in enumerate(MACHINES):
         files[machine] = machine_file(folder / f"{machine}.db", number, memories)
-        publish_file(files[machine], url, machine)
+        publish(_opener(files[machine]), url, machine)
     return files
 
 
