@@ -94,7 +94,7 @@ def open_hub(args: argparse.Namespace, url: str) -> int:
     from app.cli.commands.hub import local_database
     from app.cli.display import require_display
 
-    local = local_database(args)
+    local = local_database(args, url)
     smoke, offscreen = bool(getattr(args, "smoke", False)), bool(getattr(args, "offscreen", False))
     require_display(offscreen=offscreen, smoke=smoke)
     from ui.hub.app import run_hub_window

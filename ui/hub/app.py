@@ -14,7 +14,7 @@ from app.core.paths import DatabaseChoice
 from ui.hub.opening import open_hub_window
 from ui.hub.window import HubWindow
 from ui.widgets.theme import apply_theme
-from ui.window.app import application, wait_until
+from ui.window.app import SMOKE_TIMEOUT_MS, application, wait_until
 
 
 def run_hub_window(
@@ -28,11 +28,13 @@ def run_hub_window(
     if smoke:
         window.session.failed.connect(lambda _text: app.exit(1))
         watch_first_card(window, lambda: app.exit(0))
+        QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))
     return app.exec()
 
 
 class FirstCardPaint(QObject):
-    """Calls `then` once, at the first paint of the card list after the first card's text arrived."""
+    """Calls `then` once, at the first paint of the card list after the first card's text arrived (or
+    after the listing, for a hub without memories)."""
 
     def __init__(self, window: HubWindow, then: Callable[[], None]) -> None:
         super().__init__(window)
@@ -42,7 +44,7 @@ class FirstCardPaint(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if not self.done and event.type() == QEvent.Type.Paint:
             card = self.window.model.card(0)
-            if card is not None and card.loaded:
+            if self.window.listing is not None and (card is None or card.loaded):
                 self.done = True
                 QTimer.singleShot(0, self.then)
         return False

@@ -201,13 +201,13 @@ def hub_to_open(args: argparse.Namespace) -> str | None:
     return None
 
 
-def local_database(args: argparse.Namespace) -> DatabaseChoice | None:
+def local_database(args: argparse.Namespace, hub: str) -> DatabaseChoice:
     """Where the hub window's Copy to this machine writes: `--db` (when it is not the hub itself), else
     the default database (MEMORY_DASHBOARD_DB, the host's context.db, the embedded store)."""
     given = getattr(args, "db", None)
-    if given and given == hub_to_open(args):
-        given = None
-    return database_choice(argparse.Namespace(db=given, demo=getattr(args, "demo", False)))
+    return database_choice(
+        argparse.Namespace(db=None if given == hub else given, demo=getattr(args, "demo", False))
+    )
 
 
 def _hub_option(parser: argparse.ArgumentParser) -> None:
