@@ -97,13 +97,15 @@ class HubBrowser:
         machines = tuple(str(row[0]) for row in conn.execute(_MACHINES))
         copies: list[MachineCopy] = []
         links: list[tuple[Key, Key]] = []
-        for machine, memory_id, status, updated, digest, pending, provenance in conn.execute(_COPIES):
+        for machine, memory_id, status, updated, digest, pending, provenance in conn.execute(
+            _COPIES
+        ).fetchall():
             copy = MachineCopy(str(machine), int(memory_id), str(status), int(updated), str(digest), pending)
             copies.append(copy)
             source = link_of_provenance(provenance)
             if source is not None:
                 links.append((copy.key, source))
-        for machine, memory_id, detail in conn.execute(_COPIED):
+        for machine, memory_id, detail in conn.execute(_COPIED).fetchall():
             source = link_of_detail(detail)
             if source is not None:
                 links.append(((str(machine), int(memory_id)), source))

@@ -154,24 +154,23 @@ def _key(machine: object, memory_id: object) -> Key | None:
 
 
 class _Groups:
-    """Union-find over copies' keys."""
+    """Union-find over group numbers (one per distinct text to begin with)."""
 
-    def __init__(self, keys: Iterable[Key]) -> None:
-        self.parent = {key: key for key in keys}
+    def __init__(self, count: int) -> None:
+        self.parent = list(range(count))
 
-    def find(self, key: Key) -> Key:
-        root = key
+    def find(self, group: int) -> int:
+        root = group
         while self.parent[root] != root:
             root = self.parent[root]
-        while self.parent[key] != root:  # path compression
-            self.parent[key], key = root, self.parent[key]
+        while self.parent[group] != root:  # path compression
+            self.parent[group], group = root, self.parent[group]
         return root
 
-    def join(self, a: Key, b: Key) -> None:
-        if a in self.parent and b in self.parent:
-            ra, rb = self.find(a), self.find(b)
-            if ra != rb:
-                self.parent[max(ra, rb)] = min(ra, rb)
+    def join(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
 
 
 def group_cards(
@@ -179,22 +178,30 @@ def group_cards(
 ) -> list[HubCard]:
     """The cards of `copies`, given copy links (copy → source), in listing order; `machines` are the
     hub's machines (a card names those without a copy)."""
-    groups = _Groups(c.key for c in copies)
-    first_of_digest: dict[str, Key] = {}
+    # Copies of one text start as one group; a link joins two groups (links are few: copies made by
+    # Copy to this machine), so the union-find runs over texts, not over every copy.
+    group_of_digest: dict[str, int] = {}
+    group_of_key: dict[Key, int] = {}
     for copy in copies:
-        groups.join(copy.key, first_of_digest.setdefault(copy.digest, copy.key))
+        group_of_key[(copy.machine, copy.memory_id)] = group_of_digest.setdefault(
+            copy.digest, len(group_of_digest)
+        )
+    groups = _Groups(len(group_of_digest))
     for copy_key, source in links:
-        groups.join(copy_key, source)
-    members: dict[Key, list[MachineCopy]] = {}
+        if copy_key in group_of_key and source in group_of_key:
+            groups.join(group_of_key[copy_key], group_of_key[source])
+    members: dict[int, list[MachineCopy]] = {}
     for copy in copies:
-        members.setdefault(groups.find(copy.key), []).append(copy)
-    cards = []
+        members.setdefault(groups.find(group_of_digest[copy.digest]), []).append(copy)
+    ordered = []
     for found in members.values():
-        found.sort(key=lambda c: c.key)
+        found.sort(key=lambda c: (c.machine, c.memory_id))
         have = {c.machine for c in found}
-        cards.append(HubCard(tuple(found), tuple(m for m in machines if m not in have)))
-    cards.sort(key=lambda card: (-card.updated_at, card.key))
-    return cards
+        card = HubCard(tuple(found), tuple(m for m in machines if m not in have))
+        newest = max(c.updated_at for c in found)
+        ordered.append((-newest, found[0].machine, found[0].memory_id, card))
+    ordered.sort(key=lambda entry: entry[:3])
+    return [entry[3] for entry in ordered]
 
 
 def with_texts(card: HubCard, texts: dict[Key, str]) -> HubCard:
