@@ -31,6 +31,7 @@ class HubCardModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._all: list[HubCard] = []
+        self._position: dict[Key, int] = {}  # a card's key → its place in `_all`
         self._shown: list[HubCard] = []
         self._row_of: dict[Key, int] = {}
         self._keep: set[Key] | None = None
@@ -59,6 +60,7 @@ class HubCardModel(QAbstractListModel):
 
     def set_cards(self, cards: list[HubCard]) -> None:
         self._all = list(cards)
+        self._position = {card.key: place for place, card in enumerate(self._all)}
         self._keep = None
         self._show()
 
@@ -77,9 +79,11 @@ class HubCardModel(QAbstractListModel):
     def update_cards(self, cards: Iterable[HubCard]) -> None:
         """Cards read again (their texts): replaced where they are, one `dataChanged` per run of rows."""
         fresh = {card.key: card for card in cards}
-        self._all = [fresh.get(card.key, card) for card in self._all]
         rows = []
         for key, card in fresh.items():
+            place = self._position.get(key)
+            if place is not None:
+                self._all[place] = card
             row = self._row_of.get(key)
             if row is not None:
                 self._shown[row] = card

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QPalette
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
@@ -28,7 +28,7 @@ from app.core.paths import is_url
 from app.hub.browse import HubListing
 from app.hub.cards import HubCard
 from ui.hub.actions import HubActions, build_hub_menus
-from ui.hub.delegate import HubCardDelegate
+from ui.hub.card_list import HubCardList
 from ui.hub.detail import HubDetail
 from ui.hub.model import HubCardModel
 from ui.hub.session import HubSession
@@ -50,14 +50,7 @@ class HubWindow(QMainWindow):
         self.setWindowTitle(f"Hub — {session.location}")
         self.acts = HubActions(self)
         self.model = HubCardModel(self)
-        self.list = QListView(self)
-        self.list.setModel(self.model)
-        self.list.setItemDelegate(HubCardDelegate(now, self.list))
-        self.list.setUniformItemSizes(True)
-        self.list.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
-        self.list.setFrameShape(QListView.Shape.NoFrame)
-        self.list.viewport().setBackgroundRole(QPalette.ColorRole.Window)
-        self.list.setAccessibleName("Hub cards: one memory across machines each")
+        self.list = HubCardList(self.model, now, self)
         self.list.addActions(self.acts.card_actions)  # type: ignore[arg-type]
         self.detail = HubDetail(now, self)
         self.search = QLineEdit(self)
@@ -162,7 +155,8 @@ class HubWindow(QMainWindow):
 
     def _page_loaded(self, cards: list[HubCard]) -> None:
         self.model.update_cards(cards)
-        self._current_changed()
+        # The side panel after the cards' paint: its first diff loads the diff engine.
+        QTimer.singleShot(0, self._current_changed)
 
     def visible_rows(self) -> tuple[int, int]:
         """The first and last rows on screen ((-1, -2) when none)."""
