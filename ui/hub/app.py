@@ -79,6 +79,8 @@ def hub_screenshot(
 
 
 def _settled(window: HubWindow) -> bool:
+    """The selected card's texts read and shown in the side panel (its diff too), and every card on
+    screen painted with its text."""
     card = window.current_card()
-    visible = window.model.unloaded(*window.visible_rows())
-    return (card is None or card.loaded) and not visible and window.detail.diff.settled
+    shown = card is None or (card.loaded and window.detail.card is card)
+    return shown and not window.model.unloaded(*window.visible_rows()) and window.detail.diff.settled
