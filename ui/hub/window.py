@@ -273,10 +273,12 @@ class HubWindow(QMainWindow):
             self.session.dismiss_everywhere([c.key for c in sources])
 
     def _copied(self, text: str) -> None:
+        self.banner.hide()
         self.statusBar().showMessage(text, 10_000)
         self.copiedHere.emit()
 
     def _dismiss_queued(self, text: str) -> None:
+        self.banner.hide()
         self.statusBar().showMessage(text, 10_000)
         self.session.load()  # the pending requests show on the cards
 
