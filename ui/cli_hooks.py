@@ -93,13 +93,15 @@ def open_hub(args: argparse.Namespace, url: str) -> int:
     """The hub window (`--db URL` of a hub, `hub open`); Copy to this machine writes to the local database."""
     from app.cli.commands.hub import local_database
     from app.cli.display import require_display
+    from app.hub.browse import FirstScreen  # no Qt: the hub's first screen is read while Qt loads
 
     local = local_database(args, url)
     smoke, offscreen = bool(getattr(args, "smoke", False)), bool(getattr(args, "offscreen", False))
     require_display(offscreen=offscreen, smoke=smoke)
+    first = FirstScreen.start(url)
     from ui.hub.app import run_hub_window
 
-    return run_hub_window(url, local, smoke=smoke, offscreen=offscreen)
+    return run_hub_window(url, local, smoke=smoke, offscreen=offscreen, first=first)
 
 
 HOOKS = SimpleNamespace(register=register, open_window=open_window, open_hub=open_hub)

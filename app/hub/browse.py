@@ -10,6 +10,7 @@ short query. A hub that is down, or drops the connection, is a `HubError` with t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -130,6 +131,30 @@ class HubBrowser:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def first_screen(browser: HubBrowser) -> tuple[HubListing, list[HubCard]]:
+    """The listing and the texts of its first page: what the window paints first."""
+    listing = browser.listing()
+    return listing, browser.texts(listing.cards[:PAGE_CARDS])
+
+
+@dataclass(frozen=True, slots=True)
+class FirstScreen:
+    """`first_screen` being read in a thread of its own, on its own browser: started before Qt is
+    imported, so the hub's work overlaps with that. The window's worker takes the result
+    (`Future.result` waits for the thread, so the browser is never used by two threads at once)."""
+
+    browser: HubBrowser
+    future: Future[tuple[HubListing, list[HubCard]]]
+
+    @classmethod
+    def start(cls, url: str) -> FirstScreen:
+        browser = HubBrowser(url)
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hub first screen")
+        future = pool.submit(first_screen, browser)
+        pool.shutdown(wait=False)
+        return cls(browser, future)
 
 
 def is_hub_url(url: str) -> bool:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.core.paths import DatabaseChoice
+from app.hub.browse import FirstScreen
 from ui.hub.opening import open_hub_window
 from ui.hub.window import HubWindow
 from ui.widgets.theme import apply_theme
@@ -18,13 +19,18 @@ from ui.window.app import SMOKE_TIMEOUT_MS, application, wait_until
 
 
 def run_hub_window(
-    url: str, local: DatabaseChoice | None, *, smoke: bool = False, offscreen: bool = False
+    url: str,
+    local: DatabaseChoice | None,
+    *,
+    smoke: bool = False,
+    offscreen: bool = False,
+    first: FirstScreen | None = None,
 ) -> int:
     """The hub window on its own (`--db URL` of a hub, `hub open`); `smoke`: exit 0 at the first card
     painted with its text, 1 when the hub cannot be read."""
     app = application(offscreen=offscreen or smoke)
     apply_theme(app, "system")
-    window = open_hub_window(url, local)
+    window = open_hub_window(url, local, first=first)
     if smoke:
         window.session.failed.connect(lambda _text: app.exit(1))
         watch_first_card(window, lambda: app.exit(0))

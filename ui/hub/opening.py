@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 from app.core.clock import clock_from_env
 from app.core.paths import DatabaseChoice
 from app.core.settings import hub_url_setting, load_settings
+from app.hub.browse import FirstScreen
 from ui.hub.session import HubSession
 from ui.hub.window import HubWindow
 
@@ -30,9 +31,12 @@ def ask_hub_url(parent: QWidget, given: str | None = None) -> str | None:
     return text.strip() if ok and text.strip() and text.strip() != "postgresql://" else None
 
 
-def open_hub_window(url: str, local: DatabaseChoice | None, parent: QWidget | None = None) -> HubWindow:
-    """A hub window on `url`, shown and reading; Copy to this machine writes to `local`."""
-    session = HubSession(url, local)
+def open_hub_window(
+    url: str, local: DatabaseChoice | None, parent: QWidget | None = None, *, first: FirstScreen | None = None
+) -> HubWindow:
+    """A hub window on `url`, shown and reading (from `first` where its first screen is being read
+    already); Copy to this machine writes to `local`."""
+    session = HubSession(url, local, first=first)
     window = HubWindow(session, clock_from_env().now_ms)
     if parent is not None:
         window.setParent(parent, window.windowFlags())  # closes with its main window, on top of it

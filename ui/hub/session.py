@@ -24,7 +24,7 @@ from app.core.clock import clock_from_env
 from app.core.errors import StoreError
 from app.core.paths import DatabaseChoice
 from app.core.settings import hub_machine_setting, load_settings
-from app.hub.browse import PAGE_CARDS, HubBrowser, HubListing
+from app.hub.browse import PAGE_CARDS, FirstScreen, HubBrowser, HubListing
 from app.hub.cards import HubCard, Key
 from app.store import MemoryStore
 from ui.runtime.tasks import TaskRunner
@@ -50,11 +50,20 @@ class HubSession(QObject):
     dismissQueued = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, url: str, local: DatabaseChoice | None, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        local: DatabaseChoice | None,
+        parent: QObject | None = None,
+        *,
+        first: FirstScreen | None = None,
+    ) -> None:
+        """`first`: the first screen's read, started before Qt was imported on `first.browser`."""
         super().__init__(parent)
         self.url = url
         self.local = local
-        self.browser = HubBrowser(url)
+        self.browser = first.browser if first is not None else HubBrowser(url)
+        self._first = first.future if first is not None else None
         self.runner = TaskRunner(self, threads=1)
         self._generation = 0
         self._unread: list[HubCard] = []
@@ -72,16 +81,24 @@ class HubSession(QObject):
         self.runner.submit(work, done, lambda exc: self.failed.emit(error_text(exc)), priority=priority)
 
     def load(self) -> None:
-        """Read the listing afresh, then its texts page by page."""
+        """Read the listing afresh, then its texts page by page (the first time, the first screen's read
+        started before the window may have them already)."""
         self._generation += 1
         generation = self._generation
+        if self._first is not None:
+            first, self._first = self._first, None
+            self._submit(first.result, lambda read: self._listed(generation, *read), priority=1)
+            return
         self._submit(self.browser.listing, lambda listing: self._listed(generation, listing), priority=1)
 
-    def _listed(self, generation: int, listing: HubListing) -> None:
+    def _listed(self, generation: int, listing: HubListing, page: list[HubCard] | None = None) -> None:
         if generation != self._generation:
             return
         self._unread = list(listing.cards)
         self.listingLoaded.emit(listing)
+        if page is not None:
+            self._unread = self._unread[len(page) :]
+            self.pageLoaded.emit(page)
         self._next_page(generation)
 
     def _next_page(self, generation: int) -> None:

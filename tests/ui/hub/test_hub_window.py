@@ -67,7 +67,12 @@ def loaded(qtbot: QtBot, window: HubWindow) -> None:
 
 def select(qtbot: QtBot, window: HubWindow, machine: str, memory_id: int) -> HubCard:
     assert window.select_key((machine, memory_id))
-    qtbot.waitUntil(lambda: (card := window.current_card()) is not None and card.loaded, timeout=10_000)
+
+    def shown() -> bool:  # its texts read, and the side panel (and the actions) brought up to date
+        card = window.current_card()
+        return card is not None and card.loaded and window.detail.card is card
+
+    qtbot.waitUntil(shown, timeout=10_000)
     card = window.current_card()
     assert card is not None
     return card
@@ -212,6 +217,6 @@ def test_the_main_window_opens_a_hub(
     [window] = main_window.findChildren(HubWindow)
     loaded(qtbot, window)
     assert window.session.local is not None and window.session.local.target == store.location
-    assert window.acts.copy_here.isEnabled()
+    qtbot.waitUntil(window.acts.copy_here.isEnabled, timeout=10_000)
     assert window.model.data(window.model.index(0), CARD_ROLE) is not None
     window.close()
