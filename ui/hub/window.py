@@ -146,8 +146,10 @@ class HubWindow(QMainWindow):
         if self.listing is None:
             return
         c = self.listing.counts
+        shown = self.model.rowCount()
+        found = f" · {shown:,} found" if shown != c.cards else ""
         self.counts.setText(
-            f"{len(c.machines)} machines ({', '.join(c.machines)}) · {c.cards:,} cards · "
+            f"{len(c.machines)} machines ({', '.join(c.machines)}) · {c.cards:,} cards{found} · "
             f"{c.differing:,} differ between machines · {c.on_every_machine:,} on every machine"
         )
         local = self.session.local.target if self.session.local is not None else None
@@ -186,6 +188,7 @@ class HubWindow(QMainWindow):
         self._after_filter()
 
     def _after_filter(self) -> None:
+        self._show_counts()
         if self.model.rowCount():
             self.list.setCurrentIndex(self.model.index(0))
         else:

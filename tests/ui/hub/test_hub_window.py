@@ -122,6 +122,7 @@ def test_keyboard_and_search(qtbot: QtBot, hub: str) -> None:
     window.search.setText("says so in the README")
     qtbot.waitUntil(lambda: window.model.rowCount() == 10, timeout=10_000)
     assert all(window.model.card(row).differs for row in range(10))  # type: ignore[union-attr]
+    assert "45 cards · 10 found" in window.counts.text()
     window.search.clear()
     qtbot.waitUntil(lambda: window.model.rowCount() == 45, timeout=10_000)
 
