@@ -117,6 +117,13 @@ def test_keyboard_and_search(qtbot: QtBot, hub: str) -> None:
     qtbot.keyClick(window.list, Qt.Key.Key_K)
     assert window.list.currentIndex().row() == first
     assert window.list.accessibleName() and window.search.accessibleName()
+    window.activateWindow()
+    window.search.setFocus()
+    qtbot.keyClick(window.search, Qt.Key.Key_Tab)  # search → cards → the copies' table
+    assert window.list.hasFocus()
+    qtbot.keyClick(window.list, Qt.Key.Key_Tab)
+    assert window.detail.copies.hasFocus()
+    window.list.setFocus()
     assert "Ctrl+Shift+C" in window.acts.copy_here.toolTip()
 
     window.search.setText("says so in the README")
