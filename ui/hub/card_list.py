@@ -16,6 +16,8 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 from ui.hub.delegate import HubCardDelegate
 from ui.hub.model import HubCardModel
 
+AnyIndex = QModelIndex | QPersistentModelIndex
+
 
 class HubCardList(QListView):
     def __init__(self, model: HubCardModel, now: Callable[[], int], parent: QWidget | None = None) -> None:
@@ -28,11 +30,7 @@ class HubCardList(QListView):
         self.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # cards (Base) stand out
         self.setAccessibleName("Hub cards: one memory across machines each")
 
-    def dataChanged(
-        self,
-        top_left: QModelIndex | QPersistentModelIndex,
-        bottom_right: QModelIndex | QPersistentModelIndex,
-        roles: Sequence[int] = (),
-    ) -> None:
-        QAbstractItemView.dataChanged(self, top_left, bottom_right, list(roles))
+    def dataChanged(self, first: AnyIndex, last: AnyIndex, roles: Sequence[int] = ()) -> None:
+        """The base item view's handling (no layout), then the visible cards repainted."""
+        QAbstractItemView.dataChanged(self, first, last, list(roles))
         self.viewport().update()
