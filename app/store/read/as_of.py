@@ -156,7 +156,9 @@ def _facts_query(by_ids: bool) -> Select[Any]:
         )
         return case((changed_after, found))
 
-    first_delete = (  # a deleted memory's first delete keeps when the dashboard first saw it
+    # A memory's first delete keeps when the dashboard first saw it: read for a deleted memory (its
+    # `mdash_seen` row went with it) and for one restored since (its `mdash_seen` row is the restore's).
+    first_delete = (
         select(r.detail)
         .where(r.memory_id == key, r.kind == RevisionKind.DELETE)
         .order_by(r.changed_at, r.id)
@@ -177,7 +179,7 @@ def _facts_query(by_ids: bool) -> Select[Any]:
         around.c.next_id,
         # One scan after T answers both the status and the expiry before T's changes (`_markers`).
         after(r.id, or_(_HAS_STATUS, _MOVES_EXPIRY)).label("marker_id"),
-        case((m.id.is_(None), first_delete)).label("deleted_detail"),
+        first_delete.label("deleted_detail"),
         following.c.kind,
         following.c.previous_content,
     ).select_from(
@@ -223,7 +225,8 @@ def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:
 
 
 def _first_seen(stored: int | None, deleted_detail: str | None) -> int | None:
-    """When the dashboard first saw a memory: its `mdash_seen` row's, or (deleted) its delete's record."""
+    """When the dashboard first saw a memory: its `mdash_seen` row's, or its first delete's record if
+    earlier (deleted, or deleted and restored)."""
     if deleted_detail is None:
         return stored if type(stored) is int else None
     detail = tolerant_json_loads(deleted_detail) if deleted_detail else None
