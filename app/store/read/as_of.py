@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import BindParameter, Connection, Select, bindparam, case, or_, select, union
 
@@ -41,9 +41,11 @@ FIRST_SEEN = select(seen.c.first_seen_at).where(seen.c.memory_id == bindparam("b
 _AT = bindparam("b_at", type_=INT64)
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryAsOf:
-    """One memory at instant `at`: its text and status then, or (known False) unknown before a date."""
+class MemoryAsOf(NamedTuple):
+    """One memory at instant `at`: its text and status then, or (known False) unknown before a date.
+
+    A named tuple (immutable, as the frozen read models): a read of the whole past builds one per memory,
+    and a tuple is built without a Python call per field as a frozen dataclass's `__init__` makes."""
 
     memory_id: int
     at: int
@@ -131,10 +133,10 @@ _MOVES_EXPIRY = r.kind.in_(_EXPIRY_KINDS)
 _HAS_STATUS = r.previous_status.is_not(None)
 
 
-def _facts_query(by_ids: bool) -> Select[Any]:
+def facts_query(memory: Any) -> Select[Any]:
+    """The facts at T of the memories `memory` (a column of a subquery) names: `fetch_facts`'s rows."""
     # First the index alone answers, per memory: its first revision after T and its last one at or
     # before T. The rest is read only for memories changed after T (or deleted).
-    memory = _ids(by_ids)
     seeks = select(
         memory.label("memory_id"),
         _seek(memory, r.id, r.changed_at > _AT).label("next_id"),
@@ -190,7 +192,7 @@ def _facts_query(by_ids: bool) -> Select[Any]:
     )
 
 
-_FACTS = {by_ids: _facts_query(by_ids) for by_ids in (False, True)}
+_FACTS = {by_ids: facts_query(_ids(by_ids)) for by_ids in (False, True)}
 
 
 def state_details(state: MemoryAsOf) -> str:
@@ -264,10 +266,10 @@ def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> 
     else:
         for part in chunks(ids):
             rows += conn.execute(_FACTS[True], {"b_at": at, "b_ids": list(part)})
-    return _facts_of_rows(conn, at, rows)
+    return facts_of_rows(conn, at, rows)
 
 
-def _facts_of_rows(conn: Connection, at: int, rows: Sequence[Any]) -> list[Facts]:
+def facts_of_rows(conn: Connection, at: int, rows: Sequence[Any]) -> list[Facts]:
     markers = _markers(conn, at, {int(row[0]): row[10] for row in rows if row[10] is not None})
     none: Marker = (None, None)
     return [

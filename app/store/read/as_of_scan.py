@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, bindparam, case, or_, select
 
 from app.core.models import MemoryStatus, RevisionKind
-from app.store.read.as_of import MemoryAsOf, fetch_facts, host_state, ordered, resolve
+from app.store.read.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
 from app.store.read.reads import chunks
 from app.store.schema.tables import INT64, expiry, revisions, seen, user_memories
 
@@ -38,6 +38,7 @@ _FIRST_AFTER = (
     .scalar_subquery()
 )
 CHANGED = select(_CHANGED_IDS.c.memory_id).where(_FIRST_AFTER > 0)
+CHANGED_FACTS = facts_query(CHANGED.subquery("asof_existed").c.memory_id)
 
 # The host's rows with no revision after T, each with whether it was injected at T and its last
 # revision (all of its revisions are at or before T). For the profile, only those injected at T or
@@ -77,9 +78,8 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
     """Every memory as it was at `at` (before `now`) in the profile's order; with `profile`, only those
     injected then and those whose state then is unknown. Needs the dashboard's own tables, holding every
     revision (a read-only store that kept revisions in memory reads `as_of.fetch_facts`)."""
-    changed = [int(memory_id) for memory_id in conn.execute(CHANGED, {"b_at": at}).scalars()]
     states = _unchanged_states(conn, at, profile)
-    for facts in fetch_facts(conn, at, changed):
+    for facts in facts_of_rows(conn, at, conn.execute(CHANGED_FACTS, {"b_at": at}).all()):
         state = resolve(facts, at, now)
         if state is not None and (not profile or state.injected or not state.known):
             states.append(state)
