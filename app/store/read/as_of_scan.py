@@ -87,26 +87,32 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
 
 
 def _unchanged_states(conn: Connection, at: int, profile: bool) -> list[MemoryAsOf]:
-    """The memories with no revision after `at`: their rows now (`UNCHANGED`)."""
-    states: list[MemoryAsOf] = []
-    unrecorded: list[Sequence[Any]] = []
-    for row in conn.execute(UNCHANGED[profile], {"b_at": at}).all():
-        memory_id, _, content, status, promoted_at, expires_at, last_at = row
-        if last_at is None:
-            unrecorded.append(row)
-            continue
-        if profile:
-            status = _ACTIVE  # the query keeps only the rows injected at T (known: they have revisions)
-        if type(content) is not str or type(status) is not str or type(promoted_at) is not int:
-            content, status, promoted_at = host_state(content, status, promoted_at)
-        known = MemoryAsOf(memory_id, at, True, content, status, promoted_at, last_at, expires_at, True)
-        states.append(known)
+    """The memories with no revision after `at`: their rows now (`UNCHANGED`). The usual rows (text,
+    status and time as the host writes them, with revisions) in one comprehension; the others apart."""
+    rows = conn.execute(UNCHANGED[profile], {"b_at": at}).all()
+    # In the profile only rows injected at T have revisions and come back (status 'active', not read).
+    states = [
+        MemoryAsOf(row[0], at, True, row[2], _ACTIVE if profile else row[3], row[4], row[6], row[5], True)
+        for row in rows
+        if row[6] is not None and _usual(row, profile)
+    ]
+    if len(states) == len(rows):
+        return states
+    odd = [row for row in rows if row[6] is not None and not _usual(row, profile)]
+    for memory_id, _, content, status, promoted, expires, last in odd:
+        content, status, promoted = host_state(content, _ACTIVE if profile else status, promoted)
+        states.append(MemoryAsOf(memory_id, at, True, content, status, promoted, last, expires, True))
+    unrecorded = [row for row in rows if row[6] is None]
     first_seen = _first_seen(conn, [row[0] for row in unrecorded])
     for unseen in unrecorded:
         state = _unrecorded_state(unseen, at, first_seen.get(unseen[0]))
         if state is not None and (not profile or state.injected or not state.known):
             states.append(state)
     return states
+
+
+def _usual(row: Sequence[Any], profile: bool) -> bool:
+    return type(row[2]) is str and type(row[4]) is int and (profile or type(row[3]) is str)
 
 
 def _first_seen(conn: Connection, memory_ids: Sequence[int]) -> dict[int, int]:
