@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, memory_row
+from hostdb import build_host_db, host_sql, memory_row
 
 from app.core.clock import ManualClock
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -56,15 +56,6 @@ def _host_truth(path: Path) -> Truth:
         expiry = dict(conn.execute("SELECT memory_id, expires_at FROM mdash_expiry").fetchall())
         rows = conn.execute("SELECT id, content, status FROM user_memories").fetchall()
         return {mid: (content, status, expiry.get(mid)) for mid, content, status in rows}
-    finally:
-        conn.close()
-
-
-def _host(path: Path, sql: str, params: tuple[object, ...]) -> None:
-    conn = sqlite3.connect(path, timeout=5)
-    try:
-        conn.execute(sql, params)
-        conn.commit()
     finally:
         conn.close()
 
@@ -119,15 +110,15 @@ class Writer:
         choice, memory_id = self.rng.random(), self.rng.choice(live)
         if choice < 0.4:
             sql = "UPDATE user_memories SET content = ?, updated_at = ? WHERE id = ?"
-            _host(self.path, sql, (self.text(), now, memory_id))
+            host_sql(self.path, sql, (self.text(), now, memory_id))
         elif choice < 0.55:
             status = self.rng.choice([MemoryStatus.ACTIVE, MemoryStatus.DISMISSED])
             sql = "UPDATE user_memories SET status = ?, updated_at = ? WHERE id = ?"
-            _host(self.path, sql, (str(status), now, memory_id))
+            host_sql(self.path, sql, (str(status), now, memory_id))
         elif choice < 0.85:
             self.host_row(now, rewritten=choice >= 0.75)
         else:
-            _host(self.path, "DELETE FROM user_memories WHERE id = ?", (memory_id,))
+            host_sql(self.path, "DELETE FROM user_memories WHERE id = ?", (memory_id,))
         self.store.list_ids()  # the store's next read observes it
 
     def host_row(self, now: int, *, rewritten: bool) -> None:
