@@ -6,9 +6,9 @@ for the profile, those known at T and not injected then: their text is never rea
 brings its last revision (its last at or before T, there being none after). A memory with revisions
 after T is found by a scan of the revisions by memory: those whose first revision after T creates them
 did not exist at T and are dropped in the query (a seek each, in the index alone, which holds the
-kind); only the others are read revision by revision (`as_of.fetch_facts` with their ids) and resolved
-(`as_of.resolve`). Where the dashboard has no revision of a memory, its first look at it (`mdash_seen`)
-says whether its state at T is known.
+kind); only the others get their facts (`as_of.facts_query`, driven by that set in the same
+statement) and are resolved (`as_of.resolve`). Where the dashboard has no revision of a memory, its
+first look at it (`mdash_seen`) says whether its state at T is known.
 """
 
 from __future__ import annotations
