@@ -1,0 +1,94 @@
+"""The view of the past's reads, run in the controller's worker (plain `app/` calls, no Qt).
+
+First the first screen (`first_page`): the ids of the memories the host promoted at or before the
+instant, newest first, as the window's own listing orders them (`MemoryStore.first_ids`), and those
+memories' states then (`MemoryStore.as_of` of those ids alone). Then the whole past (`whole_past`):
+every memory's state then, in the same order, which adds the memories deleted since and drops any the
+first screen listed that did not exist then. A future instant is now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from app.core.models import REWRITE_THRESHOLD_MS, Revision
+from app.store import MemoryFilter, MemoryStore
+from app.store.read.as_of import MemoryAsOf
+from ui.cards.listing import EXPIRING_OR_EXPIRED
+
+
+@dataclass(frozen=True, slots=True)
+class PastListing:
+    at: int  # the instant shown (epoch ms)
+    asked: int  # the instant asked for: after `at` when it was in the future (which is now)
+    states: list[MemoryAsOf]  # in listing order
+    complete: bool  # False: the first screen only, the whole past follows
+    # The history (`history_until`) of the memory the first screen selects, read with it: (id, history).
+    first_history: tuple[int, list[Revision]] | None = None
+
+    @property
+    def future(self) -> bool:
+        return self.asked > self.at
+
+
+def listing_order(states: Iterable[MemoryAsOf]) -> list[MemoryAsOf]:
+    """Newest promoted first, then the higher id (the window's default order); no promotion time last."""
+    return sorted(
+        states,
+        key=lambda state: (state.promoted_at is not None, state.promoted_at or 0, state.memory_id),
+        reverse=True,
+    )
+
+
+def first_page(store: MemoryStore, asked: int, rows: int, prefer: int | None = None) -> PastListing:
+    """The first `rows` memories of the past listing (fewer: those that did not exist then), and the
+    history of the one selected first: memory `prefer` (the card selected now) when it is listed, else
+    the first. Not listed among the first: it is read too, so that it can be selected at once."""
+    at = min(asked, store.now())
+    ids, _total = store.first_ids(MemoryFilter(status="all", until=at + 1, descending=True), rows)
+    wanted = [*ids, prefer] if prefer is not None and prefer not in ids else ids
+    found = {state.memory_id: state for state in store.as_of(at, wanted)}
+    states = [found[i] for i in wanted if i in found]
+    selected = prefer if prefer in found else (states[0].memory_id if states else None)
+    history = (selected, history_until(store, selected, at)) if selected is not None else None
+    return PastListing(at, asked, states, complete=False, first_history=history)
+
+
+def whole_past(store: MemoryStore, asked: int) -> PastListing:
+    at = min(asked, store.now())
+    return PastListing(at, asked, listing_order(store.as_of(at)), complete=True)
+
+
+def history_until(store: MemoryStore, memory_id: int, at: int) -> list[Revision]:
+    """A memory's revisions at or before `at`, newest first; the newest with its texts (its diff is
+    shown first), the others' read when one is selected."""
+    revisions = [rev for rev in store.history(memory_id, observe=False, texts=False) if rev.changed_at <= at]
+    revisions.reverse()
+    if revisions and not revisions[0].texts_loaded:
+        revisions[0] = store.revision(revisions[0].id)
+    return revisions
+
+
+def matches(state: MemoryAsOf, status: str, words: Sequence[str]) -> bool:
+    """Whether the toolbar's filter keeps `state`: its status then (`all`; `active`, `dismissed`,
+    `rewritten`, expiring or expired, as they were then; `deleted` since) and every word of the search
+    (any case) in its text then, or `#id`. A memory whose state then is unknown is kept by every status
+    (it may have been any; its card says it is unknown), `deleted` deciding on whether it exists now."""
+    if status != "all" and not _status_matches(state, status):
+        return False
+    text = (state.content or "").casefold()
+    return all(word == f"#{state.memory_id}" or word in text for word in words)
+
+
+def _status_matches(state: MemoryAsOf, status: str) -> bool:
+    if status == "deleted":
+        return not state.exists_now
+    if not state.known:
+        return True
+    if status == EXPIRING_OR_EXPIRED:
+        return state.expires_at is not None
+    if status == "rewritten":
+        promoted, changed = state.promoted_at, state.changed_at
+        return promoted is not None and changed is not None and changed - promoted > REWRITE_THRESHOLD_MS
+    return state.status == status

@@ -1,0 +1,95 @@
+"""The past listing's model: a QAbstractListModel over memories' states at one instant, in listing
+order, with the toolbar's filter applied (`ui.past.listing.matches`).
+
+The states arrive whole (the first screen's, then the whole past's) and are kept as plain frozen values;
+a new listing or filter is one model reset, and the view keeps its current memory by id. `data` never
+raises (`ui.widgets.guard`). The card delegate reads `ID_ROLE` and `STATE_ROLE`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from app.store.read.as_of import MemoryAsOf
+from ui.cards.model import ID_ROLE
+from ui.past.cards import accessible_description, accessible_name, card_parts
+from ui.widgets.guard import answer, never_raises
+
+STATE_ROLE = Qt.ItemDataRole.UserRole + 5
+AnyIndex = QModelIndex | QPersistentModelIndex
+Keep = Callable[[MemoryAsOf], bool]
+
+
+class PastListModel(QAbstractListModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._every: list[MemoryAsOf] = []  # the listing, unfiltered
+        self._shown: list[MemoryAsOf] = []
+        self._rows: dict[int, int] = {}
+        self._keep: Keep | None = None
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._shown)
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    @never_raises(answer(None))
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._shown):
+            return None
+        state = self._shown[index.row()]
+        if role == ID_ROLE:
+            return state.memory_id
+        if role == STATE_ROLE:
+            return state
+        if role == Qt.ItemDataRole.DisplayRole:  # what keyboard search reads
+            return card_parts(state).content
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return accessible_name(state)
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+            return accessible_description(state)
+        return None
+
+    # -- what is listed --------------------------------------------------------------------------------
+
+    @property
+    def total(self) -> int:
+        """How many memories the listing holds, before the filter."""
+        return len(self._every)
+
+    def set_states(self, states: Sequence[MemoryAsOf]) -> None:
+        self._every = list(states)
+        self._apply()
+
+    def set_filter(self, keep: Keep | None) -> None:
+        """Keep the states `keep` says yes to (None: every one)."""
+        self._keep = keep
+        self._apply()
+
+    def _apply(self) -> None:
+        self.beginResetModel()
+        keep = self._keep
+        self._shown = self._every if keep is None else [state for state in self._every if keep(state)]
+        self._rows = {state.memory_id: row for row, state in enumerate(self._shown)}
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self._keep = None
+        self.set_states([])
+
+    def row_of(self, memory_id: int) -> int | None:
+        return self._rows.get(memory_id)
+
+    def state(self, memory_id: int) -> MemoryAsOf | None:
+        row = self._rows.get(memory_id)
+        return self._shown[row] if row is not None else None
+
+    def states(self) -> list[MemoryAsOf]:
+        """The states shown, in listing order."""
+        return list(self._shown)
