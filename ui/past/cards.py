@@ -43,6 +43,8 @@ def expiry_words(state: MemoryAsOf) -> str | None:
 
 
 def side_badges(state: MemoryAsOf) -> list[Badge]:
+    """Deleted since, the expiry then. Whether the agent was shown it is the card's look (dimmed when
+    not, as a card of now), said in words by the panel and to a screen reader."""
     badges: list[Badge] = []
     if not state.exists_now:
         badges.append(
@@ -58,10 +60,6 @@ def side_badges(state: MemoryAsOf) -> list[Badge]:
                 f"{verb} {format_instant(state.expires_at)}",
             )
         )
-    if state.injected:
-        badges.append(
-            Badge("shown to the agent", Tone.TEAL, "In the profile the agent was shown at this instant")
-        )
     return badges
 
 
@@ -74,7 +72,7 @@ def meta_pieces(state: MemoryAsOf) -> list[MetaPiece]:
                 f"promoted {format_instant(state.promoted_at)}", False, f"{when} from the instant shown"
             )
         )
-    if state.changed_at is not None:
+    if state.changed_at is not None and state.changed_at != state.promoted_at:
         when = relative(state.changed_at, state.at)
         tip = f"Its last recorded change at or before the instant shown ({when})"
         pieces.append(MetaPiece(f"last change {format_instant(state.changed_at)}", True, tip))
@@ -93,7 +91,8 @@ def card_parts(state: MemoryAsOf) -> CardParts:
 
 def accessible_name(state: MemoryAsOf) -> str:
     """`Memory 5 as of 2026-10-21 05:13:31 UTC, active, shown to the agent: Prefers pnpm`."""
-    words = [status_badge(state).text, *(badge.text for badge in side_badges(state))]
+    shown = "shown to the agent" if state.injected else "not shown to the agent"
+    words = [status_badge(state).text, *(badge.text for badge in side_badges(state)), shown]
     text = card_text(state.content or "") if state.known else state.unknown_note
     return f"Memory {state.memory_id} as of {format_instant(state.at)}, {', '.join(words)}: {text}"
 

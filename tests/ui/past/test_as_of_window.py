@@ -59,7 +59,7 @@ def timeline(host_db: Path, clock: ManualClock) -> Past:
 
 
 @pytest.fixture
-def window(qtbot: QtBot, timeline: Past[MemoryStore, Timeline], tmp_path: Path) -> MainWindow:
+def window(qtbot: QtBot, timeline: Past, tmp_path: Path) -> MainWindow:
     shown = make_window(qtbot, timeline[0], tmp_path)
     select(qtbot, shown, 4)
     return shown
@@ -92,11 +92,12 @@ def test_the_past_is_shown_as_cards_newest_first(qtbot: QtBot, window: MainWindo
     assert states[4].content == "Lives in Berlin (CET)\nWorks remotely."
     assert not states[3].exists_now
     parts = card_parts(states[3])
-    assert [badge.text for badge in parts.side] == ["deleted since", "shown to the agent"]
+    assert [badge.text for badge in parts.side] == ["deleted since"] and not parts.dim
     assert "As of " + format_instant(listing.at) in view.banner.label.text()
     assert "Read-only" in view.banner.label.text() and "5 memories" in view.banner.label.text()
     index = view.model.index(1, 0)
-    assert index.data(Qt.ItemDataRole.AccessibleTextRole).startswith("Memory 4 as of ")
+    name = f"Memory 4 as of {format_instant(listing.at)}, active, shown to the agent: Lives in Berlin"
+    assert index.data(Qt.ItemDataRole.AccessibleTextRole).startswith(name)
     assert view.list.accessibleName() and view.panel.content.accessibleName() == "Memory content then"
 
 
