@@ -21,6 +21,14 @@ from ui.widgets.guard import answer, never_raises
 STATE_ROLE = Qt.ItemDataRole.UserRole + 5
 AnyIndex = QModelIndex | QPersistentModelIndex
 Keep = Callable[[MemoryAsOf], bool]
+_CARD = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+_ANSWERS: dict[int, Callable[[MemoryAsOf], Any]] = {  # what each role answers of a state
+    ID_ROLE: lambda state: state.memory_id,
+    STATE_ROLE: lambda state: state,
+    Qt.ItemDataRole.DisplayRole: lambda state: card_parts(state).content,  # what keyboard search reads
+    Qt.ItemDataRole.AccessibleTextRole: accessible_name,
+    Qt.ItemDataRole.AccessibleDescriptionRole: accessible_description,
+}
 
 
 class PastListModel(QAbstractListModel):
@@ -35,26 +43,14 @@ class PastListModel(QAbstractListModel):
         return 0 if parent.isValid() else len(self._shown)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        return _CARD if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     @never_raises(answer(None))
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._shown):
+        row, answers = index.row(), _ANSWERS.get(role)
+        if answers is None or not index.isValid() or index.parent().isValid():
             return None
-        state = self._shown[index.row()]
-        if role == ID_ROLE:
-            return state.memory_id
-        if role == STATE_ROLE:
-            return state
-        if role == Qt.ItemDataRole.DisplayRole:  # what keyboard search reads
-            return card_parts(state).content
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return accessible_name(state)
-        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
-            return accessible_description(state)
-        return None
+        return answers(self._shown[row]) if 0 <= row < len(self._shown) else None
 
     # -- what is listed --------------------------------------------------------------------------------
 

@@ -11,13 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from app.core.clock import format_instant
 from app.core.models import Revision
 from app.store.read.as_of import MemoryAsOf
 from ui.diff.slot import DiffSlot
-from ui.history.panel import plain_label, revision_summary, section_label, tint
+from ui.history.panel import (
+    empty_or_details,
+    plain_label,
+    section_label,
+    show_change,
+    take_revision,
+    tint,
+    title_label,
+)
 from ui.history.revision_table import RevisionTable
 from ui.past.cards import expiry_words, status_badge
 from ui.widgets.long_text import LongTextView
@@ -52,22 +60,13 @@ class PastPanel(QWidget):
         self.at = 0
         self.state: MemoryAsOf | None = None
         self.history_memory_id: int | None = None  # whose revisions are listed
-        self._stack = QStackedWidget(self)
-        self.empty = plain_label("Select a memory to see it as it was then.")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._stack.addWidget(self.empty)
-        self._stack.addWidget(self._build_details())
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(10, 8, 12, 8)
-        outer.addWidget(self._stack)
+        self._stack, self.empty = empty_or_details(
+            self, "Select a memory to see it as it was then.", self._build_details()
+        )
 
     def _build_details(self) -> QWidget:
         page = QWidget(self)
-        self.title = plain_label(wrap=False)
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        font.setWeight(font.Weight.DemiBold)
-        self.title.setFont(font)
+        self.title = title_label()
         self.facts = plain_label()
         self.facts.setAccessibleName("Facts then")
         tint(self.facts, muted_text(self.palette()))
@@ -155,20 +154,11 @@ class PastPanel(QWidget):
     def _show_revision(self, revision: Revision | None) -> None:
         if revision is None:
             return
-        self.revision_summary.setText(revision_summary(revision))
-        if not revision.texts_loaded:
-            self.diff.show_message("Loading this revision…")
-            self.revisionWanted.emit(revision.id)
-            return
-        old, new = revision.previous_content, revision.new_content
-        if old is None and new is None:  # a status or expiry change: the text stayed as it was
-            old = new = self.state.content if self.state is not None and self.state.content else ""
-        self.diff.show_texts(old, new)
+        content = self.state.content if self.state is not None and self.state.content else ""
+        show_change(revision, self.revision_summary, self.diff, content, self.revisionWanted.emit)
 
     def set_revision(self, revision: Revision) -> None:
         """A revision read with its texts: shown if it is still the selected one."""
-        if not self.revisions.replace_revision(revision):
-            return
-        current = self.revisions.current_revision()
-        if current is not None and current.id == revision.id:
+        current = take_revision(self.revisions, revision)
+        if current is not None:
             self._show_revision(current)

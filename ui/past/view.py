@@ -59,6 +59,16 @@ class PastCardDelegate(CardDelegate):
         ), None
 
 
+def _column(widget: QWidget, top: QWidget, rest: QWidget) -> QWidget:
+    """`top` above `rest` (which takes the height left), edge to edge, in `widget`."""
+    layout = QVBoxLayout(widget)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(0)
+    layout.addWidget(top)
+    layout.addWidget(rest, 1)
+    return widget
+
+
 class AsOfBanner(QWidget):
     """`As of …: N memories, M shown to the agent. Read-only` with "Back to now", tinted amber."""
 
@@ -129,23 +139,13 @@ class AsOfView(QWidget):
             lambda current, _old: self._current_changed(current)
         )
         self.panel = PastPanel(self)
-        left = QWidget(self)
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.setSpacing(0)
-        left_layout.addWidget(self.header)
-        left_layout.addWidget(self.list, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(left)
+        self.splitter.addWidget(_column(QWidget(self), self.header, self.list))
         self.splitter.addWidget(self.panel)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([600, 500])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.banner)
-        layout.addWidget(self.splitter, 1)
+        _column(self, self.banner, self.splitter)
         self._shortcut("Escape", self.left.emit)
         self._shortcut("J", lambda: self.move_selection(1), self.list)
         self._shortcut("K", lambda: self.move_selection(-1), self.list)
@@ -186,7 +186,7 @@ class AsOfView(QWidget):
         self._replacing = True
         try:
             change()
-            if self.select_id(self._wanted):
+            if self.select_id(self._wanted, center=True):
                 self._wanted = None
             elif not self.select_id(current):
                 self.move_selection(0)
@@ -211,13 +211,14 @@ class AsOfView(QWidget):
         index = self.list.currentIndex()
         return int(index.data(ID_ROLE)) if index.isValid() else None
 
-    def select_id(self, memory_id: int | None) -> bool:
+    def select_id(self, memory_id: int | None, *, center: bool = False) -> bool:
         row = self.model.row_of(memory_id) if memory_id is not None else None
         if row is None:
             return False
         index = self.model.index(row, 0)
         self.list.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
-        self.list.scrollTo(index, QListView.ScrollHint.EnsureVisible)
+        hint = QListView.ScrollHint.PositionAtCenter if center else QListView.ScrollHint.EnsureVisible
+        self.list.scrollTo(index, hint)
         return True
 
     def move_selection(self, step: int) -> None:

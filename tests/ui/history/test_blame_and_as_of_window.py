@@ -6,15 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
+from window_helpers import edited_store, make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.core.models import RevisionSource
-from app.store import MemoryStore
 from ui.history.blame_view import ORIGIN_ROLE
 from ui.window.main_window import MainWindow
 
@@ -30,19 +28,6 @@ def row(tree: QTreeWidget, number: int) -> QTreeWidgetItem:
     item = tree.topLevelItem(number)
     assert item is not None
     return item
-
-
-def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
-    store = MemoryStore.open(host_db, clock=clock)
-    store.list_ids()
-    clock.advance(HOUR)
-    store.edit(4, "Lives in Berlin (CET)\nWorks remotely.")
-    clock.advance(HOUR)
-    store.update_content(
-        4, "Lives in Berlin (CET)\nWorks remotely.\nRuns pytest -q.", [151], run_id="run-5", source="review"
-    )
-    clock.advance(HOUR)
-    return store
 
 
 @pytest.fixture

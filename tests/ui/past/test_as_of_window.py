@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
+from window_helpers import edited_store, make_window, select, settle
 
 from app.core.clock import ManualClock, format_instant
 from app.core.models import Revision
@@ -41,16 +41,8 @@ Past = tuple[MemoryStore, Timeline]
 
 @pytest.fixture
 def timeline(host_db: Path, clock: ManualClock) -> Past:
-    store = MemoryStore.open(host_db, clock=clock)
     when = Timeline(clock)
-    store.list_ids()  # the first look
-    clock.advance(HOUR)
-    store.edit(4, "Lives in Berlin (CET)\nWorks remotely.")
-    clock.advance(HOUR)
-    store.update_content(
-        4, "Lives in Berlin (CET)\nWorks remotely.\nRuns pytest -q.", [151], run_id="run-5", source="review"
-    )
-    clock.advance(HOUR)
+    store = edited_store(host_db, clock)  # the first look, #4 edited, then rewritten by the review
     store.delete(3)
     clock.advance(HOUR)
     store.add("Written after everything else")
@@ -158,9 +150,7 @@ def test_write_actions_are_disabled_while_looking_back(
     assert acts.runs.isEnabled() and acts.new_memory.isEnabled()
 
 
-def test_before_the_first_look_the_state_is_unknown(
-    qtbot: QtBot, window: MainWindow, timeline: Past
-) -> None:
+def test_before_the_first_look_the_state_is_unknown(qtbot: QtBot, window: MainWindow, timeline: Past) -> None:
     when = timeline[1]
     look_back(qtbot, window, when.first_look - 100 * HOUR)
     view = window.as_of_view
