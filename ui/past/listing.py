@@ -24,6 +24,8 @@ class PastListing:
     asked: int  # the instant asked for: after `at` when it was in the future (which is now)
     states: list[MemoryAsOf]  # in listing order
     complete: bool  # False: the first screen only, the whole past follows
+    shown_to_agent: int = 0  # how many of `states` the agent was shown then
+    unknown: int = 0  # how many of `states` are unknown then
     # The history (`history_until`) of the memory the first screen selects, read with it: (id, history).
     first_history: tuple[int, list[Revision]] | None = None
 
@@ -52,12 +54,18 @@ def first_page(store: MemoryStore, asked: int, rows: int, prefer: int | None = N
     states = [found[i] for i in wanted if i in found]
     selected = prefer if prefer in found else (states[0].memory_id if states else None)
     history = (selected, history_until(store, selected, at)) if selected is not None else None
-    return PastListing(at, asked, states, complete=False, first_history=history)
+    return PastListing(at, asked, states, False, *_counted(states), first_history=history)
 
 
 def whole_past(store: MemoryStore, asked: int) -> PastListing:
     at = min(asked, store.now())
-    return PastListing(at, asked, listing_order(store.as_of(at)), complete=True)
+    states = listing_order(store.as_of(at))
+    return PastListing(at, asked, states, True, *_counted(states))
+
+
+def _counted(states: Sequence[MemoryAsOf]) -> tuple[int, int]:
+    """How many the agent was shown then, and how many are unknown then (counted off the GUI thread)."""
+    return sum(1 for state in states if state.injected), sum(1 for state in states if not state.known)
 
 
 def history_until(store: MemoryStore, memory_id: int, at: int) -> list[Revision]:
@@ -70,13 +78,20 @@ def history_until(store: MemoryStore, memory_id: int, at: int) -> list[Revision]
     return revisions
 
 
-def matches(state: MemoryAsOf, status: str, words: Sequence[str]) -> bool:
-    """Whether the toolbar's filter keeps `state`: its status then (`all`; `active`, `dismissed`,
-    `rewritten`, expiring or expired, as they were then; `deleted` since) and every word of the search
-    (any case) in its text then, or `#id`. A memory whose state then is unknown is kept by every status
-    (it may have been any; its card says it is unknown), `deleted` deciding on whether it exists now."""
-    if status != "all" and not _status_matches(state, status):
-        return False
+def kept(states: Sequence[MemoryAsOf], status: str, words: Sequence[str]) -> list[MemoryAsOf]:
+    """The states the toolbar's filter keeps, in order: their status then (`all`; `active`,
+    `dismissed`, expiring or expired, as they were then; `rewritten`: changed since their promotion by
+    then, a change of text, status or expiry alike; `deleted` since) and every word of
+    the search (any case) in their text then, or `#id`. A memory whose state then is unknown is kept by
+    every status (it may have been any; its card says it is unknown), `deleted` deciding on whether it
+    exists now. One pass per condition: 100,000 states are filtered at a keystroke."""
+    found = list(states) if status == "all" else [state for state in states if _status_matches(state, status)]
+    if words:
+        found = [state for state in found if _has_words(state, words)]
+    return found
+
+
+def _has_words(state: MemoryAsOf, words: Sequence[str]) -> bool:
     text = (state.content or "").casefold()
     return all(word == f"#{state.memory_id}" or word in text for word in words)
 
@@ -84,11 +99,11 @@ def matches(state: MemoryAsOf, status: str, words: Sequence[str]) -> bool:
 def _status_matches(state: MemoryAsOf, status: str) -> bool:
     if status == "deleted":
         return not state.exists_now
-    if not state.known:
+    if not state.known or state.status == status:
         return True
     if status == EXPIRING_OR_EXPIRED:
         return state.expires_at is not None
     if status == "rewritten":
         promoted, changed = state.promoted_at, state.changed_at
         return promoted is not None and changed is not None and changed - promoted > REWRITE_THRESHOLD_MS
-    return state.status == status
+    return False

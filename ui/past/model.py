@@ -1,5 +1,5 @@
 """The past listing's model: a QAbstractListModel over memories' states at one instant, in listing
-order, with the toolbar's filter applied (`ui.past.listing.matches`).
+order, with the toolbar's filter applied (`ui.past.listing.kept`).
 
 The states arrive whole (the first screen's, then the whole past's) and are kept as plain frozen values;
 a new listing or filter is one model reset, and the view keeps its current memory by id. `data` never
@@ -16,11 +16,11 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 from app.store.read.as_of import MemoryAsOf
 from ui.cards.model import ID_ROLE
 from ui.past.cards import accessible_description, accessible_name, card_parts
+from ui.past.listing import kept
 from ui.widgets.guard import answer, never_raises
 
 STATE_ROLE = Qt.ItemDataRole.UserRole + 5
 AnyIndex = QModelIndex | QPersistentModelIndex
-Keep = Callable[[MemoryAsOf], bool]
 _CARD = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _ANSWERS: dict[int, Callable[[MemoryAsOf], Any]] = {  # what each role answers of a state
     ID_ROLE: lambda state: state.memory_id,
@@ -37,7 +37,7 @@ class PastListModel(QAbstractListModel):
         self._every: list[MemoryAsOf] = []  # the listing, unfiltered
         self._shown: list[MemoryAsOf] = []
         self._rows: dict[int, int] = {}
-        self._keep: Keep | None = None
+        self._filter: tuple[str, list[str]] = ("all", [])
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._shown)
@@ -63,20 +63,19 @@ class PastListModel(QAbstractListModel):
         self._every = list(states)
         self._apply()
 
-    def set_filter(self, keep: Keep | None) -> None:
-        """Keep the states `keep` says yes to (None: every one)."""
-        self._keep = keep
+    def set_filter(self, status: str, words: Sequence[str]) -> None:
+        """Keep the states of `status` then whose text holds every word (`ui.past.listing.kept`)."""
+        self._filter = (status, list(words))
         self._apply()
 
     def _apply(self) -> None:
         self.beginResetModel()
-        keep = self._keep
-        self._shown = self._every if keep is None else [state for state in self._every if keep(state)]
+        self._shown = kept(self._every, *self._filter)
         self._rows = {state.memory_id: row for row, state in enumerate(self._shown)}
         self.endResetModel()
 
     def clear(self) -> None:
-        self._keep = None
+        self._filter = ("all", [])
         self.set_states([])
 
     def row_of(self, memory_id: int) -> int | None:

@@ -41,7 +41,8 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 
 def filter_words(flt: ViewFilter) -> str:
     """The toolbar's filter as the past listing's header says it: ` · Active matching “pnpm”`."""
-    label = {value: text for text, value in STATUSES}.get(flt.status, flt.status)
+    labels = {value: text for text, value in STATUSES} | {"rewritten": "Changed by then"}
+    label = labels.get(flt.status, flt.status)
     return f" · {label}" + (f" matching “{flt.search}”" if flt.search else "")
 
 
@@ -97,12 +98,9 @@ class AsOfBanner(QWidget):
         when = format_instant(listing.at)
         if listing.future:
             when += f" (now: {format_instant(listing.asked)} is in the future)"
-        states = listing.states
         if listing.complete:
-            shown = sum(1 for state in states if state.injected)
-            unknown = sum(1 for state in states if not state.known)
-            more = f", {unknown:,} unknown then" if unknown else ""
-            counted = f"{len(states):,} memories, {shown:,} shown to the agent{more}"
+            more = f", {listing.unknown:,} unknown then" if listing.unknown else ""
+            counted = f"{len(listing.states):,} memories, {listing.shown_to_agent:,} shown to the agent{more}"
         else:
             counted = "reading every memory…"
         self.label.setText(f"As of {when}: {counted}. Read-only: nothing can be changed while looking back.")
@@ -174,10 +172,10 @@ class AsOfView(QWidget):
             self.panel.empty.setText(f"No memories existed at {format_instant(listing.at)}.")
         return True
 
-    def set_filter(self, keep: Callable[[MemoryAsOf], bool] | None, words: str = "") -> None:
-        """Keep the cards `keep` says yes to; `words` say which filter it is, in the header."""
-        self._filter_words = words
-        self._replace(lambda: self.model.set_filter(keep))
+    def set_filter(self, flt: ViewFilter) -> None:
+        """The toolbar's status and search, applied to the memories as they were (`kept`)."""
+        self._filter_words = filter_words(flt)
+        self._replace(lambda: self.model.set_filter(flt.status, flt.search.casefold().split()))
 
     def _replace(self, change: Callable[[], None]) -> None:
         """Change what is listed, keeping the current memory (by id) or else selecting the first; the

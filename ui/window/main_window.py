@@ -38,8 +38,8 @@ from ui.dialogs.as_of import AsOfDialog
 from ui.dialogs.digest import DigestDialog
 from ui.dialogs.import_file import choose_and_import
 from ui.history.panel import HistoryPanel, plain_label, tint
-from ui.past.listing import PastListing, matches
-from ui.past.view import AsOfView, filter_words
+from ui.past.listing import PastListing
+from ui.past.view import AsOfView
 from ui.review.controller import ReviewController
 from ui.review.queue import ReviewQueue
 from ui.runtime.controller import Controller
@@ -306,20 +306,13 @@ class MainWindow(QMainWindow):
     def _as_of_loaded(self, listing: PastListing) -> None:
         entering = not self.looking_back
         if entering:
-            self._filter_past(self.filters.current())  # before the cards arrive: one listing shown
+            self.as_of_view.set_filter(self.filters.current())  # before the cards: one listing shown
         if not self.as_of_view.set_listing(listing):
             return
         if entering:
             self.pages.setCurrentWidget(self.as_of_view)
             self.as_of_view.list.setFocus()
         self._update_actions(None)
-
-    def _filter_past(self, flt: ViewFilter) -> None:
-        """The toolbar's status and search, applied to the memories as they were."""
-        words = flt.search.casefold().split()
-        status = flt.status
-        keep = None if status == "all" and not words else (lambda state: matches(state, status, words))
-        self.as_of_view.set_filter(keep, filter_words(flt))
 
     def leave_as_of(self) -> None:
         self.controller.leave_as_of()
@@ -336,7 +329,7 @@ class MainWindow(QMainWindow):
 
     def _filter_changed(self, flt: ViewFilter) -> None:
         if self.looking_back:
-            self._filter_past(flt)  # and the listing of now follows the toolbar too, for the way back
+            self.as_of_view.set_filter(flt)  # and the listing of now follows the toolbar, for the way back
         self.model.set_highlighted(())
         self.controller.set_filter(flt)
 
