@@ -905,3 +905,11 @@ class MemoryStore:
             result = importer.import_memories(ctx, export, label)
             expiry_sweep.sweep(ctx)
         return result
+
+    # --- asofview ---
+    def first_ids_as_of(self, at: int, limit: int) -> list[int]:
+        """The first `limit` ids of the memories as of `at`, newest (highest id) first, without observing
+        or counting: the ids of host rows promoted by then (`MemoryStore.as_of` of them says which
+        existed and how); a first screen of the past, before the whole past is read."""
+        with self._read() as conn:
+            return as_of_read.first_ids(conn, min(at, self.now()), limit)

@@ -1,7 +1,7 @@
 """The view of the past's reads, run in the controller's worker (plain `app/` calls, no Qt).
 
-First the first screen (`first_page`): the ids of the memories the host promoted at or before the
-instant, newest first, as the window's own listing orders them (`MemoryStore.first_ids`), and those
+First the first screen (`first_page`): the highest ids of the memories the host promoted at or before
+the instant (`MemoryStore.first_ids_as_of`: host ids grow with promotion, so newest first), and those
 memories' states then (`MemoryStore.as_of` of those ids alone). Then the whole past (`whole_past`):
 every memory's state then, in the same order, which adds the memories deleted since and drops any the
 first screen listed that did not exist then. A future instant is now.
@@ -10,10 +10,10 @@ first screen listed that did not exist then. A future instant is now.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.core.models import REWRITE_THRESHOLD_MS, Revision
-from app.store import MemoryFilter, MemoryStore
+from app.store import MemoryStore
 from app.store.read.as_of import MemoryAsOf
 from ui.cards.listing import EXPIRING_OR_EXPIRED
 
@@ -24,6 +24,7 @@ class PastListing:
     asked: int  # the instant asked for: after `at` when it was in the future (which is now)
     states: list[MemoryAsOf]  # in listing order
     complete: bool  # False: the first screen only, the whole past follows
+    texts: list[str] = field(default_factory=list)  # `folded`: each state's text then, casefolded
     shown_to_agent: int = 0  # how many of `states` the agent was shown then
     unknown: int = 0  # how many of `states` are unknown then
     # The history (`history_until`) of the memory the first screen selects, read with it: (id, history).
@@ -35,12 +36,9 @@ class PastListing:
 
 
 def listing_order(states: Iterable[MemoryAsOf]) -> list[MemoryAsOf]:
-    """Newest promoted first, then the higher id (the window's default order); no promotion time last."""
-    return sorted(
-        states,
-        key=lambda state: (state.promoted_at is not None, state.promoted_at or 0, state.memory_id),
-        reverse=True,
-    )
+    """Newest first: the highest id first (host ids grow with promotion; a memory deleted since keeps
+    its place)."""
+    return sorted(states, key=lambda state: state.memory_id, reverse=True)
 
 
 def first_page(store: MemoryStore, asked: int, rows: int, prefer: int | None = None) -> PastListing:
@@ -48,19 +46,19 @@ def first_page(store: MemoryStore, asked: int, rows: int, prefer: int | None = N
     history of the one selected first: memory `prefer` (the card selected now) when it is listed, else
     the first. Not listed among the first: it is read too, so that it can be selected at once."""
     at = min(asked, store.now())
-    ids, _total = store.first_ids(MemoryFilter(status="all", until=at + 1, descending=True), rows)
+    ids = store.first_ids_as_of(at, rows)
     wanted = [*ids, prefer] if prefer is not None and prefer not in ids else ids
     found = {state.memory_id: state for state in store.as_of(at, wanted)}
     states = [found[i] for i in wanted if i in found]
     selected = prefer if prefer in found else (states[0].memory_id if states else None)
     history = (selected, history_until(store, selected, at)) if selected is not None else None
-    return PastListing(at, asked, states, False, *_counted(states), first_history=history)
+    return PastListing(at, asked, states, False, folded(states), *_counted(states), first_history=history)
 
 
 def whole_past(store: MemoryStore, asked: int) -> PastListing:
     at = min(asked, store.now())
     states = listing_order(store.as_of(at))
-    return PastListing(at, asked, states, True, *_counted(states))
+    return PastListing(at, asked, states, True, folded(states), *_counted(states))
 
 
 def _counted(states: Sequence[MemoryAsOf]) -> tuple[int, int]:
@@ -78,22 +76,33 @@ def history_until(store: MemoryStore, memory_id: int, at: int) -> list[Revision]
     return revisions
 
 
-def kept(states: Sequence[MemoryAsOf], status: str, words: Sequence[str]) -> list[MemoryAsOf]:
+def folded(states: Sequence[MemoryAsOf]) -> list[str]:
+    """Each state's text then in any case (`str.casefold`), for `kept`: folded once, off the GUI thread."""
+    return [(state.content or "").casefold() for state in states]
+
+
+def kept(
+    states: Sequence[MemoryAsOf], texts: Sequence[str], status: str, words: Sequence[str]
+) -> list[MemoryAsOf]:
     """The states the toolbar's filter keeps, in order: their status then (`all`; `active`,
     `dismissed`, expiring or expired, as they were then; `rewritten`: changed since their promotion by
-    then, a change of text, status or expiry alike; `deleted` since) and every word of
-    the search (any case) in their text then, or `#id`. A memory whose state then is unknown is kept by
-    every status (it may have been any; its card says it is unknown), `deleted` deciding on whether it
-    exists now. One pass per condition: 100,000 states are filtered at a keystroke."""
-    found = list(states) if status == "all" else [state for state in states if _status_matches(state, status)]
-    if words:
-        found = [state for state in found if _has_words(state, words)]
-    return found
-
-
-def _has_words(state: MemoryAsOf, words: Sequence[str]) -> bool:
-    text = (state.content or "").casefold()
-    return all(word == f"#{state.memory_id}" or word in text for word in words)
+    then, a change of text, status or expiry alike; `deleted` since) and every word of the search
+    (casefolded) in their text then (`texts`, from `folded`), or `#id`. A memory whose state then is
+    unknown is kept by every status (it may have been any; its card says it is unknown), `deleted`
+    deciding on whether it exists now. One pass per condition: 100,000 states at a keystroke."""
+    rows = (
+        list(range(len(states)))
+        if status == "all"
+        else [row for row, state in enumerate(states) if _status_matches(state, status)]
+    )
+    for number, word in enumerate(words):
+        if word.startswith("#"):
+            rows = [row for row in rows if word in texts[row] or word == f"#{states[row].memory_id}"]
+        elif number == 0 and status == "all":  # the common case, a pass over the texts alone
+            rows = [row for row, text in enumerate(texts) if word in text]
+        else:
+            rows = [row for row in rows if word in texts[row]]
+    return [states[row] for row in rows]
 
 
 def _status_matches(state: MemoryAsOf, status: str) -> bool:

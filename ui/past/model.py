@@ -16,7 +16,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 from app.store.read.as_of import MemoryAsOf
 from ui.cards.model import ID_ROLE
 from ui.past.cards import accessible_description, accessible_name, card_parts
-from ui.past.listing import kept
+from ui.past.listing import folded, kept
 from ui.widgets.guard import answer, never_raises
 
 STATE_ROLE = Qt.ItemDataRole.UserRole + 5
@@ -35,6 +35,7 @@ class PastListModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._every: list[MemoryAsOf] = []  # the listing, unfiltered
+        self._texts: list[str] = []  # their texts, casefolded
         self._shown: list[MemoryAsOf] = []
         self._rows: dict[int, int] = {}
         self._filter: tuple[str, list[str]] = ("all", [])
@@ -59,8 +60,10 @@ class PastListModel(QAbstractListModel):
         """How many memories the listing holds, before the filter."""
         return len(self._every)
 
-    def set_states(self, states: Sequence[MemoryAsOf]) -> None:
+    def set_states(self, states: Sequence[MemoryAsOf], texts: Sequence[str] | None = None) -> None:
+        """A new listing; `texts`: each state's text casefolded (`ui.past.listing.folded`), when read."""
         self._every = list(states)
+        self._texts = list(texts) if texts is not None else folded(self._every)
         self._apply()
 
     def set_filter(self, status: str, words: Sequence[str]) -> None:
@@ -70,7 +73,7 @@ class PastListModel(QAbstractListModel):
 
     def _apply(self) -> None:
         self.beginResetModel()
-        self._shown = kept(self._every, *self._filter)
+        self._shown = kept(self._every, self._texts, *self._filter)
         self._rows = {state.memory_id: row for row, state in enumerate(self._shown)}
         self.endResetModel()
 

@@ -37,6 +37,7 @@ from ui.past.panel import PastPanel
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+LAYOUT_BATCH = 1000
 
 
 def filter_words(flt: ViewFilter) -> str:
@@ -128,6 +129,9 @@ class AsOfView(QWidget):
         self.list.setModel(self.model)
         self.list.setItemDelegate(PastCardDelegate(self.list))
         self.list.setUniformItemSizes(True)
+        # 100,000 cards are laid out a batch per turn of the event loop: the first screen paints at once.
+        self.list.setLayoutMode(QListView.LayoutMode.Batched)
+        self.list.setBatchSize(LAYOUT_BATCH)
         self.list.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
         self.list.setMouseTracking(True)
         self.list.setFrameShape(QListView.Shape.NoFrame)
@@ -167,7 +171,7 @@ class AsOfView(QWidget):
             return False
         self.at, self.complete = listing.at, listing.complete
         self.banner.set_listing(listing)
-        self._replace(lambda: self.model.set_states(listing.states))
+        self._replace(lambda: self.model.set_states(listing.states, listing.texts))
         if not self.model.rowCount() and not self.model.total:
             self.panel.empty.setText(f"No memories existed at {format_instant(listing.at)}.")
         return True

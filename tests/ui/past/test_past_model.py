@@ -11,7 +11,7 @@ from app.core.clock import ManualClock
 from app.store import MemoryStore
 from ui.cards.listing import EXPIRING_OR_EXPIRED
 from ui.cards.model import ID_ROLE
-from ui.past.listing import kept, listing_order
+from ui.past.listing import folded, kept, listing_order
 from ui.past.model import STATE_ROLE, PastListModel
 
 
@@ -51,12 +51,12 @@ def test_the_filter_reads_the_state_then(store: MemoryStore, clock: ManualClock)
     states = sorted(store.as_of(before_the_delete), key=lambda state: state.memory_id)
 
     def ids(status: str, *words: str) -> list[int]:
-        return [state.memory_id for state in kept(states, status, words)]
+        return [state.memory_id for state in kept(states, folded(states), status, words)]
 
     assert ids("active") == [1, 3, 4, 5] and ids("dismissed") == [2] and ids("deleted") == [3]
     assert ids(EXPIRING_OR_EXPIRED) == [1] and ids("rewritten") == [1]  # changed by then (its expiry)
     assert ids("all", "pnpm") == [5] and ids("all", "#4") == [4] and ids("active", "prefers") == [5]
     unknown = store.as_of(before_the_delete - 100 * HOUR)
     assert unknown and all(not state.known for state in unknown)
-    assert len(kept(unknown, "active", [])) == len(unknown)  # may have been active: listed, marked
-    assert kept(unknown, "all", ["pnpm"]) == []  # no text is known then
+    assert len(kept(unknown, folded(unknown), "active", [])) == len(unknown)  # may have been: listed
+    assert kept(unknown, folded(unknown), "all", ["pnpm"]) == []  # no text is known then
