@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -38,6 +47,7 @@ from ui.widgets.theme import Tone, badge_colors, muted_text
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 LAYOUT_BATCH = 1000
+WHOLE_AFTER_MS = 300  # the longest the whole past's read waits for the first screen's paint
 
 
 def filter_words(flt: ViewFilter) -> str:
@@ -69,6 +79,32 @@ def _column(widget: QWidget, top: QWidget, rest: QWidget) -> QWidget:
     layout.addWidget(top)
     layout.addWidget(rest, 1)
     return widget
+
+
+class NextPaint(QObject):
+    """Calls `then` once after the next paint of `widget` once armed, or `WHOLE_AFTER_MS` after being
+    armed should no paint come (a minimized window)."""
+
+    def __init__(self, widget: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self._then = then
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._fire)
+        widget.installEventFilter(self)
+
+    def arm(self) -> None:
+        self._timer.start(WHOLE_AFTER_MS)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self._timer.isActive() and event.type() == QEvent.Type.Paint:
+            QTimer.singleShot(0, self._fire)  # after this paint, whatever else it is part of
+            self._timer.stop()
+        return False
+
+    def _fire(self) -> None:
+        self._timer.stop()
+        self._then()
 
 
 class AsOfBanner(QWidget):
@@ -109,6 +145,7 @@ class AsOfBanner(QWidget):
 
 class AsOfView(QWidget):
     left = Signal()  # the person leaves the view of the past
+    firstScreenPainted = Signal()  # a first screen's cards are on screen (or waited `WHOLE_AFTER_MS`)
     stateSelected = Signal(object)  # MemoryAsOf | None
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -137,6 +174,7 @@ class AsOfView(QWidget):
         self.list.setFrameShape(QListView.Shape.NoFrame)
         self.list.viewport().setBackgroundRole(QPalette.ColorRole.Window)
         self.list.setAccessibleName("Memory cards as of the instant shown")
+        self._first_painted = NextPaint(self.list.viewport(), self.firstScreenPainted.emit)
         self.list.selectionModel().currentChanged.connect(
             lambda current, _old: self._current_changed(current)
         )
@@ -170,6 +208,8 @@ class AsOfView(QWidget):
         if listing.asked != self.asked:
             return False
         self.at, self.complete = listing.at, listing.complete
+        if not listing.complete:
+            self._first_painted.arm()
         self.banner.set_listing(listing)
         self._replace(lambda: self.model.set_states(listing.states, listing.texts))
         if not self.model.rowCount() and not self.model.total:

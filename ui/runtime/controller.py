@@ -91,6 +91,7 @@ class Controller(QObject):
         self._complete_timer.timeout.connect(self._complete_now)
         self._as_of_token = 0  # the view of the past asked for last
         self._past_histories: dict[tuple[int, int], list[Revision]] = {}  # read with a first screen
+        self._whole_past: Callable[[], None] | None = None  # the whole past's read, until asked for
 
     @property
     def read_only(self) -> bool:
@@ -265,8 +266,9 @@ class Controller(QObject):
     def load_as_of(self, asked: int, prefer: int | None = None) -> None:
         """The memories as they were at `asked` (a future instant is now): the first screen first, with
         the history of the memory it selects (`prefer`, the card selected now, if it existed then), then
-        every memory (`ui.past.listing`). A later request, or leaving the past (`leave_as_of`), drops
-        what is not read yet."""
+        every memory (`ui.past.listing`), once the window asks for it (`read_whole_past`: when the first
+        screen is painted, so that the long read does not compete with that paint). A later request, or
+        leaving the past (`leave_as_of`), drops what is not read yet."""
         self._as_of_token += 1
         token, store = self._as_of_token, self.store
 
@@ -286,12 +288,21 @@ class Controller(QObject):
 
         self._past_histories.clear()
         self._run(first, shown, priority=NOW)
-        self._run(lambda: past.whole_past(store, asked) if current() else None, shown)
+        self._whole_past = lambda: self._run(
+            lambda: past.whole_past(store, asked) if current() else None, shown
+        )
+
+    def read_whole_past(self) -> None:
+        """Read every memory of the past asked for last (once; see `load_as_of`)."""
+        read, self._whole_past = self._whole_past, None
+        if read is not None:
+            read()
 
     def leave_as_of(self) -> None:
         """The past is no longer looked at: what of it is still to be read is not read."""
         self._as_of_token += 1
         self._past_histories.clear()
+        self._whole_past = None
 
     def load_history_as_of(self, memory_id: int, at: int) -> None:
         """A memory's revisions at or before `at`, newest first (`pastHistoryLoaded`); the first screen's

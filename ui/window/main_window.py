@@ -213,6 +213,7 @@ class MainWindow(QMainWindow):
         self.acts.as_of.triggered.connect(self.ask_as_of)
         c.asOfLoaded.connect(self._as_of_loaded)
         past.left.connect(self.leave_as_of)
+        past.firstScreenPainted.connect(c.read_whole_past)
         past.panel.historyWanted.connect(c.load_history_as_of)
         c.pastHistoryLoaded.connect(past.panel.set_history)
         past.panel.revisionWanted.connect(c.load_revision)
