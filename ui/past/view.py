@@ -146,7 +146,6 @@ class AsOfBanner(QWidget):
 class AsOfView(QWidget):
     left = Signal()  # the person leaves the view of the past
     firstScreenPainted = Signal()  # a first screen's cards are on screen (or waited `WHOLE_AFTER_MS`)
-    stateSelected = Signal(object)  # MemoryAsOf | None
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -212,6 +211,8 @@ class AsOfView(QWidget):
             self._first_painted.arm()
         self.banner.set_listing(listing)
         self._replace(lambda: self.model.set_states(listing.states, listing.texts))
+        if listing.complete:
+            self._wanted = None  # not listed: it did not exist then
         if not self.model.rowCount() and not self.model.total:
             self.panel.empty.setText(f"No memories existed at {format_instant(listing.at)}.")
         return True
@@ -277,4 +278,3 @@ class AsOfView(QWidget):
             return
         state = index.data(STATE_ROLE) if index.isValid() else None
         self.panel.show_state(state if isinstance(state, MemoryAsOf) else None)
-        self.stateSelected.emit(state)
