@@ -60,7 +60,7 @@ def one_round(bench: BenchWindow, at: int) -> dict[str, float]:
         for probe in probes.values():
             probe.remove()
     found = {name: (probe.at or start) - start for name, probe in probes.items()}
-    found["listed"] = float(getattr(view.model, "total", model.rowCount()))
+    found["listed"] = float(getattr(getattr(view, "model", model), "total", model.rowCount()))
     window.leave_as_of()
     bench.settle()
     return found

@@ -42,7 +42,7 @@ def facts_text(state: MemoryAsOf) -> str:
     expiry = expiry_words(state)
     if expiry is not None and state.expires_at is not None:
         lines.append(f"{expiry} ({format_instant(state.expires_at)})")
-    if state.changed_at is not None:
+    if state.changed_at is not None and state.changed_at != state.promoted_at:
         lines.append(f"last recorded change {format_instant(state.changed_at)}")
     if state.promoted_at is not None:
         lines.append(f"promoted {format_instant(state.promoted_at)}")

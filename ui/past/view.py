@@ -231,7 +231,7 @@ class AsOfView(QWidget):
             change()
             if self.select_id(self._wanted, center=True):
                 self._wanted = None
-            elif not self.select_id(current):
+            elif not self.select_id(current, center=True):  # a reset forgets where the list was
                 self.move_selection(0)
         finally:
             self._replacing = False
