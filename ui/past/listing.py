@@ -1,10 +1,10 @@
 """The view of the past's reads, run in the controller's worker (plain `app/` calls, no Qt).
 
 First the first screen (`first_page`): the highest ids of the memories the host promoted at or before
-the instant (`MemoryStore.first_ids_as_of`: host ids grow with promotion, so newest first), and those
+the instant (`MemoryStore.first_ids_as_of`: host ids grow with promotion, so about the newest), and those
 memories' states then (`MemoryStore.as_of` of those ids alone). Then the whole past (`whole_past`):
-every memory's state then, in the same order, which adds the memories deleted since and drops any the
-first screen listed that did not exist then. A future instant is now.
+every memory's state then, newest promoted first (`listing_order`), which adds the memories deleted
+since and drops any the first screen listed that did not exist then. A future instant is now.
 """
 
 from __future__ import annotations
@@ -35,10 +35,18 @@ class PastListing:
         return self.asked > self.at
 
 
-def listing_order(states: Iterable[MemoryAsOf]) -> list[MemoryAsOf]:
-    """Newest first: the highest id first (host ids grow with promotion; a memory deleted since keeps
-    its place)."""
-    return sorted(states, key=lambda state: state.memory_id, reverse=True)
+def listing_order(
+    states: Iterable[MemoryAsOf], sort: str = "promoted", descending: bool = True
+) -> list[MemoryAsOf]:
+    """In the toolbar's order as it reads then: by promotion (default: newest first), or by the last
+    recorded change by then (`updated`; a memory never changed by then, by its promotion); then by id.
+    A memory whose promotion time is unknown counts as the oldest."""
+
+    def when(state: MemoryAsOf) -> int:
+        changed = state.changed_at if sort == "updated" else None
+        return changed if changed is not None else (state.promoted_at or 0)
+
+    return sorted(states, key=lambda state: (when(state), state.memory_id), reverse=descending)
 
 
 def first_page(store: MemoryStore, asked: int, rows: int, prefer: int | None = None) -> PastListing:

@@ -16,7 +16,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 from app.store.read.as_of import MemoryAsOf
 from ui.cards.model import ID_ROLE
 from ui.past.cards import accessible_description, accessible_name, card_parts
-from ui.past.listing import folded, kept
+from ui.past.listing import folded, kept, listing_order
 from ui.widgets.guard import answer, never_raises
 
 STATE_ROLE = Qt.ItemDataRole.UserRole + 5
@@ -39,6 +39,7 @@ class PastListModel(QAbstractListModel):
         self._shown: list[MemoryAsOf] = []
         self._rows: dict[int, int] = {}
         self._filter: tuple[str, list[str]] = ("all", [])
+        self._order: tuple[str, bool] = ("promoted", True)
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._shown)
@@ -66,19 +67,25 @@ class PastListModel(QAbstractListModel):
         self._texts = list(texts) if texts is not None else folded(self._every)
         self._apply()
 
-    def set_filter(self, status: str, words: Sequence[str]) -> None:
-        """Keep the states of `status` then whose text holds every word (`ui.past.listing.kept`)."""
+    def set_filter(
+        self, status: str, words: Sequence[str], sort: str = "promoted", descending: bool = True
+    ) -> None:
+        """Keep the states of `status` then whose text holds every word (`ui.past.listing.kept`), in
+        the order `sort` (listings arrive newest promoted first)."""
         self._filter = (status, list(words))
+        self._order = (sort, descending)
         self._apply()
 
     def _apply(self) -> None:
         self.beginResetModel()
         self._shown = kept(self._every, self._texts, *self._filter)
+        if self._order != ("promoted", True):
+            self._shown = listing_order(self._shown, *self._order)
         self._rows = {state.memory_id: row for row, state in enumerate(self._shown)}
         self.endResetModel()
 
     def clear(self) -> None:
-        self._filter = ("all", [])
+        self._filter, self._order = ("all", []), ("promoted", True)
         self.set_states([])
 
     def row_of(self, memory_id: int) -> int | None:

@@ -218,9 +218,10 @@ class AsOfView(QWidget):
         return True
 
     def set_filter(self, flt: ViewFilter) -> None:
-        """The toolbar's status and search, applied to the memories as they were (`kept`)."""
+        """The toolbar's status, search and order, applied to the memories as they were (`kept`)."""
         self._filter_words = filter_words(flt)
-        self._replace(lambda: self.model.set_filter(flt.status, flt.search.casefold().split()))
+        words = flt.search.casefold().split()
+        self._replace(lambda: self.model.set_filter(flt.status, words, flt.sort, flt.descending))
 
     def _replace(self, change: Callable[[], None]) -> None:
         """Change what is listed, keeping the current memory (by id) or else selecting the first; the

@@ -60,3 +60,18 @@ def test_the_filter_reads_the_state_then(store: MemoryStore, clock: ManualClock)
     assert unknown and all(not state.known for state in unknown)
     assert len(kept(unknown, folded(unknown), "active", [])) == len(unknown)  # may have been: listed
     assert kept(unknown, folded(unknown), "all", ["pnpm"]) == []  # no text is known then
+
+
+def test_the_toolbar_order_reads_the_past(store: MemoryStore, clock: ManualClock) -> None:
+    store.list_ids()
+    clock.advance(HOUR)
+    store.edit(1, "Works mostly in Python")
+    clock.advance(HOUR)
+    states = listing_order(store.as_of(store.now()))
+    assert [state.memory_id for state in states] == [5, 4, 3, 2, 1]  # newest promoted first
+    model = PastListModel()
+    model.set_states(states)
+    model.set_filter("all", [], "promoted", False)
+    assert [state.memory_id for state in model.states()] == [1, 2, 3, 4, 5]
+    model.set_filter("all", [], "updated", True)
+    assert [state.memory_id for state in model.states()] == [1, 5, 4, 3, 2]  # #1 changed last
