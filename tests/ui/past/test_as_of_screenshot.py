@@ -11,17 +11,8 @@ from hostdb import PROMOTED_5
 
 def test_the_screenshot_shows_the_window_as_of_an_instant(host_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "past.png"
-    done = dashboard(
-        "--db",
-        str(host_db),
-        "screenshot",
-        str(out),
-        "--size",
-        "700x450",
-        "--as-of",
-        str(PROMOTED_5 + 1),
-        env={"QT_QPA_PLATFORM": "offscreen"},
-    )
+    shot = ["screenshot", str(out), "--size", "700x450", "--as-of", str(PROMOTED_5 + 1)]
+    done = dashboard("--db", str(host_db), *shot, env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0 and done.stdout.strip() == str(out), done.stderr
     assert done.stderr == ""
     assert out.read_bytes().startswith(b"\x89PNG")
