@@ -223,6 +223,9 @@ def test_keys_walk_the_cards_and_the_toolbar_filters_the_past(
     assert view.current_id() == 1  # #2, dismissed then, is not listed under Active
     qtbot.keyClick(view.list, Qt.Key.Key_K)
     assert view.current_id() == 3
+    view.banner.button.setFocus()
+    qtbot.keyClick(view.banner.button, Qt.Key.Key_Tab)
+    assert view.list.hasFocus()  # Back to now, then the cards
     qtbot.waitUntil(lambda: view.panel.state is not None and view.panel.state.memory_id == 3, timeout=5_000)
     window.filters.search.setText("berlin")
     qtbot.waitUntil(lambda: shown_ids(window) == [4], timeout=10_000)
@@ -232,6 +235,9 @@ def test_keys_walk_the_cards_and_the_toolbar_filters_the_past(
     qtbot.waitUntil(lambda: shown_ids(window) == [2], timeout=10_000)
     window.filters.set_status("all")
     qtbot.waitUntil(lambda: shown_ids(window) == [5, 4, 3, 2, 1], timeout=10_000)
+    view.panel.revisions.setFocus()
+    qtbot.keyClick(view.panel.revisions, Qt.Key.Key_Escape)  # Esc leaves from anywhere in the view
+    assert not window.looking_back
     settle(qtbot, window)
 
 
