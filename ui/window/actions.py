@@ -138,6 +138,12 @@ class WindowActions:
             "Import…",
             "Merge the memories of an export file (memory-dashboard export) into this store",
         )
+        self.hub_settings = _action(
+            parent,
+            "Hub…",
+            "The hub: its URL, this machine's name, its password (OS keyring); "
+            "publish now, or every N minutes",
+        )
         writing = (
             self.edit,
             self.dismiss,
