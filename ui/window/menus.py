@@ -31,6 +31,8 @@ def build_menus(window: WindowParts) -> None:
 
     recent.aboutToShow.connect(fill_recent)
     file_menu.addAction(a.open_demo)
+    file_menu.addAction(a.open_hub)
+    a.open_hub.triggered.connect(lambda: open_hub(window))
     file_menu.addAction(a.import_file)
     file_menu.addAction(a.hub_settings)
     install_hub_publishing(window)
@@ -78,6 +80,21 @@ def install_hub_publishing(window: WindowParts) -> HubPublishing:
 
     window.acts.hub_settings.triggered.connect(show)
     return publishing
+
+
+def open_hub(window: WindowParts) -> None:
+    """File → Open hub…: the URL asked (the saved hub's at first), a hub window over this one; Copy to
+    this machine writes to the database this window has open (none when it is read-only), which then
+    shows the copy."""
+    from app.core.paths import DatabaseChoice
+    from ui.hub.opening import ask_hub_url, open_hub_window
+
+    url = ask_hub_url(window.window())
+    if url:
+        store = window.controller.store
+        local = None if store.read_only else DatabaseChoice(store.location, "--db")
+        hub = open_hub_window(url, local, window.window())
+        hub.copiedHere.connect(window.controller.refresh)
 
 
 def show_runs(window: WindowParts) -> None:

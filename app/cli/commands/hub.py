@@ -1,4 +1,5 @@
-"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`: memories in a shared PostgreSQL hub.
+"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`, `open`: memories in a shared PostgreSQL
+hub (`open`, and `--db URL` of a hub, open the hub window through the GUI hooks).
 
 The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
 the machine's name defaults to the host name. A URL holding a password is never saved; `configure
@@ -15,10 +16,12 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from app.cli.arguments import int64, positive_int64
+from app.cli.opener import database_choice
 from app.cli.registry import Opener
 from app.cli.render import print_json
 from app.core.clock import clock_from_env, format_instant
 from app.core.errors import InvalidInputError
+from app.core.paths import DatabaseChoice
 from app.core.settings import (
     hub_machine_setting,
     hub_publish_every_setting,
@@ -193,6 +196,36 @@ def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
     return 0
 
 
+def _is_postgres_url(target: str) -> bool:
+    return target.partition("://")[0].partition("+")[0].lower() in ("postgresql", "postgres")
+
+
+def hub_to_open(args: argparse.Namespace) -> str | None:
+    """The hub the window opens: `hub open`'s (the saved one by default), or `--db URL` when that
+    database holds a hub's tables; None for any other database."""
+    from_settings = getattr(args, "open_hub", False)
+    target = _hub(args.to) if from_settings else getattr(args, "db", None)
+    if not target or not (from_settings or _is_postgres_url(target)):
+        return None
+    from app.hub.browse import is_hub_url
+    from app.hub.connect import HubError, hub_location
+
+    if is_hub_url(target):
+        return target
+    if from_settings:
+        raise HubError(f"{hub_location(target)} is not a hub: no machine has published to it")
+    return None
+
+
+def local_database(args: argparse.Namespace, hub: str) -> DatabaseChoice:
+    """Where the hub window's Copy to this machine writes: `--db` (when it is not the hub itself), else
+    the default database (MEMORY_DASHBOARD_DB, the host's context.db, the embedded store)."""
+    given = getattr(args, "db", None)
+    return database_choice(
+        argparse.Namespace(db=None if given == hub else given, demo=getattr(args, "demo", False))
+    )
+
+
 def _hub_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--to", "--hub", dest="to", metavar="URL",
@@ -236,6 +269,10 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
     request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
     _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
+    opening = _command(
+        commands, parents, "open", None, "open the hub window: every machine's memories, one card each"
+    )
+    opening.set_defaults(open_hub=True)
     configure = commands.add_parser(
         "configure", parents=parents, help="save the hub URL (without password) and this machine's name"
     )
