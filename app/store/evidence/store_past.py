@@ -125,6 +125,13 @@ class Past(Reads):
             raise NotFoundError(f"memory #{memory_id} does not exist")
         raise NotFoundError(f"memory #{memory_id} did not exist at {format_instant(min(at, self.now()))}")
 
+    def first_ids_as_of(self, at: int, limit: int) -> list[int]:
+        """The first `limit` ids of the memories as of `at`, newest (highest id) first, without observing
+        or counting: the ids of host rows promoted by then (`as_of` of them says which existed and how);
+        the window's first screen of the past, before the whole past is read."""
+        with self._read() as conn:
+            return as_of_read.first_ids(conn, min(at, self.now()), limit)
+
     # -- the digest: what changed since the person last looked ----------------------------------------
 
     def watermark(self) -> Watermark | None:

@@ -439,3 +439,13 @@ def ordered(states: Iterable[MemoryAsOf]) -> list[MemoryAsOf]:
     if len(dated) == len(given):
         return dated
     return dated + [state for state in given if state.promoted_at is None]
+
+
+# The first ids of the window's listing of the past, newest first: the host's rows promoted at or before
+# T, read down the primary key (no sort of every row, no count). Host ids grow with promotion.
+_FIRST_IDS = select(m.id).where(m.promoted_at <= _AT).order_by(m.id.desc()).limit(bindparam("b_limit"))
+
+
+def first_ids(conn: Connection, at: int, limit: int) -> list[int]:
+    """Up to `limit` ids of host rows promoted at or before `at`, highest first (a first screen)."""
+    return [int(item) for item in conn.execute(_FIRST_IDS, {"b_at": at, "b_limit": limit}).scalars()]
