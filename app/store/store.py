@@ -33,8 +33,8 @@ from app.store.evidence import archive as evidence_archive
 from app.store.evidence import runs as review_runs
 from app.store.evidence import undo as run_undo
 from app.store.evidence.model import Evidence
-from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
+from app.store.observe.server_watch import watch_for
 from app.store.read import as_of as as_of_read
 from app.store.read import blame as blame_read
 from app.store.read import digest as digest_read
@@ -98,7 +98,7 @@ class MemoryStore:
                 self._marks = load_marks(conn)
         self._memory_archive = evidence_archive.MemoryArchive() if opened.read_only else None
         self._memory_log = MemoryObservations() if opened.read_only else None
-        self._watch = ChangeWatch(enabled=opened.is_sqlite)
+        self._watch = watch_for(opened.is_sqlite)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
         # The digest's watermark where it cannot be stored (a read-only store): kept in this process only,
         # with how many of the observations kept in memory it covers.
@@ -204,6 +204,7 @@ class MemoryStore:
             yield ctx
             if ctx.profile_changed:
                 revision_log.bump_profile_version(conn, ctx.now)
+            self._watch.note_write(conn)  # PostgreSQL: our own commit is no outside change
             self._refuse_replaced()  # ...and at the last moment before COMMIT: never into an unlinked file
 
     def fill_search_index(self) -> bool:
@@ -244,7 +245,7 @@ class MemoryStore:
 
     def changed_elsewhere(self) -> bool:
         """Whether anyone but this store may have committed since its last look that found nothing new
-        (a `PRAGMA data_version`, no scan); True whenever that cannot be told."""
+        (a `PRAGMA data_version`, PostgreSQL's snapshot: no scan); True whenever that cannot be told."""
         if not self._looks_tell():
             return True
         with self._read() as conn:
@@ -254,7 +255,8 @@ class MemoryStore:
         """Whether a look can show that observing would find nothing: not while outside changes are
         kept in memory (a read-only store: `observe` skips its own look, but `changed_elsewhere` stays
         True for it), nor where the change watch is off."""
-        return self._memory_log is None and self._watch.enabled
+        kept_in_memory = self._memory_log is not None and self._db.is_sqlite  # a server's look tells anyway
+        return self._watch.enabled and not kept_in_memory
 
     def _nothing_new(self, conn: Connection) -> bool:
         """Whether observing would find nothing: no commit by anyone else since the last look that found
@@ -280,6 +282,7 @@ class MemoryStore:
                 if found:
                     record_changes(ctx, found)
                 ids = list(ctx.revision_ids)
+            self._watch.mark_recorded(look)
         except (DatabaseLockedError, DatabaseReplacedError) as exc:
             self.warnings.append(f"outside changes not recorded yet: {exc}")
             return []
