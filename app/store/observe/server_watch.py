@@ -24,8 +24,6 @@ from app.store.observe.change_watch import ChangeWatch, Look
 
 SERVER = "server"  # every connection sees the same snapshots: the look's connection does not matter
 SPAN_TOLD = 10_000  # ids handed out between two looks that are still listed one by one
-_SNAPSHOT = "SELECT CAST(pg_current_snapshot() AS TEXT)"
-_OWN_ID = "SELECT CAST(pg_current_xact_id_if_assigned() AS TEXT)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +34,6 @@ class Snapshot:
     xmax: int
     running: frozenset[int]
 
-    @classmethod
-    def parse(cls, text: str) -> Snapshot:
-        low, high, running = text.split(":")
-        return cls(int(low), int(high), frozenset(int(item) for item in running.split(",") if item))
-
     def ended_since(self, before: Snapshot) -> frozenset[int] | None:
         """The ids that ended (committed or rolled back) between `before` and this snapshot; None when
         too many ids were handed out in between to list them."""
@@ -50,6 +43,15 @@ class Snapshot:
         return frozenset(item for item in maybe if item < self.xmax and item not in self.running)
 
 
+_SNAPSHOT = "SELECT CAST(pg_current_snapshot() AS TEXT)"
+_OWN_ID = "SELECT CAST(pg_current_xact_id_if_assigned() AS TEXT)"
+
+
+def parse_snapshot(text: str) -> Snapshot:
+    low, high, running = text.split(":")
+    return Snapshot(int(low), int(high), frozenset(int(item) for item in running.split(",") if item))
+
+
 class ServerChangeWatch(ChangeWatch):
     def __init__(self) -> None:
         super().__init__(enabled=True)
@@ -57,7 +59,7 @@ class ServerChangeWatch(ChangeWatch):
 
     def look(self, conn: Connection) -> Look | None:
         text = conn.exec_driver_sql(_SNAPSHOT).scalar()
-        return Look(SERVER, Snapshot.parse(str(text))) if text else None
+        return Look(SERVER, parse_snapshot(str(text))) if text else None
 
     def unchanged(self, look: Look | None) -> bool:
         clean = self._clean
