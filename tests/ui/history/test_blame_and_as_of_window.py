@@ -1,4 +1,4 @@
-"""The window's Blame tab and its view of the past (As of…), on a real file, driven by keys."""
+"""The window's Blame tab and its view of the past (As of…), on a real file and on PostgreSQL, by keys."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from hostdb import HOUR
+from pg_host import HostDb
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
@@ -33,8 +34,8 @@ def row(tree: QTreeWidget, number: int) -> QTreeWidgetItem:
     return item
 
 
-def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
-    store = MemoryStore.open(host_db, clock=clock)
+def edited_store(target: str, clock: ManualClock) -> MemoryStore:
+    store = MemoryStore.open(target, clock=clock)
     store.list_ids()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin (CET)\nWorks remotely.")
@@ -47,9 +48,9 @@ def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
 
 
 @pytest.fixture
-def window(qtbot: QtBot, host_db: Path, clock: ManualClock, tmp_path: Path) -> MainWindow:
-    """The window on `edited_store`, #4 selected."""
-    shown = make_window(qtbot, edited_store(host_db, clock), tmp_path)
+def window(qtbot: QtBot, seeded_host: HostDb, clock: ManualClock, tmp_path: Path) -> MainWindow:
+    """The window on `edited_store` (a host-shaped file, or PostgreSQL), #4 selected."""
+    shown = make_window(qtbot, edited_store(seeded_host.target, clock), tmp_path)
     select(qtbot, shown, 4)
     return shown
 
