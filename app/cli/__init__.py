@@ -36,6 +36,8 @@ class GuiHooks(Protocol):
 
     def open_window(self, args: argparse.Namespace, store: Any) -> int: ...
 
+    def open_hub(self, args: argparse.Namespace, url: str) -> int: ...
+
 
 def load_gui_hooks() -> GuiHooks | None:
     """The window's commands, when the `ui` package (and Qt) are installed."""
@@ -118,6 +120,9 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         parser.print_help()
         print("\nerror: the window needs PySide6; install the app with its GUI.", file=sys.stderr)
         return 2
+    hub = hub_commands.hub_to_open(args)  # `--db` of a hub, or `hub open`: the hub window
+    if hub is not None:
+        return gui.open_hub(args, hub)
     with open_store(args) as store:  # an unwritable file opens read-only; the window says so
         return gui.open_window(args, store)
 
