@@ -1,5 +1,9 @@
 """PostgreSQL's change watch (`server_watch`): the server's snapshots tell whether anyone else committed
-since the last clean look; our own writes do not count; what is pure is tested without a server."""
+since the last clean look; our own writes do not count; what is pure is tested without a server.
+
+"Nothing changed" holds on a quiet server: the throwaway cluster of `pg_cluster` (autovacuum off, one
+test at a time). On a server of your own (MEMORY_DASHBOARD_TEST_PG) another database's commit during a
+test is, rightly, a change to the watch."""
 
 from __future__ import annotations
 
