@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import pg_cluster
 import pytest
 from hostdb import PROMOTED_5, build_host_db
-from pg_host import drop_database, fresh_database
+from pg_host import HostDb, SqliteHostDb, drop_database, fresh_database, seed_postgres
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
@@ -88,6 +88,23 @@ def postgres_db(postgres_server: str) -> Iterator[str]:
     url = fresh_database(postgres_server)
     yield url
     drop_database(postgres_server, url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def seeded_host(request: pytest.FixtureRequest, tmp_path: Path) -> HostDb:
+    """`hostdb`'s seed on either engine: a host-shaped file, or the same rows in a PostgreSQL database
+    (the tests of one feature run on both, as the conformance suite does)."""
+    if request.param == "sqlite":
+        return SqliteHostDb(build_host_db(tmp_path / "context.db"))
+    return seed_postgres(request.getfixturevalue("postgres_db"), tmp_path)
+
+
+@pytest.fixture
+def seeded_store(seeded_host: HostDb, clock: ManualClock) -> Iterator[MemoryStore]:
+    """A store on `seeded_host` (writable, the fixed clock)."""
+    opened = MemoryStore.open(seeded_host.target, clock=clock)
+    yield opened
+    opened.close()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

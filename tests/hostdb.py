@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Required, TypedDict, Unpack
 
 from app.store.connect.engine import host_schema_sql
 from app.store.schema.tables import user_memories, user_memory_candidates
@@ -46,8 +47,21 @@ PENDING = [
 ]
 
 
-def memory_row(
-    conn: sqlite3.Connection,
+class RowFields(TypedDict, total=False):
+    """`memory_row`'s keyword arguments, as `memory_row_insert` takes them."""
+
+    promoted_at: Required[int]
+    updated_at: int | None
+    status: str
+    ids: list[int] | None
+    provenance: list[dict[str, object]] | str | None
+
+
+def memory_row(conn: sqlite3.Connection, memory_id: int, content: str, **fields: Unpack[RowFields]) -> None:
+    conn.execute(*memory_row_insert(memory_id, content, **fields))
+
+
+def memory_row_insert(
     memory_id: int,
     content: str,
     *,
@@ -56,7 +70,8 @@ def memory_row(
     status: str = "active",
     ids: list[int] | None = None,
     provenance: list[dict[str, object]] | str | None = "auto",
-) -> None:
+) -> tuple[str, tuple[object, ...]]:
+    """`memory_row`'s statement and parameters (`?` placeholders), for any engine's connection."""
     ids = ids or []
     if provenance == "auto":
         provenance = [
@@ -68,7 +83,7 @@ def memory_row(
             }
             for i in ids
         ]
-    conn.execute(
+    return (
         "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids,"
         " source_candidate_provenance, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
         (

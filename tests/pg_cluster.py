@@ -7,8 +7,10 @@
 The cluster belongs to an unprivileged user (PostgreSQL refuses to run as root: as root it is run as
 the `postgres` account through `runuser`), listens on no TCP address (`listen_addresses = ''`), only on a
 socket in its own folder, trusts that socket (only its owner and root can reach the folder), and is
-stopped and removed at the end, whatever the command's outcome. `tests/conftest.py` starts one the same
-way for a test run when MEMORY_DASHBOARD_TEST_PG is not set.
+stopped and removed at the end, whatever the command's outcome. Autovacuum is off: an automatic ANALYZE
+is a transaction of the server's, which the store's change watch (`server_watch`) rightly counts as a
+commit by someone else, and the tests that show a quiet server is seen as quiet need it quiet.
+`tests/conftest.py` starts one the same way for a test run when MEMORY_DASHBOARD_TEST_PG is not set.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ def start(folder: Path | None = None) -> tuple[Path, str]:
          "--locale=C.UTF-8", "--no-sync"],
         [str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-w", "-t", "60",
          "-o", f"-c listen_addresses='' -c unix_socket_directories='{folder}' -c fsync=off"
-         " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200", "start"],
+         " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c autovacuum=off",
+         "start"],
     ]  # fmt: skip
     for step in steps:
         done = subprocess.run(_as_owner(step), check=False, **quiet)  # type: ignore[call-overload]

@@ -2,7 +2,8 @@
 database, written outside the dashboard as the host writes it.
 
 `HostDb` is what the conformance suite asks of a backend; `SqliteHostDb` wraps `hostdb`'s helpers and
-`PostgresHostDb` does the same with psycopg (its placeholders `%s`; the tests write SQLite's `?`).
+`PostgresHostDb` does the same with psycopg (its placeholders `%s`; the tests write SQLite's `?`); `script`
+runs several statements in one transaction, as the host's own process would.
 `fresh_database` and `drop_database` give each PostgreSQL test a database of its own on the test server;
 `seed_postgres` fills one with `hostdb`'s seed scenario, row for row.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,7 +33,12 @@ class HostDb(Protocol):
     @property
     def target(self) -> str: ...
 
+    @property
+    def dialect(self) -> str: ...
+
     def sql(self, sql: str, params: tuple[object, ...] = ()) -> None: ...
+
+    def script(self, statements: list[tuple[str, tuple[object, ...]]]) -> None: ...
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]: ...
 
@@ -46,8 +53,23 @@ class SqliteHostDb:
     def target(self) -> str:
         return str(self.path)
 
+    @property
+    def dialect(self) -> str:
+        return "sqlite"
+
     def sql(self, sql: str, params: tuple[object, ...] = ()) -> None:
         host_sql(self.path, sql, params)
+
+    def script(self, statements: list[tuple[str, tuple[object, ...]]]) -> None:
+        """Several statements in one `BEGIN IMMEDIATE` transaction of the host's own connection."""
+        conn = sqlite3.connect(self.path, timeout=5, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for sql, params in statements:
+                conn.execute(sql, params)
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         return query(self.path, sql, params)
@@ -69,12 +91,22 @@ class PostgresHostDb:
     def target(self) -> str:
         return self.url
 
+    @property
+    def dialect(self) -> str:
+        return "postgresql"
+
     def _connect(self) -> psycopg.Connection[Any]:
         return psycopg.connect(libpq_conninfo(self.url))
 
     def sql(self, sql: str, params: tuple[object, ...] = ()) -> None:
         with self._connect() as conn:
             conn.execute(sql.replace("?", "%s"), params or None)
+
+    def script(self, statements: list[tuple[str, tuple[object, ...]]]) -> None:
+        """Several statements in one transaction of a connection of its own."""
+        with self._connect() as conn:
+            for sql, params in statements:
+                conn.execute(sql.replace("?", "%s"), params or None)
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         with self._connect() as conn:

@@ -19,8 +19,8 @@ from app.core.clock import Clock
 from app.core.errors import DatabaseReplacedError, ReadOnlyError
 from app.store.connect.engine import OpenedDatabase, transaction
 from app.store.evidence import archive as evidence_archive
-from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations
+from app.store.observe.server_watch import watch_for
 from app.store.read.digest import Watermark
 from app.store.read.sources import has_marks_table, load_marks
 from app.store.schema.migrate import own_tables_ready, refuse_newer
@@ -49,7 +49,7 @@ class StoreBase:
                 self._marks = load_marks(conn)
         self._memory_archive = evidence_archive.MemoryArchive() if opened.read_only else None
         self._memory_log = MemoryObservations() if opened.read_only else None
-        self._watch = ChangeWatch(enabled=opened.is_sqlite)
+        self._watch = watch_for(opened.is_sqlite)
         self._search_ready = False  # the search index exists and is filled (see `fill_search_index`)
         # The digest's watermark where it cannot be stored (a read-only store): kept in this process only,
         # with how many of the observations kept in memory it covers.
@@ -120,6 +120,7 @@ class StoreBase:
             yield ctx
             if ctx.profile_changed:
                 revision_log.bump_profile_version(conn, ctx.now)
+            self._watch.note_write(conn)  # PostgreSQL: our own commit is no outside change
             self._refuse_replaced()  # ...and at the last moment before COMMIT: never into an unlinked file
 
     @contextmanager

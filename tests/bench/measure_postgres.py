@@ -1,11 +1,13 @@
 """The store's rows on PostgreSQL next to SQLite's: the same calls on the same data, one engine each.
 
-The generated SQLite file is copied row for row into a PostgreSQL database (`COPY`), once; writes get a
-fresh copy every round (`CREATE DATABASE ... TEMPLATE`, a file-level copy on the server). Each row's
-`ours` is the call on PostgreSQL and its `floor` the same call on the SQLite file, so the ratio says what
-the server costs; no target (report only). The server: MEMORY_DASHBOARD_TEST_PG, else a throwaway
-cluster (`tests/pg_cluster.py`) where PostgreSQL's programs are installed, else the rows are skipped with
-a message.
+The rows: search (the listing and its first screen), a look with nothing new, the counts, a long history,
+its blame, the profile as of a past instant, one edit, opening read-only, a verdict, observing outside
+rewrites. The generated SQLite file is copied row for row into a PostgreSQL database (`COPY`), once;
+writes get a fresh copy every round (`CREATE DATABASE ... TEMPLATE`, a file-level copy on the server).
+Each row's `ours` is the call on PostgreSQL and its `floor` the same call on the SQLite file, so the
+ratio says what the server costs; no target (report only). The server: MEMORY_DASHBOARD_TEST_PG, else a
+throwaway cluster (`tests/pg_cluster.py`) where PostgreSQL's programs are installed, else the rows are
+skipped with a message.
 """
 
 from __future__ import annotations
@@ -107,22 +109,68 @@ def _drop(server: str, url: str) -> None:
     _admin(server, f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
 
 
-def _search(db: BenchDb, work: Path, rounds: int, url: str, term: str, label: str) -> Result:
+def _both(
+    db: BenchDb, work: Path, rounds: int, url: str, call: Callable[[MemoryStore], int]
+) -> tuple[tuple[list[float], list[float]], dict[str, int]]:
+    """The same store call on PostgreSQL and on a copy of the SQLite file, after each store's first look,
+    round by round; each call returns a count, which must agree."""
     stores = {"pg": MemoryStore.open(url), "sqlite": MemoryStore.open(fresh_copy(db.path, work))}
     found: dict[str, int] = {}
     for store in stores.values():
         store.list_ids()  # the first look, as when the window opened
 
-    def call(engine: str) -> Callable[[], Callable[[], object]]:
-        flt = MemoryFilter(status="all", search=term)
-        return lambda: lambda: found.__setitem__(engine, len(stores[engine].list_ids(flt)))
+    def calling(engine: str) -> Callable[[], Callable[[], object]]:
+        return lambda: lambda: found.__setitem__(engine, call(stores[engine]))
 
-    times = side_by_side(rounds, call("pg"), call("sqlite"))
-    for store in stores.values():
-        store.close()
+    try:
+        times = side_by_side(rounds, calling("pg"), calling("sqlite"))
+    finally:
+        for store in stores.values():
+            store.close()
     assert found["pg"] == found["sqlite"], found
-    note = f"'{term}': {found['pg']:,} hits; the listing call (observe + search + sort); PostgreSQL: ILIKE"
+    return times, found
+
+
+def _search(db: BenchDb, work: Path, rounds: int, url: str, term: str, label: str) -> Result:
+    flt = MemoryFilter(status="all", search=term)
+    times, found = _both(db, work, rounds, url, lambda store: len(store.list_ids(flt)))
+    note = (
+        f"'{term}': {found['pg']:,} hits; the listing call (observe + search + sort); PostgreSQL: ILIKE,"
+        " narrowed by the pg_trgm index on mdash_seen where the term is selective"
+    )
     return result(f"PostgreSQL: search ({label})", times, None, note)
+
+
+def _first_screen_of_search(db: BenchDb, work: Path, rounds: int, url: str, term: str, label: str) -> Result:
+    flt = MemoryFilter(status="all", search=term)
+    times, _ = _both(db, work, rounds, url, lambda store: len(store.first_ids(flt, 60)[0]))
+    note = f"'{term}': the first 60 ids, as the window's first screen asks (`first_ids`)"
+    return result(f"PostgreSQL: search, first screen ({label})", times, None, note)
+
+
+def _reads(db: BenchDb, work: Path, rounds: int, url: str) -> list[Result]:
+    """The store's common reads, each on both engines: a look with nothing new, the counts, a long
+    history, its blame, the profile as of the middle of the revision log."""
+    with sqlite3.connect(db.path) as raw:
+        middle = "SELECT changed_at FROM mdash_revisions ORDER BY changed_at LIMIT 1 OFFSET ?"
+        at = int(raw.execute(middle, (db.revisions // 2,)).fetchone()[0])
+    memory = db.diff_memory_id
+    rows: list[tuple[str, Callable[[MemoryStore], int], str]] = [
+        ("a look with nothing new (observe)", lambda store: len(store.observe()), "the change watch's look"),
+        ("counts by status", lambda store: store.counts().total, "the filter row's numbers"),
+        (
+            "history of a 50-revision memory",
+            lambda store: len(store.history(memory, texts=False, newest_whole=True)),
+            "listed without texts, the newest whole (as a selection reads it)",
+        ),
+        ("blame a 50-revision memory", lambda store: len(store.blame(memory).lines), "64 KiB texts"),
+        ("profile as of a past instant", lambda store: len(store.profile_as_of(at)), "the middle of the log"),
+    ]
+    found = []
+    for label, call, note in rows:
+        times, _ = _both(db, work, rounds, url, call)
+        found.append(result(f"PostgreSQL: {label}", times, None, note))
+    return found
 
 
 def _rewrite_pg(url: str, db: BenchDb, seed: int) -> None:
@@ -205,6 +253,39 @@ def _apply(copies: _Copies, rounds: int) -> Result:
     return result("PostgreSQL: apply a verdict (500/500/3,000)", times, None, counts.get("pg", ""))
 
 
+def _edit(copies: _Copies, rounds: int) -> Result:
+    """One edit of one memory (a write: its revision, the profile bump) on a store already open; the
+    store is closed and its copy dropped outside the clock, before the next round."""
+    found: dict[str, int] = {}
+    leftovers: list[Callable[[], None]] = []
+
+    def tidy() -> None:
+        while leftovers:
+            leftovers.pop()()
+
+    def editing(engine: str) -> Callable[[], Callable[[], object]]:
+        def prepare() -> Callable[[], object]:
+            tidy()
+            target = copies.fresh(engine)
+            store = MemoryStore.open(target)
+            store.list_ids()
+
+            def close() -> None:
+                store.close()
+                copies.discard(engine, target)
+
+            leftovers.append(close)
+            return lambda: found.__setitem__(engine, len(store.edit(1, "Prefers pnpm, edited").content))
+
+        return prepare
+
+    try:
+        times = side_by_side(rounds, editing("pg"), editing("sqlite"))
+    finally:
+        tidy()
+    return result("PostgreSQL: edit one memory", times, None, "its revision and the profile bump")
+
+
 def _first_screen(db: BenchDb, work: Path, rounds: int, url: str) -> Result:
     def opening(target: Callable[[], str]) -> Callable[[], Callable[[], object]]:
         def prepare() -> Callable[[], object]:
@@ -235,6 +316,10 @@ def store_rows(db: BenchDb, work: Path, rounds: int) -> list[Result]:
             return [
                 _search(db, work, rounds, url, db.rare_term, "rare term"),
                 _search(db, work, rounds, url, db.common_term, "common term"),
+                _first_screen_of_search(db, work, rounds, url, db.rare_term, "rare term"),
+                _first_screen_of_search(db, work, rounds, url, db.common_term, "common term"),
+                *_reads(db, work, rounds, url),
+                _edit(_Copies(db, work, server), rounds),
                 _first_screen(db, work, rounds, url),
                 _apply(_Copies(db, work, server), rounds),
                 _observe(_Copies(db, work, server), rounds),

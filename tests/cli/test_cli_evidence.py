@@ -1,4 +1,5 @@
-"""The CLI's evidence and runs, end to end in process: `show`, `history`, `export` with the archived words,
+"""The CLI's evidence and runs, end to end in process, on a host-shaped file and PostgreSQL (the odd cells of
+`dream_runs` on the file): `show`, `history`, `export` with the archived words,
 and `runs`, `runs show`, `runs undo` with their exit codes."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from hostdb import host_sql
+from pg_host import HostDb
 from review_helpers import seed_verdict, write_json
 from runs_helpers import add_dream_run
 
@@ -29,65 +31,71 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def applied(host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+@pytest.fixture
+def db(seeded_host: HostDb) -> str:
+    """The seeded database, a host-shaped file or PostgreSQL, as `--db` takes it."""
+    return seeded_host.target
+
+
+def applied(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """The seed's review of #5 applied through the CLI (its candidates then deleted); returns its run id."""
     verdict = write_json(tmp_path / "verdict.json", seed_verdict())
-    code, _, _ = run(capsys, "--db", str(host_db), "review", "apply", str(verdict), "--json")
+    code, _, _ = run(capsys, "--db", db, "review", "apply", str(verdict), "--json")
     assert code == 0
-    code, out, _ = run(capsys, "--db", str(host_db), "runs", "--json")
+    code, out, _ = run(capsys, "--db", db, "runs", "--json")
     run_id: str = json.loads(out)[0]["run_id"]
     return run_id
 
 
 def test_show_json_gives_each_provenance_entry_its_evidence(
-    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    applied(host_db, tmp_path, capsys)
-    code, out, _ = run(capsys, "--db", str(host_db), "show", "5", "--json")
+    applied(db, tmp_path, capsys)
+    code, out, _ = run(capsys, "--db", db, "show", "5", "--json")
     assert code == 0
     entries = {entry["candidate_id"]: entry["evidence"] for entry in json.loads(out)["provenance"]}
     assert entries[46] is None  # consumed before the dashboard first opened the file
     assert entries[141]["content"] == WORDS_141 and entries[141]["session_id"] == "ses_c3f1"
     assert isinstance(entries[141]["archived_at"], int)
-    code, out, _ = run(capsys, "--db", str(host_db), "show", "5")
+    code, out, _ = run(capsys, "--db", db, "show", "5")
     assert WORDS_141 in out and NOT_ARCHIVED in out
 
 
 def test_history_and_export_show_the_words(
-    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    applied(host_db, tmp_path, capsys)
-    code, out, _ = run(capsys, "--db", str(host_db), "history", "5")
+    applied(db, tmp_path, capsys)
+    code, out, _ = run(capsys, "--db", db, "history", "5")
     assert code == 0 and WORDS_141 in out and "ses_c3f1" in out
-    code, out, _ = run(capsys, "--db", str(host_db), "history", "5", "--json")
+    code, out, _ = run(capsys, "--db", db, "history", "5", "--json")
     assert json.loads(out)[-1]["evidence"]["141"]["content"] == WORDS_141
-    code, out, _ = run(capsys, "--db", str(host_db), "export")
+    code, out, _ = run(capsys, "--db", db, "export")
     memory = next(item for item in json.loads(out)["memories"] if item["id"] == 5)
     assert memory["revisions"][-1]["evidence"]["141"]["content"] == WORDS_141
     assert memory["evidence"]["141"]["content"] == WORDS_141 and memory["evidence"]["46"] is None
     assert all("evidence" not in entry for entry in memory["provenance"])  # as the host holds them
-    code, out, _ = run(capsys, "--db", str(host_db), "export", "--format", "markdown")
+    code, out, _ = run(capsys, "--db", db, "export", "--format", "markdown")
     assert WORDS_141 in out and NOT_ARCHIVED in out
 
 
-def test_runs_list_show_and_undo(host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run_id = applied(host_db, tmp_path, capsys)
-    code, out, _ = run(capsys, "--db", str(host_db), "runs")
+def test_runs_list_show_and_undo(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_id = applied(db, tmp_path, capsys)
+    code, out, _ = run(capsys, "--db", db, "runs")
     assert code == 0 and run_id in out and "rewrote 1" in out
-    code, out, _ = run(capsys, "--db", str(host_db), "runs", "show", run_id, "--json")
+    code, out, _ = run(capsys, "--db", db, "runs", "show", run_id, "--json")
     (change,) = json.loads(out)["changes"]
     assert change["memory_id"] == 5 and change["evidence"]["141"]["content"] == WORDS_141
-    code, out, _ = run(capsys, "--db", str(host_db), "runs", "undo", run_id)
+    code, out, _ = run(capsys, "--db", db, "runs", "undo", run_id)
     assert code == 0 and "memory #5: restored" in out and "not put back in the host's pool" in out
-    code, out, _ = run(capsys, "--db", str(host_db), "show", "5", "--json")
+    code, out, _ = run(capsys, "--db", db, "show", "5", "--json")
     assert json.loads(out)["content"] == "Prefers pnpm"
 
 
-def test_undo_exit_codes(host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run_id = applied(host_db, tmp_path, capsys)
-    code, _, err = run(capsys, "--db", str(host_db), "runs", "undo", "review-unknown")
+def test_undo_exit_codes(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_id = applied(db, tmp_path, capsys)
+    code, _, err = run(capsys, "--db", db, "runs", "undo", "review-unknown")
     assert code == 1 and "no review run" in err
-    code, _, err = run(capsys, "--db", str(host_db), "--read-only", "runs", "undo", run_id)
+    code, _, err = run(capsys, "--db", db, "--read-only", "runs", "undo", run_id)
     assert code == 4 and "read-only" in err
 
 

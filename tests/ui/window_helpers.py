@@ -29,7 +29,7 @@ def make_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path, *, watch: bool
     return window
 
 
-def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
+def edited_store(host_db: str | Path, clock: ManualClock) -> MemoryStore:
     """The seed's store after its first look, #4 edited in the dashboard an hour later and rewritten by
     the review an hour after that (run-5, candidate 151); the clock an hour past the review."""
     store = MemoryStore.open(host_db, clock=clock)

@@ -1,18 +1,25 @@
-"""Noticing that another process wrote the database: a file watcher on the file and its `-wal`,
+"""Noticing that another process wrote the database. A file: a file watcher on the file and its `-wal`,
 plus a cheap poll of their size, mtime and file id (watchers miss events on some filesystems, and SQLite
 may replace the `-wal` file, which drops it from the watcher: such paths are added again). A deleted or
 replaced database is a change too: the controller then finds out which (`Controller.check_file`).
 
 Bursts of changes are coalesced into one `changed` signal: the events of one commit (the file and its
 `-wal`) arrive within milliseconds, so a short coalescing keeps the wait a person sees short.
+
+A database on a server has no file to watch (`ServerWatcher`): while the application is active, a
+`changed` every few seconds (and at once when it becomes active again) asks the controller to check,
+which costs one snapshot read off the GUI thread and relists only when someone else committed
+(`MemoryStore.changed_elsewhere`, PostgreSQL's change watch).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 
 COALESCE_MS = 50
 POLL_MS = 2_000
@@ -71,3 +78,38 @@ class DatabaseWatcher(QObject):
         self._coalesce.stop()
         if self._watcher.files():
             self._watcher.removePaths(self._watcher.files())
+
+
+class ServerWatcher(QObject):
+    """A server's database: `changed` every `poll_ms` while the application is active and `busy()` is
+    False (a check waits behind nothing), and once when the application becomes active again."""
+
+    changed = Signal()
+
+    def __init__(
+        self, parent: QObject | None = None, *, poll_ms: int = POLL_MS, busy: Callable[[], bool] = bool
+    ) -> None:
+        super().__init__(parent)
+        self._busy = busy
+        self._poll = QTimer(self)
+        self._poll.setInterval(poll_ms)
+        self._poll.timeout.connect(self._tick)
+        application = QGuiApplication.instance()
+        if isinstance(application, QGuiApplication):
+            application.applicationStateChanged.connect(self._state_changed)
+        self._poll.start()
+
+    @staticmethod
+    def _active() -> bool:
+        return QGuiApplication.applicationState() == Qt.ApplicationState.ApplicationActive
+
+    def _tick(self) -> None:
+        if self._active() and not self._busy():
+            self.changed.emit()
+
+    def _state_changed(self, state: Qt.ApplicationState) -> None:
+        if state == Qt.ApplicationState.ApplicationActive and self._poll.isActive():
+            self.changed.emit()
+
+    def stop(self) -> None:
+        self._poll.stop()

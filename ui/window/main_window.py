@@ -43,7 +43,7 @@ from ui.past.view import AsOfView
 from ui.review.controller import ReviewController
 from ui.review.queue import ReviewQueue
 from ui.runtime.controller import Controller
-from ui.runtime.live_refresh import DatabaseWatcher
+from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
 from ui.widgets.theme import muted_text
@@ -71,7 +71,7 @@ class MainWindow(QMainWindow):
         self.commands = WindowCommands(self)
         self.model = MemoryListModel(self)
         self.watch = watch
-        self.watcher: DatabaseWatcher | None = None
+        self.watcher: DatabaseWatcher | ServerWatcher | None = None
         self._select_after_listing: int | None = None
         self._shown_filter: ViewFilter | None = None  # the filter of the listing the cards show
         self._build()
@@ -431,6 +431,9 @@ class MainWindow(QMainWindow):
             self.watcher = None
         if self.watch and Path(store.location).is_file():
             self.watcher = DatabaseWatcher(Path(store.location), self)
+            self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
+        elif self.watch and is_url(store.location):  # a server: polled while the window is active
+            self.watcher = ServerWatcher(self, busy=lambda: self.controller.runner.busy)
             self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
         self._update_actions(None)
 

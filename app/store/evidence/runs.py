@@ -151,7 +151,13 @@ def own_runs(conn: Connection, run_id: str | None = None) -> list[Run]:
 
 
 def host_runs_exist(conn: Connection) -> bool:
-    return conn.dialect.name == "sqlite" and inspect(conn).has_table(HOST_RUNS_TABLE)
+    """Whether the database has a `dream_runs` (the shared schema does not define it: often it has not)."""
+    return inspect(conn).has_table(HOST_RUNS_TABLE)
+
+
+def _mark(conn: Connection) -> str:
+    """The driver's placeholder for a raw statement: SQLite's `?`, psycopg's `%s`."""
+    return "?" if conn.dialect.paramstyle == "qmark" else "%s"
 
 
 def _task_names(tasks: object) -> list[str] | None:
@@ -197,21 +203,28 @@ def _host_run(row: dict[str, Any], names: list[str] | None, inferred: int) -> Ru
 
 
 def _host_rows(conn: Connection, raw_id: str | None = None) -> list[dict[str, Any]]:
-    """`dream_runs` rows as dicts (`rowid` too, where the table has one); with `raw_id`, that id's row."""
+    """`dream_runs` rows as dicts (`rowid` too, where the table has no `id`); with `raw_id`, that id's row.
+    A table without an `id` tells its rows apart by SQLite's `rowid`, or by PostgreSQL's `ctid` (the
+    row's place in the table)."""
     columns = {column["name"] for column in inspect(conn).get_columns(HOST_RUNS_TABLE)}
-    without_rowid = conn.exec_driver_sql(
-        "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%WITHOUT ROWID%'", (HOST_RUNS_TABLE,)
-    ).first()
-    key = "id" if "id" in columns or without_rowid else "rowid"
+    if conn.dialect.name == "sqlite":
+        without_rowid = conn.exec_driver_sql(
+            "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%WITHOUT ROWID%'", (HOST_RUNS_TABLE,)
+        ).first()
+        own_key = "id" in columns or without_rowid is not None
+        place = "rowid"
+    else:
+        own_key, place = "id" in columns, "ctid"
+    key = "id" if own_key else place
     sql = (
         f"SELECT * FROM {HOST_RUNS_TABLE}"
-        if without_rowid
-        else f"SELECT rowid AS rowid, * FROM {HOST_RUNS_TABLE}"
+        if own_key
+        else f"SELECT CAST({place} AS TEXT) AS rowid, * FROM {HOST_RUNS_TABLE}"
     )
     if raw_id is None:
         result = conn.exec_driver_sql(sql)
     else:
-        result = conn.exec_driver_sql(f"{sql} WHERE CAST({key} AS TEXT) = ?", (raw_id,))
+        result = conn.exec_driver_sql(f"{sql} WHERE CAST({key} AS TEXT) = {_mark(conn)}", (raw_id,))
     names = list(result.keys())
     return [dict(zip(names, row, strict=True)) for row in result]
 
@@ -235,10 +248,11 @@ def _stored_counts(conn: Connection, found: Sequence[tuple[int, int]]) -> list[i
     counts: list[int] = []
     for start in range(0, len(found), WINDOWS_PER_QUERY):
         part = found[start : start + WINDOWS_PER_QUERY]
-        rows = ", ".join("(?, ?, ?)" for _ in part)
+        mark = _mark(conn)
+        rows = ", ".join(f"({mark}, {mark}, {mark})" for _ in part)
         sql = (
             f"WITH w(k, s, e) AS (VALUES {rows}) SELECT (SELECT count(*) FROM mdash_revisions"
-            " WHERE source = ? AND changed_at BETWEEN w.s AND w.e) FROM w ORDER BY k"
+            f" WHERE source = {mark} AND changed_at BETWEEN w.s AND w.e) FROM w ORDER BY k"
         )
         params: list[object] = [v for n, (start, end) in enumerate(part) for v in (n, start, end)]
         result = conn.exec_driver_sql(sql, (*params, str(RevisionSource.OBSERVED)))

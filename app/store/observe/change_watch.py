@@ -1,4 +1,5 @@
-"""Skipping the observation scan when nobody has committed since the last clean look (SQLite only).
+"""Skipping the observation scan when nobody has committed since the last clean look (SQLite; PostgreSQL's
+looks are `server_watch`'s).
 
 `PRAGMA data_version` moves, for one connection, whenever another connection (of this process or any
 other, the host's included) commits to the file. Our own commits on that same connection do not move it,
@@ -22,7 +23,7 @@ class Look:
     """A connection and its data version, taken before a scan."""
 
     connection: object
-    version: int
+    version: object  # SQLite's data version (int), or PostgreSQL's snapshot (`server_watch`)
 
 
 class ChangeWatch:
@@ -54,3 +55,10 @@ class ChangeWatch:
 
     def mark_clean(self, look: Look | None) -> None:
         self._clean = look
+
+    def mark_recorded(self, look: Look | None) -> None:
+        """What a scan under `look` found is recorded: on SQLite that write moved the version the look
+        holds (it is another connection's commit), so the next look scans again."""
+
+    def note_write(self, conn: Connection) -> None:
+        """Inside one of our write transactions: nothing to note where our commits move no version."""

@@ -21,7 +21,7 @@ from app.store.read.reads import fetch_revisions_by_id
 class Observing(StoreBase):
     def changed_elsewhere(self) -> bool:
         """Whether anyone but this store may have committed since its last look that found nothing new
-        (a `PRAGMA data_version`, no scan); True whenever that cannot be told."""
+        (a `PRAGMA data_version`, PostgreSQL's snapshot: no scan); True whenever that cannot be told."""
         if not self._looks_tell():
             return True
         with self._read() as conn:
@@ -31,7 +31,8 @@ class Observing(StoreBase):
         """Whether a look can show that observing would find nothing: not while outside changes are
         kept in memory (a read-only store: `observe` skips its own look, but `changed_elsewhere` stays
         True for it), nor where the change watch is off."""
-        return self._memory_log is None and self._watch.enabled
+        kept_in_memory = self._memory_log is not None and self._db.is_sqlite  # a server's look tells anyway
+        return self._watch.enabled and not kept_in_memory
 
     def _nothing_new(self, conn: Connection) -> bool:
         """Whether observing would find nothing: no commit by anyone else since the last look that found
@@ -57,6 +58,7 @@ class Observing(StoreBase):
                 if found:
                     record_changes(ctx, found)
                 ids = list(ctx.revision_ids)
+            self._watch.mark_recorded(look)
         except (DatabaseLockedError, DatabaseReplacedError) as exc:
             self.warnings.append(f"outside changes not recorded yet: {exc}")
             return []

@@ -105,6 +105,10 @@ class Reads(Observing, SearchUpkeep):
                 if len(ids) == limit:
                     return ids, None
             query = select_ids(flt, now, self._own, indexed)
+            if indexed:  # at most a few thousand hits (`selective_terms`): all of them, no LIMIT, which on
+                # PostgreSQL tempts the planner to walk the whole table in listing order, filtering
+                every = list(conn.execute(query).scalars().all())
+                return every[:limit], (None if len(every) >= limit else len(every))
             ids = list(conn.execute(query.limit(limit)).scalars().all())
             if len(ids) < limit:
                 return ids, len(ids)

@@ -23,8 +23,8 @@ triggers only note the memory in `mdash_search_pending`, with the text the index
 (NULL: none); `index_pending_step` brings the index up to date in short transactions of their own,
 which the window runs when idle. Meanwhile a search takes the pending memories as candidates too, and
 the host's `content LIKE` decides, so results never depend on how far the indexing has got. Without
-FTS5 (or trigram) in the SQLite at hand, or on another database engine, there is no index and every
-search scans, as before.
+FTS5 (or trigram) in the SQLite at hand there is no index and every search scans, as before. On PostgreSQL
+the index is `server_index`'s (pg_trgm); the functions here hand over to it.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, Connection, column, func, literal, literal_column, or_, select, table
 
 from app.store.schema.tables import user_memories
+from app.store.search import server_index
+from app.store.search.text_match import per_dialect
 
 SEARCH_TABLE = "mdash_search"
 UPTO_KEY = "search_indexed_upto"
@@ -48,7 +50,13 @@ pending = table(PENDING_TABLE, column("memory_id"))
 # The table, its triggers and the fill mark are the migrations' (0002, 0003), each with its SQL frozen.
 
 
+def _on_server(conn: Connection) -> bool:
+    return conn.dialect.name == "postgresql"
+
+
 def exists(conn: Connection) -> bool:
+    if _on_server(conn):
+        return server_index.exists(conn)
     if conn.dialect.name != "sqlite":
         return False
     found = conn.exec_driver_sql(
@@ -58,6 +66,8 @@ def exists(conn: Connection) -> bool:
 
 
 def indexed_upto(conn: Connection) -> int:
+    if _on_server(conn):
+        return COMPLETE  # PostgreSQL keeps its index whole by itself
     value = conn.exec_driver_sql("SELECT value FROM mdash_meta WHERE key = ?", (UPTO_KEY,)).scalar()
     return int(value) if value is not None else 0
 
@@ -82,6 +92,8 @@ def fill_step(conn: Connection, chunk: int = FILL_CHUNK) -> bool:
 
 
 def has_pending(conn: Connection) -> bool:
+    if _on_server(conn):
+        return False
     return conn.exec_driver_sql(f"SELECT EXISTS (SELECT 1 FROM {PENDING_TABLE})").scalar() == 1
 
 
@@ -137,6 +149,8 @@ def selective_terms(conn: Connection, terms: list[str], cap: int = SELECTIVE_CAP
     in most memories: twice as much), so the scan is kept; so it is while that many changes wait to be
     indexed (each is a candidate of every indexed search).
     """
+    if _on_server(conn):
+        return [term for term in terms if usable_term(term) and server_index.hits_below(conn, term, cap)]
     waiting = conn.execute(
         select(func.count()).select_from(select(pending.c.memory_id).limit(cap).subquery())
     )
@@ -155,6 +169,7 @@ def selective_terms(conn: Connection, terms: list[str], cap: int = SELECTIVE_CAP
 
 def matching_ids(term: str) -> ColumnElement[bool]:
     """`id IN (rows of the index whose content contains term, or whose change is not indexed yet)`,
-    for the host table's `id` column."""
+    for the host table's `id` column (on PostgreSQL, `server_index`'s: chosen when compiled)."""
     rows = select(search.c.rowid).where(_matches(term))
-    return or_(user_memories.c.id.in_(rows), user_memories.c.id.in_(select(pending.c.memory_id)))
+    fts = or_(user_memories.c.id.in_(rows), user_memories.c.id.in_(select(pending.c.memory_id)))
+    return per_dialect(fts, postgresql=server_index.matching_ids(term))

@@ -1,6 +1,7 @@
-"""The evidence archive on real files: every candidate the dashboard saw keeps its words after the host
-deletes it, whoever deletes it (the host, a review, a person's triage); read-only stores keep theirs in
-memory.
+"""The evidence archive on real databases, a host-shaped file and PostgreSQL (`seeded_host`): every
+candidate the dashboard saw keeps its words after the host deletes it, whoever deletes it (the host, a
+review, a person's triage); read-only stores keep theirs in memory. Cells only SQLite can hold and a table
+without AUTOINCREMENT are tested on the file.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from conftest import REVIEW_TIME
 from hostdb import PENDING, host_sql, query
+from pg_host import HostDb, SqliteHostDb
 from review_helpers import SEED_UPDATE_IDS, seed_verdict, verdict
 from runs_helpers import host_has_it_open
 
@@ -23,57 +25,61 @@ from app.store.evidence.model import NOT_ARCHIVED, evidence_words
 WORDS = {cid: content for cid, content, *_ in PENDING}
 
 
-def host_adds(path: Path, candidate_id: int, content: str) -> None:
-    host_sql(
-        path,
+def host_adds(host: HostDb, candidate_id: int, content: str) -> None:
+    host.sql(
         "INSERT INTO user_memory_candidates (id, content, session_id, created_at)"
         " VALUES (?, ?, 'ses_new', 1)",
         (candidate_id, content),
     )
 
 
-def host_deletes(path: Path, ids: list[int]) -> None:
-    """The host's own process: its own connection, `BEGIN IMMEDIATE`, deletes candidates (pruning them)."""
-    conn = sqlite3.connect(path, timeout=5, isolation_level=None)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        conn.executemany("DELETE FROM user_memory_candidates WHERE id = ?", [(i,) for i in ids])
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+def host_deletes(host: HostDb, ids: list[int]) -> None:
+    """The host's own process: its own connection, one transaction, deletes candidates (pruning them)."""
+    host.script([("DELETE FROM user_memory_candidates WHERE id = ?", (i,)) for i in ids])
 
 
-def host_promotes(path: Path, memory_id: int, ids: list[int]) -> None:
-    """The host's own promotion: in one `BEGIN IMMEDIATE` transaction of its own connection, a memory with
-    the candidates' provenance, then the candidates deleted."""
-    conn = sqlite3.connect(path, timeout=5, isolation_level=None)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        rows = conn.execute(
-            f"SELECT id, session_id FROM user_memory_candidates WHERE id IN ({','.join('?' * len(ids))})", ids
-        ).fetchall()
-        provenance = [
-            {
-                "candidate_id": i,
-                "session_id": s,
-                "source_compartment_start": None,
-                "source_compartment_end": None,
-            }
-            for i, s in rows
+def host_promotes(host: HostDb, memory_id: int, ids: list[int]) -> None:
+    """The host's own promotion: in one transaction of its own connection, a memory with the candidates'
+    provenance, then the candidates deleted."""
+    marks = ",".join("?" * len(ids))
+    rows = host.query(f"SELECT id, session_id FROM user_memory_candidates WHERE id IN ({marks})", tuple(ids))
+    provenance = [
+        {
+            "candidate_id": i,
+            "session_id": s,
+            "source_compartment_start": None,
+            "source_compartment_end": None,
+        }
+        for i, s in rows
+    ]
+    insert = (
+        "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids,"
+        " source_candidate_provenance, created_at, updated_at)"
+        " VALUES (?, 'Host promoted', 'active', 1, ?, ?, 1, 1)"
+    )
+    host.script(
+        [
+            (insert, (memory_id, json.dumps(ids), json.dumps(provenance))),
+            *[("DELETE FROM user_memory_candidates WHERE id = ?", (i,)) for i in ids],
         ]
-        conn.execute(
-            "INSERT INTO user_memories (id, content, status, promoted_at, source_candidate_ids,"
-            " source_candidate_provenance, created_at, updated_at)"
-            " VALUES (?, 'Host promoted', 'active', 1, ?, ?, 1, 1)",
-            (memory_id, json.dumps(ids), json.dumps(provenance)),
-        )
-        conn.executemany("DELETE FROM user_memory_candidates WHERE id = ?", [(i,) for i in ids])
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+    )
 
 
-def test_every_provenance_id_the_dashboard_saw_keeps_its_words(store: MemoryStore, host_db: Path) -> None:
+def own_table_names(host: HostDb) -> list[str]:
+    """The dashboard's tables in the database (none in one only a read-only store opened)."""
+    catalog = (
+        "SELECT name FROM sqlite_master WHERE name LIKE 'mdash_%'"
+        if host.dialect == "sqlite"
+        else "SELECT tablename FROM pg_tables"
+        " WHERE schemaname = current_schema() AND tablename LIKE 'mdash_%'"
+    )
+    return [str(row[0]) for row in host.query(catalog)]
+
+
+def test_every_provenance_id_the_dashboard_saw_keeps_its_words(
+    seeded_store: MemoryStore, seeded_host: HostDb
+) -> None:
+    store, host_db = seeded_store, seeded_host
     store.list_ids()  # the dashboard looks: every pending candidate is archived
     host_promotes(host_db, 60, [151, 152])  # the host consumes two
     host_deletes(host_db, [146])  # and prunes one
@@ -91,13 +97,14 @@ def test_every_provenance_id_the_dashboard_saw_keeps_its_words(store: MemoryStor
 
 
 def test_candidates_deleted_by_the_host_and_consumed_by_a_review_keep_their_words(
-    store: MemoryStore, host_db: Path, clock: ManualClock
+    seeded_store: MemoryStore, seeded_host: HostDb
 ) -> None:
+    store, host_db = seeded_store, seeded_host
     store.list_ids()  # the dashboard looks at the file
     host_deletes(host_db, [151, 152])  # pruned by the host after the look
     result = apply_verdict(store, parse_verdict(seed_verdict()))
     assert result.consumed == len(SEED_UPDATE_IDS)
-    assert query(host_db, "SELECT count(*) FROM user_memory_candidates") == [(0,)]
+    assert host_db.query("SELECT count(*) FROM user_memory_candidates") == [(0,)]
     memory = store.get(5)
     found = store.evidence([*memory.source_candidate_ids, 151, 152])
     for candidate_id in (*SEED_UPDATE_IDS, 151, 152):
@@ -110,7 +117,10 @@ def test_candidates_deleted_by_the_host_and_consumed_by_a_review_keep_their_word
     assert evidence_words(found.get(46)) == NOT_ARCHIVED
 
 
-def test_the_review_archives_candidates_added_after_the_last_look(store: MemoryStore, host_db: Path) -> None:
+def test_the_review_archives_candidates_added_after_the_last_look(
+    seeded_store: MemoryStore, seeded_host: HostDb
+) -> None:
+    store, host_db = seeded_store, seeded_host
     store.list_ids()
     host_adds(host_db, 160, "Likes short answers")
     promotion = parse_verdict(
@@ -123,7 +133,10 @@ def test_the_review_archives_candidates_added_after_the_last_look(store: MemoryS
     assert store.evidence([160])[160].content == "Likes short answers"
 
 
-def test_manual_promote_merge_and_discard_archive_before_consuming(store: MemoryStore, host_db: Path) -> None:
+def test_manual_promote_merge_and_discard_archive_before_consuming(
+    seeded_store: MemoryStore, seeded_host: HostDb
+) -> None:
+    store, host_db = seeded_store, seeded_host
     host_adds(host_db, 170, "fresh")
     promoted = store.promote([170])  # never looked at: the triage write archives first
     store.merge_candidates(promoted.id, [141])
@@ -144,7 +157,7 @@ def test_odd_candidate_rows_are_archived_as_they_are_and_shown_escaped(
     conn.commit()
     conn.close()
     store.list_ids()
-    host_deletes(host_db, [180, 181])
+    host_deletes(SqliteHostDb(host_db), [180, 181])
     raw = query(
         host_db,
         "SELECT typeof(content), hex(content), typeof(session_id), typeof(source_compartment_start),"
@@ -161,25 +174,27 @@ def test_odd_candidate_rows_are_archived_as_they_are_and_shown_escaped(
     assert "(malformed)" in evidence_words(found[180])
 
 
-def test_a_look_with_nothing_new_writes_nothing(store: MemoryStore, host_db: Path) -> None:
+def test_a_look_with_nothing_new_writes_nothing(seeded_store: MemoryStore, seeded_host: HostDb) -> None:
+    store, host_db = seeded_store, seeded_host
     store.list_ids()
-    archived = query(host_db, "SELECT candidate_id, first_seen_at FROM mdash_evidence ORDER BY 1")
-    host_sql(host_db, "UPDATE dream_state SET value = value WHERE 0")  # a commit by someone else
-    host_sql(host_db, "INSERT INTO dream_state VALUES ('other', 'x')")
+    archived = host_db.query("SELECT candidate_id, first_seen_at FROM mdash_evidence ORDER BY 1")
+    host_db.sql("UPDATE dream_state SET value = value WHERE 1 = 0")  # a commit by someone else
+    host_db.sql("INSERT INTO dream_state VALUES ('other', 'x')")
     store.list_ids()
-    assert query(host_db, "SELECT candidate_id, first_seen_at FROM mdash_evidence ORDER BY 1") == archived
+    assert host_db.query("SELECT candidate_id, first_seen_at FROM mdash_evidence ORDER BY 1") == archived
     assert [row[0] for row in archived] == sorted(WORDS)
 
 
-def test_nothing_is_written_to_the_host_tables(store: MemoryStore, host_db: Path) -> None:
-    before = query(host_db, "SELECT * FROM user_memory_candidates ORDER BY id")
-    store.list_ids()
-    assert query(host_db, "SELECT * FROM user_memory_candidates ORDER BY id") == before
+def test_nothing_is_written_to_the_host_tables(seeded_store: MemoryStore, seeded_host: HostDb) -> None:
+    before = seeded_host.query("SELECT * FROM user_memory_candidates ORDER BY id")
+    seeded_store.list_ids()
+    assert seeded_host.query("SELECT * FROM user_memory_candidates ORDER BY id") == before
 
 
-def test_a_read_only_store_keeps_its_archive_in_memory(host_db: Path, clock: ManualClock) -> None:
+def test_a_read_only_store_keeps_its_archive_in_memory(seeded_host: HostDb, clock: ManualClock) -> None:
+    host_db = seeded_host
     with host_has_it_open(host_db):  # read live: the store sees the host's later commits
-        read_only = MemoryStore.open(host_db, read_only=True, clock=clock)
+        read_only = MemoryStore.open(host_db.target, read_only=True, clock=clock)
         try:
             read_only.list_ids()
             host_adds(host_db, 200, "added after the first look")
@@ -192,16 +207,17 @@ def test_a_read_only_store_keeps_its_archive_in_memory(host_db: Path, clock: Man
             assert 46 not in found
         finally:
             read_only.close()
-    assert query(host_db, "SELECT name FROM sqlite_master WHERE name LIKE 'mdash_%'") == []  # wrote nothing
+    assert own_table_names(host_db) == []  # wrote nothing
 
 
-def test_a_read_only_store_reads_the_stored_archive_too(host_db: Path, clock: ManualClock) -> None:
-    writable = MemoryStore.open(host_db, clock=clock)
+def test_a_read_only_store_reads_the_stored_archive_too(seeded_host: HostDb, clock: ManualClock) -> None:
+    host_db = seeded_host
+    writable = MemoryStore.open(host_db.target, clock=clock)
     writable.list_ids()
     writable.close()
     host_deletes(host_db, [141])
     host_adds(host_db, 190, "later")
-    read_only = MemoryStore.open(host_db, read_only=True, clock=clock)
+    read_only = MemoryStore.open(host_db.target, read_only=True, clock=clock)
     try:
         read_only.list_ids()
         host_deletes(host_db, [190])
@@ -209,7 +225,7 @@ def test_a_read_only_store_reads_the_stored_archive_too(host_db: Path, clock: Ma
         assert found[141].content == WORDS[141] and found[190].content == "later"
     finally:
         read_only.close()
-    assert query(host_db, "SELECT count(*) FROM mdash_evidence WHERE candidate_id = 190") == [(0,)]
+    assert host_db.query("SELECT count(*) FROM mdash_evidence WHERE candidate_id = 190") == [(0,)]
 
 
 def test_without_autoincrement_a_reused_id_below_the_watermark_is_still_found(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""As of: a hand-written timeline of writes on a real file, read back at every instant around each write.
+"""As of: a hand-written timeline of writes on a real database (a host-shaped file and PostgreSQL, see
+`seeded_host`), read back at every instant around each write.
 
 The timeline (hours after the first look, t0): t1 the dashboard edits #4; t2 it promotes candidate 141
 (#6); t3 a host-like process rewrites #5 and creates #7 (its own `BEGIN IMMEDIATE`), which the
@@ -11,7 +12,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR, memory_row
+from hostdb import HOUR, memory_row_insert
+from pg_host import HostDb
+from runs_helpers import host_has_it_open
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
@@ -27,23 +30,22 @@ def at(hours: float) -> int:
     return T0 + int(hours * HOUR)
 
 
-def host_writes(path: Path, now: int) -> None:
-    """What the host's own review does, outside the dashboard: rewrite #5, create #7."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=5)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute(
-            "UPDATE user_memories SET content = 'Prefers pnpm, never yarn', updated_at = ? WHERE id = 5",
-            (now,),
-        )
-        memory_row(conn, 7, "Reviews diffs in the terminal", promoted_at=now + 30 * 60_000, ids=[152])
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+def host_writes(host: HostDb, now: int) -> None:
+    """What the host's own review does, outside the dashboard, in one transaction: rewrite #5, create #7."""
+    host.script(
+        [
+            (
+                "UPDATE user_memories SET content = 'Prefers pnpm, never yarn', updated_at = ? WHERE id = 5",
+                (now,),
+            ),
+            memory_row_insert(7, "Reviews diffs in the terminal", promoted_at=now + 30 * 60_000, ids=[152]),
+        ]
+    )
 
 
 @pytest.fixture
-def timeline(store: MemoryStore, clock: ManualClock, host_db: Path) -> MemoryStore:
+def timeline(seeded_store: MemoryStore, clock: ManualClock, seeded_host: HostDb) -> MemoryStore:
+    store, host_db = seeded_store, seeded_host
     store.list_ids()  # t0: the first look
     clock.set(at(1))
     store.edit(4, "Lives in Berlin (CET). Works remotely.")
@@ -162,23 +164,22 @@ def test_the_query_agrees_with_the_revisions_read_one_by_one(timeline: MemorySto
         assert facts_from_history(item, timeline.history(item.memory_id, observe=False), at(hours)) == item
 
 
-def test_read_only_store_uses_what_it_observed_in_memory(host_db: Path, clock: ManualClock) -> None:
-    MemoryStore.open(host_db, clock=clock).close()  # the own tables exist; the first look is in them
-    writable = MemoryStore.open(host_db, clock=clock)
+def test_read_only_store_uses_what_it_observed_in_memory(seeded_host: HostDb, clock: ManualClock) -> None:
+    host_db = seeded_host
+    MemoryStore.open(host_db.target, clock=clock).close()  # the own tables exist; the first look is in them
+    writable = MemoryStore.open(host_db.target, clock=clock)
     writable.list_ids()
     writable.close()
-    host = sqlite3.connect(host_db)  # the host has the file open: the read-only store reads live
-    host.execute("SELECT count(*) FROM user_memories").fetchone()
-    store = MemoryStore.open(host_db, clock=clock, read_only=True)
-    try:
-        store.list_ids()
-        clock.set(at(2))
-        host_writes(host_db, at(1))
-        assert content(store, at(1) - 1)[5] == "Prefers pnpm"
-        assert content(store, at(1))[5] == "Prefers pnpm, never yarn"
-    finally:
-        store.close()
-        host.close()
+    with host_has_it_open(host_db):  # the host has the file open: the read-only store reads live
+        store = MemoryStore.open(host_db.target, clock=clock, read_only=True)
+        try:
+            store.list_ids()
+            clock.set(at(2))
+            host_writes(host_db, at(1))
+            assert content(store, at(1) - 1)[5] == "Prefers pnpm"
+            assert content(store, at(1))[5] == "Prefers pnpm, never yarn"
+        finally:
+            store.close()
 
 
 def test_odd_host_rows_are_shown_not_raised(host_db: Path, clock: ManualClock) -> None:
@@ -200,8 +201,10 @@ def test_odd_host_rows_are_shown_not_raised(host_db: Path, clock: ManualClock) -
         store.close()
 
 
-def test_without_own_tables_only_now_is_known(host_db: Path, clock: ManualClock) -> None:
-    store = MemoryStore.open(host_db, clock=clock, read_only=True)  # never migrated: no record at all
+def test_without_own_tables_only_now_is_known(seeded_host: HostDb, clock: ManualClock) -> None:
+    store = MemoryStore.open(
+        seeded_host.target, clock=clock, read_only=True
+    )  # never migrated: no record at all
     try:
         now = {state.memory_id: state for state in store.as_of(clock.now_ms() + HOUR)}
         assert now[5].known and now[5].content == "Prefers pnpm"

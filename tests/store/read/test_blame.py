@@ -1,4 +1,5 @@
-"""Blame on real host-shaped files: after an edit, a review's rewrite, a restore and an outside rewrite."""
+"""Blame on real host-shaped databases, a file and PostgreSQL (`seeded_host`): after an edit, a review's
+rewrite, a restore and an outside rewrite."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR, host_sql
+from hostdb import HOUR
 from hypothesis import given
 from hypothesis import strategies as st
+from pg_host import HostDb
 from review_helpers import SEED_UPDATE_IDS
+from runs_helpers import host_has_it_open
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
@@ -24,7 +27,8 @@ def texts(blame: Blame) -> list[tuple[str, str]]:
     return [(line.text.strip(), line.origin.source) for line in blame.lines]
 
 
-def test_first_seen_text_is_not_guessed(store: MemoryStore, clock: ManualClock) -> None:
+def test_first_seen_text_is_not_guessed(seeded_store: MemoryStore, clock: ManualClock) -> None:
+    store = seeded_store
     store.list_ids()
     blame = store.blame(4)
     (line,) = blame.lines
@@ -34,7 +38,8 @@ def test_first_seen_text_is_not_guessed(store: MemoryStore, clock: ManualClock) 
     assert origin_label(line.origin).startswith("as first seen on 2026-10-21")
 
 
-def test_edit_then_review_then_restore(store: MemoryStore, clock: ManualClock) -> None:
+def test_edit_then_review_then_restore(seeded_store: MemoryStore, clock: ManualClock) -> None:
+    store = seeded_store
     store.list_ids()
     clock.advance(HOUR)
     edited = store.edit(5, "Prefers pnpm. Uses workspaces.")
@@ -84,7 +89,8 @@ def test_edit_then_review_then_restore(store: MemoryStore, clock: ManualClock) -
     assert edited.content == store.get(5).content
 
 
-def test_restore_owns_the_sentences_it_brings_back(store: MemoryStore, clock: ManualClock) -> None:
+def test_restore_owns_the_sentences_it_brings_back(seeded_store: MemoryStore, clock: ManualClock) -> None:
+    store = seeded_store
     store.list_ids()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin (CET). Works remotely.")
@@ -100,11 +106,13 @@ def test_restore_owns_the_sentences_it_brings_back(store: MemoryStore, clock: Ma
     assert origin_label(blame.lines[0].origin) == "restore"
 
 
-def test_outside_rewrite_is_the_hosts(store: MemoryStore, host_db: Path, clock: ManualClock) -> None:
+def test_outside_rewrite_is_the_hosts(
+    seeded_store: MemoryStore, seeded_host: HostDb, clock: ManualClock
+) -> None:
+    store = seeded_store
     store.list_ids()
     clock.advance(HOUR)
-    host_sql(
-        host_db,
+    seeded_host.sql(
         "UPDATE user_memories SET content = ?, updated_at = ? WHERE id = 1",
         ("Works mostly in Python and TypeScript\nAvoids Java.", clock.now_ms()),
     )
@@ -116,7 +124,8 @@ def test_outside_rewrite_is_the_hosts(store: MemoryStore, host_db: Path, clock: 
     assert origin_label(blame.lines[1].origin) == "host (observed)"
 
 
-def test_multi_line_content_is_blamed_by_line(store: MemoryStore, clock: ManualClock) -> None:
+def test_multi_line_content_is_blamed_by_line(seeded_store: MemoryStore, clock: ManualClock) -> None:
+    store = seeded_store
     store.list_ids()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin (CET).\nCommutes by bike. Likes trains.\nSpeaks German.")
@@ -133,7 +142,8 @@ def test_multi_line_content_is_blamed_by_line(store: MemoryStore, clock: ManualC
     assert [line.origin.revision_id for line in blame.lines] == [first, second, first]
 
 
-def test_evidence_words_of_the_candidates_cited(store: MemoryStore, clock: ManualClock) -> None:
+def test_evidence_words_of_the_candidates_cited(seeded_store: MemoryStore, clock: ManualClock) -> None:
+    store = seeded_store
     store.list_ids()
     clock.advance(HOUR)
     store.update_content(4, "Lives in Berlin (CET). Runs pytest -q.", [151], run_id="run-2", source="review")
@@ -180,7 +190,8 @@ def test_evidence_from_the_pool_was_never_archived(host_db: Path, clock: ManualC
     assert blame.evidence_json(151)["created_at"] == 1_792_249_080_000
 
 
-def test_deleted_memory_blames_its_last_text(store: MemoryStore, clock: ManualClock) -> None:
+def test_deleted_memory_blames_its_last_text(seeded_store: MemoryStore, clock: ManualClock) -> None:
+    store = seeded_store
     store.list_ids()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin. Bikes.")
@@ -191,22 +202,20 @@ def test_deleted_memory_blames_its_last_text(store: MemoryStore, clock: ManualCl
         store.blame(999)
 
 
-def test_read_only_store_blames_what_it_observed(host_db: Path, clock: ManualClock) -> None:
-    host = sqlite3.connect(host_db)  # the host has the file open: a read-only store reads it live
-    host.execute("SELECT count(*) FROM user_memories").fetchone()
-    store = MemoryStore.open(host_db, clock=clock, read_only=True)
-    try:
-        store.list_ids()
-        host_sql(host_db, "UPDATE user_memories SET content = 'Prefers tabs. Always.' WHERE id = 2")
-        blame = store.blame(2)
-        assert texts(blame) == [
-            ("Prefers tabs.", RevisionSource.OBSERVED),
-            ("Always.", RevisionSource.OBSERVED),
-        ]
-        assert blame.lines[0].origin.revision_id is not None and blame.lines[0].origin.revision_id < 0
-    finally:
-        store.close()
-        host.close()
+def test_read_only_store_blames_what_it_observed(seeded_host: HostDb, clock: ManualClock) -> None:
+    with host_has_it_open(seeded_host):  # the host has the file open: a read-only store reads it live
+        store = MemoryStore.open(seeded_host.target, clock=clock, read_only=True)
+        try:
+            store.list_ids()
+            seeded_host.sql("UPDATE user_memories SET content = 'Prefers tabs. Always.' WHERE id = 2")
+            blame = store.blame(2)
+            assert texts(blame) == [
+                ("Prefers tabs.", RevisionSource.OBSERVED),
+                ("Always.", RevisionSource.OBSERVED),
+            ]
+            assert blame.lines[0].origin.revision_id is not None and blame.lines[0].origin.revision_id < 0
+        finally:
+            store.close()
 
 
 @given(st.text(alphabet=st.sampled_from("ab. !?\n\r…"), max_size=40))

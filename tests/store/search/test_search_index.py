@@ -22,6 +22,7 @@ from hostdb import (
     pending_index_changes,
     search_index_intact,
 )
+from search_words import QUERIES, WORDS
 from sqlalchemy import Connection, create_engine
 
 from app.core.clock import ManualClock
@@ -30,50 +31,6 @@ from app.store.schema.migrate import alembic_config
 from app.store.search import index as search_index
 
 NOW = 1_800_000_000_000
-WORDS = [
-    "pnpm",
-    "PNPM",
-    "Pnpm",
-    "yarn",
-    "tabs",
-    "spaces",
-    "Berlin",
-    "ärger",
-    "Ärger",
-    "naïve",
-    "snake_case",
-    "100%",
-    "C:\\path",
-    "#5",
-    "commit",
-    "commits",
-    "review",
-    "x",
-    "ab",
-    "日本語",
-]
-QUERIES = [
-    "pnpm",
-    "PnPm",
-    "yarn tabs",
-    "ärger",
-    "Ärger",
-    "snake_case",
-    "100%",
-    "path",
-    "#5",
-    "5",
-    "ab",
-    "x",
-    "commit",
-    "mits",
-    "日本",
-    "日本語",
-    "berlin review",
-    "nothing-like-this",
-    "pn",
-    "ai",
-]
 
 
 def _scan(path: Path, text: str) -> set[int]:

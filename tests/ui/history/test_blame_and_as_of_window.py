@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pg_host import HostDb
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
@@ -31,9 +32,9 @@ def row(tree: QTreeWidget, number: int) -> QTreeWidgetItem:
 
 
 @pytest.fixture
-def window(qtbot: QtBot, host_db: Path, clock: ManualClock, tmp_path: Path) -> MainWindow:
-    """The window on `edited_store`, #4 selected."""
-    shown = make_window(qtbot, edited_store(host_db, clock), tmp_path)
+def window(qtbot: QtBot, seeded_host: HostDb, clock: ManualClock, tmp_path: Path) -> MainWindow:
+    """The window on `edited_store` (a host-shaped file, or PostgreSQL), #4 selected."""
+    shown = make_window(qtbot, edited_store(seeded_host.target, clock), tmp_path)
     select(qtbot, shown, 4)
     return shown
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pg_host import HostDb
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
@@ -60,9 +61,13 @@ def open_runs(qtbot: QtBot, window: object) -> RunsDialog:
     return dialog
 
 
-def test_runs_window_lists_shows_selects_and_undoes(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> None:
+def test_runs_window_lists_shows_selects_and_undoes(
+    qtbot: QtBot, seeded_store: MemoryStore, seeded_host: HostDb, tmp_path: Path
+) -> None:
+    """On a host-shaped file and on PostgreSQL (`seeded_host`)."""
+    store = seeded_store
     run_id = apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT))).run_id
-    add_dream_run(Path(store.location), 1, 1, 2, "{broken")
+    add_dream_run(seeded_host, 1, 1, 2, "{broken")
     window = make_window(qtbot, store, tmp_path)
     dialog = open_runs(qtbot, window)
     qtbot.waitUntil(lambda: dialog.runs_table.rowCount() == 2, timeout=10_000)
