@@ -15,7 +15,7 @@ from app.hub.browse import FirstScreen
 from ui.hub.opening import open_hub_window
 from ui.hub.window import HubWindow
 from ui.widgets.theme import apply_theme
-from ui.window.app import SMOKE_TIMEOUT_MS, application, wait_until
+from ui.window.app import application, smoke_deadline, wait_until
 
 
 def run_hub_window(
@@ -34,8 +34,11 @@ def run_hub_window(
     if smoke:
         window.session.failed.connect(lambda _text: app.exit(1))
         watch_first_card(window, lambda: app.exit(0))
-        QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))
-    return app.exec()
+        smoke_deadline(app, window)
+    code = app.exec()
+    window.close()
+    window.deleteLater()  # its timers (the smoke deadline) with it
+    return code
 
 
 class FirstCardPaint(QObject):

@@ -56,6 +56,7 @@ class _FirstPaint(QObject):
     def __init__(self, window: MainWindow, app: QApplication) -> None:
         super().__init__(window)
         self.loaded = False
+        self.done = False
         self.app = app
         window.controller.memoriesLoaded.connect(self._loaded)
         for widget in (window.list.viewport(), window.welcome):
@@ -68,9 +69,22 @@ class _FirstPaint(QObject):
         self.window.welcome.update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if self.loaded and event.type() == QEvent.Type.Paint:
+        if self.loaded and not self.done and event.type() == QEvent.Type.Paint:
+            self.done = True  # once: a later paint (in a process that goes on) must not exit again
             QTimer.singleShot(0, lambda: self.app.exit(0))
         return False
+
+
+def smoke_deadline(app: QApplication, window: QObject) -> QTimer:
+    """`--smoke`'s limit: exit 1 when no first card was painted within `SMOKE_TIMEOUT_MS`. A timer the
+    window owns, so it dies with it: a pending `app.exit` left behind after `exec` returned would make
+    every later event loop of the process return at once (Qt's quit flag stays set until the next
+    `exec`), as it did to the tests that run `--smoke` in their own process."""
+    timer = QTimer(window)
+    timer.setSingleShot(True)
+    timer.timeout.connect(lambda: app.exit(1))
+    timer.start(SMOKE_TIMEOUT_MS)
+    return timer
 
 
 def run_window(
@@ -85,11 +99,13 @@ def run_window(
         window.looks.check_on_open()  # "since you last looked", when something changed
     if smoke:
         _FirstPaint(window, app)
-        QTimer.singleShot(SMOKE_TIMEOUT_MS, lambda: app.exit(1))
+    deadline = smoke_deadline(app, window) if smoke else None
     window.show()
     controller.refresh(quick_first=True, first_page=first_page)
     controller.load_candidates()
     code = app.exec()
+    if deadline is not None:
+        deadline.stop()
     window.save_state()
     window.review.wait_for_done()  # a review run holds the host's lease: let it finish and release it
     controller.runner.wait_for_done()
