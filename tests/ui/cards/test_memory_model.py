@@ -113,3 +113,34 @@ def test_a_listing_differing_in_many_runs_is_one_layout_change_that_keeps_the_se
     assert list(model.ids) == list(range(2, 401, 2))
     assert kept.isValid() and kept.row() == model.row_of(100)
     assert not gone.isValid()
+
+
+def test_a_layout_change_to_a_listing_of_another_size_keeps_the_row_count_and_the_selection(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    """The row count is the C++ source's: it follows the ids inside the one layout change."""
+    model = MemoryListModel()
+    qtmodeltester.check(model)
+    model.set_listing(list(range(1, 201)))
+    kept = QPersistentModelIndex(model.index_of(150))
+    granular: list[object] = []
+    model.rowsInserted.connect(lambda *args: granular.append(args))
+    model.rowsRemoved.connect(lambda *args: granular.append(args))
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(3, 901, 3)))  # 300 ids, two of every three old ones gone: many runs
+    assert model.rowCount() == 300 and list(model.ids) == list(range(3, 901, 3))
+    assert model.index(299, 0).data(ID_ROLE) == 900 and not model.index(300, 0).isValid()
+    assert kept.isValid() and kept.row() == model.row_of(150) == 49
+    gone = QPersistentModelIndex(model.index_of(9))
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(6, 901, 6)))  # 150 ids, every other one gone: fewer rows
+    assert not granular
+    assert model.rowCount() == 150 and model.index(149, 0).data(ID_ROLE) == 900
+    assert kept.isValid() and kept.row() == model.row_of(150) == 24
+    assert not gone.isValid()
+
+
+def test_the_row_count_is_answered_in_cpp() -> None:
+    """A view lays out a listing by asking `rowCount` about twice per row: the model leaves it (and
+    `index`, `parent`) to the C++ proxy rather than answering in Python."""
+    assert not {"rowCount", "index", "parent"} & set(vars(MemoryListModel))
