@@ -96,17 +96,23 @@ def test_a_hundred_thousand_ids_without_loading_rows(tmp_path: Path, qtbot: QtBo
     assert model.rowCount() == 99_999
 
 
-def test_a_listing_differing_in_many_runs_is_one_layout_change_that_keeps_the_selection(
-    qtbot: QtBot, qtmodeltester: ModelTester
-) -> None:
+def _two_hundred_ids(qtmodeltester: ModelTester) -> tuple[MemoryListModel, list[object]]:
+    """A checked model listing ids 1..200, and the row insertions and removals it emits from now on."""
     model = MemoryListModel()
     qtmodeltester.check(model)
     model.set_listing(list(range(1, 201)))
+    granular: list[object] = []
+    model.rowsInserted.connect(lambda *args: granular.append(args))
+    model.rowsRemoved.connect(lambda *args: granular.append(args))
+    return model, granular
+
+
+def test_a_listing_differing_in_many_runs_is_one_layout_change_that_keeps_the_selection(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    model, granular = _two_hundred_ids(qtmodeltester)
     kept = QPersistentModelIndex(model.index_of(100))
     gone = QPersistentModelIndex(model.index_of(101))
-    granular: list[object] = []
-    model.rowsInserted.connect(granular.append)
-    model.rowsRemoved.connect(granular.append)
     with qtbot.waitSignal(model.layoutChanged):
         model.set_listing(list(range(2, 401, 2)))  # every odd id gone, ids past 200 new: 100+ runs
     assert not granular
@@ -119,13 +125,8 @@ def test_a_layout_change_to_a_listing_of_another_size_keeps_the_row_count_and_th
     qtbot: QtBot, qtmodeltester: ModelTester
 ) -> None:
     """The row count is the C++ source's: it follows the ids inside the one layout change."""
-    model = MemoryListModel()
-    qtmodeltester.check(model)
-    model.set_listing(list(range(1, 201)))
+    model, granular = _two_hundred_ids(qtmodeltester)
     kept = QPersistentModelIndex(model.index_of(150))
-    granular: list[object] = []
-    model.rowsInserted.connect(lambda *args: granular.append(args))
-    model.rowsRemoved.connect(lambda *args: granular.append(args))
     with qtbot.waitSignal(model.layoutChanged):
         model.set_listing(list(range(3, 901, 3)))  # 300 ids, two of every three old ones gone: many runs
     assert model.rowCount() == 300 and list(model.ids) == list(range(3, 901, 3))
