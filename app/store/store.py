@@ -9,7 +9,7 @@ rule for the candidate pool is decided once, in `_triage`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import overload
@@ -43,6 +43,7 @@ from app.store.read.query import (
     MemoryFilter,
     count_by_status,
     is_expired,
+    select_among,
     select_first_hits,
     select_ids,
 )
@@ -70,6 +71,7 @@ KEEP = writes.KEEP
 # listing's first ids (without the search) before it scans every row: a term in one memory of 8 or more
 # fills a screen there.
 FIRST_WINDOW = 8
+FIRST_HITS_CHUNK = 500  # ids per query of `first_hits`
 
 
 def _as_ids(memory_ids: int | Sequence[int]) -> list[int]:
@@ -905,3 +907,32 @@ class MemoryStore:
             result = importer.import_memories(ctx, export, label)
             expiry_sweep.sweep(ctx)
         return result
+
+    # --- latency ---
+
+    def first_hits(
+        self, flt: MemoryFilter, order: Sequence[int], limit: int, go_on: Callable[[], bool]
+    ) -> list[int] | None:
+        """A search's first `limit` hits along `order` (the same listing without the search, as the
+        window last read it), `FIRST_HITS_CHUNK` ids per query, in that order; without observing.
+
+        Each query looks up its ids by key and matches only those, so a term in most memories fills a
+        screen in a few queries instead of ordering every row first. Between queries `go_on()` may end the
+        walk (a newer search superseded this one): the hits found so far are returned. None when the
+        search index narrows the search (`first_ids` reads it faster), or for a listing this cannot
+        walk (the trash, a trust filter). Ids not in `order` (promoted since it was read) are not found
+        here: the complete listing that follows has them."""
+        if flt.status == "deleted" or flt.trust or not flt.search.strip():
+            return None
+        hits: list[int] = []
+        with self._read() as conn:
+            if self._indexed_terms(conn, flt):
+                return None
+            now = self.now()
+            for start in range(0, len(order), FIRST_HITS_CHUNK):
+                chunk = order[start : start + FIRST_HITS_CHUNK]
+                found = set(conn.execute(select_among(flt, now, self._own, chunk)).scalars())
+                hits += [memory_id for memory_id in chunk if memory_id in found]
+                if len(hits) >= limit or not go_on():
+                    break
+        return hits[:limit]

@@ -28,7 +28,15 @@ from app.core.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
 from app.store.evidence.model import Evidence
 from app.store.read.as_of import MemoryAsOf
-from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page, load_listing
+from ui.cards.listing import (
+    FIRST_PAGE,
+    FIRST_ROWS,
+    Listing,
+    ViewFilter,
+    load_first_page,
+    load_listing,
+    without_search,
+)
 from ui.runtime import undo as undo_ops
 from ui.runtime.first_page import FirstPageRead
 from ui.runtime.idle_indexing import IdleIndexing
@@ -84,6 +92,7 @@ class Controller(QObject):
         self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
         self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
+        self._order: dict[ViewFilter, list[int]] = {}  # the last complete listing without a search
         self._complete_timer = QTimer(self)
         self._complete_timer.setSingleShot(True)
         self._complete_timer.timeout.connect(self._complete_now)
@@ -135,6 +144,7 @@ class Controller(QObject):
     def _switch(self, store: MemoryStore) -> None:
         old, self.store = self.store, store
         self._listing_token += 1
+        self._order = {}
         self._set_undo(None)
         self.file_problem = None
         self.storeChanged.emit(store)
@@ -178,17 +188,19 @@ class Controller(QObject):
 
         store = self.store
 
+        order = self._order.get(without_search(flt)) if flt.search.strip() else None
+
         def quick() -> Listing | None:
             if first_page is not None:
                 started = first_page.result()  # waited for first: the store is used by one thread
                 if current() and first_page.store is store and first_page.filter == flt:
                     return started
-            return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS) if current() else None
+            return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS, order, current) if current() else None
 
         def complete() -> None:
             self._run(
                 lambda: load_listing(store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
-                lambda listing: self._listing_done(token, listing),
+                lambda listing: self._listing_done(token, listing, store),
                 self._listing_failed,
             )
 
@@ -211,8 +223,10 @@ class Controller(QObject):
         if listing is not None and token == self._listing_token:
             self._show(listing)
 
-    def _listing_done(self, token: int, listing: Listing | None) -> None:
+    def _listing_done(self, token: int, listing: Listing | None, store: MemoryStore) -> None:
         self._refreshing = False
+        if listing is not None and not listing.filter.search and store is self.store:
+            self._order = {listing.filter: listing.ids}  # what a search's first screen walks
         if listing is not None and token == self._listing_token:
             self._show(listing)
         self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits
