@@ -73,11 +73,15 @@ def _runs(rows: Iterable[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _run_starts(flags: Iterable[bool]) -> int:
-    """How many runs of consecutive True values."""
+def _run_starts(flags: Iterable[bool], limit: int) -> int:
+    """How many runs of consecutive True values, counted up to `limit` (a search's hits among 100,000
+    ids are more runs than a granular change takes long before the end)."""
     starts, previous = 0, False
     for flag in flags:
-        starts += flag and not previous
+        if flag and not previous:
+            starts += 1
+            if starts >= limit:
+                break
         previous = flag
     return starts
 
@@ -253,8 +257,9 @@ class MemoryListModel(QIdentityProxyModel):
 
     def _apply_ids(self, new_ids: list[int]) -> None:
         keep, old = set(new_ids), set(self._ids)
-        runs = _run_starts(item not in keep for item in self._ids)
-        runs += _run_starts(item not in old for item in new_ids)
+        runs = _run_starts((item not in keep for item in self._ids), MAX_RUNS + 1)
+        if runs <= MAX_RUNS:
+            runs += _run_starts((item not in old for item in new_ids), MAX_RUNS + 1 - runs)
         if runs > MAX_RUNS:
             self._replace_ids(new_ids)
             return

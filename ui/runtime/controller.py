@@ -44,8 +44,9 @@ from ui.runtime.tasks import TaskRunner
 
 T = TypeVar("T")
 NOW = 10  # the runner's priority of a read a person waits for
-# A search's complete listing (every hit, counted) waits for the typing to pause this long: read while
-# keys still come, it would hold the one store thread when the next key's first page needs it.
+# A search's complete listing (every hit, counted) waits for the typing to pause this long after its first
+# page was shown: read while keys still come, it would hold the one store thread when the next key's first
+# page needs it (timed from the first page's arrival, since the keys typed during that read ask after it).
 SEARCH_COMPLETE_MS = 250
 
 
@@ -207,10 +208,14 @@ class Controller(QObject):
         self._complete_timer.stop()
         self._complete_later = None
         if quick_first or first_page is not None:
-            self._run(quick, lambda listing: self._quick_done(token, listing), self._listing_failed)
+
+            def quick_failed(exc: BaseException) -> None:
+                self._listing_failed(exc)
+                self._quick_done(token, None)  # the complete listing still follows
+
+            self._run(quick, lambda listing: self._quick_done(token, listing), quick_failed)
         if quick_first and flt.search.strip():
-            self._complete_later = complete
-            self._complete_timer.start(SEARCH_COMPLETE_MS)
+            self._complete_later = complete  # the pause is timed from the first page shown (`_quick_done`)
         else:
             complete()
 
@@ -220,8 +225,12 @@ class Controller(QObject):
             complete()
 
     def _quick_done(self, token: int, listing: Listing | None) -> None:
-        if listing is not None and token == self._listing_token:
+        if token != self._listing_token:
+            return
+        if listing is not None:
             self._show(listing)
+        if self._complete_later is not None:  # keys held while this page was read have asked by now
+            self._complete_timer.start(SEARCH_COMPLETE_MS)
 
     def _listing_done(self, token: int, listing: Listing | None, store: MemoryStore) -> None:
         self._refreshing = False

@@ -4,12 +4,15 @@ the typing pauses, so the keys still coming never wait behind a listing of a wor
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostdb import memory_row
+from PySide6.QtCore import QCoreApplication
 from pytestqt.qtbot import QtBot
 from runtime_helpers import dispose
 
@@ -89,3 +92,29 @@ def test_a_search_first_page_walks_the_listing_last_read_without_the_search(
         assert listings[-1].ids == every
     finally:
         dispose(controller)
+
+
+def test_the_pause_before_the_complete_listing_is_timed_from_the_first_page_shown(
+    qtbot: QtBot, controller: Controller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keys typed while a first page is read ask for theirs once it arrives: a complete listing timed
+    from the key would be asked meanwhile and hold the store thread that the next first page needs."""
+    monkeypatch.setattr(controller_module, "SEARCH_COMPLETE_MS", 0)
+    listings = searching(qtbot, controller)
+    asked: list[int] = []  # how many listings had arrived when each read was asked for
+    submit = controller.runner.submit
+
+    def counting(*args: Any, **kwargs: Any) -> None:
+        asked.append(len(listings))
+        submit(*args, **kwargs)
+
+    monkeypatch.setattr(controller.runner, "submit", counting)
+    gate = threading.Event()
+    submit(lambda: gate.wait(10), lambda _ok: None, controller.report)  # the store thread is busy
+    controller.set_filter(ViewFilter(search="m"))
+    for _ in range(3):
+        QCoreApplication.processEvents()  # a timer of 0 ms would fire here
+    assert asked == [0]  # the first page only
+    gate.set()
+    qtbot.waitUntil(lambda: len(listings) == 2 and listings[1].complete, timeout=10_000)
+    assert asked == [0, 1] and listings[0].counts is None
