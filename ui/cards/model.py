@@ -5,10 +5,10 @@ rows only for what has been looked at: a row not in the cache is asked for with 
 around it, coalesced on the next event-loop turn) and painted as a placeholder until it arrives. Every
 change maps to the matching begin/end call: a new listing that differs in a few runs of rows is applied
 as removals, a move of the rows that stayed (a layout change keeping persistent indexes, so selection
-survives) and insertions; one that differs in many (a search: thousands of runs, each a view update) is
-one layout change that moves the persistent indexes to their ids' new rows; a changed row is one
-`dataChanged` naming its roles. The model never touches the store, and `data`
-never raises (`ui.widgets.guard`): a row it cannot describe answers None.
+survives) and insertions; one that differs in many runs (a search: thousands, each a view update) or
+in many rows (a search's first page after 100,000 cards) is one layout change that moves the persistent
+indexes to their ids' new rows; a changed row is one `dataChanged` naming its roles. The model never
+touches the store, and `data` never raises (`ui.widgets.guard`): a row it cannot describe answers None.
 
 The row count lives in C++: the model is a `QIdentityProxyModel` over a `QStandardItemModel` of empty
 rows (`_rows`, resized with its signals blocked inside the model's own begin/end calls), and Python
@@ -55,6 +55,9 @@ ROW_ROLES = [
 ]
 AnyIndex = QModelIndex | QPersistentModelIndex
 MAX_RUNS = 16  # a new listing differing in more runs of rows than this is one layout change
+# ... or in more rows than this: finding the runs is Python over every row, and a change that large keeps
+# nothing a person could follow row by row (the window keeps the scroll anchor and selection by id).
+MAX_GRANULAR_ROWS = 1_000
 
 
 def _same(old: Memory, new: Memory) -> bool:
@@ -257,6 +260,10 @@ class MemoryListModel(QIdentityProxyModel):
 
     def _apply_ids(self, new_ids: list[int]) -> None:
         keep, old = set(new_ids), set(self._ids)
+        kept = len(keep & old)
+        if len(old) + len(keep) - 2 * kept > MAX_GRANULAR_ROWS:  # rows removed and inserted
+            self._replace_ids(new_ids)  # a search's first page after 100,000 cards, or its complete listing
+            return
         runs = _run_starts((item not in keep for item in self._ids), MAX_RUNS + 1)
         if runs <= MAX_RUNS:
             runs += _run_starts((item not in old for item in new_ids), MAX_RUNS + 1 - runs)

@@ -145,3 +145,25 @@ def test_the_row_count_is_answered_in_cpp() -> None:
     """A view lays out a listing by asking `rowCount` about twice per row: the model leaves it (and
     `index`, `parent`) to the C++ proxy rather than answering in Python."""
     assert not {"rowCount", "index", "parent"} & set(vars(MemoryListModel))
+
+
+def test_a_listing_changing_many_rows_in_one_run_is_one_layout_change(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    """A search's first page after a long listing: its hits are the first cards, the rest goes in one
+    run; thousands of rows are not counted out one by one, and the selection follows its id."""
+    model = MemoryListModel()
+    qtmodeltester.check(model)
+    model.set_listing(list(range(1, 5_001)))
+    kept = QPersistentModelIndex(model.index_of(150))
+    granular: list[object] = []
+    model.rowsRemoved.connect(lambda *args: granular.append(args))
+    model.rowsInserted.connect(lambda *args: granular.append(args))
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(1, 201)))
+    assert model.rowCount() == 200 and kept.isValid() and kept.row() == 149
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(1, 3_001)))  # its complete listing: thousands of rows back
+    assert not granular and model.rowCount() == 3_000 and kept.row() == 149
+    model.set_listing([*range(1, 101), *range(102, 3_001)])  # one row gone: still granular
+    assert len(granular) == 1 and kept.row() == 148
