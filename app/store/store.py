@@ -25,12 +25,12 @@ from app.store.base import StoreBase
 from app.store.connect.engine import open_sqlite_file, open_url, sqlite_file_of
 from app.store.evidence.store_past import Past
 from app.store.observe.store_observe import Observing
-from app.store.read.store_reads import FIRST_WINDOW, Reads
+from app.store.read.store_reads import FIRST_HITS_CHUNK, FIRST_WINDOW, Reads
 from app.store.schema.migrate import upgrade
 from app.store.search.store_upkeep import SearchUpkeep
 from app.store.write.store_writes import KEEP, Writes
 
-__all__ = ["FIRST_WINDOW", "KEEP", "MemoryStore"]
+__all__ = ["FIRST_HITS_CHUNK", "FIRST_WINDOW", "KEEP", "MemoryStore"]
 
 
 class MemoryStore(Writes, Past, Reads, Observing, SearchUpkeep, StoreBase):

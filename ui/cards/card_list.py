@@ -2,9 +2,9 @@
 the window needs (select a memory by id, move the selection, visible ids, keeping the scroll anchor).
 
 A changed row repaints only its own rectangle: QListView's `dataChanged` in ListMode schedules a layout of
-every row (`QListModeViewBase::dataChanged` → `doDelayedItemsLayout`), which calls the model's Python
-`rowCount` about twice per row. Every card has the same size (`uniformItemSizes`), so a change of data
-never moves a card, and the base item view's `dataChanged` (repaint the changed rects) is all it needs.
+every row (`QListModeViewBase::dataChanged` → `doDelayedItemsLayout`), which asks the model's `rowCount`
+about twice per row. Every card has the same size (`uniformItemSizes`), so a change of data never moves a
+card, and the base item view's `dataChanged` (repaint the changed rects) is all it needs.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ union of the store's `expiring` and `expired` filters, in the listing's own orde
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from app.core.models import Counts, Memory
 from app.store import MemoryFilter, MemoryStore
@@ -77,17 +77,36 @@ def load_listing(
     return Listing(flt, ids, store.get_many(rows_for), store.counts(), len(ids))
 
 
-def load_first_page(store: MemoryStore, flt: ViewFilter, first: int, rows: int) -> Listing:
+def load_first_page(
+    store: MemoryStore,
+    flt: ViewFilter,
+    first: int,
+    rows: int,
+    order: Sequence[int] | None = None,
+    go_on: Callable[[], bool] = lambda: True,
+) -> Listing:
     """The first screen of a listing, fast: its first `first` ids (not observed), the rows of the first
     `rows` of them (a screenful; the model asks for the others when they are painted) and how many it
     holds (a search's size only once the complete listing has counted it: `total` None until then).
     The status counts come with the complete listing.
 
     At 100,000 memories producing every id in order takes longer than the whole first screen should;
-    the complete listing follows (see `Controller.refresh`) and extends this one.
+    the complete listing follows (see `Controller.refresh`) and extends this one. `order`: the ids of
+    this filter without its search, as last listed; a search the index does not narrow looks for its
+    hits along them (`MemoryStore.first_hits`, stopped when `go_on()` turns False) instead of ordering
+    every row again.
     """
     if flt.status == EXPIRING_OR_EXPIRED:  # a union of two store filters: no single LIMIT query
         return load_listing(store, flt, (), first, observe=False)
     status = flt.status if flt.status in STATUS_FILTERS else "all"
-    ids, total = store.first_ids(flt.store_filter(status), first)
+    store_filter = flt.store_filter(status)
+    hits = store.first_hits(store_filter, order, first, go_on) if order is not None else None
+    if hits is not None:
+        return Listing(flt, hits, store.get_many(hits[:rows]), None, None)
+    ids, total = store.first_ids(store_filter, first)
     return Listing(flt, ids, store.get_many(ids[:rows]), None, total)
+
+
+def without_search(flt: ViewFilter) -> ViewFilter:
+    """The same listing with no search: the order a search's first screen walks."""
+    return replace(flt, search="")

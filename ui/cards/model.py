@@ -1,14 +1,19 @@
-"""The card list's model: a QAbstractListModel over memory ids with a bounded cache of frozen rows.
+"""The card list's model: the memory ids of a listing with a bounded cache of frozen rows.
 
 The model knows every id of the listing (so the scroll bar is true for 100,000 memories) but holds
 rows only for what has been looked at: a row not in the cache is asked for with `rowsWanted` (a page
 around it, coalesced on the next event-loop turn) and painted as a placeholder until it arrives. Every
 change maps to the matching begin/end call: a new listing that differs in a few runs of rows is applied
 as removals, a move of the rows that stayed (a layout change keeping persistent indexes, so selection
-survives) and insertions; one that differs in many (a search: thousands of runs, each a view update) is
-one layout change that moves the persistent indexes to their ids' new rows; a changed row is one
-`dataChanged` naming its roles. The model never touches the store, and `data`
-never raises (`ui.widgets.guard`): a row it cannot describe answers None.
+survives) and insertions; one that differs in many runs (a search: thousands, each a view update) or
+in many rows (a search's first page after 100,000 cards) is one layout change that moves the persistent
+indexes to their ids' new rows; a changed row is one `dataChanged` naming its roles. The model never
+touches the store, and `data` never raises (`ui.widgets.guard`): a row it cannot describe answers None.
+
+The row count lives in C++: the model is a `QIdentityProxyModel` over a `QStandardItemModel` of empty
+rows (`_rows`, resized with its signals blocked inside the model's own begin/end calls), and Python
+answers only `data` and `flags`. A `QListView` lays out a new listing by asking `rowCount` about twice
+per row; answered in Python, that was most of the time a large listing took to show.
 """
 
 from __future__ import annotations
@@ -19,14 +24,16 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractListModel,
+    QIdentityProxyModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QSignalBlocker,
     Qt,
     QTimer,
     Signal,
 )
+from PySide6.QtGui import QStandardItemModel
 
 from app.core.card import accessible_description, accessible_name, timestamps_tooltip
 from app.core.models import Memory
@@ -48,6 +55,9 @@ ROW_ROLES = [
 ]
 AnyIndex = QModelIndex | QPersistentModelIndex
 MAX_RUNS = 16  # a new listing differing in more runs of rows than this is one layout change
+# ... or in more rows than this: finding the runs is Python over every row, and a change that large keeps
+# nothing a person could follow row by row (the window keeps the scroll anchor and selection by id).
+MAX_GRANULAR_ROWS = 1_000
 
 
 def _same(old: Memory, new: Memory) -> bool:
@@ -66,20 +76,26 @@ def _runs(rows: Iterable[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _run_starts(flags: Iterable[bool]) -> int:
-    """How many runs of consecutive True values."""
+def _run_starts(flags: Iterable[bool], limit: int) -> int:
+    """How many runs of consecutive True values, counted up to `limit` (a search's hits among 100,000
+    ids are more runs than a granular change takes long before the end)."""
     starts, previous = 0, False
     for flag in flags:
-        starts += flag and not previous
+        if flag and not previous:
+            starts += 1
+            if starts >= limit:
+                break
         previous = flag
     return starts
 
 
-class MemoryListModel(QAbstractListModel):
+class MemoryListModel(QIdentityProxyModel):
     rowsWanted = Signal(object)  # list[int]: ids whose rows the model would like to have
 
     def __init__(self, parent: QObject | None = None, *, page_size: int = 200, cache_limit: int = 4000):
         super().__init__(parent)
+        self._rows = QStandardItemModel(0, 1, self)  # one empty row per id: the row count, in C++
+        self.setSourceModel(self._rows)
         self._ids: list[int] = []
         self._rows_by_id: dict[int, int] | None = {}
         self._cache: OrderedDict[int, Memory] = OrderedDict()
@@ -94,10 +110,7 @@ class MemoryListModel(QAbstractListModel):
         self._want_timer.setInterval(0)
         self._want_timer.timeout.connect(self._emit_wanted)
 
-    # -- Qt's side -------------------------------------------------------------------------------------
-
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._ids)
+    # -- Qt's side (`rowCount`, `index`, `parent` are the C++ proxy's) ------------------------------------
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():
@@ -218,7 +231,8 @@ class MemoryListModel(QAbstractListModel):
 
     def clear(self) -> None:
         self.beginResetModel()
-        self._ids, self._rows_by_id = [], {}
+        self._ids = []
+        self._ids_changed()
         self._cache.clear()
         self._pending.clear()
         self._stale.clear()
@@ -233,13 +247,26 @@ class MemoryListModel(QAbstractListModel):
     def _remove_rows(self, first: int, last: int) -> None:
         self.beginRemoveRows(QModelIndex(), first, last)
         del self._ids[first : last + 1]
-        self._rows_by_id = None
+        self._ids_changed()
         self.endRemoveRows()
+
+    def _ids_changed(self) -> None:
+        """Inside a begin/end pair of this model: the C++ row count follows the ids, silently (the
+        proxy would turn the source's own signals into a second, nested change)."""
+        self._rows_by_id = None
+        if self._rows.rowCount() != len(self._ids):
+            with QSignalBlocker(self._rows):
+                self._rows.setRowCount(len(self._ids))
 
     def _apply_ids(self, new_ids: list[int]) -> None:
         keep, old = set(new_ids), set(self._ids)
-        runs = _run_starts(item not in keep for item in self._ids)
-        runs += _run_starts(item not in old for item in new_ids)
+        kept = len(keep & old)
+        if len(old) + len(keep) - 2 * kept > MAX_GRANULAR_ROWS:  # rows removed and inserted
+            self._replace_ids(new_ids)  # a search's first page after 100,000 cards, or its complete listing
+            return
+        runs = _run_starts((item not in keep for item in self._ids), MAX_RUNS + 1)
+        if runs <= MAX_RUNS:
+            runs += _run_starts((item not in old for item in new_ids), MAX_RUNS + 1 - runs)
         if runs > MAX_RUNS:
             self._replace_ids(new_ids)
             return
@@ -260,7 +287,7 @@ class MemoryListModel(QAbstractListModel):
                 end += 1
             self.beginInsertRows(QModelIndex(), row, end - 1)
             self._ids[row:row] = new_ids[row:end]
-            self._rows_by_id = None
+            self._ids_changed()
             self.endInsertRows()
             row = end
 
@@ -271,7 +298,7 @@ class MemoryListModel(QAbstractListModel):
         persistent = self.persistentIndexList()
         moved_ids = [self._ids[index.row()] for index in persistent]
         self._ids = new_ids
-        self._rows_by_id = None
+        self._ids_changed()
         for index, memory_id in zip(persistent, moved_ids, strict=True):
             row = self.row_of(memory_id)
             self.changePersistentIndex(index, QModelIndex() if row is None else self.index(row, 0))

@@ -317,9 +317,14 @@ class HistoryPanel(QWidget):
         self._wanted_revision = (memory_id, revision_id)
 
     def update_memory(self, memory: Memory) -> None:
-        """The shown memory changed in the store (an edit, a rewrite): refresh it and its history."""
+        """The shown memory changed in the store (an edit, a rewrite): refresh it and its history.
+
+        At once when no history read is running: a write's result arrives as one event, and asking for
+        the history in this very turn queues its read before what the write asks for next (the counts)."""
         if self._memory is not None and memory.id == self._memory.id:
             self.show_memory(memory)
+            if self._reading is None:
+                self._apply_pending()
 
     def _fill(self, memory: Memory) -> None:
         now = self._now()

@@ -10,7 +10,8 @@ an id the archive never saw says so ("not archived …").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableWidget, QTableWidgetItem, QWidget
@@ -115,14 +116,28 @@ class ProvenanceTable(QTableWidget):
             "The candidates this memory came from: session, compartments, origin, and their words"
         )
         self.setWordWrap(False)
-        header = self.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(WORDS_COLUMN, QHeaderView.ResizeMode.Stretch)
+        self._size_columns()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
         self.fetch_evidence: EvidenceFetcher | None = None
         self._ids: list[int] = []
         self._token = 0
+
+    def _size_columns(self) -> None:
+        """Session and words stretch, the other columns fit their contents."""
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(WORDS_COLUMN, QHeaderView.ResizeMode.Stretch)
+
+    @contextmanager
+    def _cells_changing(self) -> Iterator[None]:
+        """Cells set one by one, the columns sized once after: a column that fits its contents measures
+        every row again at each cell set, so filling 20 rows measured them 120 times."""
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        try:
+            yield
+        finally:
+            self._size_columns()
 
     def session_at(self, row: int) -> str | None:
         """The source (`session:ID`) of a row, None for a candidate without provenance."""
@@ -149,14 +164,15 @@ class ProvenanceTable(QTableWidget):
     def set_memory(self, memory: Memory | None) -> None:
         rows = provenance_rows(memory, self._now()) if memory is not None else []
         self._sessions = row_sources(memory) if memory is not None else []
-        self.setRowCount(len(rows))
         loading = self.fetch_evidence is not None
-        for row, (cells, tips) in enumerate(rows):
-            for column, (text, tip) in enumerate(zip(cells, tips, strict=True)):
-                item = QTableWidgetItem(LOADING if loading and column == WORDS_COLUMN else text)
-                if tip:
-                    item.setToolTip(plain_tip(tip))
-                self.setItem(row, column, item)
+        with self._cells_changing():
+            self.setRowCount(len(rows))
+            for row, (cells, tips) in enumerate(rows):
+                for column, (text, tip) in enumerate(zip(cells, tips, strict=True)):
+                    item = QTableWidgetItem(LOADING if loading and column == WORDS_COLUMN else text)
+                    if tip:
+                        item.setToolTip(plain_tip(tip))
+                    self.setItem(row, column, item)
         self._ids = memory_candidate_ids(memory) if memory is not None else []
         self._token += 1
         if self.fetch_evidence is not None and self._ids:
@@ -166,13 +182,14 @@ class ProvenanceTable(QTableWidget):
     def _evidence_arrived(self, token: int, found: Mapping[int, Evidence]) -> None:
         if token != self._token:
             return  # another memory is shown by now
-        for row, candidate_id in enumerate(self._ids):
-            item = self.item(row, WORDS_COLUMN)
-            if item is None:
-                continue
-            evidence = found.get(candidate_id)
-            item.setText(evidence_words(evidence, WORDS_CHARS))
-            item.setToolTip(plain_tip(evidence_tip(candidate_id, evidence)))
+        with self._cells_changing():
+            for row, candidate_id in enumerate(self._ids):
+                item = self.item(row, WORDS_COLUMN)
+                if item is None:
+                    continue
+                evidence = found.get(candidate_id)
+                item.setText(evidence_words(evidence, WORDS_CHARS))
+                item.setToolTip(plain_tip(evidence_tip(candidate_id, evidence)))
         self.evidenceArrived.emit(found)
 
     @property

@@ -27,7 +27,15 @@ from app.core.models import Memory, Revision, RevisionKind
 from app.core.paths import DatabaseChoice
 from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
 from app.store.evidence.model import Evidence
-from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page, load_listing
+from ui.cards.listing import (
+    FIRST_PAGE,
+    FIRST_ROWS,
+    Listing,
+    ViewFilter,
+    load_first_page,
+    load_listing,
+    without_search,
+)
 from ui.past import listing as past
 from ui.past.listing import PastListing
 from ui.runtime import undo as undo_ops
@@ -37,8 +45,9 @@ from ui.runtime.tasks import TaskRunner
 
 T = TypeVar("T")
 NOW = 10  # the runner's priority of a read a person waits for
-# A search's complete listing (every hit, counted) waits for the typing to pause this long: read while
-# keys still come, it would hold the one store thread when the next key's first page needs it.
+# A search's complete listing (every hit, counted) waits for the typing to pause this long after its first
+# page was shown: read while keys still come, it would hold the one store thread when the next key's first
+# page needs it (timed from the first page's arrival, since the keys typed during that read ask after it).
 SEARCH_COMPLETE_MS = 250
 
 
@@ -86,6 +95,7 @@ class Controller(QObject):
         self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
         self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
+        self._order: dict[ViewFilter, list[int]] = {}  # the last complete listing without a search
         self._complete_timer = QTimer(self)
         self._complete_timer.setSingleShot(True)
         self._complete_timer.timeout.connect(self._complete_now)
@@ -140,6 +150,7 @@ class Controller(QObject):
     def _switch(self, store: MemoryStore) -> None:
         old, self.store = self.store, store
         self._listing_token += 1
+        self._order = {}
         self._set_undo(None)
         self.file_problem = None
         self.storeChanged.emit(store)
@@ -183,27 +194,33 @@ class Controller(QObject):
 
         store = self.store
 
+        order = self._order.get(without_search(flt)) if flt.search.strip() else None
+
         def quick() -> Listing | None:
             if first_page is not None:
                 started = first_page.result()  # waited for first: the store is used by one thread
                 if current() and first_page.store is store and first_page.filter == flt:
                     return started
-            return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS) if current() else None
+            return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS, order, current) if current() else None
 
         def complete() -> None:
             self._run(
                 lambda: load_listing(store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
-                lambda listing: self._listing_done(token, listing),
+                lambda listing: self._listing_done(token, listing, store),
                 self._listing_failed,
             )
 
         self._complete_timer.stop()
         self._complete_later = None
         if quick_first or first_page is not None:
-            self._run(quick, lambda listing: self._quick_done(token, listing), self._listing_failed)
+
+            def quick_failed(exc: BaseException) -> None:
+                self._listing_failed(exc)
+                self._quick_done(token, None)  # the complete listing still follows
+
+            self._run(quick, lambda listing: self._quick_done(token, listing), quick_failed)
         if quick_first and flt.search.strip():
-            self._complete_later = complete
-            self._complete_timer.start(SEARCH_COMPLETE_MS)
+            self._complete_later = complete  # the pause is timed from the first page shown (`_quick_done`)
         else:
             complete()
 
@@ -213,11 +230,17 @@ class Controller(QObject):
             complete()
 
     def _quick_done(self, token: int, listing: Listing | None) -> None:
-        if listing is not None and token == self._listing_token:
+        if token != self._listing_token:
+            return
+        if listing is not None:
             self._show(listing)
+        if self._complete_later is not None:  # keys held while this page was read have asked by now
+            self._complete_timer.start(SEARCH_COMPLETE_MS)
 
-    def _listing_done(self, token: int, listing: Listing | None) -> None:
+    def _listing_done(self, token: int, listing: Listing | None, store: MemoryStore) -> None:
         self._refreshing = False
+        if listing is not None and not listing.filter.search and store is self.store:
+            self._order = {listing.filter: listing.ids}  # what a search's first screen walks
         if listing is not None and token == self._listing_token:
             self._show(listing)
         self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits

@@ -216,3 +216,8 @@ def select_first_hits(flt: MemoryFilter, now: int, own: bool, window: int, limit
 
 def count_by_status() -> Select[str, int]:
     return select(m.status, func.count()).group_by(m.status)
+
+
+def select_among(flt: MemoryFilter, now: int, own: bool, ids: Sequence[int]) -> Select[int]:
+    """Which of `ids` the filter selects (unordered: the caller keeps the order it gave)."""
+    return select_ids(flt, now, own).where(m.id.in_(ids)).order_by(None)

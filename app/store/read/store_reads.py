@@ -7,7 +7,7 @@ from the host's rows, the dashboard's own facts (the trash for deleted ones) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlalchemy import Connection, Select, func, select
 
@@ -18,6 +18,7 @@ from app.store.read.query import (
     MemoryFilter,
     count_by_status,
     is_expired,
+    select_among,
     select_first_hits,
     select_ids,
 )
@@ -39,6 +40,7 @@ from app.store.search.store_upkeep import SearchUpkeep
 # listing's first ids (without the search) before it scans every row: a term in one memory of 8 or more
 # fills a screen there.
 FIRST_WINDOW = 8
+FIRST_HITS_CHUNK = 500  # ids per query of `first_hits`
 
 
 class Reads(Observing, SearchUpkeep):
@@ -116,6 +118,33 @@ class Reads(Observing, SearchUpkeep):
                 return ids, None
             total = conn.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar()
             return ids, int(total or 0)
+
+    def first_hits(
+        self, flt: MemoryFilter, order: Sequence[int], limit: int, go_on: Callable[[], bool]
+    ) -> list[int] | None:
+        """A search's first `limit` hits along `order` (the same listing without the search, as the
+        window last read it), `FIRST_HITS_CHUNK` ids per query, in that order; without observing.
+
+        Each query looks up its ids by key and matches only those, so a term in most memories fills a
+        screen in a few queries instead of ordering every row first. Between queries `go_on()` may end the
+        walk (a newer search superseded this one): the hits found so far are returned. None when the
+        search index narrows the search (`first_ids` reads it faster), or for a listing this cannot
+        walk (the trash, a trust filter). Ids not in `order` (promoted since it was read) are not found
+        here: the complete listing that follows has them."""
+        if flt.status == "deleted" or flt.trust or not flt.search.strip():
+            return None
+        hits: list[int] = []
+        with self._read() as conn:
+            if self._indexed_terms(conn, flt):
+                return None
+            now = self.now()
+            for start in range(0, len(order), FIRST_HITS_CHUNK):
+                chunk = order[start : start + FIRST_HITS_CHUNK]
+                found = set(conn.execute(select_among(flt, now, self._own, chunk)).scalars())
+                hits += [memory_id for memory_id in chunk if memory_id in found]
+                if len(hits) >= limit or not go_on():
+                    break
+        return hits[:limit]
 
     def _ids_query(self, conn: Connection, flt: MemoryFilter) -> Select[int]:
         return select_ids(flt, self.now(), self._own, self._indexed_terms(conn, flt))

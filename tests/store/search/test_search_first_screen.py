@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from hostdb import DAY, T0, build_host_db, memory_row
 from app.core.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore
 from app.store.read.query import SORT_KEYS
-from app.store.store import FIRST_WINDOW
+from app.store.store import FIRST_HITS_CHUNK, FIRST_WINDOW
 
 NOW = T0 + 400 * DAY
 LIMIT = 20
@@ -81,5 +82,55 @@ def test_a_listing_without_search_is_counted(path: Path) -> None:
         flt = MemoryFilter(status="active", sort="promoted", descending=True)
         every = store.list_ids(flt)
         assert store.first_ids(flt, LIMIT) == (every[:LIMIT], len(every))
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("read_only", [False, True], ids=["index", "no-index"])
+def test_first_hits_along_the_listing_without_search_are_the_head_of_the_search(
+    path: Path, read_only: bool
+) -> None:
+    """`first_hits` walks the order of the same listing without the search, a chunk of ids per query:
+    the same head as the complete search listing; None where the search index narrows the term
+    (`first_ids` reads it faster)."""
+    store = MemoryStore.open(path, clock=ManualClock(NOW), read_only=read_only)
+    try:
+        for status in ("all", "active"):
+            for sort in SORT_KEYS:
+                for descending in (True, False):
+                    base = MemoryFilter(status=status, sort=sort, descending=descending)
+                    order = store.list_ids(base)
+                    for term in (COMMON, MIDDLING, RARE, f"{COMMON} memory", "nothing-like-this"):
+                        flt = replace(base, search=term)
+                        hits = store.first_hits(flt, order, LIMIT, lambda: True)
+                        head = store.list_ids(flt)[:LIMIT]
+                        if read_only:
+                            assert hits == head, flt
+                        else:  # the index narrows these terms whenever it is known current
+                            assert hits is None or hits == head, flt
+        assert store.first_hits(MemoryFilter(), [1, 2], LIMIT, lambda: True) is None  # no search
+    finally:
+        store.close()
+
+
+def test_first_hits_stop_when_superseded_and_find_only_ids_of_the_order(path: Path) -> None:
+    store = MemoryStore.open(path, clock=ManualClock(NOW), read_only=True)  # no index: every term walks
+    try:
+        order = store.list_ids(MemoryFilter(status="all"))
+        flt = MemoryFilter(status="all", search=MIDDLING)
+        every = store.list_ids(flt)
+        assert len(every) > LIMIT
+        asked: list[bool] = []
+
+        def go_on() -> bool:  # superseded after the first query
+            asked.append(True)
+            return False
+
+        found = store.first_hits(flt, order, len(order), go_on)
+        assert found == [i for i in order[:FIRST_HITS_CHUNK] if i in set(every)] and len(asked) == 1
+        assert found is not None and len(found) < len(every)
+        missing = every[0]  # e.g. promoted after the order was read
+        walked = store.first_hits(flt, [i for i in order if i != missing], LIMIT, lambda: True)
+        assert walked == [i for i in every if i != missing][:LIMIT]
     finally:
         store.close()

@@ -7,13 +7,14 @@ from pathlib import Path
 
 from conftest import REVIEW_TIME
 from hostdb import DAY, T0, build_host_db, host_sql, memory_row
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 from window_helpers import make_window, settle
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
-from ui.cards.model import ID_ROLE
+from ui.cards.card_list import CardList
+from ui.cards.model import ID_ROLE, MemoryListModel
 
 
 def eighty_memories(tmp_path: Path) -> Path:
@@ -86,3 +87,31 @@ def test_another_filter_keeps_the_selected_card_in_view(qtbot: QtBot, tmp_path: 
         window.close()
     finally:
         store.close()
+
+
+def test_end_page_down_and_select_all_reach_every_card_of_a_large_listing(qtbot: QtBot) -> None:
+    """The list of 100,000 ids (no rows read): End reaches the last card, the scroll bar spans them all,
+    Ctrl+A selects them all."""
+    model = MemoryListModel(cache_limit=500)
+    cards = CardList(model, lambda: REVIEW_TIME)
+    qtbot.addWidget(cards)
+    cards.resize(600, 800)
+    cards.show()
+    ids = list(range(1, 100_001))
+    model.set_listing(ids)
+    cards.setCurrentIndex(model.index(0, 0))
+    cards.setFocus()
+    qtbot.keyClick(cards, Qt.Key.Key_End)
+    assert cards.current_id() == 100_000
+    bar = cards.verticalScrollBar()
+    assert bar.value() == bar.maximum() > 0
+    qtbot.keyClick(cards, Qt.Key.Key_Home)
+    assert bar.value() == 0 and cards.current_id() == 1
+    qtbot.keyClick(cards, Qt.Key.Key_PageDown)
+    qtbot.keyClick(cards, Qt.Key.Key_PageDown)
+    assert bar.value() > 0 and (cards.current_id() or 0) > 2
+    qtbot.keyClick(cards, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert cards.selected_count() == 100_000
+    model.set_listing(ids[::2])  # a new listing of another size: one layout change
+    qtbot.keyClick(cards, Qt.Key.Key_End)
+    assert cards.current_id() == 99_999

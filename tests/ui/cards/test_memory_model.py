@@ -96,20 +96,74 @@ def test_a_hundred_thousand_ids_without_loading_rows(tmp_path: Path, qtbot: QtBo
     assert model.rowCount() == 99_999
 
 
-def test_a_listing_differing_in_many_runs_is_one_layout_change_that_keeps_the_selection(
-    qtbot: QtBot, qtmodeltester: ModelTester
-) -> None:
+def _two_hundred_ids(qtmodeltester: ModelTester) -> tuple[MemoryListModel, list[object]]:
+    """A checked model listing ids 1..200, and the row insertions and removals it emits from now on."""
     model = MemoryListModel()
     qtmodeltester.check(model)
     model.set_listing(list(range(1, 201)))
+    granular: list[object] = []
+    model.rowsInserted.connect(lambda *args: granular.append(args))
+    model.rowsRemoved.connect(lambda *args: granular.append(args))
+    return model, granular
+
+
+def test_a_listing_differing_in_many_runs_is_one_layout_change_that_keeps_the_selection(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    model, granular = _two_hundred_ids(qtmodeltester)
     kept = QPersistentModelIndex(model.index_of(100))
     gone = QPersistentModelIndex(model.index_of(101))
-    granular: list[object] = []
-    model.rowsInserted.connect(granular.append)
-    model.rowsRemoved.connect(granular.append)
     with qtbot.waitSignal(model.layoutChanged):
         model.set_listing(list(range(2, 401, 2)))  # every odd id gone, ids past 200 new: 100+ runs
     assert not granular
     assert list(model.ids) == list(range(2, 401, 2))
     assert kept.isValid() and kept.row() == model.row_of(100)
     assert not gone.isValid()
+
+
+def test_a_layout_change_to_a_listing_of_another_size_keeps_the_row_count_and_the_selection(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    """The row count is the C++ source's: it follows the ids inside the one layout change."""
+    model, granular = _two_hundred_ids(qtmodeltester)
+    kept = QPersistentModelIndex(model.index_of(150))
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(3, 901, 3)))  # 300 ids, two of every three old ones gone: many runs
+    assert model.rowCount() == 300 and list(model.ids) == list(range(3, 901, 3))
+    assert model.index(299, 0).data(ID_ROLE) == 900 and not model.index(300, 0).isValid()
+    assert kept.isValid() and kept.row() == model.row_of(150) == 49
+    gone = QPersistentModelIndex(model.index_of(9))
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(6, 901, 6)))  # 150 ids, every other one gone: fewer rows
+    assert not granular
+    assert model.rowCount() == 150 and model.index(149, 0).data(ID_ROLE) == 900
+    assert kept.isValid() and kept.row() == model.row_of(150) == 24
+    assert not gone.isValid()
+
+
+def test_the_row_count_is_answered_in_cpp() -> None:
+    """A view lays out a listing by asking `rowCount` about twice per row: the model leaves it (and
+    `index`, `parent`) to the C++ proxy rather than answering in Python."""
+    assert not {"rowCount", "index", "parent"} & set(vars(MemoryListModel))
+
+
+def test_a_listing_changing_many_rows_in_one_run_is_one_layout_change(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    """A search's first page after a long listing: its hits are the first cards, the rest goes in one
+    run; thousands of rows are not counted out one by one, and the selection follows its id."""
+    model = MemoryListModel()
+    qtmodeltester.check(model)
+    model.set_listing(list(range(1, 5_001)))
+    kept = QPersistentModelIndex(model.index_of(150))
+    granular: list[object] = []
+    model.rowsRemoved.connect(lambda *args: granular.append(args))
+    model.rowsInserted.connect(lambda *args: granular.append(args))
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(1, 201)))
+    assert model.rowCount() == 200 and kept.isValid() and kept.row() == 149
+    with qtbot.waitSignal(model.layoutChanged):
+        model.set_listing(list(range(1, 3_001)))  # its complete listing: thousands of rows back
+    assert not granular and model.rowCount() == 3_000 and kept.row() == 149
+    model.set_listing([*range(1, 101), *range(102, 3_001)])  # one row gone: still granular
+    assert len(granular) == 1 and kept.row() == 148
