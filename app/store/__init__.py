@@ -1,4 +1,13 @@
-"""The memory store: host-compatible reads and writers, the dashboard's own tables, expiry and recall."""
+"""The memory store: host-compatible reads and writers, the dashboard's own tables, expiry and recall.
+
+The names below load on first use (`__getattr__`): importing a module of this package (a model, a
+pure helper) does not import SQLAlchemy, so the window can paint its first cards before it loads.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from app.core.errors import (
     ConflictError,
@@ -12,8 +21,12 @@ from app.core.errors import (
     StoreError,
 )
 from app.core.models import Candidate, Counts, Memory, Revision
-from app.store.read.query import MemoryFilter
-from app.store.store import KEEP, MemoryStore
+from app.store.read.filters import MemoryFilter
+
+if TYPE_CHECKING:
+    from app.store.store import KEEP, MemoryStore
+
+_LAZY = {"KEEP": "app.store.store", "MemoryStore": "app.store.store"}
 
 __all__ = [
     "KEEP",
@@ -33,3 +46,12 @@ __all__ = [
     "Revision",
     "StoreError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -8,6 +8,7 @@ the agent was shown then are marked. Selecting one shows its text then, and its 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
@@ -26,9 +27,11 @@ from PySide6.QtWidgets import (
 
 from app.core.clock import format_instant
 from app.core.screening import make_visible
-from app.store.read.as_of import MemoryAsOf, state_details
 from ui.history.panel import plain_label
 from ui.widgets.theme import Tone, badge_colors
+
+if TYPE_CHECKING:
+    from app.store.read.as_of import MemoryAsOf
 
 HEADERS = ("Memory", "Then", "Content")
 STATE_ROLE = Qt.ItemDataRole.UserRole + 3
@@ -145,5 +148,7 @@ class AsOfView(QWidget):
         return [item.data(0, STATE_ROLE) for item in items if item is not None]
 
     def _show(self, item: QTreeWidgetItem | None) -> None:
+        from app.store.read.as_of import MemoryAsOf, state_details  # loaded with the first instant
+
         state = item.data(0, STATE_ROLE) if item is not None else None
         self.detail.setPlainText(state_details(state) if isinstance(state, MemoryAsOf) else "")

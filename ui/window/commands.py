@@ -16,10 +16,10 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
+from app.core.errors import ExpiryRequiredError
 from app.core.models import Memory, MemoryStatus
 from app.core.settings import Settings
 from app.review.apply import ApplyResult
-from app.store import ExpiryRequiredError
 from ui.dialogs.edit import EditDialog
 from ui.dialogs.expiry import ExpiryDialog
 from ui.dialogs.new_memory import NewMemoryDialog
