@@ -14,7 +14,8 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from app.core.clock import format_instant
 from app.core.errors import ExpiryRequiredError, InvalidInputError, NotFoundError
-from app.core.models import KEEP, Candidate, Keep, MemoryStatus, RevisionKind, RevisionSource
+from app.core.models import KEEP as KEEP  # re-exported: `MemoryStore` names it
+from app.core.models import Candidate, Keep, MemoryStatus, RevisionKind, RevisionSource
 from app.core.provenance import (
     ORIGIN_MANUAL,
     ORIGIN_UPDATE,
