@@ -13,7 +13,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from app import __version__
 from app.cli.arguments import argument_problem
 from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError, is_sqlalchemy_error
 
@@ -82,6 +81,8 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
         description="See, review and restore the long-term memories your AI coding agent keeps about you.",
         parents=[_global_options(suppress=False)],
     )
+    from app import __version__
+
     parser.add_argument("--version", action="version", version=f"memory-dashboard {__version__}")
     parser.add_argument(
         "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
