@@ -1,13 +1,12 @@
 """The memory store: host-compatible reads and writers, the dashboard's own tables, expiry and recall.
 
-The names below load on first use (`__getattr__`): importing a module of this package (a model, a
-pure helper) does not import SQLAlchemy, so the window can paint its first cards before it loads.
+`MemoryStore` and `KEEP` load on first use (`app.core.lazy`): importing a module of this package (a
+model, a pure helper) does not import SQLAlchemy, so the window can paint its first cards before it does.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.core.errors import (
     ConflictError,
@@ -20,6 +19,7 @@ from app.core.errors import (
     ReadOnlyError,
     StoreError,
 )
+from app.core.lazy import lazy_names
 from app.core.models import Candidate, Counts, Memory, Revision
 from app.store.read.filters import MemoryFilter
 
@@ -48,10 +48,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)

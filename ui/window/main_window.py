@@ -33,8 +33,6 @@ from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
-from ui.dialogs.as_of import AsOfDialog
-from ui.dialogs.import_file import choose_and_import
 from ui.history.as_of_view import AsOfView
 from ui.history.panel import HistoryPanel, plain_label, tint
 from ui.review.controller import ReviewController
@@ -84,7 +82,7 @@ class MainWindow(QMainWindow):
         self.looks = SinceLastLook(controller, self.model, self)
         self.looks.digestReady.connect(self.show_digest)
         self.acts.digest.triggered.connect(self.looks.show_now)
-        self.acts.import_file.triggered.connect(lambda: choose_and_import(controller, self))
+        self.acts.import_file.triggered.connect(self._import_file)
         self._store_changed(controller.store)
         self._restore_state()
         self._timers()
@@ -285,11 +283,18 @@ class MainWindow(QMainWindow):
     def looking_back(self) -> bool:
         return self.pages.currentWidget() is self.as_of_view
 
+    def _import_file(self) -> None:
+        from ui.dialogs.import_file import choose_and_import  # its modules load with the first use
+
+        choose_and_import(self.controller, self)
+
     def ask_as_of(self) -> None:
         """The As of… dialog; its instant is read off the GUI thread, then shown (`_as_of_loaded`)."""
         start = (
             self.as_of_view.at if self.looking_back and self.as_of_view.at else self.controller.store.now()
         )
+        from ui.dialogs.as_of import AsOfDialog  # its modules load with the first use
+
         dialog = AsOfDialog(start, self)
         dialog.accepted.connect(lambda: self.controller.load_as_of(dialog.chosen()))
         dialog.open()
