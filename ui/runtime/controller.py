@@ -141,8 +141,10 @@ class Controller(QObject):
         return isinstance(self.store, PendingStore)
 
     def show_first_screen(self, listing: Listing) -> None:
-        """The first page read before the store opened (`ui.runtime.first_page.first_screen_read`)."""
-        self._show(listing)
+        """The first page read before the store opened (`ui.runtime.first_page.first_screen_read`), shown
+        when it read the filter shown (the store's complete listing follows once it opened)."""
+        if listing.filter == self.filter:
+            self._show(listing)
 
     def open_pending(
         self, open_store: Callable[[], MemoryStore], failed: Callable[[BaseException], None]

@@ -84,14 +84,15 @@ class _FirstPaint(QObject):
 
 class _AfterCardsPainted(QObject):
     """Calls `then` once, as soon as the card list's first paint showing cards has ended (a zero-time
-    timer queued from that paint), or after `OPEN_ANYWAY_MS` if the window is never painted."""
+    timer queued from that paint), or `OPEN_ANYWAY_MS` after the event loop started if the window is
+    never painted (started hidden)."""
 
     def __init__(self, window: MainWindow, then: Callable[[], None]) -> None:
         super().__init__(window)
         self.window = window
         self.then: Callable[[], None] | None = then
         window.list.viewport().installEventFilter(self)
-        QTimer.singleShot(OPEN_ANYWAY_MS, self._now)
+        QTimer.singleShot(0, lambda: QTimer.singleShot(OPEN_ANYWAY_MS, self._now))  # from the loop's start
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint and self.window.model.rowCount() > 0:
