@@ -57,14 +57,15 @@ def application(*, offscreen: bool = False) -> QApplication:
 
 
 class _FirstPaint(QObject):
-    """Quits the app (exit 0) at the first paint of the card list (or the welcome page) after loading
-    from the store (not a first screen read before it opened)."""
+    """Quits the app (exit 0) at the first paint of the card list (or the welcome page) after loading,
+    once the store is open (a first screen read before it opened counts from then on)."""
 
     def __init__(self, window: MainWindow, app: QApplication) -> None:
         super().__init__(window)
         self.loaded = False
         self.app = app
         window.controller.memoriesLoaded.connect(self._loaded)
+        window.controller.storeOpened.connect(self._loaded)  # the first screen's cards, now with a store
         for widget in (window.list.viewport(), window.welcome):
             widget.installEventFilter(self)
         self.window = window
