@@ -8,6 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Never the person's own OS keyring: a keyring with no backend, as on a headless machine (the hub's
+# keyring tests set a backend of their own, tests/memory_keyring.py).
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 # The shared helpers (hostdb, review_helpers, window_helpers) import by name from any test folder.
 sys.path.insert(0, str(Path(__file__).parent / "ui"))
 sys.path.insert(0, str(Path(__file__).parent / "review"))

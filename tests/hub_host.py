@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, closing
 from pathlib import Path
 from typing import Any
@@ -10,13 +11,16 @@ from typing import Any
 import psycopg
 import pytest
 from hostdb import PROMOTED_5, build_host_db
+from pg_cluster import server_bindir, start, stop
 from pg_host import libpq_conninfo
+from sqlalchemy import make_url
 
 from app.core.clock import ManualClock
 from app.hub.publish import PublishReport, publish
 from app.store import MemoryStore
 
 NOW = PROMOTED_5 + 30 * 86_400_000
+SECRET = "correct horse battery"
 
 
 def open_store(path: Path) -> MemoryStore:
@@ -64,9 +68,10 @@ def hub_tables(url: str) -> dict[str, list[tuple[Any, ...]]]:
     return {
         "memories": hub_query(url, "SELECT * FROM hub_memories ORDER BY 1, 2, 3"),
         "revisions": hub_query(url, "SELECT * FROM hub_revisions ORDER BY 1, 2, 3"),
+        "evidence": hub_query(url, "SELECT * FROM hub_evidence ORDER BY 1, 2, 3"),
         "marks": hub_query(
-            url, "SELECT publisher, machine, memory_mark, revision_mark, published_at FROM hub_machines"
-            " ORDER BY 1, 2"
+            url, "SELECT publisher, machine, memory_mark, revision_mark, evidence_mark, published_at"
+            " FROM hub_machines ORDER BY 1, 2"
         ),
     }  # fmt: skip
 
@@ -96,3 +101,29 @@ def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The clock pinned (`MEMORY_DASHBOARD_NOW`), so times in the hub are exact: imported by each hub test
     module (autouse there)."""
     monkeypatch.setenv("MEMORY_DASHBOARD_NOW", str(NOW))
+
+
+@pytest.fixture(scope="module")
+def password_server() -> Iterator[str]:
+    """A cluster of its own whose `hub_carol` logs in with a password only (scram-sha-256)."""
+    if server_bindir() is None:
+        pytest.fail("no PostgreSQL server programs: the password cases need a cluster of their own")
+    folder, url = start()
+    try:
+        (folder / "data" / "pg_hba.conf").write_text(
+            "local all postgres trust\nlocal all all scram-sha-256\n", encoding="utf-8"
+        )
+        with psycopg.connect(libpq_conninfo(url), autocommit=True) as conn:
+            conn.execute("SELECT pg_reload_conf()")
+            conn.execute(f"CREATE ROLE hub_carol LOGIN PASSWORD '{SECRET}'")
+            conn.execute("CREATE DATABASE hub OWNER hub_carol")
+        yield make_url(url).set(username="hub_carol", database="hub").render_as_string(hide_password=False)
+    finally:
+        stop(folder)
+
+
+def pgpass(tmp_path: Path, password: str) -> Path:
+    path = tmp_path / "pgpass"
+    path.write_text(f"*:*:*:hub_carol:{password}\n", encoding="utf-8")
+    path.chmod(0o600)
+    return path

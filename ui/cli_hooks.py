@@ -33,6 +33,11 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
+    from app.cli.commands.hub import hub_to_open
+
+    hub = hub_to_open(args)
+    if hub is not None:
+        return _hub_screenshot(args, hub)
     from app.cli.opener import database_files
     from app.cli.safe_output import replacing
     from ui.runtime.qt_messages import quiet_qt
@@ -49,8 +54,23 @@ def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
     return 0
 
 
+def _hub_screenshot(args: argparse.Namespace, url: str) -> int:
+    """`--db URL` of a hub: the hub window, the card holding memory `--select` (on any machine)."""
+    from app.cli.safe_output import replacing
+    from ui.hub.app import hub_screenshot
+    from ui.runtime.qt_messages import quiet_qt
+
+    with replacing(args.out, databases=[], force=args.force) as temporary, quiet_qt():
+        hub_screenshot(url, temporary, select=args.select, size=args.size, theme=args.theme)
+    print(args.out)
+    return 0
+
+
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
-    help_text = "render the main window offscreen to a PNG (with a memory's history panel)"
+    help_text = (
+        "render the main window offscreen to a PNG (with a memory's history panel); with --db URL of a "
+        "hub, the hub window (--select ID: the card holding that memory id on any machine)"
+    )
     parser = subparsers.add_parser("screenshot", parents=parents, help=help_text, description=help_text)
     parser.add_argument("out", metavar="OUT.png", help="where to write the PNG")
     parser.add_argument(
@@ -115,4 +135,21 @@ def launch_window(args: argparse.Namespace) -> int:
         return run_first_screen(listing, PendingStore(choice.target, clock), open_later, smoke=smoke)
 
 
-HOOKS = SimpleNamespace(register=register, open_window=open_window, launch_window=launch_window)
+def open_hub(args: argparse.Namespace, url: str) -> int:
+    """The hub window (`--db URL` of a hub, `hub open`); Copy to this machine writes to the local database."""
+    from app.cli.commands.hub import local_database
+    from app.cli.display import require_display
+    from app.hub.browse import FirstScreen  # no Qt: the hub's first screen is read while Qt loads
+
+    local = local_database(args, url)
+    smoke, offscreen = bool(getattr(args, "smoke", False)), bool(getattr(args, "offscreen", False))
+    require_display(offscreen=offscreen, smoke=smoke)
+    first = FirstScreen.start(url)
+    from ui.hub.app import run_hub_window
+
+    return run_hub_window(url, local, smoke=smoke, offscreen=offscreen, first=first)
+
+
+HOOKS = SimpleNamespace(
+    register=register, open_window=open_window, launch_window=launch_window, open_hub=open_hub
+)

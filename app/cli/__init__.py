@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from app.cli.arguments import argument_problem
 from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError, is_sqlalchemy_error
+from app.core.paths import is_url
 
 DEBUG_ENV = "MEMORY_DASHBOARD_DEBUG"
 
@@ -25,6 +26,8 @@ class GuiHooks(Protocol):
     def open_window(self, args: argparse.Namespace, store: Any) -> int: ...
 
     def launch_window(self, args: argparse.Namespace) -> int: ...
+
+    def open_hub(self, args: argparse.Namespace, url: str) -> int: ...
 
 
 def load_gui_hooks() -> GuiHooks | None:
@@ -116,9 +119,9 @@ WINDOW_FLAGS = ("--smoke", "--offscreen")
 
 
 def window_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
-    """The parsed arguments of a plain launch of the window (no command; only `--db PATH`, `--smoke`,
-    `--offscreen`), read without building the parser (which imports every command); None for anything
-    else, which the parser reads as before."""
+    """The parsed arguments of a plain launch of the window (no command; only `--db PATH` of a file,
+    `--smoke`, `--offscreen`), read without building the parser (which imports every command); None for
+    anything else (a URL too: it may name a hub), which the parser reads as before."""
     found: dict[str, Any] = {"db": None}
     rest = list(arguments)
     while rest:
@@ -131,6 +134,8 @@ def window_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
             found["db"] = rest.pop(0)
         else:
             return None
+    if found["db"] and is_url(found["db"]):  # a server, maybe a hub: the parser's path says which
+        return None
     return argparse.Namespace(
         db=found["db"],
         read_only=False,
@@ -152,6 +157,11 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         parser.print_help()
         print("\nerror: the window needs PySide6; install the app with its GUI.", file=sys.stderr)
         return 2
+    from app.cli.commands import hub as hub_commands
+
+    hub = hub_commands.hub_to_open(args)  # `--db` of a hub, or `hub open`: the hub window
+    if hub is not None:
+        return gui.open_hub(args, hub)
     with open_store(args) as store:  # an unwritable file opens read-only; the window says so
         return gui.open_window(args, store)
 

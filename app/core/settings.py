@@ -10,7 +10,7 @@ import json
 import os
 import socket
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -110,6 +110,27 @@ def load_settings(path: Path | None = None) -> Settings:
     return _from_json(data, target)
 
 
+def settings_or_problem(path: Path | None = None) -> tuple[Settings, str | None]:
+    """The settings and None, or the defaults and why the file cannot be read (a dialog says so and
+    saves nothing until it is fixed)."""
+    try:
+        return load_settings(path), None
+    except SettingsError as exc:
+        return Settings(), exc.message
+
+
+def save_problem(load_problem: str | None, edit: Callable[[], object]) -> str | None:
+    """Why what a person typed cannot be saved: the file's own problem, else the `SettingsError` of
+    `edit()` (which builds the edited settings), else None."""
+    if load_problem is not None:
+        return load_problem
+    try:
+        edit()
+    except SettingsError as exc:
+        return exc.message
+    return None
+
+
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write the settings atomically (a temporary file renamed over the old one)."""
     target = path or settings_path()
@@ -133,7 +154,10 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
 
 HUB_URL_KEY = "hub_url"
 HUB_MACHINE_KEY = "hub_machine"
+# Publish automatically every N minutes while the window is open; absent or null: off.
+HUB_PUBLISH_EVERY_KEY = "hub_publish_every_min"
 MAX_MACHINE_CHARS = 200
+MAX_PUBLISH_EVERY_MIN = 24 * 60
 
 
 def default_machine_name() -> str:
@@ -171,9 +195,31 @@ def hub_machine_setting(settings: Settings) -> str:
     return value if isinstance(value, str) and value.strip() else default_machine_name()
 
 
-def with_hub(settings: Settings, url: str | None = None, machine: str | None = None) -> Settings:
-    """The settings with a hub URL and/or machine name (checked here; `SettingsError` names the field)."""
+def publish_every_problem(minutes: int) -> str | None:
+    if not 1 <= minutes <= MAX_PUBLISH_EVERY_MIN:
+        return f"must be from 1 to {MAX_PUBLISH_EVERY_MIN} minutes (0: off)"
+    return None
+
+
+def hub_publish_every_setting(settings: Settings) -> int | None:
+    """How many minutes apart the window publishes on its own, or None: it does not."""
+    value = settings.other.get(HUB_PUBLISH_EVERY_KEY)
+    if type(value) is not int or publish_every_problem(value) is not None:
+        return None
+    return value
+
+
+def with_hub(
+    settings: Settings, url: str | None = None, machine: str | None = None, publish_every: int | None = None
+) -> Settings:
+    """The settings with a hub URL, machine name and/or automatic publishing every `publish_every`
+    minutes (0: off), each checked here (`SettingsError` names the field); None leaves one as it was."""
     other = dict(settings.other)
+    if publish_every is not None:
+        problem = publish_every_problem(publish_every) if publish_every else None
+        if problem is not None:
+            raise SettingsError(f"Publishing automatically every N minutes: N {problem}")
+        other[HUB_PUBLISH_EVERY_KEY] = publish_every or None
     if url is not None:
         problem = hub_url_problem(url)
         if problem is not None:

@@ -1,8 +1,9 @@
 """Connecting to a hub: a `postgresql[+psycopg]://` URL into a psycopg connection, errors into messages.
 
 The URL may omit the password: libpq then reads its own sources (`PGPASSFILE`, `~/.pgpass`, a service
-file named by `service=`); `sslmode` and the other libpq options pass through the URL's query. A hub that
-is down or refuses the login is a `DatabaseOpenError` (exit 3) naming the hub without its password.
+file named by `service=`), and where none gives one the OS keyring is asked (`app.hub.password`);
+`sslmode` and the other libpq options pass through the URL's query. A hub that is down or refuses the
+login is a `DatabaseOpenError` (exit 3) naming the hub without its password.
 """
 
 from __future__ import annotations
@@ -15,9 +16,14 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError
 
 from app.core.errors import DatabaseOpenError
+from app.hub.password import KeyringUnavailableError, keyring_user, stored_password, wants_password
 from app.store.connect.server import CONNECT_TIMEOUT_S, location_of, unreachable_message
 
 SCHEMES = ("postgresql", "postgres")
+NO_PASSWORD_HINT = (
+    "Give the password in PGPASSFILE, ~/.pgpass or a service file, or keep it in the OS keyring "
+    "(`hub configure --store-password`, or File → Hub…)"
+)
 
 
 class HubError(DatabaseOpenError):
@@ -53,4 +59,30 @@ def connect_hub(text: str, **options: Any) -> psycopg.Connection[Any]:
     try:
         return psycopg.connect(conninfo(url), **options)
     except psycopg.Error as exc:
+        if url.password is None and wants_password(exc):
+            return _connect_with_keyring(url, exc, options)
         raise HubError(unreachable_message(location_of(url), exc)) from exc
+
+
+def _connect_with_keyring(
+    url: URL, refused: psycopg.Error, options: dict[str, Any]
+) -> psycopg.Connection[Any]:
+    """The server wants a password libpq's sources did not give: the OS keyring's, if it keeps one."""
+    location = location_of(url)
+    try:
+        password = stored_password(url)
+    except KeyringUnavailableError as exc:
+        raise HubError(
+            f"{unreachable_message(location, refused)} {NO_PASSWORD_HINT} ({exc.message})"
+        ) from exc
+    if password is None:
+        raise HubError(
+            f"{unreachable_message(location, refused)} {NO_PASSWORD_HINT}: none is kept for "
+            f"{keyring_user(url)}"
+        ) from refused
+    try:
+        return psycopg.connect(conninfo(url), password=password, **options)
+    except psycopg.Error as exc:
+        raise HubError(
+            f"{unreachable_message(location, exc)} (the password came from the OS keyring)"
+        ) from exc

@@ -1,4 +1,5 @@
-"""What a machine publishes, read from its own store in one snapshot: memories, revisions, evidence.
+"""What a machine publishes, read from its own store in one snapshot: memories, revisions, evidence
+(the archive of candidates, `mdash_evidence`).
 
 Rows come out as the hub stores them, whatever the host's cells hold (`app.store.read.host_cells`): times
 as epoch ms in range, text as text (NUL, which PostgreSQL's text cannot hold, as U+FFFD). Each query
@@ -7,13 +8,17 @@ streams in batches, ordered so that a batch's last row is the watermark to publi
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, text
 
+from app.core.text_input import INT64_MIN
+from app.store.evidence.archive import archive_exists
 from app.store.read.host_cells import status_value, text_value, time_value
 from app.store.read.reads import REVISION_COLUMNS as STORE_REVISION_COLUMNS
+from app.store.read.rows import build_candidate
 
 MEMORY_COLUMNS = (
     "memory_id",
@@ -27,7 +32,17 @@ MEMORY_COLUMNS = (
 )
 # The revisions table's columns as the store reads them, its own id named as the hub keys it.
 REVISION_COLUMNS = ("revision_id", *STORE_REVISION_COLUMNS[1:])
-EVIDENCE_COLUMNS = ("memory_id", "candidate_id", "session_id", "content", "detail")
+# The evidence archive's columns (`mdash_evidence`), and `detail`: what was odd about the host's cells.
+EVIDENCE_COLUMNS = (
+    "candidate_id",
+    "content",
+    "session_id",
+    "source_compartment_start",
+    "source_compartment_end",
+    "created_at",
+    "first_seen_at",
+    "detail",
+)
 
 Row = tuple[Any, ...]
 
@@ -42,11 +57,13 @@ _MEMORIES = text(f"{_MEMORY_SELECT} WHERE updated_at >= :mark ORDER BY updated_a
 _REVISIONS = text(
     f"SELECT {', '.join(STORE_REVISION_COLUMNS)} FROM mdash_revisions WHERE id > :mark ORDER BY id"
 )
-_IDS = text("SELECT id FROM user_memories")
+_EVIDENCE_SELECT = (
+    "SELECT candidate_id, content, session_id, source_compartment_start, source_compartment_end,"
+    " created_at, first_seen_at FROM mdash_evidence"
+)
+_EVIDENCE = text(f"{_EVIDENCE_SELECT} WHERE candidate_id > :mark ORDER BY candidate_id")
 # The sum is of ids modulo a prime: no 64-bit overflow whatever the ids; the hub sums the same way.
 TALLY_MODULUS = 1_000_003
-_TALLY = text(f"SELECT count(*), coalesce(sum(id % {TALLY_MODULUS}), 0) FROM user_memories")
-_BY_ID = text(f"{_MEMORY_SELECT} WHERE id IN :ids ORDER BY id").bindparams(bindparam("ids", expanding=True))
 ID_CHUNK = 500  # ids per `IN (...)`: well under SQLite's limit of bound parameters
 
 
@@ -86,6 +103,23 @@ def revision_row(raw: Sequence[Any]) -> Row:
     )
 
 
+def evidence_row(raw: Sequence[Any]) -> Row:
+    """An archived candidate as the hub keeps it: odd cells escaped as the window shows them (see
+    `build_candidate`), what was odd about them in `detail`."""
+    *host, first_seen = raw
+    found = build_candidate(tuple(host))
+    return (
+        int(found.id),
+        clean(found.content),
+        clean(found.session_id),
+        found.compartment_start,
+        found.compartment_end,
+        found.created_at,
+        time_value(first_seen),
+        clean("; ".join(found.oddities)) if found.oddities else None,
+    )
+
+
 def _batches(
     conn: Connection, query: Any, params: dict[str, Any], size: int, convert: Any
 ) -> Iterator[list[Row]]:
@@ -111,27 +145,49 @@ def revision_batches(conn: Connection, mark: int | None, size: int, own_tables: 
     return _batches(conn, _REVISIONS, {"mark": mark if mark is not None else -1}, size, revision_row)
 
 
-def memory_ids(conn: Connection) -> list[int]:
-    """Every memory id this machine holds now: what the hub keeps of it, deleted ones left out."""
-    return [int(row[0]) for row in conn.execute(_IDS)]
+def has_archive(conn: Connection) -> bool:
+    return archive_exists(conn)
 
 
-def memory_tally(conn: Connection) -> tuple[int, int]:
-    """How many memories this machine holds, and a sum of their ids: what the hub's tally must match."""
-    count, total = conn.execute(_TALLY).one()
-    return int(count), int(total)
+def evidence_batches(conn: Connection, mark: int | None, size: int) -> Iterator[list[Row]]:
+    """The evidence archive's rows (`mdash_evidence`: candidates kept after the host deleted them) after
+    candidate id `mark` (all for None), in id order; none where this store has no archive. A host that
+    hands out a deleted candidate's id again may archive a row below the mark: the tally finds it."""
+    if not has_archive(conn):
+        return iter(())
+    return _batches(conn, _EVIDENCE, {"mark": mark if mark is not None else INT64_MIN}, size, evidence_row)
 
 
-def memories_by_id(conn: Connection, ids: Sequence[int]) -> Iterator[list[Row]]:
-    """The memories of `ids`, a chunk at a time."""
-    for start in range(0, len(ids), ID_CHUNK):
-        yield [memory_row(row) for row in conn.execute(_BY_ID, {"ids": list(ids[start : start + ID_CHUNK])})]
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A local table the hub must hold every row of, by id: what the tally and the comparison read."""
+
+    table: str
+    id_column: str
+    select: str
+    convert: Callable[[Sequence[Any]], Row]
+
+    def ids(self, conn: Connection) -> list[int]:
+        """Every id this machine holds now (what the hub keeps of it; deleted memories left out)."""
+        return [int(row[0]) for row in conn.execute(text(f"SELECT {self.id_column} FROM {self.table}"))]
+
+    def tally(self, conn: Connection) -> tuple[int, int]:
+        """How many rows this machine holds, and a sum of their ids: what the hub's tally must match."""
+        count, total = conn.execute(
+            text(f"SELECT count(*), coalesce(sum({self.id_column} % {TALLY_MODULUS}), 0) FROM {self.table}")
+        ).one()
+        return int(count), int(total)
+
+    def by_id(self, conn: Connection, ids: Sequence[int]) -> Iterator[list[Row]]:
+        """The rows of `ids`, a chunk at a time."""
+        query = text(f"{self.select} WHERE {self.id_column} IN :ids ORDER BY {self.id_column}").bindparams(
+            bindparam("ids", expanding=True)
+        )
+        for start in range(0, len(ids), ID_CHUNK):
+            chunk = list(ids[start : start + ID_CHUNK])
+            yield [self.convert(row) for row in conn.execute(query, {"ids": chunk})]
 
 
-def archived_evidence_batches(conn: Connection, mark: int | None, size: int) -> Iterator[list[Row]]:
-    """The evidence archive's rows (`mdash_evidence`, candidates kept after the host deleted them) as
-    `EVIDENCE_COLUMNS`: none yet. The table is being added to the store in parallel; when it lands, read
-    it here (rows newer than `mark`) and the publish sends them to `hub_evidence` with no other change.
-    Until then the evidence published is each memory's candidate ids and provenance JSON."""
-    del conn, mark, size
-    return iter(())
+MEMORIES = Held("user_memories", "id", _MEMORY_SELECT, memory_row)
+# Only where the store has its archive (`has_archive`).
+EVIDENCE = Held("mdash_evidence", "candidate_id", _EVIDENCE_SELECT, evidence_row)

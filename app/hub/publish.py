@@ -1,27 +1,29 @@
 """`hub publish`: this machine's memories, revisions and evidence into the hub, keyed by (machine, id).
 
-The first publish sends everything; later ones what changed since the watermark kept per machine in
-`hub_machines` (memories changed at or after the last `updated_at` sent, revisions after the last id
-sent). Each batch is one hub transaction that also moves the watermark, so a publish killed midway leaves
-the hub as it was before or after each batch, and the next publish goes on from there. Rows are sent with
-`COPY` into a temporary table, then merged: a memory row is rewritten only when it differs, a revision
-never, so publishing twice changes nothing. Memories this machine no longer holds leave the hub (their
-revisions stay). Dismissals requested from the hub for this machine's memories are applied first
-(`app.hub.requests`), so the same publish sends them. The hub is connected to before the local store is
-opened: a hub that is down or refuses the login is a message and nothing local is opened, let alone
-written.
+The first publish sends everything; later ones what changed since the watermarks kept per machine in
+`hub_machines` (memories changed at or after the last `updated_at` sent, revisions and archived
+candidates after the last id sent). Each batch is one hub transaction that also moves its watermark, so
+a publish killed midway leaves the hub as it was before or after each batch, and the next publish goes on
+from there. Rows are sent with `COPY` into a temporary table, then merged: a memory row is rewritten only
+when it differs, a revision or an archived candidate never, so publishing twice changes nothing. Memories
+this machine no longer holds leave the hub (their revisions and evidence stay). Dismissals requested from
+the hub for this machine's memories are applied first (`app.hub.requests`), and a writable store looks for
+outside changes and new candidates (`MemoryStore.observe`), so the same publish sends them. The hub is
+connected to before the local store is opened: a hub that is down or refuses the login is a message and
+nothing local is opened, let alone written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import psycopg
 from sqlalchemy import Connection
 
+from app.core.text_input import INT64_MIN
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.requests import apply_pending, has_pending
@@ -39,8 +41,9 @@ _INCOMING = (
     "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_revisions (revision_id bigint, memory_id bigint,"
     " changed_at bigint, kind text, source text, run_id text, candidate_ids text, previous_content text,"
     " new_content text, previous_status text, new_status text, detail text) ON COMMIT DELETE ROWS",
-    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_evidence (memory_id bigint, candidate_id bigint,"
-    " session_id text, content text, detail text) ON COMMIT DELETE ROWS",
+    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_evidence (candidate_id bigint, content text,"
+    " session_id text, source_compartment_start bigint, source_compartment_end bigint, created_at bigint,"
+    " first_seen_at bigint, detail text) ON COMMIT DELETE ROWS",
 )
 
 
@@ -72,22 +75,43 @@ MERGE_REVISIONS = _merge(
     "hub_revisions", "hub_incoming_revisions", local.REVISION_COLUMNS, ("revision_id",), update=False
 )
 MERGE_EVIDENCE = _merge(
-    "hub_evidence", "hub_incoming_evidence", local.EVIDENCE_COLUMNS, ("memory_id", "candidate_id"), False
+    "hub_evidence", "hub_incoming_evidence", local.EVIDENCE_COLUMNS, ("candidate_id",), update=False
 )
-_MARKS = "SELECT memory_mark, revision_mark, published_at FROM hub_machines WHERE machine = %s"
+_MARKS = "SELECT memory_mark, revision_mark, evidence_mark, published_at FROM hub_machines WHERE machine = %s"
 _SAVE_MARKS = (
-    "INSERT INTO hub_machines (machine, memory_mark, revision_mark, published_at, checked_at)"
-    " VALUES (%(machine)s, %(memory_mark)s, %(revision_mark)s, %(published_at)s, %(checked_at)s)"
-    " ON CONFLICT (publisher, machine) DO UPDATE SET memory_mark = excluded.memory_mark,"
-    " revision_mark = excluded.revision_mark, published_at = excluded.published_at,"
+    "INSERT INTO hub_machines (machine, memory_mark, revision_mark, evidence_mark, published_at, checked_at)"
+    " VALUES (%(machine)s, %(memory_mark)s, %(revision_mark)s, %(evidence_mark)s, %(published_at)s,"
+    " %(checked_at)s) ON CONFLICT (publisher, machine) DO UPDATE SET memory_mark = excluded.memory_mark,"
+    " revision_mark = excluded.revision_mark, evidence_mark = excluded.evidence_mark,"
+    " published_at = excluded.published_at,"
     " checked_at = coalesce(excluded.checked_at, hub_machines.checked_at)"
 )
 _REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
-_HUB_TALLY = (  # `%%`: psycopg's escape for a literal `%`
-    f"SELECT count(*), coalesce(sum(memory_id %% {local.TALLY_MODULUS}), 0) FROM hub_memories"
-    " WHERE machine = %s"
-)
-_HUB_IDS = "SELECT memory_id FROM hub_memories WHERE machine = %s"
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A local table (`held`) and the hub table that must hold its every row, by id."""
+
+    held: local.Held
+    table: str
+    id_column: str
+
+    @property
+    def tally(self) -> str:
+        """The hub's tally of a machine's rows, summed as `local.Held.tally` sums (`%%`: psycopg's `%`)."""
+        return (
+            f"SELECT count(*), coalesce(sum({self.id_column} %% {local.TALLY_MODULUS}), 0) FROM {self.table}"
+            " WHERE machine = %s"
+        )
+
+    @property
+    def ids(self) -> str:
+        return f"SELECT {self.id_column} FROM {self.table} WHERE machine = %s"
+
+
+_KEPT_MEMORIES = _Kept(local.MEMORIES, "hub_memories", "memory_id")
+_KEPT_EVIDENCE = _Kept(local.EVIDENCE, "hub_evidence", "candidate_id")
 
 
 @dataclass(slots=True)
@@ -96,6 +120,7 @@ class Marks:
 
     memory_mark: int | None = None
     revision_mark: int | None = None
+    evidence_mark: int | None = None
     published_at: int | None = None
 
 
@@ -105,7 +130,7 @@ class PublishReport:
     hub: str
     memories: int = 0  # memory rows added or changed in the hub
     revisions: int = 0  # revision rows added
-    evidence: int = 0
+    evidence: int = 0  # archived candidates added
     removed: int = 0  # memories the machine no longer holds, taken out of the hub
     batches: int = 0
     first: bool = False
@@ -118,6 +143,32 @@ class PublishReport:
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "changed": self.changed}
+
+    def progress_text(self) -> str:
+        """So far, in a few words (while the publish runs)."""
+        return (
+            f"{self.memories:,} memories, {self.revisions:,} revisions, {self.evidence:,} archived "
+            f"candidates sent ({self.batches} batches)"
+        )
+
+    def text(self) -> str:
+        """What the publish did, for a person (`hub publish`, File → Hub…)."""
+        lines = []
+        if self.dismissed:
+            shown = ", ".join(f"#{memory_id}" for memory_id in self.dismissed)
+            lines.append(f"dismissed on the hub's request: {shown}")
+        if self.requests_waiting:
+            lines.append("the hub holds dismissals for this machine; they wait for a writable database")
+        if not self.changed:
+            lines.append(f"{self.machine} → {self.hub}: nothing new to publish")
+        else:
+            what = "first publish" if self.first else "published"
+            lines.append(
+                f"{self.machine} → {self.hub}: {what}: {self.memories:,} memories added or changed, "
+                f"{self.revisions:,} revisions, {self.evidence:,} archived candidates, {self.removed:,} "
+                f"removed ({self.batches} batches)"
+            )
+        return "\n".join(lines)
 
 
 def _read_marks(hub: psycopg.Connection[Any], machine: str) -> Marks | None:
@@ -132,13 +183,19 @@ def _copy(hub: psycopg.Connection[Any], table: str, columns: tuple[str, ...], ro
             copy.write_row(row)
 
 
+Progress = Callable[[PublishReport], None]
+
+
 class _Publisher:
     """One publish: a hub connection, the machine's marks, the running report."""
 
-    def __init__(self, hub: psycopg.Connection[Any], report: PublishReport, now: int) -> None:
+    def __init__(
+        self, hub: psycopg.Connection[Any], report: PublishReport, now: int, progress: Progress
+    ) -> None:
         self.hub = hub
         self.report = report
         self.now = now
+        self.progress = progress
         marks = _read_marks(hub, report.machine)
         report.first = marks is None
         self.marks = marks or Marks()
@@ -158,6 +215,10 @@ class _Publisher:
         self.report.batches += 1
         return max(count, 0)
 
+    def _told(self) -> None:
+        """After each batch committed: a copy of the report so far to whoever follows the publish."""
+        self.progress(replace(self.report))
+
     def memories(self, rows: list[local.Row]) -> None:
         with self.hub.transaction():
             changed = self._batch("hub_incoming_memories", local.MEMORY_COLUMNS, rows, MERGE_MEMORIES)
@@ -165,6 +226,7 @@ class _Publisher:
             self.marks.memory_mark = max([*sound, self.marks.memory_mark or 0])
             self._save_marks(changed > 0)
         self.report.memories += changed
+        self._told()
 
     def revisions(self, rows: list[local.Row]) -> None:
         with self.hub.transaction():
@@ -172,54 +234,78 @@ class _Publisher:
             self.marks.revision_mark = max(int(rows[-1][0]), self.marks.revision_mark or -1)
             self._save_marks(added > 0)
         self.report.revisions += added
+        self._told()
 
-    def evidence(self, rows: list[local.Row]) -> None:
+    def evidence(self, rows: list[local.Row], *, move_mark: bool = True) -> None:
         with self.hub.transaction():
             added = self._batch("hub_incoming_evidence", local.EVIDENCE_COLUMNS, rows, MERGE_EVIDENCE)
+            if move_mark:
+                self.marks.evidence_mark = max(int(rows[-1][0]), self.marks.evidence_mark or INT64_MIN)
             self._save_marks(added > 0)
         self.report.evidence += added
+        self._told()
 
-    def _hub_ids(self) -> set[int]:
-        ids = {int(row[0]) for row in self.hub.execute(_HUB_IDS, (self.report.machine,))}
+    def _compare(self, conn: Connection, kept: _Kept) -> tuple[list[int], list[int]]:
+        """(ids held here the hub lacks, ids the hub holds no longer held here): none read at all when
+        the tallies (count and sum of ids) match, as they usually do."""
+        row = self.hub.execute(kept.tally, (self.report.machine,)).fetchone()
         self.hub.commit()
-        return ids
+        if row is not None and (int(row[0]), int(row[1])) == kept.held.tally(conn):
+            return [], []
+        held = set(kept.held.ids(conn))
+        published = {int(found[0]) for found in self.hub.execute(kept.ids, (self.report.machine,))}
+        self.hub.commit()
+        return sorted(held - published), sorted(published - held)
 
     def reconcile(self, conn: Connection) -> None:
-        """Make the hub hold exactly the memories this machine holds, and note the check (one
-        transaction). Usually the tallies (count and sum of ids) match and nothing more is read; else
-        the ids are compared: memories gone here leave the hub, and any the watermark missed (written
-        here with an `updated_at` older than the last publish) are sent."""
-        row = self.hub.execute(_HUB_TALLY, (self.report.machine,)).fetchone()
-        self.hub.commit()
-        gone: list[int] = []
-        if row is None or (int(row[0]), int(row[1])) != local.memory_tally(conn):
-            held, published = set(local.memory_ids(conn)), self._hub_ids()
-            for rows in local.memories_by_id(conn, sorted(held - published)):
-                self.memories(rows)
-            gone = sorted(published - held)
+        """Make the hub hold exactly the memories this machine holds, and every archived candidate, and
+        note the check (one transaction). Rows the watermarks missed (a memory written here with an
+        `updated_at` older than the last publish, a candidate archived under an id below the mark) are
+        sent; memories gone here leave the hub (archived candidates never leave the archive)."""
+        missing, gone = self._compare(conn, _KEPT_MEMORIES)
+        for rows in local.MEMORIES.by_id(conn, missing):
+            self.memories(rows)
+        if local.has_archive(conn):
+            for rows in local.EVIDENCE.by_id(conn, self._compare(conn, _KEPT_EVIDENCE)[0]):
+                self.evidence(rows, move_mark=False)
         with self.hub.transaction():
             removed = self.hub.execute(_REMOVE_GONE, (self.report.machine, gone)).rowcount if gone else 0
             self._save_marks(removed > 0, checked=True)
         self.report.removed = max(removed, 0)
 
 
-def send(store: MemoryStore, hub: psycopg.Connection[Any], report: PublishReport, batch: int) -> None:
+def _ignore(_report: PublishReport) -> None:
+    pass
+
+
+def send(
+    store: MemoryStore,
+    hub: psycopg.Connection[Any],
+    report: PublishReport,
+    batch: int,
+    progress: Progress = _ignore,
+) -> None:
     """Everything new since the machine's marks, batch by batch, from one snapshot of the store."""
-    publisher = _Publisher(hub, report, store.now())
+    publisher = _Publisher(hub, report, store.now(), progress)
     marks = publisher.marks
+    if not store.read_only:
+        store.observe()  # outside rewrites become revisions, new candidates enter the archive
     with store.read_snapshot() as conn:
         for rows in local.memory_batches(conn, marks.memory_mark, batch):
             publisher.memories(rows)
         for rows in local.revision_batches(conn, marks.revision_mark, batch, store.has_own_tables):
             publisher.revisions(rows)
-        for rows in local.archived_evidence_batches(conn, None, batch):
+        for rows in local.evidence_batches(conn, marks.evidence_mark, batch):
             publisher.evidence(rows)
         publisher.reconcile(conn)
 
 
-def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) -> PublishReport:
+def publish(
+    store_opener: Any, url: str, machine: str, *, batch: int = BATCH, progress: Progress = _ignore
+) -> PublishReport:
     """Publish the store `store_opener()` opens (a context manager) to the hub at `url` as `machine`.
-    The hub comes first: if it cannot be used, the local store is never opened."""
+    The hub comes first: if it cannot be used, the local store is never opened. `progress` is called
+    with a copy of the report after each batch (on the publishing thread)."""
     location = hub_location(url)
     report = PublishReport(machine=machine, hub=location)
     with closing(connect_hub(url)) as hub:
@@ -230,7 +316,7 @@ def publish(store_opener: Any, url: str, machine: str, *, batch: int = BATCH) ->
                     report.requests_waiting = has_pending(hub, machine)
                 else:
                     report.dismissed = tuple(apply_pending(store, hub, machine))
-                send(store, hub, report, batch)
+                send(store, hub, report, batch, progress)
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc
     return report

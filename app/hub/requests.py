@@ -105,3 +105,14 @@ def has_pending(hub: psycopg.Connection[Any], machine: str) -> bool:
     found = hub.execute(_PENDING, (machine,)).fetchone() is not None
     hub.commit()
     return found
+
+
+def queue_dismiss_card(
+    url: str, sources: list[tuple[str, int]], *, requested_on: str, now: int, reason: str | None = None
+) -> list[Queued]:
+    """ "Dismiss on every machine" for a card whose copies hold several texts: `queue_dismiss` once per
+    text (`sources`: one copy of each); the requests queued, every copy once."""
+    queued: list[Queued] = []
+    for machine, memory_id in sources:
+        queued += queue_dismiss(url, machine, memory_id, requested_on=requested_on, now=now, reason=reason)
+    return queued

@@ -1,4 +1,5 @@
-"""`hub status`: the machines this role published, when, how many rows, and the pending requests."""
+"""`hub status`: the machines this role published, when, how many rows (memories, active ones, revisions,
+archived candidates), and the pending requests."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ SELECT m.machine, m.published_at, m.checked_at,
   (SELECT count(*) FROM hub_memories h WHERE h.machine = m.machine),
   (SELECT count(*) FROM hub_memories h WHERE h.machine = m.machine AND h.status = 'active'),
   (SELECT count(*) FROM hub_revisions r WHERE r.machine = m.machine),
+  (SELECT count(*) FROM hub_evidence e WHERE e.machine = m.machine),
   (SELECT count(*) FROM hub_requests q WHERE q.machine = m.machine AND q.applied_at IS NULL)
 FROM hub_machines m ORDER BY m.machine
 """
@@ -30,6 +32,7 @@ class MachineStatus:
     memories: int
     active: int
     revisions: int
+    evidence: int  # archived candidates
     pending_requests: int
 
     def to_json(self) -> dict[str, Any]:

@@ -65,6 +65,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         "digest": lambda db, work, n: [_call("measure_digest", "digest", db, work, n)],
         "postgres": lambda db, work, n: list(_call("measure_postgres", "store_rows", db, work, n)),  # type: ignore[call-overload]
         "hub": lambda db, work, n: list(_call("measure_hub", "hub_rows", db, work, n)),  # type: ignore[call-overload]
+        "hub-window": lambda db, work, n: list(_call("measure_hub_window", "hub_window_rows", db, work, n)),  # type: ignore[call-overload]
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
         "start": lambda db, work, n: list(_call("measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
         "blame": lambda db, work, n: [_call("measure_history", "blame", db, work, n)],

@@ -14,8 +14,7 @@ import hub_host
 import psycopg
 import pytest
 from hostdb import build_host_db, has_table, host_dump
-from hub_host import host_file, hub_query, publish_file
-from pg_cluster import server_bindir, start, stop
+from hub_host import SECRET, host_file, hub_query, pgpass, publish_file
 from pg_host import libpq_conninfo
 from sqlalchemy import make_url
 
@@ -26,8 +25,7 @@ from app.hub.connect import connect_hub
 from app.hub.schema import ensure_schema
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
-
-SECRET = "correct horse battery"
+password_server = hub_host.password_server  # a cluster whose role logs in with a password only
 
 
 def as_role(url: str, role: str) -> str:
@@ -81,32 +79,6 @@ def test_row_level_security_keeps_each_role_to_its_own_rows(
     assert hub_query(postgres_db, "SELECT count(*) FROM hub_memories WHERE publisher = %s", (alice,)) == [
         (5,)
     ]
-
-
-@pytest.fixture(scope="module")
-def password_server() -> Iterator[str]:
-    """A cluster of its own whose `hub_carol` logs in with a password only (scram-sha-256)."""
-    if server_bindir() is None:
-        pytest.fail("no PostgreSQL server programs: the password cases need a cluster of their own")
-    folder, url = start()
-    try:
-        (folder / "data" / "pg_hba.conf").write_text(
-            "local all postgres trust\nlocal all all scram-sha-256\n", encoding="utf-8"
-        )
-        with psycopg.connect(libpq_conninfo(url), autocommit=True) as conn:
-            conn.execute("SELECT pg_reload_conf()")
-            conn.execute(f"CREATE ROLE hub_carol LOGIN PASSWORD '{SECRET}'")
-            conn.execute("CREATE DATABASE hub OWNER hub_carol")
-        yield make_url(url).set(username="hub_carol", database="hub").render_as_string(hide_password=False)
-    finally:
-        stop(folder)
-
-
-def pgpass(tmp_path: Path, password: str) -> Path:
-    path = tmp_path / "pgpass"
-    path.write_text(f"*:*:*:hub_carol:{password}\n", encoding="utf-8")
-    path.chmod(0o600)
-    return path
 
 
 def test_the_password_comes_from_pgpassfile_and_never_from_our_settings(

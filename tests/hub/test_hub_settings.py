@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 
 import pytest
 
+from app.cli import main
 from app.core.settings import (
     Settings,
     SettingsError,
     hub_machine_setting,
+    hub_publish_every_setting,
     hub_url_setting,
     load_settings,
     save_settings,
@@ -48,3 +51,24 @@ def test_a_password_or_an_unfit_name_is_refused(url: str | None, machine: str | 
     with pytest.raises(SettingsError, match=message) as caught:
         with_hub(Settings(), url, machine)
     assert "secret" not in str(caught.value)
+
+
+def test_publishing_every_n_minutes_is_a_setting_off_by_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert hub_publish_every_setting(Settings()) is None
+    assert hub_publish_every_setting(with_hub(Settings(), publish_every=30)) == 30
+    every_30 = with_hub(Settings(), publish_every=30)
+    assert hub_publish_every_setting(with_hub(every_30, publish_every=0)) is None
+    with pytest.raises(SettingsError, match="from 1 to 1440 minutes"):
+        with_hub(Settings(), publish_every=1441)
+    url = "postgresql://me@hub/m"
+    assert main(["hub", "configure", "--url", url, "--publish-every", "30", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["publish_every_min"] == 30
+    assert hub_publish_every_setting(load_settings()) == 30
+    assert main(["hub", "configure", "--publish-every", "0"]) == 0
+    assert "publish automatically: off" in capsys.readouterr().out
+    assert hub_publish_every_setting(load_settings()) is None
+    assert hub_url_setting(load_settings()) == "postgresql://me@hub/m"  # the rest kept
+    assert main(["hub", "configure", "--publish-every", "-5"]) == 1
+    assert "from 1 to 1440 minutes" in capsys.readouterr().err

@@ -26,8 +26,9 @@ from app.core.settings import (
     Settings,
     SettingsError,
     edited,
-    load_settings,
+    save_problem,
     save_settings,
+    settings_or_problem,
     settings_path,
 )
 from ui.history.panel import plain_label
@@ -47,12 +48,7 @@ class PreferencesDialog(QDialog):
         self.setWindowTitle("Preferences")
         self.setMinimumWidth(520)
         self.path = path or settings_path()
-        self.settings = Settings()
-        self.load_problem: str | None = None
-        try:
-            self.settings = load_settings(self.path)
-        except SettingsError as exc:
-            self.load_problem = exc.message
+        self.settings, self.load_problem = settings_or_problem(self.path)
         self.reason = plain_label(reason)
         self.reason.setVisible(bool(reason))
         self.command = QLineEdit(self.settings.reviewer_command or "", self)
@@ -96,12 +92,7 @@ class PreferencesDialog(QDialog):
         return edited(self.settings, self.command.text(), self.timeout.value())
 
     def _validate(self) -> None:
-        problem = self.load_problem
-        if problem is None:
-            try:
-                self._edited()
-            except SettingsError as exc:
-                problem = exc.message
+        problem = save_problem(self.load_problem, self._edited)
         self.problem.setText(problem or "")
         self.problem.setVisible(problem is not None)
         self.save_button.setEnabled(problem is None)

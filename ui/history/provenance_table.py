@@ -50,10 +50,9 @@ def evidence_tip(candidate_id: int, found: Evidence | None) -> str:
     if found is None:
         return f"#{candidate_id}: {evidence_words(None)}"
     notes = "".join(f"\nmalformed: {note}" for note in found.oddities)
-    return (
-        f"#{candidate_id} said:\n{found.content}\n\nsession {found.session_id}"
-        f"\narchived {format_instant(found.archived_at)}{notes}"
-    )
+    at = found.archived_at
+    archived = "never archived" if at is None else f"archived {format_instant(at)}"
+    return f"#{candidate_id} said:\n{found.content}\n\nsession {found.session_id}\n{archived}{notes}"
 
 
 def _ordered(memory: Memory) -> tuple[dict[int, ProvenanceEntry], list[int]]:

@@ -113,6 +113,12 @@ class WindowActions:
             parent, "Open database…", "Open another memory database", keys(StdKey.Open)
         )
         self.open_demo = _action(parent, "Open demo data", "Open a demo store with a few hundred memories")
+        self.open_hub = _action(
+            parent,
+            "Open hub…",
+            "Open a hub: every machine's memories, one card each; copy one here or dismiss it everywhere",
+            keys("Ctrl+Shift+H"),
+        )
         self.about = _action(
             parent, "About Memory Dashboard", "Version, database path, Qt and Python versions"
         )
@@ -137,6 +143,12 @@ class WindowActions:
             parent,
             "Import…",
             "Merge the memories of an export file (memory-dashboard export) into this store",
+        )
+        self.hub_settings = _action(
+            parent,
+            "Hub…",
+            "The hub: its URL, this machine's name, its password (OS keyring); "
+            "publish now, or every N minutes",
         )
         writing = (
             self.edit,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from ui.runtime.hub_publishing import HubPublishing
 from ui.widgets.plain_tip import plain_tip
 from ui.window.parts import WindowParts
 from ui.window.recent_files import recent_databases
@@ -30,7 +31,11 @@ def build_menus(window: WindowParts) -> None:
 
     recent.aboutToShow.connect(fill_recent)
     file_menu.addAction(a.open_demo)
+    file_menu.addAction(a.open_hub)
+    a.open_hub.triggered.connect(lambda: open_hub(window))
     file_menu.addAction(a.import_file)
+    file_menu.addAction(a.hub_settings)
+    install_hub_publishing(window)
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     edit_menu = bar.addMenu("&Edit")
@@ -60,6 +65,36 @@ def build_menus(window: WindowParts) -> None:
     a.about.triggered.connect(lambda: show_about(window))
     for menu in (file_menu, edit_menu, memory, view, review, help_menu):
         menu.setToolTipsVisible(True)
+
+
+def install_hub_publishing(window: WindowParts) -> HubPublishing:
+    """The window's hub publisher (File → Hub… opens its dialog; its timer publishes while the window is
+    open; the status bar says when it last published). A dismissal the hub requested lists again."""
+    publishing = HubPublishing(lambda: window.controller.store, window.statusBar(), window.window())
+    publishing.finished.connect(lambda report: window.controller.refresh() if report.dismissed else None)
+
+    def show() -> None:
+        from ui.dialogs.hub_settings import show_hub_settings
+
+        show_hub_settings(publishing, window.window())
+
+    window.acts.hub_settings.triggered.connect(show)
+    return publishing
+
+
+def open_hub(window: WindowParts) -> None:
+    """File → Open hub…: the URL asked (the saved hub's at first), a hub window over this one; Copy to
+    this machine writes to the database this window has open (none when it is read-only), which then
+    shows the copy."""
+    from app.core.paths import DatabaseChoice
+    from ui.hub.opening import ask_hub_url, open_hub_window
+
+    url = ask_hub_url(window.window())
+    if url:
+        store = window.controller.store
+        local = None if store.read_only else DatabaseChoice(store.location, "--db")
+        hub = open_hub_window(url, local, window.window())
+        hub.copiedHere.connect(window.controller.refresh)
 
 
 def show_runs(window: WindowParts) -> None:

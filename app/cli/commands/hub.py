@@ -1,23 +1,30 @@
-"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`: memories in a shared PostgreSQL hub.
+"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`, `open`: memories in a shared PostgreSQL
+hub (`open`, and `--db URL` of a hub, open the hub window through the GUI hooks).
 
 The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
-the machine's name defaults to the host name. A URL holding a password is never saved. `app.hub` (and
+the machine's name defaults to the host name. A URL holding a password is never saved; `configure
+--store-password` keeps the password in the OS keyring instead. `app.hub` (and
 psycopg) load only when a hub command runs, so every other command starts without them.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
+import sys
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from app.cli.arguments import positive_int64
+from app.cli.arguments import int64, positive_int64
+from app.cli.opener import database_choice
 from app.cli.registry import Opener
 from app.cli.render import print_json
 from app.core.clock import clock_from_env, format_instant
 from app.core.errors import InvalidInputError
+from app.core.paths import DatabaseChoice
 from app.core.settings import (
     hub_machine_setting,
+    hub_publish_every_setting,
     hub_url_setting,
     load_settings,
     machine_name_problem,
@@ -27,7 +34,6 @@ from app.core.settings import (
 from app.core.text_input import text_problem
 
 if TYPE_CHECKING:
-    from app.hub.publish import PublishReport
     from app.hub.status import MachineStatus
     from app.store.store import MemoryStore
 
@@ -56,24 +62,6 @@ def _machine(given: str | None) -> str:
     if problem is not None:
         raise InvalidInputError(f"--machine {problem}")
     return given.strip()
-
-
-def report_text(report: PublishReport) -> str:
-    lines = []
-    if report.dismissed:
-        shown = ", ".join(f"#{memory_id}" for memory_id in report.dismissed)
-        lines.append(f"dismissed on the hub's request: {shown}")
-    if report.requests_waiting:
-        lines.append("the hub holds dismissals for this machine; they wait for a writable database")
-    if not report.changed:
-        lines.append(f"{report.machine} → {report.hub}: nothing new to publish")
-    else:
-        what = "first publish" if report.first else "published"
-        lines.append(
-            f"{report.machine} → {report.hub}: {what}: {report.memories:,} memories added or changed, "
-            f"{report.revisions:,} revisions, {report.removed:,} removed ({report.batches} batches)"
-        )
-    return "\n".join(lines)
 
 
 def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
@@ -116,7 +104,7 @@ def cmd_publish(args: argparse.Namespace, opener: Opener) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        print(report_text(report))
+        print(report.text())
     return 0
 
 
@@ -128,12 +116,13 @@ def status_text(rows: list[MachineStatus]) -> str:
     if not rows:
         return "no machine has published to this hub (as this role) yet"
     lines = [
-        f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'requests':>8}"
+        f"{'machine':24} {'last publish':22} {'memories':>9} {'active':>7} {'revisions':>10} {'evidence':>9}"
+        f" {'requests':>8}"
     ]
     for row in rows:
         lines.append(
             f"{row.machine[:24]:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
-            f"{row.revisions:>10,} {row.pending_requests:>8,}"
+            f"{row.revisions:>10,} {row.evidence:>9,} {row.pending_requests:>8,}"
         )
     return "\n".join(lines)
 
@@ -164,17 +153,77 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
+def read_password(prompt: str) -> str:
+    """The password typed at a prompt that does not echo it, or the first line of standard input when
+    that is not a terminal (never an argument: those show in `ps` and the shell's history)."""
+    typed = getpass.getpass(prompt) if sys.stdin.isatty() else sys.stdin.readline().rstrip("\r\n")
+    problem = "is empty" if not typed else text_problem(typed)
+    if problem is not None:
+        raise InvalidInputError(f"the password {problem}; nothing was saved")
+    return typed
+
+
+def _store_password(url: str) -> str:
+    from app.hub.connect import hub_url
+    from app.hub.password import keyring_user, store_password
+
+    parsed = hub_url(url)
+    who = keyring_user(parsed)
+    backend = store_password(parsed, read_password(f"Password for {who}: "))
+    return f"the password for {who} is kept in the OS keyring ({backend}), not in the settings"
+
+
 def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
     settings = load_settings()
-    if args.url is not None or args.machine is not None:
-        settings = with_hub(settings, args.url, args.machine)
+    if args.url is not None or args.machine is not None or args.publish_every is not None:
+        settings = with_hub(settings, args.url, args.machine, args.publish_every)
         save_settings(settings)
-    data = {"hub_url": hub_url_setting(settings), "machine": hub_machine_setting(settings)}
+    data: dict[str, Any] = {
+        "hub_url": hub_url_setting(settings),
+        "machine": hub_machine_setting(settings),
+        "publish_every_min": hub_publish_every_setting(settings),
+    }
+    if args.store_password:
+        data["password"] = _store_password(_hub(data["hub_url"]))
     if args.json:
         print_json(data)
     else:
         print(f"hub: {data['hub_url'] or '(none)'}\nmachine: {data['machine']}")
+        every = data["publish_every_min"]
+        print(f"publish automatically: {f'every {every} min while the window is open' if every else 'off'}")
+        if "password" in data:
+            print(data["password"])
     return 0
+
+
+def _is_postgres_url(target: str) -> bool:
+    return target.partition("://")[0].partition("+")[0].lower() in ("postgresql", "postgres")
+
+
+def hub_to_open(args: argparse.Namespace) -> str | None:
+    """The hub the window opens: `hub open`'s (the saved one by default), or `--db URL` when that
+    database holds a hub's tables; None for any other database."""
+    from_settings = getattr(args, "open_hub", False)
+    target = _hub(args.to) if from_settings else getattr(args, "db", None)
+    if not target or not (from_settings or _is_postgres_url(target)):
+        return None
+    from app.hub.browse import is_hub_url
+    from app.hub.connect import HubError, hub_location
+
+    if is_hub_url(target):
+        return target
+    if from_settings:
+        raise HubError(f"{hub_location(target)} is not a hub: no machine has published to it")
+    return None
+
+
+def local_database(args: argparse.Namespace, hub: str) -> DatabaseChoice:
+    """Where the hub window's Copy to this machine writes: `--db` (when it is not the hub itself), else
+    the default database (MEMORY_DASHBOARD_DB, the host's context.db, the embedded store)."""
+    given = getattr(args, "db", None)
+    return database_choice(
+        argparse.Namespace(db=None if given == hub else given, demo=getattr(args, "demo", False))
+    )
 
 
 def _hub_option(parser: argparse.ArgumentParser) -> None:
@@ -220,10 +269,23 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
     request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
     _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
+    opening = _command(
+        commands, parents, "open", None, "open the hub window: every machine's memories, one card each"
+    )
+    opening.set_defaults(open_hub=True)
     configure = commands.add_parser(
         "configure", parents=parents, help="save the hub URL (without password) and this machine's name"
     )
     configure.set_defaults(handler=cmd_configure)
     configure.add_argument("--url", metavar="URL", help="the hub's URL, without a password")
     configure.add_argument("--machine", metavar="NAME", help="this machine's name in the hub")
+    configure.add_argument(
+        "--publish-every", type=int64, metavar="MINUTES",
+        help="the window publishes on its own every MINUTES while it is open (0: off, the default)",
+    )  # fmt: skip
+    configure.add_argument(
+        "--store-password", action="store_true",
+        help="keep the hub's password in the OS keyring (asked at a prompt that does not echo, or read "
+        "from standard input; never saved in settings.json)",
+    )  # fmt: skip
     configure.add_argument("--json", action="store_true")

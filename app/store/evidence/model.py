@@ -20,7 +20,8 @@ WORDS_CHARS = 160  # of a candidate's words on one line
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """One archived candidate: its row as the host held it (odd cells shown escaped, see `oddities`) and
-    when the dashboard first archived it."""
+    when the dashboard first archived it (None: read from the host's pool, never archived: blame on a store
+    without the archive table)."""
 
     candidate_id: int
     content: str
@@ -28,11 +29,11 @@ class Evidence:
     compartment_start: int | None
     compartment_end: int | None
     created_at: int
-    archived_at: int
+    archived_at: int | None
     oddities: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, candidate: Candidate, archived_at: int) -> Evidence:
+    def of(cls, candidate: Candidate, archived_at: int | None) -> Evidence:
         return cls(
             candidate.id,
             candidate.content,

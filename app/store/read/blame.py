@@ -6,7 +6,7 @@ unit by unit, ignoring the white space around a unit), so a unit keeps the revis
 or changed it; a line dates from the newest of its sentences. Text the dashboard had before its first
 record of the memory is attributed to "as first seen", never guessed.
 
-The evidence of a revision is its candidate ids with their words (`evidence_words`).
+The evidence of a revision is its candidate ids with what the archive keeps of them (`evidence_words`).
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from sqlalchemy import Connection
 
 from app.core.clock import format_instant
 from app.core.models import Revision, RevisionKind, RevisionSource
-from app.core.screening import make_visible
 from app.diff.match import opcodes
-from app.store.evidence.model import Evidence
+from app.store.evidence.model import Evidence, flat
 from app.store.read.reads import fetch_candidates
 
 # Where a unit ends: after a sentence's punctuation and the blanks that follow it where more text follows
@@ -49,19 +48,10 @@ class BlameLine:
 
 
 @dataclass(frozen=True, slots=True)
-class EvidenceWords:
-    """What a candidate said, as far as the dashboard can still tell."""
-
-    candidate_id: int
-    content: str
-    session_id: str
-
-
-@dataclass(frozen=True, slots=True)
 class Blame:
     memory_id: int
     lines: tuple[BlameLine, ...]
-    evidence: Mapping[int, EvidenceWords]  # by candidate id; an id missing here has no words known
+    evidence: Mapping[int, Evidence]  # by candidate id; an id missing here has no words known
 
     def to_json(self) -> list[dict[str, object]]:
         return [
@@ -84,35 +74,26 @@ class Blame:
         found = self.evidence.get(candidate_id)
         if found is None:
             return f"#{candidate_id} words not known (no longer in the candidate pool)"
-        return f'#{candidate_id} [session {_flat(found.session_id, 40)}] "{_flat(found.content, width)}"'
+        return f'#{candidate_id} [session {flat(found.session_id, 40)}] "{flat(found.content, width)}"'
 
     def evidence_json(self, candidate_id: int) -> dict[str, object]:
+        """The candidate's evidence (`Evidence.to_json`; `archived_at` null for words read from the pool)."""
         found = self.evidence.get(candidate_id)
         if found is None:
             return {"candidate_id": candidate_id, "content": None, "session_id": None}
-        return {"candidate_id": candidate_id, "content": found.content, "session_id": found.session_id}
-
-
-def _flat(text: str, width: int) -> str:
-    """One line of at most `width` characters, hidden characters made visible."""
-    flat = " ".join(make_visible(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+        return {"candidate_id": candidate_id, **found.to_json()}
 
 
 def evidence_words(
     conn: Connection, ids: Sequence[int], archived: Mapping[int, Evidence]
-) -> dict[int, EvidenceWords]:
-    """The words of candidates `ids`, by id: from the evidence archive (`archived`, which keeps them after
+) -> dict[int, Evidence]:
+    """The evidence of candidates `ids`, by id: from the evidence archive (`archived`, which keeps it after
     the host consumes or prunes a candidate), else from the host's pool while the candidate is still there
-    (a store whose archive table does not exist yet)."""
-    words = {
-        item: EvidenceWords(item, found.content, found.session_id)
-        for item in ids
-        if (found := archived.get(item)) is not None
-    }
+    (a store whose archive table does not exist yet: never archived, `archived_at` None)."""
+    words = {item: found for item in ids if (found := archived.get(item)) is not None}
     missing = [item for item in ids if item not in words]
     for candidate in fetch_candidates(conn, missing) if missing else ():
-        words[candidate.id] = EvidenceWords(candidate.id, candidate.content, candidate.session_id)
+        words[candidate.id] = Evidence.of(candidate, None)
     return words
 
 
@@ -261,7 +242,7 @@ def build_blame(
     revisions: Sequence[Revision],
     current: str | None,
     first_seen_at: int | None,
-    evidence: Mapping[int, EvidenceWords],
+    evidence: Mapping[int, Evidence],
 ) -> Blame:
     lines_ = tuple(BlameLine(unit, origin) for unit, origin in blame_units(revisions, current, first_seen_at))
     return Blame(memory_id, lines_, evidence)

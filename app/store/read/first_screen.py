@@ -4,7 +4,7 @@ A launch paints its first cards from this read; the store (`MemoryStore.open`, w
 SQLAlchemy, migrates and sweeps) is opened once they are painted. It reads exactly what the store's
 first page of the default listing reads (`ui.cards.listing.load_first_page` with the window's starting
 filter: active memories, newest promoted first): the same statements, frozen here from the SQL the store
-compiles (`tests/store/read/test_first_screen.py` runs both and holds them equal), and the same row
+compiles (`tests/store/read/test_fast_first_screen.py` runs both and holds them equal), and the same row
 conversion (`rows.host_row`, `rows.own_facts`, `rows.build_memories`).
 
 `read_first_screen` answers None whenever the store could show something else, and the launch then

@@ -145,8 +145,39 @@ def test_evidence_words_of_the_candidates_cited(store: MemoryStore, clock: Manua
             "candidate_id": 151,
             "content": "Runs tests with pytest -q before committing",
             "session_id": "ses_e004",
+            "archived_at": clock.now_ms() - HOUR,  # archived by the first look
+            "created_at": 1_792_249_080_000,
+            "source_compartment_start": 1,
+            "source_compartment_end": 2,
         }
     ]
+
+
+def test_evidence_from_the_pool_was_never_archived(host_db: Path, clock: ManualClock) -> None:
+    # A store without the archive table reads a cited candidate's words from the host's pool: the same
+    # `Evidence`, with no archiving instant to claim (null in JSON).
+    store = MemoryStore.open(host_db, clock=clock)
+    store.list_ids()
+    clock.advance(HOUR)
+    store.update_content(4, "Lives in Berlin (CET). Runs pytest -q.", [151], run_id="r", source="review")
+    store.close()
+    conn = sqlite3.connect(host_db)
+    with conn:
+        conn.execute("DROP TABLE mdash_evidence")  # our own table, as before the archive's migration
+    conn.close()
+    store = MemoryStore.open(host_db, clock=clock)
+    try:
+        blame = store.blame(4)
+    finally:
+        store.close()
+    found = blame.evidence[151]
+    assert (found.content, found.session_id, found.archived_at) == (
+        "Runs tests with pytest -q before committing",
+        "ses_e004",
+        None,
+    )
+    assert blame.evidence_json(151)["archived_at"] is None
+    assert blame.evidence_json(151)["created_at"] == 1_792_249_080_000
 
 
 def test_deleted_memory_blames_its_last_text(store: MemoryStore, clock: ManualClock) -> None:

@@ -1,0 +1,277 @@
+"""`Writes`: every change a person, the CLI, the hub or the demo makes is one public method here.
+
+Each method is one `write` (`BEGIN IMMEDIATE`, one profile bump when what the host injects changed) around
+the writers of this package, and its one-line docstring names the user action that uses it. Writes to the
+candidate pool go through `_triage` (the review's lease rule, `app.store.base`); the review's verdicts go
+through `app.review.apply`. The store's upkeep writes (observing, the search index) live with their roles.
+
+Dismiss, reactivate, delete, expiry and restore act on one id or on many: many are one transaction (every
+id checked first: one that is not there changes nothing), one revision per memory changed and one profile
+bump. One id returns what it always did; a sequence returns the ids that changed, in the order given
+(repeats dropped): reading many memories back would cost more than the write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import overload
+
+from app.core.errors import ConflictError, InvalidInputError, NotFoundError
+from app.core.models import Memory, MemoryStatus, Revision, RevisionSource
+from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT
+from app.store.evidence import runs as review_runs
+from app.store.evidence import undo as run_undo
+from app.store.read import digest as digest_read
+from app.store.read.digest import Watermark
+from app.store.read.reads import fetch_revision
+from app.store.read.store_reads import Reads
+from app.store.write import expiry_sweep, importer, revision_log, synced, triage, trust_marks, writes
+from app.store.write.watermark import save_watermark
+from app.transfer.export_format import ExportFile
+
+KEEP = writes.KEEP
+
+
+def _as_ids(memory_ids: int | Sequence[int]) -> list[int]:
+    return [memory_ids] if isinstance(memory_ids, int) else list(memory_ids)
+
+
+class Writes(Reads):
+    # -- a memory's text -------------------------------------------------------------------------------
+
+    def add(self, content: str) -> Memory:
+        """`add`, the window's New memory: a memory a person writes, trusted (`writes.add_memory`)."""
+        # As the host writes a promotion (one `now`), of no candidates, its source `user:dashboard`.
+        with self.write() as ctx:
+            memory_id = writes.add_memory(ctx, content)
+        return self.get(memory_id, observe=False)
+
+    def edit(self, memory_id: int, content: str, *, expected_updated_at: int | None = None) -> Memory:
+        """`edit`, the window's Edit dialog and its undo: refused if the row moved since it was opened."""
+        with self.write() as ctx:
+            row = writes.require_row(ctx, memory_id)
+            if expected_updated_at is not None and row.updated_at != expected_updated_at:
+                raise ConflictError(
+                    f"memory #{memory_id} changed since you opened it",
+                    self._memories(ctx.conn, [memory_id], ctx.now)[0],
+                )
+            if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
+                revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
+        return self.get(memory_id, observe=False)
+
+    def update_content(
+        self,
+        memory_id: int,
+        content: str,
+        appended_candidate_ids: Sequence[int] = (),
+        *,
+        run_id: str | None = None,
+        source: str = RevisionSource.DASHBOARD,
+    ) -> Memory:
+        """The demo's review runs: new content (and candidate ids) as a run of `source` writes it."""
+        with self.write() as ctx:
+            writes.update_content(
+                ctx, memory_id, content, appended_candidate_ids, run_id=run_id, source=source
+            )
+        return self.get(memory_id, observe=False)
+
+    # -- the candidate pool: refused while the review holds its lease (`_triage`) --------------------
+
+    def promote(
+        self,
+        candidate_ids: Sequence[int],
+        content: str | None = None,
+        *,
+        run_id: str | None = None,
+        source: str = RevisionSource.DASHBOARD,
+    ) -> Memory:
+        """`promote`, the window's review queue, the demo: candidates become one memory (`triage.promote`)."""
+        # The content defaults to the candidates', joined into one line (`triage.one_line`).
+        with self._triage() as ctx:
+            memory_id = triage.promote(ctx, candidate_ids, content, run_id=run_id, source=source)
+        return self.get(memory_id, observe=False)
+
+    def merge_candidates(
+        self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None
+    ) -> Memory:
+        """The window's review queue Merge: candidates folded into a memory (`triage.merge`)."""
+        # Ids and provenance appended, candidates consumed, in one transaction and one profile bump;
+        # `content` None keeps the text and adds the candidates' lines.
+        with self._triage() as ctx:
+            triage.merge(ctx, memory_id, candidate_ids, content)
+        return self.get(memory_id, observe=False)
+
+    def discard_candidates(self, candidate_ids: Sequence[int]) -> int:
+        """`discard`, the window's review queue, the demo: candidates deleted unused; returns how many."""
+        if not candidate_ids:
+            return 0
+        with self._triage() as ctx:
+            return triage.discard(ctx, candidate_ids)
+
+    def copy_from_machine(self, memory: synced.MachineMemory) -> Memory:
+        """`hub pull` ("Copy to this machine"): another machine's memory as a new one here (`synced`)."""
+        with self.write() as ctx:
+            memory_id = synced.copy_memory(ctx, memory)
+        return self.get(memory_id, observe=False)
+
+    # -- status, deletion and expiry: one id or many (see the module's docstring) ----------------------
+
+    @overload
+    def dismiss(self, memory_ids: int, reason: str | None = None) -> Memory: ...
+    @overload
+    def dismiss(self, memory_ids: Sequence[int], reason: str | None = None) -> list[int]: ...
+    def dismiss(self, memory_ids: int | Sequence[int], reason: str | None = None) -> Memory | list[int]:
+        """`dismiss`, `retire`, the window's Dismiss and its undo, a hub request: no longer injected."""
+        with self.write() as ctx:
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            changed = writes.set_statuses(ctx, ids, MemoryStatus.DISMISSED, reason=reason)
+        return self._written(memory_ids, [i for i in ids if i in changed])
+
+    @overload
+    def reactivate(self, memory_ids: int, new_expiry: int | object | None = KEEP) -> Memory: ...
+    @overload
+    def reactivate(self, memory_ids: Sequence[int], new_expiry: int | object | None = KEEP) -> list[int]: ...
+    def reactivate(
+        self, memory_ids: int | Sequence[int], new_expiry: int | object | None = KEEP
+    ) -> Memory | list[int]:
+        """`reactivate`, the window's Reactivate and undo: active again (expired ones need `new_expiry`)."""
+        with self.write() as ctx:
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            changed = [i for i in ids if writes.reactivate(ctx, i, new_expiry) is not None]  # type: ignore[arg-type]
+        return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
+
+    @overload
+    def delete(self, memory_ids: int) -> Revision: ...
+    @overload
+    def delete(self, memory_ids: Sequence[int]) -> list[int]: ...
+    def delete(self, memory_ids: int | Sequence[int]) -> Revision | list[int]:
+        """`delete`, `retire --delete`, the window's Delete and undo: one id returns its delete revision."""
+        with self.write() as ctx:
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
+        if not isinstance(memory_ids, int):
+            return ids
+        with self._read() as conn:
+            revision = fetch_revision(conn, revision_ids[0])
+        assert revision is not None
+        return revision
+
+    @overload
+    def restore(self, memory_ids: int, revision_id: int | None = None) -> Memory: ...
+    @overload
+    def restore(self, memory_ids: Sequence[int], revision_id: None = None) -> list[int]: ...
+    def restore(self, memory_ids: int | Sequence[int], revision_id: int | None = None) -> Memory | list[int]:
+        """`restore`, the history's Restore, the trash's Restore (no revision) and undo (a new revision)."""
+        # Without a revision (and for many ids) each memory must be deleted, and comes back from its
+        # latest delete revision; history is never rewritten.
+        ids = list(dict.fromkeys(_as_ids(memory_ids)))
+        with self.write() as ctx:
+            if revision_id is None:
+                writes.restore_deleted(ctx, ids, source=RevisionSource.RESTORE)
+            elif len(ids) != 1:
+                raise InvalidInputError("a revision belongs to one memory: restore many without one")
+            else:
+                writes.restore(ctx, ids[0], revision_id, source=RevisionSource.RESTORE)
+        return self._written(memory_ids, ids)
+
+    @overload
+    def set_expiry(self, memory_ids: int, expires_at: int | Mapping[int, int | None] | None) -> Memory: ...
+    @overload
+    def set_expiry(
+        self, memory_ids: Sequence[int], expires_at: int | Mapping[int, int | None] | None
+    ) -> list[int]: ...
+    def set_expiry(
+        self, memory_ids: int | Sequence[int], expires_at: int | Mapping[int, int | None] | None
+    ) -> Memory | list[int]:
+        """`expire`, the window's Expiry dialog and undo, the demo: set or clear (None) the expiry."""
+        # The same for every id or each its own (a mapping, as an undo puts them back); one already
+        # passed dismisses the memory at once.
+        with self.write() as ctx:
+            ids = writes.require_all(ctx, _as_ids(memory_ids))
+            changed = []
+            for memory_id in ids:
+                at = expires_at.get(memory_id) if isinstance(expires_at, Mapping) else expires_at
+                if writes.set_expiry(ctx, memory_id, at) is not None:
+                    changed.append(memory_id)
+            expiry_sweep.sweep(ctx)
+        return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
+
+    @overload
+    def _written(self, asked: int, ids: list[int]) -> Memory: ...
+    @overload
+    def _written(self, asked: Sequence[int], ids: list[int]) -> list[int]: ...
+    def _written(self, asked: int | Sequence[int], ids: list[int]) -> Memory | list[int]:
+        """What a writer of one id or many returns: the memory (changed or not), or the ids that changed."""
+        return self.get(asked, observe=False) if isinstance(asked, int) else ids
+
+    def sweep(self) -> list[int]:
+        """`sweep`, every writable open, the window's minute timer: dismiss memories whose expiry passed."""
+        if self.read_only or not self._own:
+            return []
+        with self._read() as conn:
+            if not expiry_sweep.due_ids(conn, self.now()):
+                return []
+        with self.write() as ctx:
+            return expiry_sweep.sweep(ctx)
+
+    # -- marks, the digest's look, imports and runs --------------------------------------------------
+
+    def set_trust(self, source: str, trust: str) -> dict[str, str]:
+        """`trust`, the provenance table's menu: a source or scheme marked (`default` removes the mark)."""
+        # A read-only store keeps its marks in memory. No profile bump: the host injects whatever the trust.
+        if trust not in (*MARKS, DEFAULT_MARK):
+            raise InvalidInputError(f"trust must be one of {', '.join((*MARKS, DEFAULT_MARK))}")
+        if self._marks is not None:
+            if trust == DEFAULT_MARK:
+                self._marks.pop(source, None)
+            else:
+                self._marks[source] = trust
+        else:
+            with self.write() as ctx:
+                trust_marks.set_mark(ctx, source, trust)
+        return self.trust_marks()
+
+    def mark_seen(self, upto: Watermark | None = None) -> Watermark:
+        """`digest --mark-seen`, the digest dialog's Mark seen, a first open: the watermark moves."""
+        # To `upto` (a digest's), or to everything recorded now.
+        # A read-only store keeps it in memory; it never bumps the profile version (nothing the host
+        # injects changed).
+        if upto is None:
+            self.observe()  # what the host changed so far is seen too, and later changes compare with it
+            with self._read() as conn:
+                newest = digest_read.newest_revision_id(conn) if self._own else 0
+            upto = Watermark(self.now(), newest, self._kept_upto())
+        if self.read_only or not self._own:
+            self._look = upto
+            self._looked_in_memory = upto.kept
+            return upto
+        with self.write() as ctx:
+            save_watermark(ctx.conn, upto)
+        return upto
+
+    def import_export(
+        self, export: ExportFile, label: str, *, dry_run: bool = False
+    ) -> importer.ImportResult:
+        """`import`, the window's Import: an export file merged (`importer`); `dry_run` only reads."""
+        # One transaction, one profile bump; an imported memory whose expiry has passed is dismissed at once.
+        if dry_run:
+            with self._read() as conn:
+                return importer.plan(conn, export)
+        with self.write() as ctx:
+            result = importer.import_memories(ctx, export, label)
+            expiry_sweep.sweep(ctx)
+        return result
+
+    def undo_run(self, run_id: str) -> run_undo.UndoResult:
+        """`runs undo`, the Runs dialog's Undo: every memory a run changed put back as it was before it."""
+        # One write: one restore revision per memory, one profile bump; memories changed since are
+        # listed, not touched.
+        with self.write() as ctx:
+            found = review_runs.find_run(ctx.conn, run_id) if self._own else None
+            if found is None:
+                raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
+            if not found.readable:
+                raise InvalidInputError(
+                    f"run {run_id!r} is an unreadable run ({found.problem}); nothing undone"
+                )
+            return run_undo.undo_run(ctx, found, review_runs.run_changes(ctx.conn, found))
