@@ -100,7 +100,7 @@ def launch_window(args: argparse.Namespace) -> int:
     """A plain launch (`app.cli.window_arguments`): the first cards are read with `sqlite3` while Qt and
     the window load, painted, and only then is the store opened (and SQLAlchemy imported). Where that
     read does not apply (a URL, the embedded store, a file the store would open read-only or migrate:
-    see `app.store.read.first_screen`) the store opens first, as `open_window` does."""
+    see `app.store.first_screen`) the store opens first, as `open_window` does."""
     from app.cli.display import require_display
     from app.core.clock import clock_from_env
     from app.core.paths import choice_problem, choose_database

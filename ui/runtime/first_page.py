@@ -5,7 +5,7 @@ theirs.
 No Qt here (`ui.cli_hooks` starts it before Qt is imported). `FirstPageRead` runs `load_first_page` on
 an open store for the window's starting filter; `first_screen_read` reads the same first screen with
 the standard library's `sqlite3` before the store (and SQLAlchemy) is opened at all
-(`app.store.read.first_screen`), or None where only the store can say. The controller's first task
+(`app.store.first_screen`), or None where only the store can say. The controller's first task
 takes a `FirstPageRead`'s result (or its error) with `result()`, which waits for the thread, so no two
 threads ever use the store at once.
 """
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from app.store.read.first_screen import read_first_screen
+from app.store.first_screen import read_first_screen
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The store a window starts with while its real `MemoryStore` is still being opened.
 
-A launch paints its first cards before SQLAlchemy is imported (`app.store.read.first_screen`), so the
+A launch paints its first cards before SQLAlchemy is imported (`app.store.first_screen`), so the
 window is built before the store exists. `PendingStore` stands in for it: it answers what the window
 asks while it is built (the database's location, the clock, "read-only: opening"), so every write is
 refused and the actions that write are disabled. The controller holds every task until the store has

@@ -1,5 +1,5 @@
 """The listing's filter (`MemoryFilter`) and its vocabulary, without SQLAlchemy: the window's first
-screen is read (`app.store.read.first_screen`) before SQLAlchemy is imported. The selectors that turn a
+screen is read (`app.store.first_screen`) before SQLAlchemy is imported. The selectors that turn a
 filter into SQL are in `app.store.read.query`.
 """
 

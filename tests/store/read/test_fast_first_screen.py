@@ -1,4 +1,4 @@
-"""The first screen read with `sqlite3` before the store opens (`app.store.read.first_screen`): it runs
+"""The first screen read with `sqlite3` before the store opens (`app.store.first_screen`): it runs
 the store's own statements for the first page of the default listing, shows every host row exactly as
 the store does, and answers None wherever only the store can say what the window shows."""
 
@@ -15,9 +15,8 @@ from hostdb import DAY, T0, build_host_db, host_sql, memory_row
 from sqlalchemy import event
 
 from app.core.clock import ManualClock
-from app.store import MemoryStore
-from app.store.read import first_screen
-from app.store.read.first_screen import FirstScreen, read_first_screen
+from app.store import MemoryStore, first_screen
+from app.store.first_screen import FirstScreen, read_first_screen
 from app.store.read.host_cells import decode_text
 from app.store.schema import migrate, tables
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, ViewFilter, load_first_page
