@@ -38,18 +38,20 @@ def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
     hub = hub_to_open(args)
     if hub is not None:
         return _hub_screenshot(args, hub)
+    from app.cli.arguments import as_of_instant
     from app.cli.opener import database_files
     from app.cli.safe_output import replacing
     from ui.runtime.qt_messages import quiet_qt
     from ui.window.app import screenshot
 
+    as_of = as_of_instant(args.as_of) if args.as_of else None
     # The PNG goes to a temporary file beside OUT.png, renamed over it once whole (`app.cli.safe_output`).
     with (
         opener(args, write=False) as store,
         replacing(args.out, databases=database_files(store), force=args.force) as temporary,
         quiet_qt(),  # the offscreen plugin's notes ("does not support propagateSizeHints()") are noise here
     ):
-        screenshot(store, temporary, select=args.select, size=args.size, theme=args.theme)
+        screenshot(store, temporary, select=args.select, size=args.size, theme=args.theme, as_of=as_of)
     print(args.out)
     return 0
 
@@ -80,6 +82,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
         "--size", type=parse_size, default=(1400, 900), metavar="WxH", help="default 1400x900"
     )
     parser.add_argument("--theme", choices=THEMES, default="light")
+    parser.add_argument(
+        "--as-of",
+        metavar="EPOCH_MS|ISO",
+        help="the window looking back at this instant (As of…; a future one means now)",
+    )
     add_force_option(parser)
     parser.set_defaults(handler=cmd_screenshot)
 

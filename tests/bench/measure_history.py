@@ -1,5 +1,6 @@
 """The measurements of the past (issue 15): blame of the 50-revision memory, and the profile as of an
-instant in the middle of the revision log, each beside a raw sqlite3 floor on the same file."""
+instant at the start, the middle and the end of the revision log, each beside a raw sqlite3 floor on the
+same file."""
 
 from __future__ import annotations
 
@@ -64,17 +65,43 @@ def blame(db: BenchDb, work: Path, rounds: int) -> Result:
     return result("blame a 50-revision memory", times, None, note)
 
 
-def profile_as_of(db: BenchDb, work: Path, rounds: int) -> Result:
+# Where in the revision log the instant falls: its first fiftieth (few memories existed, nearly all were
+# created since), its middle, its last fiftieth (nearly every memory as it is now).
+AS_OF_POSITIONS = (("start", 1, 50), ("middle", 1, 2), ("end", 49, 50))
+
+
+Counts = dict[str, int]
+
+
+def _profile_at(store: MemoryStore, raw: sqlite3.Connection, at: int, rounds: int) -> tuple[Times, Counts]:
     sql = "SELECT id, content FROM user_memories WHERE status = 'active' ORDER BY promoted_at, id"
-    middle = "SELECT changed_at FROM mdash_revisions ORDER BY changed_at LIMIT 1 OFFSET ?"
-
-    def calls(store: MemoryStore, raw: sqlite3.Connection) -> tuple[Counted, Counted]:
-        at = int(raw.execute(middle, (db.revisions // 2,)).fetchone()[0])
-        return lambda: len(store.profile_as_of(at)), lambda: len(raw.execute(sql).fetchall())
-
-    times, found = _side_by_side(db, work, rounds, calls)
-    note = (
-        f"as of the middle of {db.revisions:,} revisions: {found['ours']:,} memories then (floor: the current"
-        f" profile, {found['floor']:,} rows, read by raw sqlite3); {_within(times, PROFILE_AS_OF_TARGET_S)}"
+    found: Counts = {}
+    times = side_by_side(
+        rounds,
+        lambda: lambda: found.__setitem__("ours", len(store.profile_as_of(at))),
+        lambda: lambda: found.__setitem__("floor", len(raw.execute(sql).fetchall())),
     )
-    return result("profile as of a past instant", times, None, note)
+    return times, found
+
+
+def profile_as_of(db: BenchDb, work: Path, rounds: int) -> list[Result]:
+    """The profile as of an instant at the start, the middle and the end of the log, each round beside
+    the floor (today's profile read by raw sqlite3), on one copy after the store's first look."""
+    nth = "SELECT changed_at FROM mdash_revisions ORDER BY changed_at LIMIT 1 OFFSET ?"
+    path = fresh_copy(db.path, work)
+    store = MemoryStore.open(path)
+    store.list_ids()  # the first look, as when the window opened
+    raw = sqlite3.connect(path)
+    results = []
+    for where, part, whole in AS_OF_POSITIONS:
+        at = int(raw.execute(nth, (db.revisions * part // whole,)).fetchone()[0])
+        times, found = _profile_at(store, raw, at, rounds)
+        note = (
+            f"as of the {where} of {db.revisions:,} revisions: {found['ours']:,} memories then (floor: the"
+            f" current profile, {found['floor']:,} rows, read by raw sqlite3);"
+            f" {_within(times, PROFILE_AS_OF_TARGET_S)}"
+        )
+        results.append(result(f"profile as of the {where} of the log", times, None, note))
+    store.close()
+    raw.close()
+    return results

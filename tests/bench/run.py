@@ -69,7 +69,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
         "start": lambda db, work, n: list(_call("measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
         "blame": lambda db, work, n: [_call("measure_history", "blame", db, work, n)],
-        "asof": lambda db, work, n: [_call("measure_history", "profile_as_of", db, work, n)],
+        "asof": lambda db, work, n: list(_call("measure_history", "profile_as_of", db, work, n)),  # type: ignore[call-overload]
     }
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hostdb import HOUR
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from app.core.clock import ManualClock
 from app.core.models import Memory
 from app.store import MemoryStore
 from ui.runtime.controller import Controller
@@ -25,6 +27,21 @@ def make_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path, *, watch: bool
     controller.load_candidates()
     settle(qtbot, window)
     return window
+
+
+def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
+    """The seed's store after its first look, #4 edited in the dashboard an hour later and rewritten by
+    the review an hour after that (run-5, candidate 151); the clock an hour past the review."""
+    store = MemoryStore.open(host_db, clock=clock)
+    store.list_ids()
+    clock.advance(HOUR)
+    store.edit(4, "Lives in Berlin (CET)\nWorks remotely.")
+    clock.advance(HOUR)
+    store.update_content(
+        4, "Lives in Berlin (CET)\nWorks remotely.\nRuns pytest -q.", [151], run_id="run-5", source="review"
+    )
+    clock.advance(HOUR)
+    return store
 
 
 def settle(qtbot: QtBot, window: MainWindow) -> None:

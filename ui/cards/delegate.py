@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QR
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolTip
 
-from app.core.models import Memory, MemoryStatus
+from app.core.models import Memory
 from ui.cards.evidence_tip import EvidenceTips
 from ui.cards.layout import SEPARATOR, CardFonts, CardLayout, CardMetrics, layout_card
 from ui.cards.model import HIGHLIGHT_ROLE, ID_ROLE, MEMORY_ROLE
@@ -63,7 +63,7 @@ class CardDelegate(QStyledItemDelegate):
 
     @never_raises(_paint_unreadable)
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        layout, memory = self._layout(option, index)
+        layout, _memory = self._layout(option, index)
         palette: QPalette = option.palette
         state = option.state
         fonts = CardFonts.from_font(option.font)
@@ -79,8 +79,7 @@ class CardDelegate(QStyledItemDelegate):
             painter.setFont(fonts.small)
             for badge, rect in layout.badges:
                 self._paint_pill(painter, rect, badge, palette)
-            dim = memory is None or memory.status != MemoryStatus.ACTIVE or memory.expired
-            self._paint_content(painter, layout, palette, fonts.body, dim, memory is None)
+            self._paint_content(painter, layout, palette, fonts.body, layout.dim, layout.loading)
             painter.setFont(fonts.small)
             self._paint_meta(painter, layout, palette)
         finally:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QTextLayout, QTextOption
 
-from app.core.models import Memory
+from app.core.models import Memory, MemoryStatus
 from app.core.screening import make_visible
 from ui.cards.parts import Badge, MetaPiece, meta_pieces, origin_piece, side_badges, status_badge
 from ui.widgets.long_text import wrap_mode
@@ -88,6 +88,8 @@ class CardLayout:
     content_rect: QRect = field(default_factory=QRect)
     content_lines: list[str] = field(default_factory=list)
     meta: list[tuple[MetaPiece, QRect, str]] = field(default_factory=list)
+    loading: bool = True  # no row yet: "loading…" where the content goes
+    dim: bool = True  # the content in the muted colour
 
     def tooltip_at(self, x: int, y: int) -> str | None:
         for badge, rect in self.badges:
@@ -141,9 +143,36 @@ def _pill_width(fonts: CardFonts, metrics: CardMetrics, text: str) -> int:
     return QFontMetrics(fonts.small).horizontalAdvance(text) + 2 * metrics.pill_pad
 
 
+@dataclass(frozen=True, slots=True)
+class CardParts:
+    """What one card shows, whatever it shows it of (a memory now, or as it was at an instant)."""
+
+    status: Badge
+    side: list[Badge]  # right of the header, in reading order
+    content: str  # already as a card shows it (`card_text`)
+    meta: list[MetaPiece]
+    origin: MetaPiece | None = None  # at the right of the meta line
+    dim: bool = False  # the content in the muted colour (not what the agent is shown)
+
+
 def layout_card(
     rect: QRect, memory: Memory | None, memory_id: int, fonts: CardFonts, now: int, highlighted: bool
 ) -> CardLayout:
+    if memory is None:
+        return layout_parts(rect, memory_id, fonts, None)
+    parts = CardParts(
+        status_badge(memory),
+        side_badges(memory, now, highlighted),
+        card_text(memory.content),
+        meta_pieces(memory, now),
+        origin_piece(memory),
+        dim=memory.status != MemoryStatus.ACTIVE or memory.expired,
+    )
+    return layout_parts(rect, memory_id, fonts, parts)
+
+
+def layout_parts(rect: QRect, memory_id: int, fonts: CardFonts, parts: CardParts | None) -> CardLayout:
+    """Where `parts` go on a card of `rect` (None: a card whose row is still loading)."""
     metrics = CardMetrics.from_fonts(fonts)
     card = rect.adjusted(metrics.margin_x, metrics.margin_y, -metrics.margin_x, -metrics.margin_y)
     inner = card.adjusted(metrics.pad, metrics.pad, -metrics.pad, -metrics.pad)
@@ -155,33 +184,33 @@ def layout_card(
     result.content_rect = QRect(
         inner.left(), content_top, inner.width(), CONTENT_LINES * metrics.line_spacing
     )
-    if memory is None:
+    if parts is None:
         return result
+    result.loading, result.dim = False, parts.dim
     x = inner.left() + id_width + metrics.gap
-    status = status_badge(memory)
+    status = parts.status
     result.badges.append((status, QRect(x, header_y, _pill_width(fonts, metrics, status.text), pill_h)))
     left_limit = x + result.badges[0][1].width() + metrics.gap
     right = inner.right() + 1
-    for badge in reversed(side_badges(memory, now, highlighted)):
+    for badge in reversed(parts.side):
         width = _pill_width(fonts, metrics, badge.text)
         if right - width < left_limit:
             continue  # no room: the panel shows everything anyway
         right -= width
         result.badges.append((badge, QRect(right, header_y, width, pill_h)))
         right -= metrics.gap // 2 + 2
-    shown = card_text(memory.content)
-    result.content_lines = clamp_lines(shown, fonts.body, inner.width(), CONTENT_LINES)
-    _layout_meta(result, memory, fonts, metrics, inner, now)
+    result.content_lines = clamp_lines(parts.content, fonts.body, inner.width(), CONTENT_LINES)
+    _layout_meta(result, parts, fonts, metrics, inner)
     return result
 
 
 def _layout_meta(
-    result: CardLayout, memory: Memory, fonts: CardFonts, metrics: CardMetrics, inner: QRect, now: int
+    result: CardLayout, parts: CardParts, fonts: CardFonts, metrics: CardMetrics, inner: QRect
 ) -> None:
     small = QFontMetrics(fonts.small)
     top = inner.bottom() + 1 - metrics.small_height
     right = inner.right() + 1
-    origin = origin_piece(memory)
+    origin = parts.origin
     if origin is not None:
         width = small.horizontalAdvance(origin.text)
         if width < inner.width() // 3:
@@ -189,7 +218,7 @@ def _layout_meta(
             result.meta.append((origin, QRect(right, top, width, metrics.small_height), origin.text))
             right -= metrics.gap * 2
     x = inner.left()
-    for index, piece in enumerate(meta_pieces(memory, now)):
+    for index, piece in enumerate(parts.meta):
         label = piece.text if index == 0 else SEPARATOR + piece.text
         room = right - x
         if room <= small.horizontalAdvance("…") * 3:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.core.models import Counts, Memory
-from app.store.read.filters import STATUS_FILTERS, MemoryFilter, SortKey, StatusFilter, TrustFilter
+from app.store.filters import STATUS_FILTERS, MemoryFilter, SortKey, StatusFilter, TrustFilter
 
 if TYPE_CHECKING:
     from app.store import MemoryStore

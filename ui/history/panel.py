@@ -55,6 +55,29 @@ def section_label(text: str) -> QLabel:
     return label
 
 
+def title_label() -> QLabel:
+    """A panel's title: larger, demi-bold, on one line."""
+    label = plain_label(wrap=False)
+    font = label.font()
+    font.setPointSizeF(font.pointSizeF() * 1.25)
+    font.setWeight(font.Weight.DemiBold)
+    label.setFont(font)
+    return label
+
+
+def empty_or_details(panel: QWidget, empty_text: str, details: QWidget) -> tuple[QStackedWidget, QLabel]:
+    """A panel's two pages, in its margins: a centred line while nothing is selected, and `details`."""
+    stack = QStackedWidget(panel)
+    empty = plain_label(empty_text)
+    empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    stack.addWidget(empty)
+    stack.addWidget(details)
+    outer = QVBoxLayout(panel)
+    outer.setContentsMargins(10, 8, 12, 8)
+    outer.addWidget(stack)
+    return stack, empty
+
+
 def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
     label = QLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)
@@ -103,6 +126,31 @@ def no_revisions_text(memory: Memory) -> str:
     )
 
 
+def show_change(
+    revision: Revision, summary: QLabel, diff: DiffSlot, content: str, want: Callable[[int], object]
+) -> None:
+    """A revision's summary and its diff; its texts asked for with `want` first when not read yet. A
+    status or expiry change shows `content` (the memory's text) unchanged."""
+    summary.setText(revision_summary(revision))
+    if not revision.texts_loaded:
+        diff.show_message("Loading this revision…")
+        want(revision.id)
+        return
+    old, new = revision.previous_content, revision.new_content
+    if old is None and new is None:  # a status or expiry change: the content stayed as it was
+        old = new = content
+    diff.show_texts(old, new)
+
+
+def take_revision(table: RevisionTable, revision: Revision) -> Revision | None:
+    """A revision read with its texts, put in its row of `table`; returned when it is the selected one
+    (its diff to be shown), else None."""
+    if not table.replace_revision(revision):
+        return None
+    current = table.current_revision()
+    return current if current is not None and current.id == revision.id else None
+
+
 def restorable(revision: Revision | None, memory: Memory | None) -> bool:
     if revision is None or memory is None:
         return False
@@ -129,22 +177,13 @@ class HistoryPanel(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._apply_pending)
-        self._stack = QStackedWidget(self)
-        self.empty = plain_label("Select a memory to see its content, provenance and history.")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._stack.addWidget(self.empty)
-        self._stack.addWidget(self._build_details())
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(10, 8, 12, 8)
-        outer.addWidget(self._stack)
+        self._stack, self.empty = empty_or_details(
+            self, "Select a memory to see its content, provenance and history.", self._build_details()
+        )
 
     def _build_details(self) -> QWidget:
         page = QWidget(self)
-        self.title = plain_label(wrap=False)
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        font.setWeight(font.Weight.DemiBold)
-        self.title.setFont(font)
+        self.title = title_label()
         self.meta = plain_label()
         self.warning = plain_label()
         self._tint()
@@ -330,23 +369,13 @@ class HistoryPanel(QWidget):
         self._update_restore()
         if revision is None:
             return
-        self.revision_summary.setText(revision_summary(revision))
-        if not revision.texts_loaded:
-            self.diff.show_message("Loading this revision…")
-            self.revisionWanted.emit(revision.id)
-            return
-        old, new = revision.previous_content, revision.new_content
-        if old is None and new is None:  # a status or expiry change: the content stayed as it was
-            content = self._memory.content if self._memory is not None else ""
-            old = new = content
-        self.diff.show_texts(old, new)
+        content = self._memory.content if self._memory is not None else ""
+        show_change(revision, self.revision_summary, self.diff, content, self.revisionWanted.emit)
 
     def set_revision(self, revision: Revision) -> None:
         """A revision read with its texts: shown if it is still the selected one."""
-        if not self.revisions.replace_revision(revision):
-            return
-        current = self.revisions.current_revision()
-        if current is not None and current.id == revision.id:
+        current = take_revision(self.revisions, revision)
+        if current is not None:
             self._show_revision(current)
 
     def set_read_only(self, reason: str | None) -> None:

@@ -26,6 +26,8 @@ from app.core.errors import ConflictError, ExpiryRequiredError, StoreError, is_s
 from app.core.models import KEEP, Memory, Revision, RevisionKind
 from app.core.paths import DatabaseChoice
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page, load_listing
+from ui.past import listing as past
+from ui.past.listing import PastListing
 from ui.runtime import undo as undo_ops
 from ui.runtime.first_page import FirstPageRead
 from ui.runtime.idle_indexing import IdleIndexing
@@ -35,7 +37,6 @@ from ui.runtime.tasks import TaskRunner
 if TYPE_CHECKING:
     from app.store import MemoryStore
     from app.store.evidence.model import Evidence
-    from app.store.read.as_of import MemoryAsOf
 
 T = TypeVar("T")
 NOW = 10  # the runner's priority of a read a person waits for
@@ -65,7 +66,8 @@ class Controller(QObject):
     historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first
     revisionLoaded = Signal(object)  # Revision, with its texts
     blameLoaded = Signal(object, object)  # memory id, Blame
-    asOfLoaded = Signal(object, object)  # the instant shown (epoch ms), list[MemoryAsOf]
+    asOfLoaded = Signal(object)  # PastListing: the first screen of the past, then the whole past
+    pastHistoryLoaded = Signal(object, object, object)  # memory id, instant, list[Revision] up to it
     candidatesLoaded = Signal(object)  # list[Candidate]
     countsChanged = Signal(object)  # Counts
     error = Signal(str)
@@ -94,6 +96,9 @@ class Controller(QObject):
         self._complete_timer = QTimer(self)
         self._complete_timer.setSingleShot(True)
         self._complete_timer.timeout.connect(self._complete_now)
+        self._as_of_token = 0  # the view of the past asked for last
+        self._past_histories: dict[tuple[int, int], list[Revision]] = {}  # read with a first screen
+        self._whole_past: Callable[[], None] | None = None  # the whole past's read, until asked for
 
     @property
     def read_only(self) -> bool:
@@ -300,13 +305,60 @@ class Controller(QObject):
             priority=NOW,
         )
 
-    def load_as_of(self, at: int) -> None:
-        """Every memory as it was at `at` (a future instant is now)."""
+    def load_as_of(self, asked: int, prefer: int | None = None) -> None:
+        """The memories as they were at `asked` (a future instant is now): the first screen first, with
+        the history of the memory it selects (`prefer`, the card selected now, if it existed then), then
+        every memory (`ui.past.listing`), once the window asks for it (`read_whole_past`: when the first
+        screen is painted, so that the long read does not compete with that paint). A later request, or
+        leaving the past (`leave_as_of`), drops what is not read yet."""
+        self._as_of_token += 1
+        token, store = self._as_of_token, self.store
 
-        def work() -> tuple[int, list[MemoryAsOf]]:
-            return min(at, self.store.now()), self.store.as_of(at)
+        def current() -> bool:  # read in the worker: a superseded listing is skipped, not read
+            return token == self._as_of_token
 
-        self._run(work, lambda found: self.asOfLoaded.emit(*found), priority=NOW)
+        def first() -> PastListing | None:
+            return past.first_page(store, asked, FIRST_ROWS, prefer) if current() else None
+
+        def shown(listing: PastListing | None) -> None:
+            if listing is None or not current():
+                return
+            if listing.first_history is not None:
+                memory_id, history = listing.first_history
+                self._past_histories[(memory_id, listing.at)] = history
+            self.asOfLoaded.emit(listing)
+
+        self._past_histories.clear()
+        self._run(first, shown, priority=NOW)
+        self._whole_past = lambda: self._run(
+            lambda: past.whole_past(store, asked) if current() else None, shown
+        )
+
+    def read_whole_past(self) -> None:
+        """Read every memory of the past asked for last (once; see `load_as_of`)."""
+        read, self._whole_past = self._whole_past, None
+        if read is not None:
+            read()
+
+    def leave_as_of(self) -> None:
+        """The past is no longer looked at: what of it is still to be read is not read."""
+        self._as_of_token += 1
+        self._past_histories.clear()
+        self._whole_past = None
+
+    def load_history_as_of(self, memory_id: int, at: int) -> None:
+        """A memory's revisions at or before `at`, newest first (`pastHistoryLoaded`); the first screen's
+        first memory's was read with it."""
+        kept = self._past_histories.get((memory_id, at))
+        if kept is not None:
+            self.pastHistoryLoaded.emit(memory_id, at, kept)
+            return
+        store = self.store
+        self._run(
+            lambda: past.history_until(store, memory_id, at),
+            lambda found: self.pastHistoryLoaded.emit(memory_id, at, found),
+            priority=NOW,
+        )
 
     def load_counts(self) -> None:
         self._run(self.store.counts, self.countsChanged.emit)

@@ -203,8 +203,10 @@ def screenshot(
     select: int | None = None,
     size: tuple[int, int] = (1400, 900),
     theme: str = "light",
+    as_of: int | None = None,
 ) -> None:
-    """Render the main window offscreen (the history panel of `select`, else the first card) to a PNG."""
+    """Render the main window offscreen (the history panel of `select`, else the first card) to a PNG;
+    with `as_of`, looking back at that instant (As of…)."""
     app = application(offscreen=True)
     apply_theme(app, theme)
     with tempfile.TemporaryDirectory() as folder:
@@ -221,12 +223,25 @@ def screenshot(
         if select is not None:
             wait_until(app, lambda: window.select_id(select, center=True))
         _settle(app, window)
+        if as_of is not None:
+            _look_back(app, window, as_of)
         image = window.grab()
         if not image.save(str(out_path), "PNG"):
             raise OSError(f"cannot write {out_path}")
         window.close()
         controller.runner.wait_for_done(10_000)
         app.processEvents()
+
+
+def _look_back(app: QApplication, window: MainWindow, at: int) -> None:
+    """The window as of `at`, every memory read, the selected one's history up to then and its diff."""
+    window.look_back(at)
+    past = window.as_of_view
+    wait_until(app, lambda: window.looking_back and past.complete)
+    wait_until(app, lambda: past.panel.state is None or past.panel.history_memory_id == past.current_id())
+    wait_until(app, lambda: past.panel.diff.settled, 5_000)
+    wait_until(app, lambda: not window.controller.runner.busy)
+    QGuiApplication.processEvents()
 
 
 def _settle(app: QApplication, window: MainWindow) -> None:

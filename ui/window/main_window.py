@@ -33,8 +33,9 @@ from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
-from ui.history.as_of_view import AsOfView
 from ui.history.panel import HistoryPanel, plain_label, tint
+from ui.past.listing import PastListing
+from ui.past.view import AsOfView
 from ui.review.controller import ReviewController
 from ui.review.queue import ReviewQueue
 from ui.runtime.controller import Controller
@@ -52,7 +53,6 @@ from ui.window.welcome import WelcomePage
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
-    from app.store.read.as_of import MemoryAsOf
     from app.store.read.digest import Digest
     from ui.dialogs.digest import DigestDialog
 
@@ -196,9 +196,7 @@ class MainWindow(QMainWindow):
         self.panel.blameWanted.connect(c.load_blame)
         c.blameLoaded.connect(self.panel.set_blame)
         a.blame.triggered.connect(self.panel.show_blame)
-        a.as_of.triggered.connect(self.ask_as_of)
-        c.asOfLoaded.connect(self._as_of_loaded)
-        self.as_of_view.left.connect(self.leave_as_of)
+        self._connect_past()
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)
@@ -211,6 +209,17 @@ class MainWindow(QMainWindow):
         a.review_queue.triggered.connect(self.show_queue)
         a.quit.triggered.connect(self.close)
         a.undo.setEnabled(False)
+
+    def _connect_past(self) -> None:
+        c, past = self.controller, self.as_of_view
+        self.acts.as_of.triggered.connect(self.ask_as_of)
+        c.asOfLoaded.connect(self._as_of_loaded)
+        past.left.connect(self.leave_as_of)
+        past.firstScreenPainted.connect(c.read_whole_past)
+        past.panel.historyWanted.connect(c.load_history_as_of)
+        c.pastHistoryLoaded.connect(past.panel.set_history)
+        past.panel.revisionWanted.connect(c.load_revision)
+        c.revisionLoaded.connect(past.panel.set_revision)
 
     def _timers(self) -> None:
         self.minute = QTimer(self)
@@ -289,24 +298,40 @@ class MainWindow(QMainWindow):
         choose_and_import(self.controller, self)
 
     def ask_as_of(self) -> None:
-        """The As of… dialog; its instant is read off the GUI thread, then shown (`_as_of_loaded`)."""
+        """The As of… dialog; its instant is shown with `look_back`."""
         start = (
             self.as_of_view.at if self.looking_back and self.as_of_view.at else self.controller.store.now()
         )
         from ui.dialogs.as_of import AsOfDialog  # its modules load with the first use
 
         dialog = AsOfDialog(start, self)
-        dialog.accepted.connect(lambda: self.controller.load_as_of(dialog.chosen()))
+        dialog.accepted.connect(lambda: self.look_back(dialog.chosen()))
         dialog.open()
 
-    def _as_of_loaded(self, at: int, states: list[MemoryAsOf]) -> None:
-        self.as_of_view.set_states(at, states)
-        self.pages.setCurrentWidget(self.as_of_view)
+    def look_back(self, asked: int) -> None:
+        """Show the memories as they were at `asked` (a future instant is now), read off the GUI thread:
+        the first screen as soon as it is read, then the rest (`_as_of_loaded`)."""
+        shown = self.as_of_view.current_id() if self.looking_back else self.list.current_id()
+        self.as_of_view.begin(asked, shown)
+        self.controller.load_as_of(asked, shown)
+
+    def _as_of_loaded(self, listing: PastListing) -> None:
+        entering = not self.looking_back
+        if entering:
+            self.as_of_view.set_filter(self.filters.current())  # before the cards: one listing shown
+        if not self.as_of_view.set_listing(listing):
+            return
+        if entering:
+            self.pages.setCurrentWidget(self.as_of_view)
+            self.as_of_view.list.setFocus()
         self._update_actions(None)
 
     def leave_as_of(self) -> None:
+        self.controller.leave_as_of()
+        self.as_of_view.begin(None)  # a listing still on its way is dropped
         if self.looking_back:
             self.pages.setCurrentWidget(self.splitter)
+            self.as_of_view.model.clear()  # the past's states are let go
             self.list.setFocus()
             self._current_changed(self.list.currentIndex())
 
@@ -315,6 +340,8 @@ class MainWindow(QMainWindow):
         self.filters.search.selectAll()
 
     def _filter_changed(self, flt: ViewFilter) -> None:
+        if self.looking_back:
+            self.as_of_view.set_filter(flt)  # and the listing of now follows the toolbar, for the way back
         self.model.set_highlighted(())
         self.controller.set_filter(flt)
 
@@ -378,13 +405,15 @@ class MainWindow(QMainWindow):
         a.new_memory.setEnabled(writable)
         a.run_review.setEnabled(writable and not self.review.running)
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
+        for action in (a.review_queue, a.runs):  # windows that write
+            action.setEnabled(not self.looking_back)
         if self.looking_back:  # the past is read-only
             for action in a.writers:
                 action.setEnabled(False)
 
     def _undo_changed(self, label: str) -> None:
         self.acts.set_undo_label(label)
-        self.acts.undo.setEnabled(bool(label) and not self.controller.read_only)
+        self.acts.undo.setEnabled(bool(label) and not self.controller.read_only and not self.looking_back)
 
     def _counts_changed(self, counts: Counts) -> None:
         self.status.set_counts(counts)
@@ -400,6 +429,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 10_000)
 
     def _store_changed(self, store: MemoryStore) -> None:
+        self.leave_as_of()  # the past shown was another database's
         self.model.clear()
         self.panel.show_memory(None)
         self._store_opened(store)

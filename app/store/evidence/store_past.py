@@ -17,6 +17,7 @@ from app.store.evidence import archive as evidence_archive
 from app.store.evidence import runs as review_runs
 from app.store.evidence.model import Evidence
 from app.store.read import as_of as as_of_read
+from app.store.read import as_of_scan
 from app.store.read import blame as blame_read
 from app.store.read import digest as digest_read
 from app.store.read.digest import Digest, Watermark
@@ -82,20 +83,23 @@ class Past(Reads):
         return self._as_of(at, ids, profile=False)
 
     def _as_of(self, at: int, ids: Sequence[int] | None, *, profile: bool) -> list[as_of_read.MemoryAsOf]:
-        """`as_of`; with `profile`, memories known at `at` and not injected then may be left out."""
+        """`as_of`; with `profile`, only the memories injected at `at` and those unknown then."""
         self.observe()
         now = self.now()
         at = min(at, now)
+        kept = self._memory_log is not None and bool(self._memory_log.revisions)
         with self._read() as conn:
+            if self._own and ids is None and not kept and at < now:
+                return as_of_scan.states_as_of(conn, at, now, profile=profile)  # every revision is stored
             if self._own:
-                kept = self._memory_log is not None and bool(self._memory_log.revisions)
-                facts = as_of_read.fetch_facts(conn, at, ids, now=None if kept else now, profile=profile)
+                facts = as_of_read.fetch_facts(conn, at, ids)
             else:
                 facts = as_of_read.host_only_facts(conn, ids)
-            if self._memory_log is not None and self._memory_log.revisions:
+            if kept:
                 facts = self._facts_with_kept(conn, facts, at)
         states = (as_of_read.resolve(item, at, now) for item in facts)
-        return as_of_read.ordered(state for state in states if state is not None)
+        found = (state for state in states if state is not None)
+        return as_of_read.ordered(item for item in found if not profile or item.injected or not item.known)
 
     def _facts_with_kept(
         self, conn: Connection, facts: list[as_of_read.Facts], at: int
@@ -111,7 +115,7 @@ class Past(Reads):
 
     def profile_as_of(self, at: int) -> list[as_of_read.MemoryAsOf]:
         """What the agent was shown at `at`: memories injected then, and those whose state then is unknown."""
-        return [state for state in self._as_of(at, None, profile=True) if state.injected or not state.known]
+        return self._as_of(at, None, profile=True)
 
     def memory_as_of(self, memory_id: int, at: int) -> as_of_read.MemoryAsOf:
         found = self.as_of(at, [memory_id])
@@ -120,6 +124,13 @@ class Past(Reads):
         if not self.history(memory_id, observe=False) and not self.get_many([memory_id]):
             raise NotFoundError(f"memory #{memory_id} does not exist")
         raise NotFoundError(f"memory #{memory_id} did not exist at {format_instant(min(at, self.now()))}")
+
+    def first_ids_as_of(self, at: int, limit: int) -> list[int]:
+        """The first `limit` ids of the memories as of `at`, newest (highest id) first, without observing
+        or counting: the ids of host rows promoted by then (`as_of` of them says which existed and how);
+        the window's first screen of the past, before the whole past is read."""
+        with self._read() as conn:
+            return as_of_read.first_ids(conn, min(at, self.now()), limit)
 
     # -- the digest: what changed since the person last looked ----------------------------------------
 

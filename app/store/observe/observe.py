@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, delete, exists, insert, not_, or_, select
+from sqlalchemy import Connection, bindparam, delete, exists, insert, not_, or_, select
 
 from app.core.models import Revision, RevisionKind, RevisionSource
 from app.store.observe.batch import load_before, record_rows
@@ -27,6 +27,7 @@ from app.store.write.revision_log import SeenRow, WriteContext, add_revision
 
 TRACKING_KEY = "tracking_since"
 m = user_memories.c
+_EXPIRES = select(expiry.c.expires_at).where(expiry.c.memory_id == bindparam("b_id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,11 @@ def record_changes(ctx: WriteContext, found: Changes | None = None) -> Changes:
             RevisionSource.OBSERVED,
             previous_content=gone.content,
             previous_status=gone.status,
-            detail={FIRST_SEEN_KEY: ctx.conn.execute(FIRST_SEEN, {"b_id": memory_id}).scalar()},
+            detail={
+                FIRST_SEEN_KEY: ctx.conn.execute(FIRST_SEEN, {"b_id": memory_id}).scalar(),
+                # As a delete of ours keeps it: what the past reads as the expiry before the delete.
+                "expires_at": ctx.conn.execute(_EXPIRES, {"b_id": memory_id}).scalar(),
+            },
         )
         ctx.conn.execute(delete(seen).where(seen.c.memory_id == memory_id))
         ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))

@@ -7,14 +7,11 @@ T creates it, or the host's `promoted_at` is after T) is absent; one deleted at 
 Where the dashboard has no record at or before T (it first saw the memory later), the state is unknown
 and is said so ("unknown before <first seen>"), never guessed.
 
-Most memories have no revision after T: their state then is their row now. So the whole past is read
-with one scan of the host's rows, one of the revision index for each memory's last instant at or before
-T, and one range scan of the revisions after T (`_fast_facts`); only the memories changed after T whose
-first revision after T does not create them go through the set-based query that finds their first and
-last revision instants around T and the few revisions after T that matter (`_FACTS`, over the
-`(memory_id, changed_at, id)` index). Python then resolves each memory's facts (`resolve`).
-`facts_from_history` computes the same facts from a list of revisions (a read-only store's revisions
-kept in memory).
+`fetch_facts` reads each memory's facts with one set-based query: per memory, its first and last
+revision instants around T and the few revisions after T that matter (`_FACTS`, over the index by
+memory), and Python resolves them (`resolve`). The whole past at once is read faster by `as_of_scan`
+(most memories have no revision after T: their state then is their row now). `facts_from_history`
+computes the same facts from a list of revisions (a read-only store's revisions kept in memory).
 """
 
 from __future__ import annotations
@@ -22,9 +19,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
-from sqlalchemy import BindParameter, Connection, Select, and_, bindparam, case, func, or_, select, union
+from sqlalchemy import BindParameter, Connection, Select, bindparam, case, or_, select, union
 
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -43,9 +41,11 @@ FIRST_SEEN = select(seen.c.first_seen_at).where(seen.c.memory_id == bindparam("b
 _AT = bindparam("b_at", type_=INT64)
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryAsOf:
-    """One memory at instant `at`: its text and status then, or (known False) unknown before a date."""
+class MemoryAsOf(NamedTuple):
+    """One memory at instant `at`: its text and status then, or (known False) unknown before a date.
+
+    A named tuple (immutable, as the frozen read models): a read of the whole past builds one per memory,
+    and a tuple is built without a Python call per field as a frozen dataclass's `__init__` makes."""
 
     memory_id: int
     at: int
@@ -133,10 +133,10 @@ _MOVES_EXPIRY = r.kind.in_(_EXPIRY_KINDS)
 _HAS_STATUS = r.previous_status.is_not(None)
 
 
-def _facts_query(by_ids: bool) -> Select[Any]:
+def facts_query(memory: Any) -> Select[Any]:
+    """The facts at T of the memories `memory` (a column of a subquery) names: `fetch_facts`'s rows."""
     # First the index alone answers, per memory: its first revision after T and its last one at or
     # before T. The rest is read only for memories changed after T (or deleted).
-    memory = _ids(by_ids)
     seeks = select(
         memory.label("memory_id"),
         _seek(memory, r.id, r.changed_at > _AT).label("next_id"),
@@ -158,7 +158,9 @@ def _facts_query(by_ids: bool) -> Select[Any]:
         )
         return case((changed_after, found))
 
-    first_delete = (  # a deleted memory's first delete keeps when the dashboard first saw it
+    # A memory's first delete keeps when the dashboard first saw it: read for a deleted memory (its
+    # `mdash_seen` row went with it) and for one restored since (its `mdash_seen` row is the restore's).
+    first_delete = (
         select(r.detail)
         .where(r.memory_id == key, r.kind == RevisionKind.DELETE)
         .order_by(r.changed_at, r.id)
@@ -179,7 +181,7 @@ def _facts_query(by_ids: bool) -> Select[Any]:
         around.c.next_id,
         # One scan after T answers both the status and the expiry before T's changes (`_markers`).
         after(r.id, or_(_HAS_STATUS, _MOVES_EXPIRY)).label("marker_id"),
-        case((m.id.is_(None), first_delete)).label("deleted_detail"),
+        first_delete.label("deleted_detail"),
         following.c.kind,
         following.c.previous_content,
     ).select_from(
@@ -190,7 +192,7 @@ def _facts_query(by_ids: bool) -> Select[Any]:
     )
 
 
-_FACTS = {by_ids: _facts_query(by_ids) for by_ids in (False, True)}
+_FACTS = {by_ids: facts_query(_ids(by_ids)) for by_ids in (False, True)}
 
 
 def state_details(state: MemoryAsOf) -> str:
@@ -213,17 +215,20 @@ def state_details(state: MemoryAsOf) -> str:
     return "\n".join(lines)
 
 
-def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:
-    if row[1] is None:
-        return None
-    content, status, promoted_at = row[2], row[3], row[4]
+def host_state(content: Any, status: Any, promoted_at: Any) -> tuple[str, str, int]:
+    """Content, status and promoted_at of a host row, whatever its cells hold."""
     if type(content) is str and type(status) is str and type(promoted_at) is int:
         return content, status, promoted_at  # the usual row, as the host writes it
     return text_value(content), status_value(status), time_value(promoted_at)
 
 
+def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:
+    return None if row[1] is None else host_state(row[2], row[3], row[4])
+
+
 def _first_seen(stored: int | None, deleted_detail: str | None) -> int | None:
-    """When the dashboard first saw a memory: its `mdash_seen` row's, or (deleted) its delete's record."""
+    """When the dashboard first saw a memory: its `mdash_seen` row's, or its first delete's record if
+    earlier (deleted, or deleted and restored)."""
     if deleted_detail is None:
         return stored if type(stored) is int else None
     detail = tolerant_json_loads(deleted_detail) if deleted_detail else None
@@ -251,89 +256,20 @@ def recorded_first_seen(conn: Connection, memory_id: int) -> int | None:
     return _first_seen(stored, deleted)
 
 
-# Per memory in the log, one scan of the `(memory_id, changed_at, id)` index: its last revision at or
-# before T.
-_AROUND = select(
-    r.memory_id,
-    func.max(case((r.changed_at <= _AT, r.changed_at))),
-).group_by(r.memory_id)
-# The revisions after T in the order of the `(changed_at, memory_id, id, kind)` index, which covers the
-# query: a memory's first row here is its first revision after T. Whether it creates the memory, as 1 or 0.
-_AFTER = (
-    select(r.memory_id, case((r.kind == RevisionKind.CREATE, 1), else_=0))
-    .where(r.changed_at > _AT)
-    .order_by(r.changed_at, r.memory_id, r.id)
-)
-# The host's rows; with `_INJECTED_ROW`, the content only of those active and not expired at T.
-_JOINED = user_memories.outerjoin(seen, seen.c.memory_id == m.id).outerjoin(
-    expiry, expiry.c.memory_id == m.id
-)
-_INJECTED_ROW = and_(
-    m.status == MemoryStatus.ACTIVE, or_(expiry.c.expires_at.is_(None), expiry.c.expires_at > _AT)
-)
-_HOSTS = {
-    profile: select(
-        m.id,
-        m.id,
-        case((_INJECTED_ROW, m.content)) if profile else m.content,
-        m.status,
-        m.promoted_at,
-        seen.c.first_seen_at,
-        expiry.c.expires_at,
-    ).select_from(_JOINED)
-    for profile in (False, True)
-}
-
-
-def fetch_facts(
-    conn: Connection,
-    at: int,
-    ids: Sequence[int] | None = None,
-    *,
-    now: int | None = None,
-    profile: bool = False,
-) -> list[Facts]:
+def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> list[Facts]:
     """Every memory's facts at `at` (host rows and memories known only from revisions), or those of
-    `ids`, in no order. Needs the dashboard's own tables. Given `now` (after `at`), every memory's facts
-    are read the fast way (`_fast_facts`), which leaves out some memories that did not exist at `at`;
-    with `profile` too, it also leaves out memories known then and not injected then."""
-    if ids is None and now is not None and at < now:
-        return _fast_facts(conn, at, profile)
+    `ids`, in no order. Needs the dashboard's own tables. (`as_of_scan` reads the whole past faster,
+    where every revision is in the tables.)"""
     rows: list[Any] = []
     if ids is None:
         rows = list(conn.execute(_FACTS[False], {"b_at": at}))
     else:
         for part in chunks(ids):
             rows += conn.execute(_FACTS[True], {"b_at": at, "b_ids": list(part)})
-    return _facts_of_rows(conn, at, rows)
+    return facts_of_rows(conn, at, rows)
 
 
-def _fast_facts(conn: Connection, at: int, profile: bool) -> list[Facts]:
-    """Most memories have no revision after T: their state then is their row now, read with one plain
-    scan. Only those changed after T (or deleted) are looked up revision by revision (`_FACTS`), less
-    those whose first revision after T creates them (absent then, as `resolve` says): one range scan of
-    the revisions after T (the time index) finds them. Memories deleted at or before T are left out.
-    For the profile (`profile`), the content is read only of the rows injected at T, and a row known at
-    T and not injected then is left out."""
-    around = {int(row[0]): row[1] for row in conn.execute(_AROUND, {"b_at": at})}
-    first = dict(reversed(conn.execute(_AFTER, {"b_at": at}).all()))  # per memory: its first creates it
-    changed = [memory_id for memory_id, creates in first.items() if not creates]
-    found: list[Facts] = []
-    for row in conn.execute(_HOSTS[profile], {"b_at": at}):
-        memory_id = int(row[0])
-        if memory_id in first:
-            continue
-        last_at = around.get(memory_id)
-        first_seen = _first_seen(row[5], None)
-        read = not profile or (row[3] == MemoryStatus.ACTIVE and (row[6] is None or at < row[6]))
-        if not read and (last_at is not None or (first_seen is not None and first_seen <= at)):
-            continue  # the profile: known at T and not injected then
-        host = _host_state(row if read else (*row[:2], "", *row[3:]))  # unknown at T: no text shown
-        found.append(Facts(memory_id, host, first_seen, row[6], None, last_at, None, None, None, None))
-    return found + fetch_facts(conn, at, sorted(changed))
-
-
-def _facts_of_rows(conn: Connection, at: int, rows: Sequence[Any]) -> list[Facts]:
+def facts_of_rows(conn: Connection, at: int, rows: Sequence[Any]) -> list[Facts]:
     markers = _markers(conn, at, {int(row[0]): row[10] for row in rows if row[10] is not None})
     none: Marker = (None, None)
     return [
@@ -489,8 +425,27 @@ def resolve(facts: Facts, at: int, now: int) -> MemoryAsOf | None:
     )
 
 
+_BY_PROMOTION = attrgetter("promoted_at")
+_BY_ID = attrgetter("memory_id")
+
+
 def ordered(states: Iterable[MemoryAsOf]) -> list[MemoryAsOf]:
-    """The profile's order: promoted_at, then id (a deleted memory, whose row is gone, by id)."""
-    return sorted(
-        states, key=lambda state: (state.promoted_at is None, state.promoted_at or 0, state.memory_id)
-    )
+    """The profile's order: promoted_at, then id; then the deleted memories without a known promoted_at,
+    by id. Sorted by id first (runs already in id order are merged, not sorted), then, stably, by
+    promoted_at alone: a read may order a hundred thousand states, and an int compares fastest."""
+    given = sorted(states, key=_BY_ID)
+    dated = [state for state in given if state.promoted_at is not None]
+    dated.sort(key=_BY_PROMOTION)
+    if len(dated) == len(given):
+        return dated
+    return dated + [state for state in given if state.promoted_at is None]
+
+
+# The first ids of the window's listing of the past, newest first: the host's rows promoted at or before
+# T, read down the primary key (no sort of every row, no count). Host ids grow with promotion.
+_FIRST_IDS = select(m.id).where(m.promoted_at <= _AT).order_by(m.id.desc()).limit(bindparam("b_limit"))
+
+
+def first_ids(conn: Connection, at: int, limit: int) -> list[int]:
+    """Up to `limit` ids of host rows promoted at or before `at`, highest first (a first screen)."""
+    return [int(item) for item in conn.execute(_FIRST_IDS, {"b_at": at, "b_limit": limit}).scalars()]

@@ -14,37 +14,37 @@ from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, o
 
 from app.core.models import REWRITE_THRESHOLD_MS, MemoryStatus, RevisionKind
 from app.core.text_input import whole_number_int64
-from app.store.read.filters import (  # re-exported: where the selectors' callers found them
+from app.store.filters import (  # re-exported: where the selectors' callers found them
     MAX_SEARCH_CHARS as MAX_SEARCH_CHARS,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     MAX_SEARCH_WORDS as MAX_SEARCH_WORDS,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     SORT_KEYS as SORT_KEYS,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     STATUS_FILTERS as STATUS_FILTERS,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     TRUST_FILTERS as TRUST_FILTERS,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     MemoryFilter as MemoryFilter,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     SortKey as SortKey,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     StatusFilter as StatusFilter,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     TrustFilter as TrustFilter,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     check_search as check_search,
 )
-from app.store.read.filters import (
+from app.store.filters import (
     search_problem as search_problem,
 )
 from app.store.read.sources import source_predicate

@@ -22,13 +22,21 @@ from app.store.schema.widen import narrow_columns, widen
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "0007_revisions_by_time"
+HEAD_REVISION = "0008_revisions_by_memory"
 # Revisions whose tables this code reads: 0002 only adds the optional search index, 0003 only changes
 # how it is kept in step (which a read-only store never uses), 0004 adds the trust marks (kept in
 # memory without it), 0006_evidence only adds the evidence archive (read where present) and
-# 0007_revisions_by_time only swaps an index, so a database a read-only store cannot migrate keeps its
-# history and facts.
-READABLE_REVISIONS = ("0001", "0002", "0003", "0004_trust_marks", "0006_evidence", HEAD_REVISION)
+# 0007_revisions_by_time and 0008_revisions_by_memory only swap an index, so a database a read-only store
+# cannot migrate keeps its history and facts.
+READABLE_REVISIONS = (
+    "0001",
+    "0002",
+    "0003",
+    "0004_trust_marks",
+    "0006_evidence",
+    "0007_revisions_by_time",
+    HEAD_REVISION,
+)
 
 
 def current_revision(conn: Connection) -> str | None:

@@ -75,7 +75,8 @@ revisions = Table(
     Column("previous_status", Text),
     Column("new_status", Text),
     Column("detail", Text),
-    Index("ix_mdash_revisions_memory", "memory_id", "changed_at", "id"),
+    # 0008_revisions_by_memory: a memory's revisions in order, with what the past needs of each.
+    Index("ix_mdash_revisions_by_memory", "memory_id", "changed_at", "id", "kind", "previous_status"),
     Index("ix_mdash_revisions_run", "run_id"),
     Index("ix_mdash_revisions_by_time", "changed_at", "memory_id", "id", "kind"),  # 0007_revisions_by_time
 )

@@ -1,5 +1,6 @@
-"""Revisions 0006_evidence (the evidence archive and the revisions' time index) and 0007_revisions_by_time
-(the covering time index in its place): each up from the revision before it, and back down exactly."""
+"""Revisions 0006_evidence (the evidence archive and the revisions' time index), 0007_revisions_by_time
+(the covering time index in its place) and 0008_revisions_by_memory (the index by memory, with kind and
+previous status): each up from the revision before it, and back down exactly."""
 
 from __future__ import annotations
 
@@ -57,10 +58,34 @@ def test_up_adds_only_our_objects_and_down_restores_0004(tmp_path: Path) -> None
     assert _names(after) - _names(before) == {"mdash_evidence", "ix_mdash_revisions_changed"}
 
 
+def _swaps_an_index(path: Path, previous: str, revision: str, old: str, new: str) -> str:
+    """`revision` replaces index `old` by `new` and nothing else, and down restores `previous`; the new
+    index's SQL."""
+    before, after = _up_and_down(path, previous, revision)
+    assert _names(after) - _names(before) == {new}
+    assert _names(before) - _names(after) == {old}
+    return next(sql for _, name, sql in after if name == new)
+
+
 def test_0007_swaps_the_time_index_and_down_restores_0006(tmp_path: Path) -> None:
     path = build_host_db(tmp_path / "context.db")
-    before, after = _up_and_down(path, "0006_evidence", "0007_revisions_by_time")
-    assert _names(after) - _names(before) == {"ix_mdash_revisions_by_time"}
-    assert _names(before) - _names(after) == {"ix_mdash_revisions_changed"}
-    index = next(sql for _, name, sql in after if name == "ix_mdash_revisions_by_time")
+    index = _swaps_an_index(
+        path,
+        "0006_evidence",
+        "0007_revisions_by_time",
+        "ix_mdash_revisions_changed",
+        "ix_mdash_revisions_by_time",
+    )
     assert index.endswith("(changed_at, memory_id, id, kind)")
+
+
+def test_0008_swaps_the_index_by_memory_and_down_restores_0007(tmp_path: Path) -> None:
+    path = build_host_db(tmp_path / "context.db")
+    index = _swaps_an_index(
+        path,
+        "0007_revisions_by_time",
+        "0008_revisions_by_memory",
+        "ix_mdash_revisions_memory",
+        "ix_mdash_revisions_by_memory",
+    )
+    assert index.endswith("(memory_id, changed_at, id, kind, previous_status)")

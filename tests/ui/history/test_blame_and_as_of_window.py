@@ -1,4 +1,4 @@
-"""The window's Blame tab and its view of the past (As of…), on a real file, driven by keys."""
+"""The window's Blame tab on a real file, driven by keys (its view of the past: tests/ui/past)."""
 
 from __future__ import annotations
 
@@ -6,16 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
+from window_helpers import edited_store, make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.core.models import RevisionSource
-from app.store import MemoryStore
-from ui.history.as_of_view import AsOfView
 from ui.history.blame_view import ORIGIN_ROLE
 from ui.window.main_window import MainWindow
 
@@ -31,19 +28,6 @@ def row(tree: QTreeWidget, number: int) -> QTreeWidgetItem:
     item = tree.topLevelItem(number)
     assert item is not None
     return item
-
-
-def edited_store(host_db: Path, clock: ManualClock) -> MemoryStore:
-    store = MemoryStore.open(host_db, clock=clock)
-    store.list_ids()
-    clock.advance(HOUR)
-    store.edit(4, "Lives in Berlin (CET)\nWorks remotely.")
-    clock.advance(HOUR)
-    store.update_content(
-        4, "Lives in Berlin (CET)\nWorks remotely.\nRuns pytest -q.", [151], run_id="run-5", source="review"
-    )
-    clock.advance(HOUR)
-    return store
 
 
 @pytest.fixture
@@ -94,39 +78,3 @@ def test_blame_follows_the_selection_and_a_new_write(qtbot: QtBot, window: MainW
     window.controller.edit(shown, "Prefers pnpm. Never yarn.")
     qtbot.waitUntil(lambda: len(blame.revision_ids()) == 2, timeout=10_000)
     settle(qtbot, window)
-
-
-def test_as_of_shows_the_past_read_only_until_esc(
-    qtbot: QtBot, window: MainWindow, clock: ManualClock
-) -> None:
-    assert window.acts.edit.isEnabled()
-    before_review = clock.now_ms() - HOUR - 1
-    with qtbot.waitSignal(window.controller.asOfLoaded, timeout=10_000):
-        window.controller.load_as_of(before_review)
-    view = window.as_of_view
-    assert isinstance(view, AsOfView) and window.looking_back
-    states = {state.memory_id: state for state in view.states()}
-    assert states[4].content == "Lives in Berlin (CET)\nWorks remotely."
-    assert "As of 2026-10-21 05:13:31 UTC" in view.banner.label.text()
-    assert "Read-only" in view.banner.label.text()
-    assert not any(action.isEnabled() for action in window.acts.writers)
-    view.list.setCurrentItem(row(view.list, 3))
-    assert "Works remotely." in view.detail.toPlainText()
-    shoot(window, "as_of")
-    qtbot.keyClick(view.list, Qt.Key.Key_Escape)
-    assert not window.looking_back
-    assert window.acts.edit.isEnabled()
-
-
-def test_as_of_before_the_first_look_says_unknown(
-    qtbot: QtBot, window: MainWindow, clock: ManualClock
-) -> None:
-    with qtbot.waitSignal(window.controller.asOfLoaded, timeout=10_000):
-        window.controller.load_as_of(clock.now_ms() - 100 * HOUR)
-    view = window.as_of_view
-    assert {state.known for state in view.states()} == {False}
-    first = view.list.topLevelItem(0)
-    assert first is not None and first.text(1) == "unknown"
-    assert first.text(2).startswith("unknown before 2026-10-21 03:13:32 UTC")
-    view.banner.button.click()
-    assert not window.looking_back

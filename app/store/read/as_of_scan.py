@@ -1,0 +1,136 @@
+"""As of, every memory at once: the past profile (and the whole listing) at an instant T before now.
+
+A memory with no revision after T is at T what its row is now: one scan of the host's rows gives all
+of them, and the query leaves out those changed after T (a seek each in the revisions by memory), and,
+for the profile, those known at T and not injected then: their text is never read. Each row found
+brings its last revision (its last at or before T, there being none after). A memory with revisions
+after T is found by a scan of the revisions by memory: those whose first revision after T creates them
+did not exist at T and are dropped in the query (a seek each, in the index alone, which holds the
+kind); only the others get their facts (`as_of.facts_query`, driven by that set in the same
+statement) and are resolved (`as_of.resolve`). Where the dashboard has no revision of a memory, its
+first look at it (`mdash_seen`) says whether its state at T is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, and_, bindparam, case, or_, select
+
+from app.core.models import MemoryStatus, RevisionKind
+from app.store.read.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
+from app.store.read.reads import chunks
+from app.store.schema.tables import INT64, expiry, revisions, seen, user_memories
+
+r = revisions.c
+m = user_memories.c
+_AT = bindparam("b_at", type_=INT64)
+
+# The memories changed after T whose first revision after T does not create them (a negative id: it
+# does). Both the distinct memories and each one's first revision come from the index by memory.
+_CHANGED_IDS = select(r.memory_id).where(r.changed_at > _AT).distinct().subquery("asof_changed")
+_FIRST_AFTER = (
+    select(case((r.kind == RevisionKind.CREATE, -r.id), else_=r.id))
+    .where(r.memory_id == _CHANGED_IDS.c.memory_id, r.changed_at > _AT)
+    .order_by(r.changed_at, r.id)
+    .limit(1)
+    .scalar_subquery()
+)
+CHANGED = select(_CHANGED_IDS.c.memory_id).where(_FIRST_AFTER > 0)
+CHANGED_FACTS = facts_query(CHANGED.subquery("asof_existed").c.memory_id)
+
+# The host's rows with no revision after T, each with whether it was injected at T and its last
+# revision (all of its revisions are at or before T). For the profile, only those injected at T or
+# with no revision at all (whose state at T may be unknown); the text only of those injected at T,
+# the status only of the others (an injected row's is 'active').
+_INJECTED = and_(
+    m.status == MemoryStatus.ACTIVE, or_(expiry.c.expires_at.is_(None), expiry.c.expires_at > _AT)
+)
+_LAST = (
+    select(r.changed_at)
+    .where(r.memory_id == m.id)
+    .order_by(r.changed_at.desc(), r.id.desc())
+    .limit(1)
+    .scalar_subquery()
+)
+# `EXISTS (SELECT id ...)`, not `SELECT *`: SQLite then reads the index alone, not each revision's row.
+_UNCHANGED = ~select(r.id).where(r.memory_id == m.id, r.changed_at > _AT).exists()
+_UNRECORDED = ~select(r.id).where(r.memory_id == m.id).exists()
+UNCHANGED = {
+    profile: select(
+        m.id,
+        case((_INJECTED, 1), else_=0),
+        case((_INJECTED, m.content)) if profile else m.content,
+        case((_INJECTED, None), else_=m.status) if profile else m.status,
+        m.promoted_at,
+        expiry.c.expires_at,
+        _LAST,
+    )
+    .select_from(user_memories.outerjoin(expiry, expiry.c.memory_id == m.id))
+    .where(_UNCHANGED, *([or_(_INJECTED, _UNRECORDED)] if profile else []))
+    for profile in (False, True)
+}
+_ACTIVE = str(MemoryStatus.ACTIVE)
+
+
+def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[MemoryAsOf]:
+    """Every memory as it was at `at` (before `now`) in the profile's order; with `profile`, only those
+    injected then and those whose state then is unknown. Needs the dashboard's own tables, holding every
+    revision (a read-only store that kept revisions in memory reads `as_of.fetch_facts`)."""
+    states = _unchanged_states(conn, at, profile)
+    for facts in facts_of_rows(conn, at, conn.execute(CHANGED_FACTS, {"b_at": at}).all()):
+        state = resolve(facts, at, now)
+        if state is not None and (not profile or state.injected or not state.known):
+            states.append(state)
+    return ordered(states)
+
+
+def _unchanged_states(conn: Connection, at: int, profile: bool) -> list[MemoryAsOf]:
+    """The memories with no revision after `at`: their rows now (`UNCHANGED`). The usual rows (text,
+    status and time as the host writes them, with revisions) in one comprehension; the others apart."""
+    rows = conn.execute(UNCHANGED[profile], {"b_at": at}).all()
+    # In the profile only rows injected at T have revisions and come back (status 'active', not read).
+    states = [
+        MemoryAsOf(row[0], at, True, row[2], _ACTIVE if profile else row[3], row[4], row[6], row[5], True)
+        for row in rows
+        if row[6] is not None and _usual(row, profile)
+    ]
+    if len(states) == len(rows):
+        return states
+    odd = [row for row in rows if row[6] is not None and not _usual(row, profile)]
+    for memory_id, _, content, status, promoted, expires, last in odd:
+        content, status, promoted = host_state(content, _ACTIVE if profile else status, promoted)
+        states.append(MemoryAsOf(memory_id, at, True, content, status, promoted, last, expires, True))
+    unrecorded = [row for row in rows if row[6] is None]
+    first_seen = _first_seen(conn, [row[0] for row in unrecorded])
+    for unseen in unrecorded:
+        state = _unrecorded_state(unseen, at, first_seen.get(unseen[0]))
+        if state is not None and (not profile or state.injected or not state.known):
+            states.append(state)
+    return states
+
+
+def _usual(row: Sequence[Any], profile: bool) -> bool:
+    return type(row[2]) is str and type(row[4]) is int and (profile or type(row[3]) is str)
+
+
+def _first_seen(conn: Connection, memory_ids: Sequence[int]) -> dict[int, int]:
+    found: dict[int, int] = {}
+    query = select(seen.c.memory_id, seen.c.first_seen_at)
+    for part in chunks(memory_ids):
+        for memory_id, first_seen_at in conn.execute(query.where(seen.c.memory_id.in_(part))):
+            if type(first_seen_at) is int:
+                found[memory_id] = first_seen_at
+    return found
+
+
+def _unrecorded_state(row: Sequence[Any], at: int, first_seen: int | None) -> MemoryAsOf | None:
+    """A memory the dashboard has no revision of: its row now if it saw it by `at` (as `resolve`)."""
+    memory_id, injected, content, status, promoted_at, expires_at, _ = row
+    content, status, promoted_at = host_state(content, _ACTIVE if injected else status, promoted_at)
+    if first_seen is not None and first_seen <= at:
+        return MemoryAsOf(memory_id, at, True, content, status, promoted_at, None, expires_at, True)
+    if promoted_at > at:
+        return None  # the host created it after `at`
+    return MemoryAsOf(memory_id, at, False, None, None, promoted_at, None, None, True, first_seen)
