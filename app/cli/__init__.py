@@ -13,20 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
-
-from app import __version__
 from app.cli.arguments import argument_problem
-from app.cli.commands import digest as digest_commands
-from app.cli.commands import history_views
-from app.cli.commands import hub as hub_commands
-from app.cli.commands import import_file as import_commands
-from app.cli.commands import memory as memory_commands
-from app.cli.commands import schedule as schedule_commands
-from app.cli.commands import sources as source_commands
-from app.cli.commands import write as write_commands
-from app.cli.opener import open_store
-from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError
+from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError, is_sqlalchemy_error
+from app.core.paths import is_url
 
 DEBUG_ENV = "MEMORY_DASHBOARD_DEBUG"
 
@@ -35,6 +24,8 @@ class GuiHooks(Protocol):
     def register(self, subparsers: Any, parents: list[argparse.ArgumentParser]) -> None: ...
 
     def open_window(self, args: argparse.Namespace, store: Any) -> int: ...
+
+    def launch_window(self, args: argparse.Namespace) -> int: ...
 
     def open_hub(self, args: argparse.Namespace, url: str) -> int: ...
 
@@ -77,11 +68,24 @@ def _global_options(suppress: bool) -> argparse.ArgumentParser:
 
 
 def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
+    # The commands load here, not with this module: a plain launch of the window (`window_arguments`)
+    # paints its first cards before any of them (nor SQLAlchemy) is imported.
+    from app.cli.commands import digest as digest_commands
+    from app.cli.commands import history_views
+    from app.cli.commands import hub as hub_commands
+    from app.cli.commands import import_file as import_commands
+    from app.cli.commands import memory as memory_commands
+    from app.cli.commands import schedule as schedule_commands
+    from app.cli.commands import sources as source_commands
+    from app.cli.commands import write as write_commands
+
     parser = argparse.ArgumentParser(
         prog="memory-dashboard",
         description="See, review and restore the long-term memories your AI coding agent keeps about you.",
         parents=[_global_options(suppress=False)],
     )
+    from app import __version__
+
     parser.add_argument("--version", action="version", version=f"memory-dashboard {__version__}")
     parser.add_argument(
         "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
@@ -111,7 +115,40 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     return parser
 
 
+WINDOW_FLAGS = ("--smoke", "--offscreen")
+
+
+def window_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
+    """The parsed arguments of a plain launch of the window (no command; only `--db PATH` of a file,
+    `--smoke`, `--offscreen`), read without building the parser (which imports every command); None for
+    anything else (a URL too: it may name a hub), which the parser reads as before."""
+    found: dict[str, Any] = {"db": None}
+    rest = list(arguments)
+    while rest:
+        word = rest.pop(0)
+        if word in WINDOW_FLAGS and word[2:] not in found:
+            found[word[2:]] = True
+        elif word.startswith("--db=") and found["db"] is None:
+            found["db"] = word.removeprefix("--db=")
+        elif word == "--db" and found["db"] is None and rest and not rest[0].startswith("-"):
+            found["db"] = rest.pop(0)
+        else:
+            return None
+    if found["db"] and is_url(found["db"]):  # a server, maybe a hub: the parser's path says which
+        return None
+    return argparse.Namespace(
+        db=found["db"],
+        read_only=False,
+        demo=False,
+        smoke=bool(found.get("smoke")),
+        offscreen=bool(found.get("offscreen")),
+        command=None,
+    )
+
+
 def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.ArgumentParser) -> int:
+    from app.cli.opener import open_store
+
     handler = getattr(args, "handler", None)
     if handler is not None:
         result: int = handler(args, open_store)
@@ -120,6 +157,8 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         parser.print_help()
         print("\nerror: the window needs PySide6; install the app with its GUI.", file=sys.stderr)
         return 2
+    from app.cli.commands import hub as hub_commands
+
     hub = hub_commands.hub_to_open(args)  # `--db` of a hub, or `hub open`: the hub window
     if hub is not None:
         return gui.open_hub(args, hub)
@@ -137,19 +176,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_ERROR
     gui = load_gui_hooks()
-    parser = build_parser(gui)
-    args = parser.parse_args(arguments)
+    window = window_arguments(arguments) if gui is not None else None
+    parser = build_parser(gui) if window is None else None
+    args = parser.parse_args(arguments) if parser is not None else None
     try:
+        if gui is not None and window is not None:
+            return gui.launch_window(window)  # the first cards before SQLAlchemy, when it can
+        assert parser is not None and args is not None
         return _run(args, gui, parser)
     except StoreError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return exc.exit_code
-    except SQLAlchemyDatabaseError as exc:
-        if os.environ.get(DEBUG_ENV):
-            raise
-        print(f"error: the database failed: {exc.orig}", file=sys.stderr)
-        return EXIT_UNUSABLE_DATABASE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        if not is_sqlalchemy_error(exc, "DatabaseError") or os.environ.get(DEBUG_ENV):
+            raise
+        print(f"error: the database failed: {getattr(exc, 'orig', exc)}", file=sys.stderr)
+        return EXIT_UNUSABLE_DATABASE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -67,3 +68,10 @@ class LeaseHeldError(StoreError):
 class DatabaseReplacedError(DatabaseOpenError):
     """The database file was deleted or replaced since the store opened it (see `file_identity`):
     a write would land in a file nobody can open again."""
+
+
+def is_sqlalchemy_error(exc: BaseException, kind: str = "SQLAlchemyError") -> bool:
+    """Whether `exc` is one of SQLAlchemy's `kind` errors, without importing SQLAlchemy: none can have
+    been raised before it was imported (a window paints its first cards without it)."""
+    errors = sys.modules.get("sqlalchemy.exc")
+    return errors is not None and isinstance(exc, getattr(errors, kind))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from app.core.provenance import ProvenanceEntry
 
@@ -181,3 +181,13 @@ class Counts:
     @property
     def total(self) -> int:
         return self.active + self.dismissed + self.other
+
+
+class Keep:
+    """`reactivate`'s default: keep the memory's current expiry (`KEEP`, the one instance)."""
+
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+KEEP: Final = Keep()

@@ -1,4 +1,12 @@
-"""The memory store: host-compatible reads and writers, the dashboard's own tables, expiry and recall."""
+"""The memory store: host-compatible reads and writers, the dashboard's own tables, expiry and recall.
+
+`MemoryStore` and `KEEP` load on first use (`app.core.lazy`): importing a module of this package (a
+model, a pure helper) does not import SQLAlchemy, so the window can paint its first cards before it does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from app.core.errors import (
     ConflictError,
@@ -11,9 +19,14 @@ from app.core.errors import (
     ReadOnlyError,
     StoreError,
 )
+from app.core.lazy import lazy_names
 from app.core.models import Candidate, Counts, Memory, Revision
-from app.store.read.query import MemoryFilter
-from app.store.store import KEEP, MemoryStore
+from app.store.filters import MemoryFilter
+
+if TYPE_CHECKING:
+    from app.store.store import KEEP, MemoryStore
+
+_LAZY = {"KEEP": "app.store.store", "MemoryStore": "app.store.store"}
 
 __all__ = [
     "KEEP",
@@ -33,3 +46,6 @@ __all__ = [
     "Revision",
     "StoreError",
 ]
+
+
+__getattr__ = lazy_names(__name__, _LAZY)

@@ -1,6 +1,7 @@
 """Child process of the launch row: `python -m tests.bench.launch_child DB` starts the app as
 `memory-dashboard --db DB --smoke` does (`app.cli.main`) and prints the `perf_counter` at the end of the
-card list's first paint that shows a loaded card, then exits at once (no teardown).
+card list's first paint that shows a loaded card (after `sqlalchemy=True|False`: whether SQLAlchemy was
+imported by then), then exits at once (no teardown).
 
 It imports nothing before the app does, in the app's order: the app starts its first screen's read
 before it imports Qt and the window, and so must this child. A hook on the import of `ui.window.app`
@@ -36,7 +37,8 @@ def _watch(window: MainWindow) -> None:
         return model.memory(int(model.index(0, 0).data(ID_ROLE))) is not None  # not a placeholder
 
     def shown() -> None:
-        print(probe.at, flush=True)
+        # whether SQLAlchemy was loaded before the first cards (tests/ui/window/test_window_first_screen.py)
+        print(f"sqlalchemy={'sqlalchemy' in sys.modules} {probe.at}", flush=True)
         os._exit(0)  # what is timed has happened: skip the smoke's wait for the complete listing
 
     probe = PaintProbe(window.list.viewport(), first_card_loaded)

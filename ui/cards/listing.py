@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from app.core.models import Counts, Memory
-from app.store import MemoryFilter, MemoryStore
-from app.store.read.query import STATUS_FILTERS, SortKey, StatusFilter, TrustFilter
+from app.store.filters import STATUS_FILTERS, MemoryFilter, SortKey, StatusFilter, TrustFilter
+
+if TYPE_CHECKING:
+    from app.store import MemoryStore
 
 EXPIRING_OR_EXPIRED = "expiring_or_expired"
 FIRST_PAGE = 200  # the ids a first page holds

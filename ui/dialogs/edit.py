@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import ConflictError
 from app.core.models import Memory
 from app.core.screening import has_hidden_characters
-from app.store import ConflictError
 from ui.diff.slot import DiffSlot
 from ui.history.panel import plain_label
 from ui.runtime.controller import Controller

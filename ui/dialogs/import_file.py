@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from app.cli.arguments import read_text_input
-from app.store.write.importer import ImportResult
 from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
 from ui.runtime.controller import Controller
+
+if TYPE_CHECKING:
+    from app.store.write.importer import ImportResult
 
 SHOWN_LINES = 30  # a message box lists this many memories, then says how many more
 

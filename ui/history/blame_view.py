@@ -4,6 +4,7 @@ current form, who made it and its evidence; activating a row selects that revisi
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
@@ -11,9 +12,11 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTree
 from app.core.clock import format_instant
 from app.core.screening import make_visible
 from app.core.timefmt import relative
-from app.store.read.blame import Blame, BlameLine, origin_label
 from ui.history.revision_table import REVISION_ROLE
 from ui.widgets.plain_tip import plain_tip
+
+if TYPE_CHECKING:
+    from app.store.read.blame import Blame, BlameLine
 
 HEADERS = ("Revision", "When", "Who", "Text", "Evidence")
 TEXT, EVIDENCE = 3, 4
@@ -40,6 +43,8 @@ def evidence_cell(blame: Blame, line: BlameLine) -> str:
 def row_tip(blame: Blame, line: BlameLine) -> str:
     origin = line.origin
     when = format_instant(origin.at) if origin.at is not None else "unknown time"
+    from app.store.read.blame import origin_label  # SQLAlchemy: only once a blame was read
+
     parts = [f"{origin_label(origin)} · {when}", "", line.text]
     if origin.candidate_ids:
         parts += ["", "Evidence:", *(blame.evidence_text(item) for item in origin.candidate_ids)]
@@ -84,6 +89,8 @@ class BlameView(QTreeWidget):
 
     def set_blame(self, blame: Blame) -> None:
         self.clear()
+        from app.store.read.blame import origin_label  # SQLAlchemy: only once a blame was read
+
         self.memory_id = blame.memory_id
         now = self._now()
         for line in blame.lines:

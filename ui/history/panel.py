@@ -11,7 +11,7 @@ store keeps up. A history that arrives for a memory no longer selected is droppe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 from app.core.card import card_meta, expiry_line, updated_at
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision, RevisionKind, RevisionSource
-from app.store.read.blame import Blame
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
 from ui.history.blame_view import BlameView, select_revision
@@ -38,6 +37,9 @@ from ui.history.revision_table import RevisionTable, change_text
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone, badge_colors, muted_text
+
+if TYPE_CHECKING:
+    from app.store.read.blame import Blame
 
 DEBOUNCE_MS = 120  # the longest a selection waits for the history read still running
 _NOTHING = object()  # no selection waiting to be shown

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from app.core.models import REWRITE_THRESHOLD_MS, Revision
-from app.store import MemoryStore
-from app.store.read.as_of import MemoryAsOf
 from ui.cards.listing import EXPIRING_OR_EXPIRED
+
+if TYPE_CHECKING:
+    from app.store import MemoryStore
+    from app.store.read.as_of import MemoryAsOf
 
 
 @dataclass(frozen=True, slots=True)

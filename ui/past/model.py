@@ -9,15 +9,17 @@ raises (`ui.widgets.guard`). The card delegate reads `ID_ROLE` and `STATE_ROLE`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from app.store.read.as_of import MemoryAsOf
 from ui.cards.model import ID_ROLE
 from ui.past.cards import accessible_description, accessible_name, card_parts
 from ui.past.listing import folded, kept, listing_order
 from ui.widgets.guard import answer, never_raises
+
+if TYPE_CHECKING:
+    from app.store.read.as_of import MemoryAsOf
 
 STATE_ROLE = Qt.ItemDataRole.UserRole + 5
 AnyIndex = QModelIndex | QPersistentModelIndex

@@ -9,13 +9,13 @@ Read-only: nothing here writes. The history is asked for with `historyWanted` an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from app.core.clock import format_instant
 from app.core.models import Revision
-from app.store.read.as_of import MemoryAsOf
 from ui.diff.slot import DiffSlot
 from ui.history.panel import (
     empty_or_details,
@@ -30,6 +30,9 @@ from ui.history.revision_table import RevisionTable
 from ui.past.cards import expiry_words, status_badge
 from ui.widgets.long_text import LongTextView
 from ui.widgets.theme import muted_text
+
+if TYPE_CHECKING:
+    from app.store.read.as_of import MemoryAsOf
 
 
 def facts_text(state: MemoryAsOf) -> str:

@@ -9,6 +9,7 @@ listing for another instant than the one asked for last is dropped. J/K (or the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QEvent,
@@ -32,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.clock import format_instant
-from app.store.read.as_of import MemoryAsOf
 from ui.cards.delegate import CardDelegate
 from ui.cards.filter_bar import STATUSES
 from ui.cards.layout import CardFonts, CardLayout, layout_parts
@@ -44,6 +44,9 @@ from ui.past.listing import PastListing
 from ui.past.model import STATE_ROLE, PastListModel
 from ui.past.panel import PastPanel
 from ui.widgets.theme import Tone, badge_colors, muted_text
+
+if TYPE_CHECKING:
+    from app.store.read.as_of import MemoryAsOf
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 LAYOUT_BATCH = 1000
@@ -64,6 +67,8 @@ class PastCardDelegate(CardDelegate):
         super().__init__(lambda: 0, parent)
 
     def _layout(self, option: QStyleOptionViewItem, index: AnyIndex) -> tuple[CardLayout, None]:
+        from app.store.read.as_of import MemoryAsOf  # loaded by then: a past is shown
+
         state = index.data(STATE_ROLE)
         parts = card_parts(state) if isinstance(state, MemoryAsOf) else None
         return layout_parts(
@@ -277,5 +282,7 @@ class AsOfView(QWidget):
     def _current_changed(self, index: QModelIndex) -> None:
         if self._replacing:
             return
+        from app.store.read.as_of import MemoryAsOf  # loaded by then: a past is shown
+
         state = index.data(STATE_ROLE) if index.isValid() else None
         self.panel.show_state(state if isinstance(state, MemoryAsOf) else None)

@@ -9,18 +9,21 @@ store's transactions keep the two apart.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from app.core.models import Memory
 from app.core.settings import load_settings
-from app.review.apply import ApplyResult
 from app.review.errors import ReviewCancelled
-from app.review.runner import ReviewCancel, resolve_command, run_review
-from app.store import MemoryStore
 from ui.runtime import undo as undo_ops
 from ui.runtime.controller import Controller, describe_error
 from ui.runtime.tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from app.review.apply import ApplyResult
+    from app.review.runner import ReviewCancel
+    from app.store import MemoryStore
 
 
 class ReviewController(QObject):
@@ -101,6 +104,8 @@ class ReviewController(QObject):
         if refusal is not None:
             self.reviewFailed.emit(f"{refusal}. The review cannot write.")
             return
+        from app.review.runner import ReviewCancel, resolve_command, run_review  # the store's writers
+
         try:
             settings = load_settings()
             resolved = resolve_command(command, settings)

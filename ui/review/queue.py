@@ -9,6 +9,7 @@ GUI thread hundreds of milliseconds, which a hidden queue must not take at every
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QShowEvent
@@ -31,13 +32,15 @@ from app.core.clock import format_instant
 from app.core.models import Candidate
 from app.core.provenance import compartment_span
 from app.core.timefmt import relative
-from app.review.apply import ApplyResult
 from ui.cards.layout import card_text
 from ui.history.panel import plain_label
 from ui.history.provenance_table import SESSION_CHARS
 from ui.review.controller import ReviewController
 from ui.widgets.id_box import MemoryIdBox
 from ui.widgets.plain_tip import plain_tip
+
+if TYPE_CHECKING:
+    from app.review.apply import ApplyResult
 
 HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1

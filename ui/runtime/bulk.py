@@ -9,11 +9,15 @@ observed), which re-reads the cards on screen.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from app.core.models import Memory
-from app.store import KEEP, ExpiryRequiredError, MemoryStore
+from app.core.errors import ExpiryRequiredError
+from app.core.models import KEEP, Memory
 from ui.runtime import undo as undo_ops
 from ui.runtime.controller import Controller
+
+if TYPE_CHECKING:
+    from app.store import MemoryStore
 
 
 def count_word(count: int) -> str:

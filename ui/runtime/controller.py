@@ -18,15 +18,13 @@ import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from sqlalchemy.exc import SQLAlchemyError
 
-from app.core.models import Memory, Revision, RevisionKind
+from app.core.errors import ConflictError, ExpiryRequiredError, StoreError, is_sqlalchemy_error
+from app.core.models import KEEP, Memory, Revision, RevisionKind
 from app.core.paths import DatabaseChoice
-from app.store import KEEP, ConflictError, ExpiryRequiredError, MemoryStore, StoreError
-from app.store.evidence.model import Evidence
 from ui.cards.listing import (
     FIRST_PAGE,
     FIRST_ROWS,
@@ -41,7 +39,12 @@ from ui.past.listing import PastListing
 from ui.runtime import undo as undo_ops
 from ui.runtime.first_page import FirstPageRead
 from ui.runtime.idle_indexing import IdleIndexing
+from ui.runtime.pending_store import PendingStore
 from ui.runtime.tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from app.store import MemoryStore
+    from app.store.evidence.model import Evidence
 
 T = TypeVar("T")
 NOW = 10  # the runner's priority of a read a person waits for
@@ -55,7 +58,7 @@ def describe_error(exc: BaseException) -> str:
     """A message fit for the person; unexpected exceptions also go to stderr with their traceback."""
     if isinstance(exc, StoreError):
         return exc.message
-    if isinstance(exc, SQLAlchemyError):
+    if is_sqlalchemy_error(exc):
         original = getattr(exc, "orig", None)
         return f"The database failed: {original or exc}"
     traceback.print_exception(exc, file=sys.stderr)
@@ -80,12 +83,16 @@ class Controller(QObject):
     message = Signal(str)
     undoChanged = Signal(str)  # the undo action's label, "" when nothing can be undone
     storeChanged = Signal(object)  # MemoryStore: another database was opened
+    storeOpened = Signal(object)  # MemoryStore: the store the window started without has opened
     fileProblemChanged = Signal(object)  # str | None: what happened to the database's file, or None
 
-    def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
+    def __init__(self, store: MemoryStore | PendingStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.store = store
+        # A `PendingStore` answers as a read-only store; no task runs before it opened (`open_pending`).
+        self.store = cast("MemoryStore", store)
         self.runner = TaskRunner(self)
+        if isinstance(store, PendingStore):
+            self.runner.hold()
         self.filter = ViewFilter()
         self.wanted_ids: Callable[[], Sequence[int]] = list
         self._listing_token = 0
@@ -143,8 +150,43 @@ class Controller(QObject):
 
     # -- which database ---------------------------------------------------------------------------------
 
+    @property
+    def store_pending(self) -> bool:
+        """The window started without its store (`PendingStore`), which has not opened yet."""
+        return isinstance(self.store, PendingStore)
+
+    def show_first_screen(self, listing: Listing) -> None:
+        """The first page read before the store opened (`ui.runtime.first_page.first_screen_read`), shown
+        when it read the filter shown (the store's complete listing follows once it opened)."""
+        if listing.filter == self.filter:
+            self._show(listing)
+
+    def open_pending(
+        self, open_store: Callable[[], MemoryStore], failed: Callable[[BaseException], None]
+    ) -> None:
+        """Open the store the window started without, before every task; then run the tasks held
+        meanwhile and read the complete listing (observed) and the candidates. `failed` if it cannot."""
+        pending = self.store
+        assert isinstance(pending, PendingStore)
+
+        def work() -> MemoryStore:
+            store = open_store()
+            pending.real = store  # on the worker: a held task that took the stand-in reads this one
+            return store
+
+        def done(store: MemoryStore) -> None:
+            self.store = store
+            self.storeOpened.emit(store)
+            self.runner.release()
+            self.refresh(force=True)
+            self.load_candidates()
+
+        self.runner.submit(work, done, failed, priority=NOW + 1, while_held=True)
+
     def open_database(self, target: str | Path | DatabaseChoice, *, read_only: bool = False) -> None:
         """Open another database off the GUI thread; on success it replaces the current store."""
+        from app.store import MemoryStore  # SQLAlchemy: loaded once the first cards were painted
+
         self._run(lambda: MemoryStore.open(target, read_only=read_only), self._switch)
 
     def _switch(self, store: MemoryStore) -> None:

@@ -20,13 +20,13 @@ from PySide6.QtWidgets import QLabel, QStatusBar
 
 from app.core import settings as app_settings
 from app.core.clock import format_instant
-from app.store import MemoryStore
 from ui.runtime.controller import describe_error
 from ui.runtime.tasks import TaskRunner
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
     from app.hub.publish import PublishReport
+    from app.store import MemoryStore
 
 MINUTE_MS = 60_000
 

@@ -9,11 +9,14 @@ nothing else has run for `IDLE_MS`; any other work in between only postpones it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
-from app.store import MemoryStore
 from ui.runtime.tasks import ErrorHandler, TaskRunner
+
+if TYPE_CHECKING:
+    from app.store import MemoryStore
 
 IDLE_MS = 2_000
 NEXT_STEP_MS = 50

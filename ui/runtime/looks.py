@@ -9,13 +9,15 @@ is nothing "since"), and on demand. All store calls go through the controller's 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from app.store.read.digest import Digest, Watermark
 from ui.cards.model import MemoryListModel
 from ui.runtime.controller import NOW, Controller
+
+if TYPE_CHECKING:
+    from app.store.read.digest import Digest, Watermark
 
 T = TypeVar("T")
 

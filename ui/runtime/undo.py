@@ -14,9 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from app.core.errors import ConflictError
 from app.core.models import Memory, MemoryStatus, Revision
-from app.store import ConflictError, MemoryStore
+
+if TYPE_CHECKING:
+    from app.store import MemoryStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from PySide6.QtSvg import QSvgRenderer
 import resources
 from ui.window.actions import WindowActions
 
-SIZES = (16, 24, 32, 48)
+SIZES = (16, 32)  # the toolbar's 16 px, at 1x and 2x (drawn before the first cards: no more sizes)
 Group = QPalette.ColorGroup
 Role = QPalette.ColorRole
 

@@ -10,19 +10,25 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from app.store import MemoryStore
+from ui.cards.listing import Listing
 from ui.runtime.controller import Controller
 from ui.runtime.first_page import FirstPageRead
+from ui.runtime.pending_store import PendingStore
 from ui.widgets.icons import app_icon
 from ui.widgets.theme import apply_theme
 from ui.window.main_window import MainWindow
 
+if TYPE_CHECKING:
+    from app.store import MemoryStore
+
 SMOKE_TIMEOUT_MS = 30_000
+OPEN_ANYWAY_MS = 2_000  # a window never painted (started hidden) still opens its store
 
 
 # How long a thread may run Python before another waiting for the lock gets it (Python's default is
@@ -51,7 +57,8 @@ def application(*, offscreen: bool = False) -> QApplication:
 
 
 class _FirstPaint(QObject):
-    """Quits the app (exit 0) at the first paint of the card list (or the welcome page) after loading."""
+    """Quits the app (exit 0) at the first paint of the card list (or the welcome page) after loading,
+    once the store is open (a first screen read before it opened counts from then on)."""
 
     def __init__(self, window: MainWindow, app: QApplication) -> None:
         super().__init__(window)
@@ -59,11 +66,14 @@ class _FirstPaint(QObject):
         self.done = False
         self.app = app
         window.controller.memoriesLoaded.connect(self._loaded)
+        window.controller.storeOpened.connect(self._loaded)  # the first screen's cards, now with a store
         for widget in (window.list.viewport(), window.welcome):
             widget.installEventFilter(self)
         self.window = window
 
     def _loaded(self, _listing: object) -> None:
+        if self.window.controller.store_pending:
+            return
         self.loaded = True
         self.window.list.viewport().update()
         self.window.welcome.update()
@@ -87,30 +97,108 @@ def smoke_deadline(app: QApplication, window: QObject) -> QTimer:
     return timer
 
 
-def run_window(
-    store: MemoryStore, *, smoke: bool = False, theme: str = "system", first_page: FirstPageRead | None = None
-) -> int:
-    """`first_page`: the first screen's read, started before this module (and Qt) was imported."""
+class _AfterCardsPainted(QObject):
+    """Calls `then` once, as soon as the card list's first paint showing cards has ended (a zero-time
+    timer queued from that paint), or `OPEN_ANYWAY_MS` after the event loop started if the window is
+    never painted (started hidden)."""
+
+    def __init__(self, window: MainWindow, then: Callable[[], None]) -> None:
+        super().__init__(window)
+        self.window = window
+        self.then: Callable[[], None] | None = then
+        window.list.viewport().installEventFilter(self)
+        QTimer.singleShot(0, lambda: QTimer.singleShot(OPEN_ANYWAY_MS, self._now))  # from the loop's start
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and self.window.model.rowCount() > 0:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self._now)
+        return False
+
+    def _now(self) -> None:
+        then, self.then = self.then, None
+        if then is not None:
+            then()
+
+
+def _application(smoke: bool, theme: str) -> QApplication:
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
-    controller = Controller(store)
+    return app
+
+
+def _start(
+    app: QApplication, controller: Controller, smoke: bool, start: Callable[[MainWindow], None]
+) -> int:
+    """Build and show the window, `start` its first reads, run the event loop; then wait for the work
+    that must end before the process does."""
     window = MainWindow(controller)
-    if not smoke:
-        window.looks.check_on_open()  # "since you last looked", when something changed
     if smoke:
         _FirstPaint(window, app)
     deadline = smoke_deadline(app, window) if smoke else None
     window.show()
-    controller.refresh(quick_first=True, first_page=first_page)
-    controller.load_candidates()
+    start(window)
     code = app.exec()
     if deadline is not None:
         deadline.stop()
     window.save_state()
     window.review.wait_for_done()  # a review run holds the host's lease: let it finish and release it
     controller.runner.wait_for_done()
+    return code
+
+
+def run_window(
+    store: MemoryStore, *, smoke: bool = False, theme: str = "system", first_page: FirstPageRead | None = None
+) -> int:
+    """`first_page`: the first screen's read, started before this module (and Qt) was imported."""
+    app = _application(smoke, theme)
+    controller = Controller(store)
+
+    def start(window: MainWindow) -> None:
+        if not smoke:
+            window.looks.check_on_open()  # "since you last looked", when something changed
+        controller.refresh(quick_first=True, first_page=first_page)
+        controller.load_candidates()
+
+    code = _start(app, controller, smoke, start)
     if controller.store is not store:
         controller.store.close()
+    return code
+
+
+def run_first_screen(
+    first: Listing,
+    pending: PendingStore,
+    open_store: Callable[[], MemoryStore],
+    *,
+    smoke: bool = False,
+    theme: str = "system",
+) -> int:
+    """The window over a first screen read before its store (`first_screen_read`): it shows those cards
+    read-only, opens the store (`open_store`, on the controller's worker) once they are painted, and then
+    works as `run_window`'s. A store that fails to open ends the app and its error is raised here."""
+    app = _application(smoke, theme)
+    controller = Controller(pending)
+    failure: list[BaseException] = []
+
+    def start(window: MainWindow) -> None:
+        def failed(exc: BaseException) -> None:
+            failure.append(exc)
+            app.exit(1)
+
+        def opened(_store: MemoryStore) -> None:
+            if not smoke:
+                window.looks.check_on_open()
+
+        controller.storeOpened.connect(opened)
+        controller.show_first_screen(first)
+        _AfterCardsPainted(window, lambda: controller.open_pending(open_store, failed))
+
+    code = _start(app, controller, smoke, start)
+    if failure:
+        raise failure[0]
+    if not controller.store_pending and controller.store is not pending.real:
+        controller.store.close()  # another database opened since (the first is closed by its opener)
     return code
 
 

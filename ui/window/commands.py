@@ -12,14 +12,14 @@ The dialogs are opened non-blocking (`open()`/`show()`), so the event loop keeps
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
+from app.core.errors import ExpiryRequiredError
 from app.core.models import Memory, MemoryStatus
 from app.core.settings import Settings
-from app.review.apply import ApplyResult
-from app.store import ExpiryRequiredError
 from ui.dialogs.edit import EditDialog
 from ui.dialogs.expiry import ExpiryDialog
 from ui.dialogs.new_memory import NewMemoryDialog
@@ -28,6 +28,9 @@ from ui.dialogs.shortcuts import ShortcutsDialog
 from ui.runtime.bulk import BulkWrites, count_word
 from ui.window.actions import WindowActions
 from ui.window.parts import WindowParts
+
+if TYPE_CHECKING:
+    from app.review.apply import ApplyResult
 
 Confirm = Callable[[str, str], bool]
 ASK_OVER = 10  # a delete of more cards than this asks first
@@ -281,7 +284,7 @@ class WindowCommands:
 
     def _review_done(self, result: ApplyResult | str) -> None:
         self._close_progress()
-        if isinstance(result, ApplyResult):
+        if not isinstance(result, str):
             self.window.model.set_highlighted(result.changed_memory_ids)
             self.window.statusBar().showMessage(f"Review: {result.counts_line()}", 15_000)
         else:

@@ -6,6 +6,7 @@ this file lays out widgets and connects signals.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QEvent,
@@ -28,15 +29,10 @@ from PySide6.QtWidgets import (
 
 from app.core.models import Counts, Memory, MemoryStatus
 from app.core.paths import is_url
-from app.store import MemoryStore
-from app.store.read.digest import Digest
 from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
-from ui.dialogs.as_of import AsOfDialog
-from ui.dialogs.digest import DigestDialog
-from ui.dialogs.import_file import choose_and_import
 from ui.history.panel import HistoryPanel, plain_label, tint
 from ui.past.listing import PastListing
 from ui.past.view import AsOfView
@@ -54,6 +50,11 @@ from ui.window.recent_files import recent_databases, remember_database
 from ui.window.state import restore_window, save_window
 from ui.window.status_line import ErrorBanner, MessageBar, StatusLine
 from ui.window.welcome import WelcomePage
+
+if TYPE_CHECKING:
+    from app.store import MemoryStore
+    from app.store.read.digest import Digest
+    from ui.dialogs.digest import DigestDialog
 
 MINUTE_MS = 60_000
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -81,7 +82,7 @@ class MainWindow(QMainWindow):
         self.looks = SinceLastLook(controller, self.model, self)
         self.looks.digestReady.connect(self.show_digest)
         self.acts.digest.triggered.connect(self.looks.show_now)
-        self.acts.import_file.triggered.connect(lambda: choose_and_import(controller, self))
+        self.acts.import_file.triggered.connect(self._import_file)
         self._store_changed(controller.store)
         self._restore_state()
         self._timers()
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.undoChanged.connect(self._undo_changed)
         c.storeChanged.connect(self._store_changed)
+        c.storeOpened.connect(self._store_opened)
         c.fileProblemChanged.connect(self._file_problem_changed)
         self.model.dataChanged.connect(self._rows_changed)
         self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
@@ -259,6 +261,8 @@ class MainWindow(QMainWindow):
 
     def show_digest(self, digest: Digest) -> DigestDialog:
         """The digest over the window; its changes open their cards here."""
+        from ui.dialogs.digest import DigestDialog  # its modules load with the first digest
+
         dialog = DigestDialog(digest, self.controller.store.now, self)
         dialog.openMemory.connect(self._open_card)
         dialog.markSeen.connect(self.looks.mark_seen)
@@ -288,11 +292,18 @@ class MainWindow(QMainWindow):
     def looking_back(self) -> bool:
         return self.pages.currentWidget() is self.as_of_view
 
+    def _import_file(self) -> None:
+        from ui.dialogs.import_file import choose_and_import  # its modules load with the first use
+
+        choose_and_import(self.controller, self)
+
     def ask_as_of(self) -> None:
         """The As of… dialog; its instant is shown with `look_back`."""
         start = (
             self.as_of_view.at if self.looking_back and self.as_of_view.at else self.controller.store.now()
         )
+        from ui.dialogs.as_of import AsOfDialog  # its modules load with the first use
+
         dialog = AsOfDialog(start, self)
         dialog.accepted.connect(lambda: self.look_back(dialog.chosen()))
         dialog.open()
@@ -421,6 +432,10 @@ class MainWindow(QMainWindow):
         self.leave_as_of()  # the past shown was another database's
         self.model.clear()
         self.panel.show_memory(None)
+        self._store_opened(store)
+
+    def _store_opened(self, store: MemoryStore) -> None:
+        """The store's state shown (the cards stay: the store the window started without has opened)."""
         self._show_write_state(store)
         self.banner.hide()  # whatever it said was about the database that was open before
         if Path(store.location).exists():
@@ -435,7 +450,7 @@ class MainWindow(QMainWindow):
         elif self.watch and is_url(store.location):  # a server: polled while the window is active
             self.watcher = ServerWatcher(self, busy=lambda: self.controller.runner.busy)
             self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
-        self._update_actions(None)
+        self._update_actions(self.selected_memory())
 
     def _show_write_state(self, store: MemoryStore) -> None:
         """Read-only, or its file deleted or replaced: the title, status bar, panel and actions say why."""

@@ -8,65 +8,51 @@ expiry pass would serve expired memory. `injected_predicate` is the host's view 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import replace
 
 from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, or_, select, true
 
-from app.core.errors import InvalidInputError
 from app.core.models import REWRITE_THRESHOLD_MS, MemoryStatus, RevisionKind
-from app.core.text_input import text_problem, whole_number_int64
+from app.core.text_input import whole_number_int64
+from app.store.filters import (  # re-exported: where the selectors' callers found them
+    MAX_SEARCH_CHARS as MAX_SEARCH_CHARS,
+)
+from app.store.filters import (
+    MAX_SEARCH_WORDS as MAX_SEARCH_WORDS,
+)
+from app.store.filters import (
+    SORT_KEYS as SORT_KEYS,
+)
+from app.store.filters import (
+    STATUS_FILTERS as STATUS_FILTERS,
+)
+from app.store.filters import (
+    TRUST_FILTERS as TRUST_FILTERS,
+)
+from app.store.filters import (
+    MemoryFilter as MemoryFilter,
+)
+from app.store.filters import (
+    SortKey as SortKey,
+)
+from app.store.filters import (
+    StatusFilter as StatusFilter,
+)
+from app.store.filters import (
+    TrustFilter as TrustFilter,
+)
+from app.store.filters import (
+    check_search as check_search,
+)
+from app.store.filters import (
+    search_problem as search_problem,
+)
 from app.store.read.sources import source_predicate
 from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.search import index as search_index
 from app.store.search.text_match import contains_text
 
-StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other", "deleted"]
-SortKey = Literal["promoted", "updated", "id"]
-STATUS_FILTERS: tuple[StatusFilter, ...] = (
-    "all",
-    "active",
-    "dismissed",
-    "expired",
-    "expiring",
-    "rewritten",
-    "other",
-    "deleted",  # the trash: memories no longer in the host's table (`app.store.read.trash`)
-)
-TrustFilter = Literal["", "trusted", "semi", "untrusted", "screened"]
-TRUST_FILTERS: tuple[TrustFilter, ...] = ("trusted", "semi", "untrusted", "screened")
-SORT_KEYS: tuple[SortKey, ...] = ("promoted", "updated", "id")
-# Each word becomes a LIKE pattern ANDed with the others: SQLite refuses a pattern over 50,000 bytes and
-# an expression more than 1,000 deep, which it reports only as a failing database. Far above any search
-# a person types, far below either limit.
-MAX_SEARCH_CHARS = 1_000
-MAX_SEARCH_WORDS = 100
-
 m = user_memories.c
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryFilter:
-    """Which memories a listing shows. `source` is a source (`session:ses_abc`, `user:dashboard`) or a
-    whole scheme (`session:`) among the memory's sources; `since`/`until` bound `promoted_at` (from,
-    inclusive, to, exclusive: epoch ms); `trust` keeps memories of that trust (`screened`: untrusted for
-    hidden characters in their content), judged under the person's marks by the store."""
-
-    status: StatusFilter = "all"
-    search: str = ""
-    sort: SortKey = "promoted"
-    descending: bool = False
-    source: str = ""
-    since: int | None = None
-    until: int | None = None
-    trust: TrustFilter = ""
-
-    def __post_init__(self) -> None:
-        # Before the search index counts the matches of every word (a query each).
-        check_search(self.search)
-        problem = text_problem(self.source) if self.source else None
-        if problem is not None:
-            raise InvalidInputError(f"the source {problem}")
 
 
 def not_expired(now: int, own: bool) -> ColumnElement[bool]:
@@ -85,24 +71,6 @@ def is_expired(now: int, own: bool) -> ColumnElement[bool]:
 def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
     """What the agent is shown: status exactly `active` (as the host selects) and not expired."""
     return and_(m.status == MemoryStatus.ACTIVE, not_expired(now, own))
-
-
-def search_problem(text: str) -> str | None:
-    """What makes a search text unusable (too long, too many words, not storable text), or None."""
-    if len(text) > MAX_SEARCH_CHARS:
-        return f"the search text is {len(text):,} characters long; the limit is {MAX_SEARCH_CHARS:,}"
-    words = len(text.split())
-    if words > MAX_SEARCH_WORDS:
-        return f"the search text has {words:,} words; the limit is {MAX_SEARCH_WORDS}"
-    bad = text_problem(text)
-    return None if bad is None else f"the search text {bad}"
-
-
-def check_search(text: str) -> None:
-    """InvalidInputError (exit 1, a message in the window) for a search `search_problem` refuses."""
-    problem = search_problem(text)
-    if problem is not None:
-        raise InvalidInputError(problem)
 
 
 def _memory_id(term: str) -> int | None:

@@ -16,7 +16,16 @@ from app.core.models import EMPTY_DETAIL, Candidate, Revision, RevisionKind
 from app.core.provenance import parse_candidate_ids
 from app.core.text_input import INT64_MAX, INT64_MIN, tolerant_json_loads
 from app.store.read.host_cells import TIME_MAX, TIME_MIN, text_value, time_value
-from app.store.read.rows import CANDIDATE_COLUMNS, HOST_COLUMNS, HostRow, OwnFacts, build_candidate, host_row
+from app.store.read.rows import (
+    CANDIDATE_COLUMNS,
+    HOST_COLUMNS,
+    HostRow,
+    OwnFactRows,
+    OwnFacts,
+    build_candidate,
+    host_row,
+    own_facts,
+)
 from app.store.schema.tables import (
     expiry,
     memory_sources,
@@ -59,48 +68,28 @@ def fetch_row(conn: Connection, memory_id: int) -> HostRow | None:
 
 def fetch_own_facts(conn: Connection, ids: Sequence[int]) -> dict[int, OwnFacts]:
     """Expiry, own sources, revision counts and the seen baseline for `ids`, from the dashboard's tables."""
-    expires: dict[int, int] = {}
-    sources: dict[int, list[str]] = {}
-    stats: dict[int, tuple[int, int | None]] = {}
-    baselines: dict[int, int | None] = {}
-    first_seen: dict[int, int] = {}
+    found = OwnFactRows([], [], [], [])
     last_change = func.max(case((revisions.c.kind == RevisionKind.CONTENT, revisions.c.changed_at)))
     for part in chunks(ids):
-        for mid, at in conn.execute(
+        found.expiries += conn.execute(
             select(expiry.c.memory_id, expiry.c.expires_at).where(expiry.c.memory_id.in_(part))
-        ):
-            expires[mid] = at
+        ).all()
         own = select(memory_sources.c.memory_id, memory_sources.c.source).where(
             memory_sources.c.memory_id.in_(part)
         )
-        for mid, source in conn.execute(own.order_by(memory_sources.c.added_at, memory_sources.c.source)):
-            sources.setdefault(mid, []).append(source)
+        found.sources += conn.execute(own.order_by(memory_sources.c.added_at, memory_sources.c.source)).all()
         grouped = (
             select(revisions.c.memory_id, func.count(), last_change)
             .where(revisions.c.memory_id.in_(part))
             .group_by(revisions.c.memory_id)
         )
-        for mid, count, changed in conn.execute(grouped):
-            stats[mid] = (count, changed)
-        for mid, base, first in conn.execute(
+        found.stats += conn.execute(grouped).all()
+        found.seen += conn.execute(
             select(seen.c.memory_id, seen.c.baseline_rewritten_at, seen.c.first_seen_at).where(
                 seen.c.memory_id.in_(part)
             )
-        ):
-            baselines[mid], first_seen[mid] = base, first
-    facts = {}
-    for mid in set(expires) | set(sources) | set(stats) | set(baselines):
-        count, changed = stats.get(mid, (0, None))
-        facts[mid] = OwnFacts(
-            expires_at=expires.get(mid),
-            own_sources=tuple(sources.get(mid, ())),
-            revision_count=count,
-            last_content_change=changed,
-            tracked=mid in baselines,
-            baseline_rewritten_at=baselines.get(mid),
-            first_seen_at=first_seen.get(mid),
-        )
-    return facts
+        ).all()
+    return own_facts(found)
 
 
 def fetch_candidates(conn: Connection, ids: Iterable[int] | None = None) -> list[Candidate]:

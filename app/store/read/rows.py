@@ -129,6 +129,42 @@ class OwnFacts:
 NO_FACTS = OwnFacts()
 
 
+@dataclass(slots=True)
+class OwnFactRows:
+    """The raw rows of the dashboard's tables about some memories, as `fetch_own_facts` reads them:
+    (memory_id, expires_at), (memory_id, source) in the order added, (memory_id, revision count, last
+    content change) and (memory_id, baseline_rewritten_at, first_seen_at)."""
+
+    expiries: list[Sequence[Any]]
+    sources: list[Sequence[Any]]
+    stats: list[Sequence[Any]]
+    seen: list[Sequence[Any]]
+
+
+def own_facts(rows: OwnFactRows) -> dict[int, OwnFacts]:
+    """Each memory's `OwnFacts` from the rows of the dashboard's tables."""
+    expires = {mid: at for mid, at in rows.expiries}
+    sources: dict[int, list[str]] = {}
+    for mid, source in rows.sources:
+        sources.setdefault(mid, []).append(source)
+    stats = {mid: (count, changed) for mid, count, changed in rows.stats}
+    baselines = {mid: base for mid, base, _first in rows.seen}
+    first_seen = {mid: first for mid, _base, first in rows.seen}
+    facts = {}
+    for mid in set(expires) | set(sources) | set(stats) | set(baselines):
+        count, changed = stats.get(mid, (0, None))
+        facts[mid] = OwnFacts(
+            expires_at=expires.get(mid),
+            own_sources=tuple(sources.get(mid, ())),
+            revision_count=count,
+            last_content_change=changed,
+            tracked=mid in baselines,
+            baseline_rewritten_at=baselines.get(mid),
+            first_seen_at=first_seen.get(mid),
+        )
+    return facts
+
+
 def looks_rewritten(promoted_at: int, updated_at: int) -> bool:
     """The host's own rule for a row without history: updated over a minute after promotion. It holds for
     every status: the host writes all three instants from one `now` at promotion, so a dismissed row

@@ -8,13 +8,14 @@ The store's facade opens the transaction, bumps the profile version once, and co
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from app.core.clock import format_instant
 from app.core.errors import ExpiryRequiredError, InvalidInputError, NotFoundError
-from app.core.models import Candidate, MemoryStatus, RevisionKind, RevisionSource
+from app.core.models import KEEP as KEEP  # re-exported: `MemoryStore` names it
+from app.core.models import Candidate, Keep, MemoryStatus, RevisionKind, RevisionSource
 from app.core.provenance import (
     ORIGIN_MANUAL,
     ORIGIN_UPDATE,
@@ -443,27 +444,17 @@ def set_expiry(
     )
 
 
-class _Keep:
-    """`reactivate`'s default: keep the memory's current expiry."""
-
-    def __repr__(self) -> str:
-        return "KEEP"
-
-
-KEEP: Final = _Keep()
-
-
 def reactivate(
     ctx: WriteContext,
     memory_id: int,
-    new_expiry: int | _Keep | None = KEEP,
+    new_expiry: int | Keep | None = KEEP,
     *,
     source: str = RevisionSource.DASHBOARD,
 ) -> int | None:
     """Make a memory active again; an expired one needs a new expiry (in the future) or None for never."""
     require_row(ctx, memory_id)
     current = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
-    if isinstance(new_expiry, _Keep):
+    if isinstance(new_expiry, Keep):
         if current is not None and current <= ctx.now:
             raise ExpiryRequiredError(
                 f"memory #{memory_id} expired at {format_instant(current)}; "
