@@ -1,9 +1,11 @@
 """As of, every memory at once: the past profile (and the whole listing) at an instant T before now.
 
 A memory with no revision after T is at T what its row is now: one scan of the host's rows gives all
-of them, and the query leaves out those changed after T (a seek each in the revisions by memory), and,
-for the profile, those known at T and not injected then: their text is never read. Each row found
-brings its last revision (its last at or before T, there being none after). A memory with revisions
+of them. Those changed after T are left out: when few revisions follow T (a capped count in the index by
+time), their memories are read first by one range scan of that index and skipped in Python; else the
+query leaves them out (a seek each in the revisions by memory). For the profile, the query also drops
+those known at T and not injected then: their text is never read. Each row found brings its last
+revision (its last at or before T, there being none after). A memory with revisions
 after T is found by a scan of the revisions by memory: those whose first revision after T creates them
 did not exist at T and are dropped in the query (a seek each, in the index alone, which holds the
 kind); only the others get their facts (`as_of.facts_query`, driven by that set in the same
@@ -13,10 +15,12 @@ first look at it (`mdash_seen`) says whether its state at T is known.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, case, or_, select
+from sqlalchemy import Connection, Select, and_, bindparam, case, func, or_, select
 
 from app.core.models import MemoryStatus, RevisionKind
 from app.store.read.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
@@ -57,8 +61,10 @@ _LAST = (
 # `EXISTS (SELECT id ...)`, not `SELECT *`: SQLite then reads the index alone, not each revision's row.
 _UNCHANGED = ~select(r.id).where(r.memory_id == m.id, r.changed_at > _AT).exists()
 _UNRECORDED = ~select(r.id).where(r.memory_id == m.id).exists()
-UNCHANGED = {
-    profile: select(
+
+
+def _host_rows(profile: bool, seek_changed: bool) -> Select[Any]:
+    rows = select(
         m.id,
         case((_INJECTED, 1), else_=0),
         case((_INJECTED, m.content)) if profile else m.content,
@@ -66,11 +72,23 @@ UNCHANGED = {
         m.promoted_at,
         expiry.c.expires_at,
         _LAST,
+    ).select_from(user_memories.outerjoin(expiry, expiry.c.memory_id == m.id))
+    return rows.where(
+        *([_UNCHANGED] if seek_changed else []), *([or_(_INJECTED, _UNRECORDED)] if profile else [])
     )
-    .select_from(user_memories.outerjoin(expiry, expiry.c.memory_id == m.id))
-    .where(_UNCHANGED, *([or_(_INJECTED, _UNRECORDED)] if profile else []))
-    for profile in (False, True)
+
+
+# Keyed by (profile, seek): with `seek`, the rows changed after T are left out by the query (a seek per
+# row); without, every row comes back and those of `CHANGED_SINCE` are skipped in Python.
+UNCHANGED = {
+    (profile, seek): _host_rows(profile, seek) for profile in (False, True) for seek in (False, True)
 }
+# The memories with a revision after T, read from the index by time (a range scan of the revisions
+# after T, not a seek per row); counted first, up to `SKIP_IN_PYTHON_UP_TO`.
+_AFTER = select(r.memory_id).where(r.changed_at > _AT)
+CHANGED_SINCE = _AFTER.distinct()
+SKIP_IN_PYTHON_UP_TO = 20_000
+COUNT_AFTER = select(func.count()).select_from(_AFTER.limit(bindparam("b_cap")).subquery("asof_after"))
 _ACTIVE = str(MemoryStatus.ACTIVE)
 
 
@@ -78,6 +96,18 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
     """Every memory as it was at `at` (before `now`) in the profile's order; with `profile`, only those
     injected then and those whose state then is unknown. Needs the dashboard's own tables, holding every
     revision (a read-only store that kept revisions in memory reads `as_of.fetch_facts`)."""
+    # The read builds a tuple or more per memory and frees none of them: the cyclic collector, which
+    # runs every few hundred new containers, would only walk them again and again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _states_as_of(conn, at, now, profile)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _states_as_of(conn: Connection, at: int, now: int, profile: bool) -> list[MemoryAsOf]:
     states = _unchanged_states(conn, at, profile)
     for facts in facts_of_rows(conn, at, conn.execute(CHANGED_FACTS, {"b_at": at}).all()):
         state = resolve(facts, at, now)
@@ -89,13 +119,25 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
 def _unchanged_states(conn: Connection, at: int, profile: bool) -> list[MemoryAsOf]:
     """The memories with no revision after `at`: their rows now (`UNCHANGED`). The usual rows (text,
     status and time as the host writes them, with revisions) in one comprehension; the others apart."""
-    rows = conn.execute(UNCHANGED[profile], {"b_at": at}).all()
+    cap = SKIP_IN_PYTHON_UP_TO
+    seek = conn.execute(COUNT_AFTER, {"b_at": at, "b_cap": cap + 1}).scalar_one() > cap
+    rows = conn.execute(UNCHANGED[profile, seek], {"b_at": at}).all()
+    if not seek:
+        changed = set(conn.execute(CHANGED_SINCE, {"b_at": at}).scalars())
+        if changed:
+            rows = [row for row in rows if row[0] not in changed]
     # In the profile only rows injected at T have revisions and come back (status 'active', not read).
-    states = [
-        MemoryAsOf(row[0], at, True, row[2], _ACTIVE if profile else row[3], row[4], row[6], row[5], True)
-        for row in rows
-        if row[6] is not None and _usual(row, profile)
+    # Each state's fields as a plain tuple, then made a `MemoryAsOf` by `tuple.__new__` through `map`: no
+    # Python call per row (a named tuple's own `__new__` is one).
+    fields = [
+        (memory_id, at, True, content, _ACTIVE if profile else status, promoted, last, expires, True, None)
+        for memory_id, _, content, status, promoted, expires, last in rows
+        if last is not None
+        and type(content) is str
+        and type(promoted) is int
+        and (profile or type(status) is str)
     ]
+    states: list[MemoryAsOf] = list(map(tuple.__new__, repeat(MemoryAsOf), fields))
     if len(states) == len(rows):
         return states
     odd = [row for row in rows if row[6] is not None and not _usual(row, profile)]

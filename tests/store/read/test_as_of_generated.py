@@ -25,6 +25,7 @@ from hostdb import build_host_db, host_sql, memory_row
 from app.core.clock import ManualClock
 from app.core.models import MemoryStatus, Revision, RevisionKind
 from app.store import MemoryStore
+from app.store.read import as_of_scan
 from app.store.read.as_of import MemoryAsOf, facts_from_history, fetch_facts, ordered, resolve
 
 REVIEW_TIME = 1_792_552_412_000  # conftest's: the store's first look
@@ -198,7 +199,13 @@ def test_the_timeline_has_what_the_reads_must_handle(timeline: Timeline) -> None
     assert timeline.arrived_rewritten
 
 
-def test_the_whole_past_read_at_once_is_the_one_rebuilt_revision_by_revision(timeline: Timeline) -> None:
+# How many revisions after T the read skips in Python (past it, a seek per row leaves them out): the
+# default (here always in Python), none (always the seek) and a cap some instants pass and others not.
+@pytest.mark.parametrize("skip_up_to", [as_of_scan.SKIP_IN_PYTHON_UP_TO, 0, 60])
+def test_the_whole_past_read_at_once_is_the_one_rebuilt_revision_by_revision(
+    timeline: Timeline, skip_up_to: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(as_of_scan, "SKIP_IN_PYTHON_UP_TO", skip_up_to)
     store = timeline.store
     with store._read() as conn:
         everyone = [item.memory_id for item in fetch_facts(conn, store.now())]
