@@ -86,7 +86,7 @@ UNCHANGED = {
 # The memories with a revision after T, read from the index by time (a range scan of the revisions
 # after T, not a seek per row); counted first, up to `SKIP_IN_PYTHON_UP_TO`.
 _AFTER = select(r.memory_id).where(r.changed_at > _AT)
-CHANGED_SINCE = _AFTER.distinct()
+CHANGED_SINCE = _AFTER  # not DISTINCT: SQLite would then scan the whole index by memory
 SKIP_IN_PYTHON_UP_TO = 20_000
 COUNT_AFTER = select(func.count()).select_from(_AFTER.limit(bindparam("b_cap")).subquery("asof_after"))
 _ACTIVE = str(MemoryStatus.ACTIVE)
