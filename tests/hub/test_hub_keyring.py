@@ -75,7 +75,7 @@ def test_a_password_stored_in_the_keyring_is_used_and_never_reaches_the_settings
         "--json",
     )
     assert (code, err) == (0, "")
-    assert "kept in the OS keyring" in json.loads(out)["password"]
+    assert "kept in the OS keyring" in json.loads(out)["password_kept"]
     who = keyring_user(make_url(password_server))
     assert memory_keyring.kept == {(SERVICE, who): SECRET}
     assert SECRET not in settings_path().read_text(encoding="utf-8")

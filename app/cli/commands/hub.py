@@ -184,15 +184,15 @@ def cmd_configure(args: argparse.Namespace, _opener: Opener) -> int:
         "publish_every_min": hub_publish_every_setting(settings),
     }
     if args.store_password:
-        data["password"] = _store_password(_hub(data["hub_url"]))
+        data["password_kept"] = _store_password(_hub(data["hub_url"]))
     if args.json:
         print_json(data)
     else:
         print(f"hub: {data['hub_url'] or '(none)'}\nmachine: {data['machine']}")
         every = data["publish_every_min"]
         print(f"publish automatically: {f'every {every} min while the window is open' if every else 'off'}")
-        if "password" in data:
-            print(data["password"])
+        if "password_kept" in data:
+            print(data["password_kept"])
     return 0
 
 
