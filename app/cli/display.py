@@ -11,11 +11,8 @@ Offscreen only when asked: `--offscreen` or `QT_QPA_PLATFORM` (and `--smoke`, wh
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
@@ -94,6 +91,9 @@ def missing_libraries(ldd_output: str) -> list[str]:
 
 
 def _ldd(plugin: Path) -> str:
+    import shutil
+    import subprocess  # only when the plugin does not load
+
     ldd = shutil.which("ldd")
     if ldd is None:
         return ""
@@ -107,6 +107,8 @@ def _ldd(plugin: Path) -> str:
 def plugin_problem(plugin: Path) -> str | None:
     """None when the plugin loads; else the advice: the libraries `ldd` finds missing, or the loader's
     own message when it names none."""
+    import ctypes  # only when a display is about to be used
+
     try:
         ctypes.CDLL(str(plugin), mode=os.RTLD_LAZY)
     except OSError as exc:

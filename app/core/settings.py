@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -133,6 +131,8 @@ def save_problem(load_problem: str | None, edit: Callable[[], object]) -> str | 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write the settings atomically (a temporary file renamed over the old one)."""
+    import tempfile  # imported when saving: not on the window's launch path
+
     target = path or settings_path()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -161,6 +161,8 @@ MAX_PUBLISH_EVERY_MIN = 24 * 60
 
 
 def default_machine_name() -> str:
+    import socket  # asked for by the hub's settings only
+
     return socket.gethostname() or "this-machine"
 
 

@@ -1,18 +1,21 @@
 """Toolbar icons for the window's actions: small stroke SVGs under resources/icons/actions, drawn in
 `currentColor` and tinted here from the palette (button text; the disabled colour for disabled actions),
 so they follow a light or dark theme. A missing or unreadable icon leaves its action text-only.
+
+Each icon is drawn when Qt first paints it, at the size and in the mode it is painted in (`TintedSvg`,
+an icon engine keeping what it drew): the window is built without drawing the sizes and modes a
+screen never shows.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QRectF, Qt
-from PySide6.QtGui import QAction, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QAction, QIcon, QIconEngine, QPainter, QPalette, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
 import resources
 from ui.window.actions import WindowActions
 
-SIZES = (16, 32)  # the toolbar's 16 px, at 1x and 2x (drawn before the first cards: no more sizes)
 Group = QPalette.ColorGroup
 Role = QPalette.ColorRole
 
@@ -33,15 +36,39 @@ def action_svgs(acts: WindowActions) -> dict[QAction, str]:
     }
 
 
-def _pixmap(svg: str, color: str, size: int) -> QPixmap:
+def _pixmap(svg: str, color: str, size: QSize) -> QPixmap:
     renderer = QSvgRenderer(QByteArray(svg.replace("currentColor", color).encode("utf-8")))
-    pixmap = QPixmap(size, size)
+    pixmap = QPixmap(size)
     pixmap.fill(Qt.GlobalColor.transparent)
     if renderer.isValid():
         painter = QPainter(pixmap)
-        renderer.render(painter, QRectF(0, 0, size, size))
+        renderer.render(painter, QRectF(0, 0, size.width(), size.height()))
         painter.end()
     return pixmap
+
+
+class TintedSvg(QIconEngine):
+    """One toolbar SVG in the button text colour of its palette (the disabled one in Disabled mode),
+    drawn at each size and mode when first asked for, then kept."""
+
+    def __init__(self, svg: str, normal: str, disabled: str) -> None:
+        super().__init__()
+        self.svg, self.normal, self.disabled = svg, normal, disabled
+        self.drawn: dict[tuple[int, int, str], QPixmap] = {}
+
+    def clone(self) -> QIconEngine:
+        return TintedSvg(self.svg, self.normal, self.disabled)
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        color = self.disabled if mode == QIcon.Mode.Disabled else self.normal
+        key = (size.width(), size.height(), color)
+        found = self.drawn.get(key)
+        if found is None:
+            found = self.drawn[key] = _pixmap(self.svg, color, size)
+        return found
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        painter.drawPixmap(rect, self.pixmap(rect.size(), mode, state))
 
 
 def tinted_icon(name: str, palette: QPalette) -> QIcon:
@@ -52,12 +79,9 @@ def tinted_icon(name: str, palette: QPalette) -> QIcon:
         return QIcon()
     if not QSvgRenderer(QByteArray(svg.encode("utf-8"))).isValid():
         return QIcon()
-    icon = QIcon()
-    for mode, group in ((QIcon.Mode.Normal, Group.Active), (QIcon.Mode.Disabled, Group.Disabled)):
-        color = palette.color(group, Role.ButtonText).name()
-        for size in SIZES:
-            icon.addPixmap(_pixmap(svg, color, size), mode)
-    return icon
+    normal = palette.color(Group.Active, Role.ButtonText).name()
+    disabled = palette.color(Group.Disabled, Role.ButtonText).name()
+    return QIcon(TintedSvg(svg, normal, disabled))
 
 
 def apply_action_icons(acts: WindowActions, palette: QPalette) -> None:

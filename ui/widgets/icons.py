@@ -1,17 +1,17 @@
-"""The app icon, read from `resources/icons` through importlib.resources (works frozen too)."""
+"""The app icon, read from `resources/icons` through the `resources` package (works frozen too)."""
 
 from __future__ import annotations
 
-from importlib import resources
-
 from PySide6.QtGui import QIcon, QPixmap
+
+import resources
 
 
 def app_pixmap() -> QPixmap:
     pixmap = QPixmap()
     try:
-        data = resources.files("resources").joinpath("icons/memory-dashboard-256.png").read_bytes()
-    except (FileNotFoundError, ModuleNotFoundError, OSError):
+        data = resources.read_bytes(resources.APP_ICON_PNG)
+    except OSError:
         return pixmap
     pixmap.loadFromData(data)
     return pixmap

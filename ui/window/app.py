@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -190,9 +189,14 @@ def run_first_screen(
             if not smoke:
                 window.looks.check_on_open()
 
+        def cards_painted() -> None:  # the selected card's details next, then the store opens
+            window.panel.release()
+            QTimer.singleShot(0, lambda: controller.open_pending(open_store, failed))
+
         controller.storeOpened.connect(opened)
+        window.panel.hold()
         controller.show_first_screen(first)
-        _AfterCardsPainted(window, lambda: controller.open_pending(open_store, failed))
+        _AfterCardsPainted(window, cards_painted)
 
     code = _start(app, controller, smoke, start)
     if failure:
@@ -223,6 +227,8 @@ def screenshot(
 ) -> None:
     """Render the main window offscreen (the history panel of `select`, else the first card) to a PNG;
     with `as_of`, looking back at that instant (As of…)."""
+    import tempfile  # not on the launch's path
+
     app = application(offscreen=True)
     apply_theme(app, theme)
     with tempfile.TemporaryDirectory() as folder:

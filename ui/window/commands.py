@@ -20,17 +20,17 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
 from app.core.errors import ExpiryRequiredError
 from app.core.models import Memory, MemoryStatus
 from app.core.settings import Settings
-from ui.dialogs.edit import EditDialog
-from ui.dialogs.expiry import ExpiryDialog
-from ui.dialogs.new_memory import NewMemoryDialog
-from ui.dialogs.preferences import PreferencesDialog
-from ui.dialogs.shortcuts import ShortcutsDialog
 from ui.runtime.bulk import BulkWrites, count_word
 from ui.window.actions import WindowActions
 from ui.window.parts import WindowParts
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the dialogs' modules load when each is first opened, not before the first paint
     from app.review.apply import ApplyResult
+    from ui.dialogs.edit import EditDialog
+    from ui.dialogs.expiry import ExpiryDialog
+    from ui.dialogs.new_memory import NewMemoryDialog
+    from ui.dialogs.preferences import PreferencesDialog
+    from ui.dialogs.shortcuts import ShortcutsDialog
 
 Confirm = Callable[[str, str], bool]
 ASK_OVER = 10  # a delete of more cards than this asks first
@@ -83,6 +83,8 @@ class WindowCommands:
         if self.edit_dialog is not None and self.edit_dialog.isVisible():
             self.edit_dialog.raise_()  # one editor at a time, however the edit was asked for
             return
+        from ui.dialogs.edit import EditDialog
+
         self.edit_dialog = EditDialog(self.controller, memory, self.dialog_parent)
         self.edit_dialog.open()
         self.edit_dialog.editor.setFocus()
@@ -151,6 +153,8 @@ class WindowCommands:
         if self.new_dialog is not None and self.new_dialog.isVisible():
             self.new_dialog.raise_()
             return
+        from ui.dialogs.new_memory import NewMemoryDialog
+
         self.new_dialog = NewMemoryDialog(self.controller, self.bulk, self.dialog_parent)
         self.new_dialog.open()
         self.new_dialog.editor.setFocus()
@@ -178,6 +182,8 @@ class WindowCommands:
             self.bulk.dismiss(ids)
 
     def _ask_expiry(self, memory: Memory, reactivating: bool, many: list[int] | None = None) -> None:
+        from ui.dialogs.expiry import ExpiryDialog
+
         dialog = ExpiryDialog(
             memory, self.controller.store.now, reactivating=reactivating, parent=self.dialog_parent
         )
@@ -231,6 +237,8 @@ class WindowCommands:
         if self.preferences_dialog is not None and self.preferences_dialog.isVisible():
             self.preferences_dialog.raise_()
             return
+        from ui.dialogs.preferences import PreferencesDialog
+
         dialog = PreferencesDialog(self.dialog_parent, reason=reason)
         self.preferences_dialog = dialog
 
@@ -245,6 +253,8 @@ class WindowCommands:
         dialog.command.setFocus()
 
     def show_shortcuts(self) -> None:
+        from ui.dialogs.shortcuts import ShortcutsDialog
+
         self.shortcuts_dialog = ShortcutsDialog(self.dialog_parent)
         self.shortcuts_dialog.open()
 

@@ -35,7 +35,6 @@ from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
 from ui.history.panel import HistoryPanel, plain_label, tint
 from ui.past.listing import PastListing
-from ui.past.view import AsOfView
 from ui.review.controller import ReviewController
 from ui.review.queue import ReviewQueue
 from ui.runtime.controller import Controller
@@ -55,6 +54,7 @@ if TYPE_CHECKING:
     from app.store import MemoryStore
     from app.store.read.digest import Digest
     from ui.dialogs.digest import DigestDialog
+    from ui.past.view import AsOfView
 
 MINUTE_MS = 60_000
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.watcher: DatabaseWatcher | ServerWatcher | None = None
         self._select_after_listing: int | None = None
         self._shown_filter: ViewFilter | None = None  # the filter of the listing the cards show
+        self._as_of_view: AsOfView | None = None  # built when the past is first asked for
         self._build()
         self._connect()
         self.queue = ReviewQueue(self.review, self.acts.run_review, controller.store.now, self)
@@ -119,8 +120,6 @@ class MainWindow(QMainWindow):
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.welcome)
-        self.as_of_view = AsOfView(self)
-        self.pages.addWidget(self.as_of_view)
         self.banner = ErrorBanner(self)
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -211,15 +210,27 @@ class MainWindow(QMainWindow):
         a.undo.setEnabled(False)
 
     def _connect_past(self) -> None:
-        c, past = self.controller, self.as_of_view
         self.acts.as_of.triggered.connect(self.ask_as_of)
-        c.asOfLoaded.connect(self._as_of_loaded)
+        self.controller.asOfLoaded.connect(self._as_of_loaded)
+
+    @property
+    def as_of_view(self) -> AsOfView:
+        """The page showing the past (As of…), built the first time it is asked for: not before the
+        first cards are painted."""
+        if self._as_of_view is not None:
+            return self._as_of_view
+        from ui.past.view import AsOfView
+
+        c = self.controller
+        past = self._as_of_view = AsOfView(self)
+        self.pages.addWidget(past)
         past.left.connect(self.leave_as_of)
         past.firstScreenPainted.connect(c.read_whole_past)
         past.panel.historyWanted.connect(c.load_history_as_of)
         c.pastHistoryLoaded.connect(past.panel.set_history)
         past.panel.revisionWanted.connect(c.load_revision)
         c.revisionLoaded.connect(past.panel.set_revision)
+        return past
 
     def _timers(self) -> None:
         self.minute = QTimer(self)
@@ -290,7 +301,7 @@ class MainWindow(QMainWindow):
 
     @property
     def looking_back(self) -> bool:
-        return self.pages.currentWidget() is self.as_of_view
+        return self._as_of_view is not None and self.pages.currentWidget() is self._as_of_view
 
     def _import_file(self) -> None:
         from ui.dialogs.import_file import choose_and_import  # its modules load with the first use
@@ -328,6 +339,8 @@ class MainWindow(QMainWindow):
 
     def leave_as_of(self) -> None:
         self.controller.leave_as_of()
+        if self._as_of_view is None:
+            return  # never looked back
         self.as_of_view.begin(None)  # a listing still on its way is dropped
         if self.looking_back:
             self.pages.setCurrentWidget(self.splitter)
