@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from ui.cards.listing import Listing
 from ui.runtime.controller import Controller
 from ui.runtime.first_page import first_screen_read
 from ui.runtime.pending_store import OPENING, PendingStore
+from ui.window.app import FIRST_CARDS
 from ui.window.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -161,6 +163,11 @@ def test_the_smoke_run_waits_for_the_store(host_db: Path, tmp_path: Path) -> Non
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
     args = [sys.executable, "-m", "app", "--db", str(host_db), "--smoke"]
+    started = time.perf_counter()
     done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert query(host_db, "SELECT count(*) FROM mdash_seen") != [(0,)]  # the store's complete listing ran
+    # It says when its first cards were painted (the frozen build's launch row reads this line), on
+    # the monotonic clock `perf_counter` reads: after this process started it, before it ended.
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith(FIRST_CARDS)]
+    assert started < float(line.split()[-1]) < time.perf_counter()
