@@ -26,11 +26,17 @@ if TYPE_CHECKING:
     from app.store import MemoryStore
 
 
+def last_run_line(result: ApplyResult) -> str:
+    changed = ", ".join(f"#{i}" for i in result.changed_memory_ids) or "none"
+    return f"Last review ({result.run_id}): {result.counts_line()}; changed: {changed}"
+
+
 class ReviewController(QObject):
     reviewStarted = Signal(str)  # the command
     reviewFinished = Signal(object)  # ApplyResult
     reviewFailed = Signal(str)
     reviewCancelled = Signal(str)  # what to tell the person
+    lastRunChanged = Signal(str)  # `last_run`, the review queue's line about the last run
 
     def __init__(self, controller: Controller) -> None:
         super().__init__(controller)
@@ -38,6 +44,15 @@ class ReviewController(QObject):
         self._review_runner = TaskRunner(self)
         self.running = False
         self._cancel: ReviewCancel | None = None
+        self.last_run = ""  # what the last run did (or is doing): kept here for a queue opened later
+        self.reviewStarted.connect(lambda command: self._note(f"Running the reviewer: {command}"))
+        self.reviewFinished.connect(lambda result: self._note(last_run_line(result)))
+        self.reviewCancelled.connect(self._note)
+        self.reviewFailed.connect(lambda message: self._note(f"The review did not run: {message}"))
+
+    def _note(self, line: str) -> None:
+        self.last_run = line
+        self.lastRunChanged.emit(line)
 
     def wait_for_done(self) -> None:
         self._review_runner.wait_for_done()

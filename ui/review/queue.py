@@ -40,7 +40,7 @@ from ui.widgets.id_box import MemoryIdBox
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
-    from app.review.apply import ApplyResult
+    pass
 
 HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -62,12 +62,12 @@ class ReviewQueue(QDialog):
         self.review = review
         self._now = now
         self._candidates: dict[int, Candidate] = {}
-        self._latest: list[Candidate] = []  # the candidates last read
+        self._latest = review.controller.candidates  # the candidates last read (None: not yet)
         self._shown: list[Candidate] | None = None  # the candidates the table was built from
         self._text_edited = False
         self.setWindowTitle("Review queue")
         self.resize(900, 560)
-        self.summary = plain_label()
+        self.summary = plain_label("Reading the pending candidates…")
         self.table = QTreeWidget(self)
         self.table.setHeaderLabels(HEADERS)
         self.table.setRootIsDecorated(False)
@@ -116,22 +116,11 @@ class ReviewQueue(QDialog):
         layout.addWidget(QLabel("Text of the promoted memory:"))
         layout.addWidget(self.text)
         layout.addLayout(row)
-        self.last_run = plain_label()
+        self.last_run = plain_label(review.last_run)  # a run before this queue was opened too
         layout.addWidget(self.last_run)
         review.controller.candidatesLoaded.connect(self.set_candidates)
-        review.reviewStarted.connect(
-            lambda command: self.last_run.setText(f"Running the reviewer: {command}")
-        )
-        review.reviewFinished.connect(self._review_finished)
-        review.reviewCancelled.connect(self.last_run.setText)
-        review.reviewFailed.connect(
-            lambda message: self.last_run.setText(f"The review did not run: {message}")
-        )
-        self._selection_changed()
-
-    def _review_finished(self, result: ApplyResult) -> None:
-        changed = ", ".join(f"#{i}" for i in result.changed_memory_ids) or "none"
-        self.last_run.setText(f"Last review ({result.run_id}): {result.counts_line()}; changed: {changed}")
+        review.lastRunChanged.connect(self.last_run.setText)
+        review.reviewFinished.connect(lambda _result: self._selection_changed())
         self._selection_changed()
 
     def set_candidates(self, candidates: Sequence[Candidate]) -> None:
@@ -141,12 +130,12 @@ class ReviewQueue(QDialog):
             self._build_table()
 
     def showEvent(self, event: QShowEvent) -> None:
-        if self._latest != self._shown:
+        if self._latest is not None and self._latest != self._shown:
             self._build_table()
         super().showEvent(event)
 
     def _build_table(self) -> None:
-        candidates = self._shown = self._latest
+        candidates = self._shown = self._latest or []
         selected = set(self.selected_ids())
         self._candidates = {candidate.id: candidate for candidate in candidates}
         self.table.clear()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.core.errors import ConflictError, ExpiryRequiredError, StoreError, is_sqlalchemy_error
-from app.core.models import KEEP, Memory, Revision, RevisionKind
+from app.core.models import KEEP, Candidate, Memory, Revision, RevisionKind
 from app.core.paths import DatabaseChoice
 from ui.cards.listing import (
     FIRST_PAGE,
@@ -94,6 +94,8 @@ class Controller(QObject):
         if isinstance(store, PendingStore):
             self.runner.hold()
         self.filter = ViewFilter()
+        self.candidates: list[Candidate] | None = None  # the pending candidates last read
+        self.candidatesLoaded.connect(self._candidates_read)
         self.wanted_ids: Callable[[], Sequence[int]] = list
         self._listing_token = 0
         self._refreshing = False
@@ -388,6 +390,9 @@ class Controller(QObject):
 
     def load_candidates(self) -> None:
         self._run(self.store.candidates, self.candidatesLoaded.emit)
+
+    def _candidates_read(self, candidates: Sequence[Candidate]) -> None:
+        self.candidates = list(candidates)
 
     def load_evidence(self, ids: Sequence[int], done: Callable[[Mapping[int, Evidence]], None]) -> None:
         """The evidence archive's words of candidates (`MemoryStore.evidence`), read off the GUI thread."""

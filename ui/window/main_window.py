@@ -36,7 +36,6 @@ from ui.cards.model import ID_ROLE, MemoryListModel
 from ui.history.panel import HistoryPanel, plain_label, tint
 from ui.past.listing import PastListing
 from ui.review.controller import ReviewController
-from ui.review.queue import ReviewQueue
 from ui.runtime.controller import Controller
 from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher
 from ui.runtime.looks import SinceLastLook
@@ -55,6 +54,7 @@ if TYPE_CHECKING:
     from app.store.read.digest import Digest
     from ui.dialogs.digest import DigestDialog
     from ui.past.view import AsOfView
+    from ui.review.queue import ReviewQueue
 
 MINUTE_MS = 60_000
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -76,9 +76,9 @@ class MainWindow(QMainWindow):
         self._select_after_listing: int | None = None
         self._shown_filter: ViewFilter | None = None  # the filter of the listing the cards show
         self._as_of_view: AsOfView | None = None  # built when the past is first asked for
+        self._queue: ReviewQueue | None = None  # built when first opened
         self._build()
         self._connect()
-        self.queue = ReviewQueue(self.review, self.acts.run_review, controller.store.now, self)
         build_menus(self)
         self.looks = SinceLastLook(controller, self.model, self)
         self.looks.digestReady.connect(self.show_digest)
@@ -261,6 +261,16 @@ class MainWindow(QMainWindow):
     def refresh(self) -> None:
         self.controller.refresh()
         self.controller.load_candidates()
+
+    @property
+    def queue(self) -> ReviewQueue:
+        """The review queue's window, built the first time it is asked for (not before the first paint)."""
+        if self._queue is None:
+            from ui.review.queue import ReviewQueue
+
+            now = lambda: self.controller.store.now()  # noqa: E731 - the store of the moment
+            self._queue = ReviewQueue(self.review, self.acts.run_review, now, self)
+        return self._queue
 
     def show_queue(self) -> None:
         self.controller.load_candidates()
