@@ -121,3 +121,22 @@ def test_install_script_installs_and_uninstalls(tmp_path: Path) -> None:
         ["sh", str(unpacked / "install.sh"), "--uninstall"], env=env, check=True, capture_output=True
     )
     assert not opt.exists() and not launcher.exists() and not desktop.exists() and not icon.exists()
+
+
+def test_nothing_the_frozen_build_leaves_out_is_imported_by_the_app() -> None:
+    """The spec excludes `multiprocessing` (bundled, PyInstaller's runtime hook imported it at every
+    start): an import of it in app/ or ui/ would be a ModuleNotFoundError in the frozen build only."""
+    import ast
+
+    spec = (PACKAGING / "memory-dashboard.spec").read_text(encoding="utf-8")
+    assert '"multiprocessing",' in spec
+    for path in [*(ROOT / "app").rglob("*.py"), *(ROOT / "ui").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not any(name.split(".")[0] == "multiprocessing" for name in names), path
