@@ -65,6 +65,9 @@ def title_label() -> QLabel:
     return label
 
 
+NOTHING_SELECTED = "Select a memory to see its content, provenance and history."
+
+
 def empty_or_details(panel: QWidget, empty_text: str, details: QWidget) -> tuple[QStackedWidget, QLabel]:
     """A panel's two pages, in its margins: a centred line while nothing is selected, and `details`."""
     stack = QStackedWidget(panel)
@@ -178,9 +181,7 @@ class HistoryPanel(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._apply_pending)
-        self._stack, self.empty = empty_or_details(
-            self, "Select a memory to see its content, provenance and history.", self._build_details()
-        )
+        self._stack, self.empty = empty_or_details(self, NOTHING_SELECTED, self._build_details())
 
     def _build_details(self) -> QWidget:
         page = QWidget(self)
@@ -298,12 +299,15 @@ class HistoryPanel(QWidget):
 
     def hold(self) -> None:
         """Selections wait, the last one kept, until `release`: the launch paints its first cards
-        before the selected one's details (they would be laid out and painted in the same turn)."""
+        before the selected one's details (they would be laid out and painted in the same turn). The
+        empty page says nothing meanwhile: a selection is on its way."""
         self._held = True
+        self.empty.clear()
 
     def release(self) -> None:
         """The selection kept by `hold` is shown in the next event-loop turn."""
         self._held = False
+        self.empty.setText(NOTHING_SELECTED)
         if self._pending is not _NOTHING:
             self._timer.start(0)
 

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from window_helpers import make_window, select, settle
 
 from app.store import MemoryFilter, MemoryStore
-from ui.history.panel import HistoryPanel
+from ui.history.panel import NOTHING_SELECTED, HistoryPanel
 
 
 def test_the_history_is_asked_for_before_the_details_are_shown(qtbot: QtBot, store: MemoryStore) -> None:
@@ -57,7 +57,9 @@ def test_a_held_panel_shows_the_last_selection_once_released(qtbot: QtBot, store
     panel.show_memory(second)
     panel._apply_pending()  # what its timer would call: held, so nothing is shown
     assert panel.memory is None and asked == []
+    assert panel.empty.text() == ""  # not "Select a memory": one is on its way
     with qtbot.waitSignal(panel.historyWanted, timeout=5_000) as wanted:
         panel.release()
     assert wanted.args == [second.id] and asked == [second.id]
     assert panel.memory == second and panel.title.text() == f"Memory #{second.id}"
+    assert panel.empty.text() == NOTHING_SELECTED  # for when nothing is selected again
