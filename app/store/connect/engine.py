@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, QueuePool, create_engine, event, inspect, make_url
@@ -37,6 +37,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
 BUSY_ENV = "MEMORY_DASHBOARD_BUSY_TIMEOUT_MS"
 BEGIN_OPTION = "sqlite_begin"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +114,30 @@ def _connect(uri: str, timeout_ms: int) -> sqlite3.Connection:
     )
     connection.text_factory = decode_text  # text that is not UTF-8 reads as marked text, not an error
     return connection
+
+
+# sqlite3's own message for a TEXT value that is not valid UTF-8, under its default text factory.
+_UNDECODABLE = "Could not decode to UTF-8"
+
+
+def plain_text_read(conn: Connection, read: Callable[[], T]) -> T:
+    """`read()` with sqlite3 decoding every text itself (no Python call per text, as the connections'
+    `decode_text` makes): for a read of a hundred thousand texts. If one text is not valid UTF-8 (the
+    default factory fails the query), `read()` runs again with the connections' own factory, so the
+    answer is the one they give. On PostgreSQL, `read()` as it is."""
+    driver = conn.connection.driver_connection
+    if not isinstance(driver, sqlite3.Connection):
+        return read()
+    own_factory = driver.text_factory
+    driver.text_factory = str
+    try:
+        return read()
+    except (sqlite3.OperationalError, OperationalError) as exc:
+        if not str(getattr(exc, "orig", exc)).startswith(_UNDECODABLE):
+            raise
+    finally:
+        driver.text_factory = own_factory
+    return read()
 
 
 def _read_table_names(connection: sqlite3.Connection) -> set[str]:

@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, bindparam, case, func, or_, select
+from sqlalchemy import Connection, Select, bindparam, case, func, or_, select
 
 from app.core.models import MemoryStatus, RevisionKind
+from app.store.connect.engine import plain_text_read
 from app.store.read.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
 from app.store.read.reads import chunks
 from app.store.schema.tables import INT64, expiry, revisions, seen, user_memories
@@ -44,13 +45,12 @@ _FIRST_AFTER = (
 CHANGED = select(_CHANGED_IDS.c.memory_id).where(_FIRST_AFTER > 0)
 CHANGED_FACTS = facts_query(CHANGED.subquery("asof_existed").c.memory_id)
 
-# The host's rows with no revision after T, each with whether it was injected at T and its last
-# revision (all of its revisions are at or before T). For the profile, only those injected at T or
-# with no revision at all (whose state at T may be unknown); the text only of those injected at T,
-# the status only of the others (an injected row's is 'active').
-_INJECTED = and_(
-    m.status == MemoryStatus.ACTIVE, or_(expiry.c.expires_at.is_(None), expiry.c.expires_at > _AT)
-)
+# The host's rows with no revision after T, each with whether it is active and its last revision
+# (all of its revisions are at or before T). For the profile, only those active (injected at T unless
+# their expiry had passed by then: `_EXPIRIES`, read apart) or with no revision at all (whose state
+# at T may be unknown); the text only of those active, the status only of the others (an active row's
+# is 'active'). No join of the expiries: a seek per row, for the few rows that have one.
+_ACTIVE_ROW = m.status == MemoryStatus.ACTIVE
 _LAST = (
     select(r.changed_at)
     .where(r.memory_id == m.id)
@@ -66,15 +66,14 @@ _UNRECORDED = ~select(r.id).where(r.memory_id == m.id).exists()
 def _host_rows(profile: bool, seek_changed: bool) -> Select[Any]:
     rows = select(
         m.id,
-        case((_INJECTED, 1), else_=0),
-        case((_INJECTED, m.content)) if profile else m.content,
-        case((_INJECTED, None), else_=m.status) if profile else m.status,
+        case((_ACTIVE_ROW, 1), else_=0),
+        case((_ACTIVE_ROW, m.content)) if profile else m.content,
+        case((_ACTIVE_ROW, None), else_=m.status) if profile else m.status,
         m.promoted_at,
-        expiry.c.expires_at,
         _LAST,
-    ).select_from(user_memories.outerjoin(expiry, expiry.c.memory_id == m.id))
+    )
     return rows.where(
-        *([_UNCHANGED] if seek_changed else []), *([or_(_INJECTED, _UNRECORDED)] if profile else [])
+        *([_UNCHANGED] if seek_changed else []), *([or_(_ACTIVE_ROW, _UNRECORDED)] if profile else [])
     )
 
 
@@ -90,6 +89,8 @@ CHANGED_SINCE = _AFTER  # not DISTINCT: SQLite would then scan the whole index b
 SKIP_IN_PYTHON_UP_TO = 20_000
 COUNT_AFTER = select(func.count()).select_from(_AFTER.limit(bindparam("b_cap")).subquery("asof_after"))
 _ACTIVE = str(MemoryStatus.ACTIVE)
+# Every expiry, and whether it had passed by T (compared in SQL, as the host compares it).
+_EXPIRIES = select(expiry.c.memory_id, expiry.c.expires_at, expiry.c.expires_at <= _AT)
 
 
 def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[MemoryAsOf]:
@@ -101,7 +102,7 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _states_as_of(conn, at, now, profile)
+        return plain_text_read(conn, lambda: _states_as_of(conn, at, now, profile))
     finally:
         if collecting:
             gc.enable()
@@ -119,19 +120,38 @@ def _states_as_of(conn: Connection, at: int, now: int, profile: bool) -> list[Me
 def _unchanged_states(conn: Connection, at: int, profile: bool) -> list[MemoryAsOf]:
     """The memories with no revision after `at`: their rows now (`UNCHANGED`). The usual rows (text,
     status and time as the host writes them, with revisions) in one comprehension; the others apart."""
+    expiring: dict[int, Any] = {}
+    lapsed: set[int] = set()  # expired by `at`
+    for memory_id, expires_at, passed in conn.execute(_EXPIRIES, {"b_at": at}):
+        expiring[memory_id] = expires_at
+        if passed:
+            lapsed.add(memory_id)
     cap = SKIP_IN_PYTHON_UP_TO
     seek = conn.execute(COUNT_AFTER, {"b_at": at, "b_cap": cap + 1}).scalar_one() > cap
     rows = conn.execute(UNCHANGED[profile, seek], {"b_at": at}).all()
-    if not seek:
-        changed = set(conn.execute(CHANGED_SINCE, {"b_at": at}).scalars())
-        if changed:
-            rows = [row for row in rows if row[0] not in changed]
-    # In the profile only rows injected at T have revisions and come back (status 'active', not read).
-    # Each state's fields as a plain tuple, then made a `MemoryAsOf` by `tuple.__new__` through `map`: no
+    changed = set() if seek else set(conn.execute(CHANGED_SINCE, {"b_at": at}).scalars())
+    # Out of the profile: an active row whose expiry had passed by `at`, unless its state then is unknown.
+    expired = lapsed if profile else set()
+    if changed or expired:
+        rows = [row for row in rows if row[0] not in changed and (row[0] not in expired or row[5] is None)]
+    # In the profile only active rows have revisions and come back (status 'active', not read). Each
+    # state's fields as a plain tuple, then made a `MemoryAsOf` by `tuple.__new__` through `map`: no
     # Python call per row (a named tuple's own `__new__` is one).
+    expires = expiring.get
     fields = [
-        (memory_id, at, True, content, _ACTIVE if profile else status, promoted, last, expires, True, None)
-        for memory_id, _, content, status, promoted, expires, last in rows
+        (
+            memory_id,
+            at,
+            True,
+            content,
+            _ACTIVE if profile else status,
+            promoted,
+            last,
+            expires(memory_id),
+            True,
+            None,
+        )
+        for memory_id, _, content, status, promoted, last in rows
         if last is not None
         and type(content) is str
         and type(promoted) is int
@@ -140,14 +160,16 @@ def _unchanged_states(conn: Connection, at: int, profile: bool) -> list[MemoryAs
     states: list[MemoryAsOf] = list(map(tuple.__new__, repeat(MemoryAsOf), fields))
     if len(states) == len(rows):
         return states
-    odd = [row for row in rows if row[6] is not None and not _usual(row, profile)]
-    for memory_id, _, content, status, promoted, expires, last in odd:
+    odd = [row for row in rows if row[5] is not None and not _usual(row, profile)]
+    for memory_id, _, content, status, promoted, last in odd:
         content, status, promoted = host_state(content, _ACTIVE if profile else status, promoted)
-        states.append(MemoryAsOf(memory_id, at, True, content, status, promoted, last, expires, True))
-    unrecorded = [row for row in rows if row[6] is None]
+        states.append(
+            MemoryAsOf(memory_id, at, True, content, status, promoted, last, expires(memory_id), True)
+        )
+    unrecorded = [row for row in rows if row[5] is None]
     first_seen = _first_seen(conn, [row[0] for row in unrecorded])
     for unseen in unrecorded:
-        state = _unrecorded_state(unseen, at, first_seen.get(unseen[0]))
+        state = _unrecorded_state(unseen, at, first_seen.get(unseen[0]), expires(unseen[0]))
         if state is not None and (not profile or state.injected or not state.known):
             states.append(state)
     return states
@@ -167,10 +189,12 @@ def _first_seen(conn: Connection, memory_ids: Sequence[int]) -> dict[int, int]:
     return found
 
 
-def _unrecorded_state(row: Sequence[Any], at: int, first_seen: int | None) -> MemoryAsOf | None:
+def _unrecorded_state(
+    row: Sequence[Any], at: int, first_seen: int | None, expires_at: Any
+) -> MemoryAsOf | None:
     """A memory the dashboard has no revision of: its row now if it saw it by `at` (as `resolve`)."""
-    memory_id, injected, content, status, promoted_at, expires_at, _ = row
-    content, status, promoted_at = host_state(content, _ACTIVE if injected else status, promoted_at)
+    memory_id, active, content, status, promoted_at, _ = row
+    content, status, promoted_at = host_state(content, _ACTIVE if active else status, promoted_at)
     if first_seen is not None and first_seen <= at:
         return MemoryAsOf(memory_id, at, True, content, status, promoted_at, None, expires_at, True)
     if promoted_at > at:
