@@ -32,18 +32,30 @@ r = revisions.c
 m = user_memories.c
 _AT = bindparam("b_at", type_=INT64)
 
-# The memories changed after T whose first revision after T does not create them (a negative id: it
-# does). Both the distinct memories and each one's first revision come from the index by memory.
-_CHANGED_IDS = select(r.memory_id).where(r.changed_at > _AT).distinct().subquery("asof_changed")
-_FIRST_AFTER = (
-    select(case((r.kind == RevisionKind.CREATE, -r.id), else_=r.id))
-    .where(r.memory_id == _CHANGED_IDS.c.memory_id, r.changed_at > _AT)
-    .order_by(r.changed_at, r.id)
-    .limit(1)
-    .scalar_subquery()
-)
-CHANGED = select(_CHANGED_IDS.c.memory_id).where(_FIRST_AFTER > 0)
-CHANGED_FACTS = facts_query(CHANGED.subquery("asof_existed").c.memory_id)
+
+def _changed_facts(few: bool) -> Select[Any]:
+    """The facts of the memories changed after T whose first revision after T does not create them
+    (a negative id: it does); each one's first revision after T comes from the index by memory. The
+    distinct memories too, unless few revisions follow T: then they come from the range after T of the
+    index by time (`memory_id + 0`: an expression, which SQLite cannot take in order from the index by
+    memory, whose every entry it would otherwise scan for `DISTINCT`)."""
+    memory = (r.memory_id + 0) if few else r.memory_id
+    changed_ids = (
+        select(memory.label("memory_id")).where(r.changed_at > _AT).distinct().subquery("asof_changed")
+    )
+    first_after = (
+        select(case((r.kind == RevisionKind.CREATE, -r.id), else_=r.id))
+        .where(r.memory_id == changed_ids.c.memory_id, r.changed_at > _AT)
+        .order_by(r.changed_at, r.id)
+        .limit(1)
+        .scalar_subquery()
+    )
+    existed = select(changed_ids.c.memory_id).where(first_after > 0).subquery("asof_existed")
+    return facts_query(existed.c.memory_id)
+
+
+# Keyed by `few`: whether the count of revisions after T is within `SKIP_IN_PYTHON_UP_TO`.
+CHANGED_FACTS = {few: _changed_facts(few) for few in (False, True)}
 
 # The host's rows with no revision after T, each with whether it is active and its last revision
 # (all of its revisions are at or before T). For the profile, only those active (injected at T unless
@@ -109,15 +121,17 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
 
 
 def _states_as_of(conn: Connection, at: int, now: int, profile: bool) -> list[MemoryAsOf]:
-    states = _unchanged_states(conn, at, profile)
-    for facts in facts_of_rows(conn, at, conn.execute(CHANGED_FACTS, {"b_at": at}).all()):
+    cap = SKIP_IN_PYTHON_UP_TO
+    few = conn.execute(COUNT_AFTER, {"b_at": at, "b_cap": cap + 1}).scalar_one() <= cap
+    states = _unchanged_states(conn, at, profile, few)
+    for facts in facts_of_rows(conn, at, conn.execute(CHANGED_FACTS[few], {"b_at": at}).all()):
         state = resolve(facts, at, now)
         if state is not None and (not profile or state.injected or not state.known):
             states.append(state)
     return ordered(states)
 
 
-def _unchanged_states(conn: Connection, at: int, profile: bool) -> list[MemoryAsOf]:
+def _unchanged_states(conn: Connection, at: int, profile: bool, few: bool) -> list[MemoryAsOf]:
     """The memories with no revision after `at`: their rows now (`UNCHANGED`). The usual rows (text,
     status and time as the host writes them, with revisions) in one comprehension; the others apart."""
     expiring: dict[int, Any] = {}
@@ -126,10 +140,8 @@ def _unchanged_states(conn: Connection, at: int, profile: bool) -> list[MemoryAs
         expiring[memory_id] = expires_at
         if passed:
             lapsed.add(memory_id)
-    cap = SKIP_IN_PYTHON_UP_TO
-    seek = conn.execute(COUNT_AFTER, {"b_at": at, "b_cap": cap + 1}).scalar_one() > cap
-    rows = conn.execute(UNCHANGED[profile, seek], {"b_at": at}).all()
-    changed = set() if seek else set(conn.execute(CHANGED_SINCE, {"b_at": at}).scalars())
+    rows = conn.execute(UNCHANGED[profile, not few], {"b_at": at}).all()
+    changed = set(conn.execute(CHANGED_SINCE, {"b_at": at}).scalars()) if few else set()
     # Out of the profile: an active row whose expiry had passed by `at`, unless its state then is unknown.
     expired = lapsed if profile else set()
     if changed or expired:
