@@ -54,7 +54,7 @@ def _changed_facts(few: bool) -> Select[Any]:
     return facts_query(existed.c.memory_id)
 
 
-# Keyed by `few`: whether the count of revisions after T is within `SKIP_IN_PYTHON_UP_TO`.
+# Keyed by `few`: whether the count of revisions after T is within `FEW_AFTER`.
 CHANGED_FACTS = {few: _changed_facts(few) for few in (False, True)}
 
 # The host's rows with no revision after T, each with whether it is active and its last revision
@@ -70,12 +70,22 @@ _LAST = (
     .limit(1)
     .scalar_subquery()
 )
+# The memories with a revision after T, from the index by time (a range scan of the revisions after T);
+# counted first, up to `FEW_AFTER`.
+_AFTER = select(r.memory_id).where(r.changed_at > _AT)
+FEW_AFTER = 20_000
+COUNT_AFTER = select(func.count()).select_from(_AFTER.limit(bindparam("b_cap")).subquery("asof_after"))
+# The rows with no revision after T. Few revisions after T: `NOT IN` their memories, which SQLite reads
+# once into a list of its own (a lookup per row); many: a seek per row in the index by memory.
 # `EXISTS (SELECT id ...)`, not `SELECT *`: SQLite then reads the index alone, not each revision's row.
-_UNCHANGED = ~select(r.id).where(r.memory_id == m.id, r.changed_at > _AT).exists()
+_UNCHANGED = {
+    True: m.id.not_in(_AFTER),
+    False: ~select(r.id).where(r.memory_id == m.id, r.changed_at > _AT).exists(),
+}
 _UNRECORDED = ~select(r.id).where(r.memory_id == m.id).exists()
 
 
-def _host_rows(profile: bool, seek_changed: bool) -> Select[Any]:
+def _host_rows(profile: bool, few: bool) -> Select[Any]:
     rows = select(
         m.id,
         case((_ACTIVE_ROW, 1), else_=0),
@@ -84,22 +94,11 @@ def _host_rows(profile: bool, seek_changed: bool) -> Select[Any]:
         m.promoted_at,
         _LAST,
     )
-    return rows.where(
-        *([_UNCHANGED] if seek_changed else []), *([or_(_ACTIVE_ROW, _UNRECORDED)] if profile else [])
-    )
+    return rows.where(_UNCHANGED[few], *([or_(_ACTIVE_ROW, _UNRECORDED)] if profile else []))
 
 
-# Keyed by (profile, seek): with `seek`, the rows changed after T are left out by the query (a seek per
-# row); without, every row comes back and those of `CHANGED_SINCE` are skipped in Python.
-UNCHANGED = {
-    (profile, seek): _host_rows(profile, seek) for profile in (False, True) for seek in (False, True)
-}
-# The memories with a revision after T, read from the index by time (a range scan of the revisions
-# after T, not a seek per row); counted first, up to `SKIP_IN_PYTHON_UP_TO`.
-_AFTER = select(r.memory_id).where(r.changed_at > _AT)
-CHANGED_SINCE = _AFTER  # not DISTINCT: SQLite would then scan the whole index by memory
-SKIP_IN_PYTHON_UP_TO = 20_000
-COUNT_AFTER = select(func.count()).select_from(_AFTER.limit(bindparam("b_cap")).subquery("asof_after"))
+# Keyed by (profile, few).
+UNCHANGED = {(profile, few): _host_rows(profile, few) for profile in (False, True) for few in (False, True)}
 _ACTIVE = str(MemoryStatus.ACTIVE)
 # Every expiry, and whether it had passed by T (compared in SQL, as the host compares it).
 _EXPIRIES = select(expiry.c.memory_id, expiry.c.expires_at, expiry.c.expires_at <= _AT)
@@ -121,7 +120,7 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
 
 
 def _states_as_of(conn: Connection, at: int, now: int, profile: bool) -> list[MemoryAsOf]:
-    cap = SKIP_IN_PYTHON_UP_TO
+    cap = FEW_AFTER
     few = conn.execute(COUNT_AFTER, {"b_at": at, "b_cap": cap + 1}).scalar_one() <= cap
     states = _unchanged_states(conn, at, profile, few)
     for facts in facts_of_rows(conn, at, conn.execute(CHANGED_FACTS[few], {"b_at": at}).all()):
@@ -140,12 +139,10 @@ def _unchanged_states(conn: Connection, at: int, profile: bool, few: bool) -> li
         expiring[memory_id] = expires_at
         if passed:
             lapsed.add(memory_id)
-    rows = conn.execute(UNCHANGED[profile, not few], {"b_at": at}).all()
-    changed = set(conn.execute(CHANGED_SINCE, {"b_at": at}).scalars()) if few else set()
-    # Out of the profile: an active row whose expiry had passed by `at`, unless its state then is unknown.
-    expired = lapsed if profile else set()
-    if changed or expired:
-        rows = [row for row in rows if row[0] not in changed and (row[0] not in expired or row[5] is None)]
+    rows = conn.execute(UNCHANGED[profile, few], {"b_at": at}).all()
+    if profile and lapsed:
+        # Out of the profile: an active row expired by `at`, unless its state then is unknown.
+        rows = [row for row in rows if row[0] not in lapsed or row[5] is None]
     # In the profile only active rows have revisions and come back (status 'active', not read). Each
     # state's fields as a plain tuple, then made a `MemoryAsOf` by `tuple.__new__` through `map`: no
     # Python call per row (a named tuple's own `__new__` is one).
