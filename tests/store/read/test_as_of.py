@@ -15,12 +15,16 @@ import pytest
 from hostdb import HOUR, memory_row_insert
 from pg_host import HostDb
 from runs_helpers import host_has_it_open
+from sqlalchemy.exc import OperationalError
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
+from app.store.connect.engine import plain_text_read
+from app.store.read import as_of_scan
 from app.store.read.as_of import MemoryAsOf, facts_from_history, fetch_facts
+from app.store.read.host_cells import UndecodableText, decode_text
 
 T0 = 1_792_552_412_000  # conftest's REVIEW_TIME: the store's first look
 CANDIDATE_141 = "Prefers pnpm over npm for every JavaScript project"
@@ -210,5 +214,83 @@ def test_without_own_tables_only_now_is_known(seeded_host: HostDb, clock: Manual
         assert now[5].known and now[5].content == "Prefers pnpm"
         before = store.as_of(clock.now_ms() - 1)
         assert before and not any(state.known for state in before)
+    finally:
+        store.close()
+
+
+# Host cells of every odd kind, written before the first look (no revision: the row as it is) and
+# rewritten by the host after it (observed: a revision, so the read's usual path meets them).
+_ODD_ROWS = (
+    "INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at) VALUES"
+    " (8, CAST(X'6869FF' AS TEXT), 'active', 1, 0, 0),"  # text that is not UTF-8
+    " (9, 'plain', CAST(X'61637469FF' AS TEXT), 1, 0, 0),"  # a status that is not UTF-8
+    " (10, X'6869', 'active', 1, 0, 0),"  # a blob
+    " (11, 'when?', 'active', 'yesterday', 0, 0),"  # a time that is text
+    " (12, 42, 'active', 1, 0, 0)"  # a number
+)
+_ODD_REWRITES = (
+    "UPDATE user_memories SET content = CAST(X'6869FF21' AS TEXT), updated_at = 1 WHERE id IN (8, 11, 12);"
+    " UPDATE user_memories SET content = X'686921', updated_at = 1 WHERE id = 10;"
+    " UPDATE user_memories SET content = 'plain!', updated_at = 1 WHERE id = 9;"
+    " INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at)"
+    f" VALUES (13, CAST(X'FF' AS TEXT), 'active', {at(1)}, 0, 0);"
+)
+
+
+@pytest.mark.parametrize("few_up_to", [as_of_scan.FEW_AFTER, 0])
+def test_the_whole_past_at_once_reads_odd_rows_as_one_by_one(
+    host_db: Path, clock: ManualClock, few_up_to: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole past is read with sqlite3's own decoding, and again with the store's when a text is
+    not UTF-8: the answer is the one the read by ids (the store's decoding throughout) gives."""
+    monkeypatch.setattr(as_of_scan, "FEW_AFTER", few_up_to)
+    host = sqlite3.connect(host_db)
+    host.execute(_ODD_ROWS)
+    host.commit()
+    store = MemoryStore.open(host_db, clock=clock)
+    try:
+        store.list_ids()  # t0: the first look
+        clock.set(at(1))
+        host.executescript(_ODD_REWRITES)
+        clock.set(at(1.5))
+        store.list_ids()  # observed: a revision each
+        clock.set(at(2))
+        store.edit(4, "Lives in Berlin (CET). Works remotely.")  # a revision after the instants below
+        clock.set(at(3))
+        everyone = list(range(1, 14))
+        for when in (at(-1), at(0.5), at(1.75), at(2.5)):
+            expected = store.as_of(when, everyone)  # by ids: `fetch_facts` and `resolve`
+            assert store.as_of(when) == expected, when
+            injected = [state for state in expected if state.injected or not state.known]
+            assert store.profile_as_of(when) == injected, when
+            assert all(type(state.content) in (str, type(None)) for state in store.as_of(when))
+        then = {state.memory_id: state for state in store.profile_as_of(at(1.75))}
+        assert then[8].content == "hi\ufffd!" and then[13].content == "\ufffd"
+        assert then[10].content == "hi!" and then[12].content == "hi\ufffd!"
+        assert 9 not in then  # its status is not 'active'
+    finally:
+        store.close()
+        host.close()
+
+
+def test_a_plain_text_read_falls_back_and_restores_the_factory(host_db: Path, clock: ManualClock) -> None:
+    host = sqlite3.connect(host_db)
+    host.execute(_ODD_ROWS)
+    host.commit()
+    host.close()
+    store = MemoryStore.open(host_db, clock=clock)
+    read = "SELECT content FROM user_memories WHERE id IN (8, 9) ORDER BY id"
+    try:
+        with store.read_snapshot() as conn:
+            driver = conn.connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            found = plain_text_read(conn, lambda: conn.exec_driver_sql(read).scalars().all())
+            assert found == ["hi\ufffd", "plain"] and isinstance(found[0], UndecodableText)
+            assert driver.text_factory is decode_text
+            with pytest.raises(OperationalError, match="no such table"):
+                plain_text_read(conn, lambda: conn.exec_driver_sql("SELECT * FROM nowhere").all())
+            assert driver.text_factory is decode_text
+            plain = plain_text_read(conn, lambda: conn.exec_driver_sql(read + " LIMIT 1 OFFSET 1").scalar())
+            assert plain == "plain" and type(plain) is str
     finally:
         store.close()
