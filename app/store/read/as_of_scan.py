@@ -109,12 +109,17 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
     injected then and those whose state then is unknown. Needs the dashboard's own tables, holding every
     revision (a read-only store that kept revisions in memory reads `as_of.fetch_facts`)."""
     # The read builds a tuple or more per memory and frees none of them: the cyclic collector, which
-    # runs every few hundred new containers, would only walk them again and again.
+    # runs every few hundred new containers, would only walk them again and again. It is off during the
+    # read; after it, what the read made goes straight to the oldest generation (`freeze`, then
+    # `unfreeze`: two splices of lists), where a young object that survives its walks would end up,
+    # without the young generations' walks over each state.
     collecting = gc.isenabled()
     gc.disable()
     try:
         return plain_text_read(conn, lambda: _states_as_of(conn, at, now, profile))
     finally:
+        gc.freeze()
+        gc.unfreeze()
         if collecting:
             gc.enable()
 
