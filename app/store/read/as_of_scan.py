@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, bindparam, case, func, or_, select
 
 from app.core.models import MemoryStatus, RevisionKind
-from app.store.connect.engine import plain_text_read
+from app.store.connect.engine import plain_rows
 from app.store.read.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
 from app.store.read.reads import chunks
 from app.store.schema.tables import INT64, expiry, revisions, seen, user_memories
@@ -116,7 +116,7 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return plain_text_read(conn, lambda: _states_as_of(conn, at, now, profile))
+        return _states_as_of(conn, at, now, profile)
     finally:
         gc.freeze()
         gc.unfreeze()
@@ -144,7 +144,7 @@ def _unchanged_states(conn: Connection, at: int, profile: bool, few: bool) -> li
         expiring[memory_id] = expires_at
         if passed:
             lapsed.add(memory_id)
-    rows = conn.execute(UNCHANGED[profile, few], {"b_at": at}).all()
+    rows = plain_rows(conn, UNCHANGED[profile, few], {"b_at": at})
     if profile and lapsed:
         # Out of the profile: an active row expired by `at`, unless its state then is unknown.
         rows = [row for row in rows if row[0] not in lapsed or row[5] is None]

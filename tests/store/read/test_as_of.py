@@ -8,6 +8,7 @@ dashboard observes later; t4 it dismisses #1; t5 it deletes #3; t6 it sets #6 to
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from pathlib import Path
 
@@ -15,16 +16,17 @@ import pytest
 from hostdb import HOUR, memory_row_insert
 from pg_host import HostDb
 from runs_helpers import host_has_it_open
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import bindparam, literal_column, select
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
-from app.store.connect.engine import plain_text_read
+from app.store.connect.engine import plain_rows
 from app.store.read import as_of_scan
 from app.store.read.as_of import MemoryAsOf, facts_from_history, fetch_facts
 from app.store.read.host_cells import UndecodableText, decode_text
+from app.store.schema.tables import user_memories
 
 T0 = 1_792_552_412_000  # conftest's REVIEW_TIME: the store's first look
 CANDIDATE_141 = "Prefers pnpm over npm for every JavaScript project"
@@ -268,29 +270,36 @@ def test_the_whole_past_at_once_reads_odd_rows_as_one_by_one(
         assert then[8].content == "hi\ufffd!" and then[13].content == "\ufffd"
         assert then[10].content == "hi!" and then[12].content == "hi\ufffd!"
         assert 9 not in then  # its status is not 'active'
+        assert gc.isenabled()  # off during the read only
     finally:
         store.close()
         host.close()
 
 
-def test_a_plain_text_read_falls_back_and_restores_the_factory(host_db: Path, clock: ManualClock) -> None:
+def test_plain_rows_fall_back_to_the_stores_decoding_and_restore_it(
+    host_db: Path, clock: ManualClock
+) -> None:
     host = sqlite3.connect(host_db)
     host.execute(_ODD_ROWS)
     host.commit()
     host.close()
     store = MemoryStore.open(host_db, clock=clock)
-    read = "SELECT content FROM user_memories WHERE id IN (8, 9) ORDER BY id"
+    m = user_memories.c
+    both = select(m.content).where(m.id >= bindparam("b_from"), m.id <= 9).order_by(m.id)
     try:
         with store.read_snapshot() as conn:
             driver = conn.connection.driver_connection
             assert isinstance(driver, sqlite3.Connection)
-            found = plain_text_read(conn, lambda: conn.exec_driver_sql(read).scalars().all())
+            found = [row[0] for row in plain_rows(conn, both, {"b_from": 8})]
             assert found == ["hi\ufffd", "plain"] and isinstance(found[0], UndecodableText)
             assert driver.text_factory is decode_text
-            with pytest.raises(OperationalError, match="no such table"):
-                plain_text_read(conn, lambda: conn.exec_driver_sql("SELECT * FROM nowhere").all())
+            plain = plain_rows(conn, both, {"b_from": 9})
+            assert plain == [("plain",)] and type(plain[0]) is tuple and type(plain[0][0]) is str
             assert driver.text_factory is decode_text
-            plain = plain_text_read(conn, lambda: conn.exec_driver_sql(read + " LIMIT 1 OFFSET 1").scalar())
-            assert plain == "plain" and type(plain) is str
+            listed = plain_rows(conn, select(m.id).where(m.id.in_([8, 9])).order_by(m.id), {})
+            assert [row[0] for row in listed] == [8, 9]  # an `IN` list: read as every other read
+            with pytest.raises(sqlite3.OperationalError, match="no such column"):
+                plain_rows(conn, select(m.id).where(literal_column("nowhere") == 1), {})
+            assert driver.text_factory is decode_text
     finally:
         store.close()
