@@ -1,16 +1,17 @@
 """As of, every memory at once: the past profile (and the whole listing) at an instant T before now.
 
 A memory with no revision after T is at T what its row is now: one scan of the host's rows gives all
-of them. Those changed after T are left out: when few revisions follow T (a capped count in the index by
-time), their memories are read first by one range scan of that index and skipped in Python; else the
-query leaves them out (a seek each in the revisions by memory). For the profile, the query also drops
-those known at T and not injected then: their text is never read. Each row found brings its last
-revision (its last at or before T, there being none after). A memory with revisions
-after T is found by a scan of the revisions by memory: those whose first revision after T creates them
-did not exist at T and are dropped in the query (a seek each, in the index alone, which holds the
-kind); only the others get their facts (`as_of.facts_query`, driven by that set in the same
-statement) and are resolved (`as_of.resolve`). Where the dashboard has no revision of a memory, its
-first look at it (`mdash_seen`) says whether its state at T is known.
+of them (`plain_rows`: plain tuples, texts decoded by sqlite3 itself). Those changed after T are left
+out: when few revisions follow T (a capped count in the index by time), by `NOT IN` their memories,
+read once by a range scan of that index; else by a seek each in the revisions by memory. For the
+profile, the query also drops the rows not active and known at T: their text is never read; the few
+active rows whose expiry had passed by T (the expiries are read apart, not joined per row) are dropped
+in Python. Each row found brings its last revision (its last at or before T, there being none after).
+The memories with revisions after T (from the index by time when few, else from the index by memory)
+whose first revision after T creates them did not exist at T and are dropped in the query (a seek
+each, in the index alone, which holds the kind); only the others get their facts (`as_of.facts_query`,
+driven by that set in the same statement) and are resolved (`as_of.resolve`). Where the dashboard has
+no revision of a memory, its first look at it (`mdash_seen`) says whether its state at T is known.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ CHANGED_FACTS = {few: _changed_facts(few) for few in (False, True)}
 # (all of its revisions are at or before T). For the profile, only those active (injected at T unless
 # their expiry had passed by then: `_EXPIRIES`, read apart) or with no revision at all (whose state
 # at T may be unknown); the text only of those active, the status only of the others (an active row's
-# is 'active'). No join of the expiries: a seek per row, for the few rows that have one.
+# is 'active'). The expiries are not joined (a seek per row, for the few rows that have one).
 _ACTIVE_ROW = m.status == MemoryStatus.ACTIVE
 _LAST = (
     select(r.changed_at)
@@ -100,7 +101,7 @@ def _host_rows(profile: bool, few: bool) -> Select[Any]:
 # Keyed by (profile, few).
 UNCHANGED = {(profile, few): _host_rows(profile, few) for profile in (False, True) for few in (False, True)}
 _ACTIVE = str(MemoryStatus.ACTIVE)
-# Every expiry, and whether it had passed by T (compared in SQL, as the host compares it).
+# Every expiry, and whether it had passed by T (compared in SQL, whatever the cell holds, as the join did).
 _EXPIRIES = select(expiry.c.memory_id, expiry.c.expires_at, expiry.c.expires_at <= _AT)
 
 
