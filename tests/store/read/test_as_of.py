@@ -8,6 +8,7 @@ dashboard observes later; t4 it dismisses #1; t5 it deletes #3; t6 it sets #6 to
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from pathlib import Path
 
@@ -15,12 +16,17 @@ import pytest
 from hostdb import HOUR, memory_row_insert
 from pg_host import HostDb
 from runs_helpers import host_has_it_open
+from sqlalchemy import bindparam, literal_column, select
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
+from app.store.connect.engine import plain_rows
+from app.store.read import as_of_scan
 from app.store.read.as_of import MemoryAsOf, facts_from_history, fetch_facts
+from app.store.read.host_cells import UndecodableText, decode_text
+from app.store.schema.tables import user_memories
 
 T0 = 1_792_552_412_000  # conftest's REVIEW_TIME: the store's first look
 CANDIDATE_141 = "Prefers pnpm over npm for every JavaScript project"
@@ -210,5 +216,90 @@ def test_without_own_tables_only_now_is_known(seeded_host: HostDb, clock: Manual
         assert now[5].known and now[5].content == "Prefers pnpm"
         before = store.as_of(clock.now_ms() - 1)
         assert before and not any(state.known for state in before)
+    finally:
+        store.close()
+
+
+# Host cells of every odd kind, written before the first look (no revision: the row as it is) and
+# rewritten by the host after it (observed: a revision, so the read's usual path meets them).
+_ODD_ROWS = (
+    "INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at) VALUES"
+    " (8, CAST(X'6869FF' AS TEXT), 'active', 1, 0, 0),"  # text that is not UTF-8
+    " (9, 'plain', CAST(X'61637469FF' AS TEXT), 1, 0, 0),"  # a status that is not UTF-8
+    " (10, X'6869', 'active', 1, 0, 0),"  # a blob
+    " (11, 'when?', 'active', 'yesterday', 0, 0),"  # a time that is text
+    " (12, 42, 'active', 1, 0, 0)"  # a number
+)
+_ODD_REWRITES = (
+    "UPDATE user_memories SET content = CAST(X'6869FF21' AS TEXT), updated_at = 1 WHERE id IN (8, 11, 12);"
+    " UPDATE user_memories SET content = X'686921', updated_at = 1 WHERE id = 10;"
+    " UPDATE user_memories SET content = 'plain!', updated_at = 1 WHERE id = 9;"
+    " INSERT INTO user_memories (id, content, status, promoted_at, created_at, updated_at)"
+    f" VALUES (13, CAST(X'FF' AS TEXT), 'active', {at(1)}, 0, 0);"
+)
+
+
+@pytest.mark.parametrize("few_up_to", [as_of_scan.FEW_AFTER, 0])
+def test_the_whole_past_at_once_reads_odd_rows_as_one_by_one(
+    host_db: Path, clock: ManualClock, few_up_to: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole past is read with sqlite3's own decoding, and again with the store's when a text is
+    not UTF-8: the answer is the one the read by ids (the store's decoding throughout) gives."""
+    monkeypatch.setattr(as_of_scan, "FEW_AFTER", few_up_to)
+    host = sqlite3.connect(host_db)
+    host.execute(_ODD_ROWS)
+    host.commit()
+    store = MemoryStore.open(host_db, clock=clock)
+    try:
+        store.list_ids()  # t0: the first look
+        clock.set(at(1))
+        host.executescript(_ODD_REWRITES)
+        clock.set(at(1.5))
+        store.list_ids()  # observed: a revision each
+        clock.set(at(2))
+        store.edit(4, "Lives in Berlin (CET). Works remotely.")  # a revision after the instants below
+        clock.set(at(3))
+        everyone = list(range(1, 14))
+        for when in (at(-1), at(0.5), at(1.75), at(2.5)):
+            expected = store.as_of(when, everyone)  # by ids: `fetch_facts` and `resolve`
+            assert store.as_of(when) == expected, when
+            injected = [state for state in expected if state.injected or not state.known]
+            assert store.profile_as_of(when) == injected, when
+            assert all(type(state.content) in (str, type(None)) for state in store.as_of(when))
+        then = {state.memory_id: state for state in store.profile_as_of(at(1.75))}
+        assert then[8].content == "hi\ufffd!" and then[13].content == "\ufffd"
+        assert then[10].content == "hi!" and then[12].content == "hi\ufffd!"
+        assert 9 not in then  # its status is not 'active'
+        assert gc.isenabled()  # off during the read only
+    finally:
+        store.close()
+        host.close()
+
+
+def test_plain_rows_fall_back_to_the_stores_decoding_and_restore_it(
+    host_db: Path, clock: ManualClock
+) -> None:
+    host = sqlite3.connect(host_db)
+    host.execute(_ODD_ROWS)
+    host.commit()
+    host.close()
+    store = MemoryStore.open(host_db, clock=clock)
+    m = user_memories.c
+    both = select(m.content).where(m.id >= bindparam("b_from"), m.id <= 9).order_by(m.id)
+    try:
+        with store.read_snapshot() as conn:
+            driver = conn.connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            found = [row[0] for row in plain_rows(conn, both, {"b_from": 8})]
+            assert found == ["hi\ufffd", "plain"] and isinstance(found[0], UndecodableText)
+            assert driver.text_factory is decode_text
+            plain = plain_rows(conn, both, {"b_from": 9})
+            assert plain == [("plain",)] and type(plain[0]) is tuple and type(plain[0][0]) is str
+            assert driver.text_factory is decode_text
+            listed = plain_rows(conn, select(m.id).where(m.id.in_([8, 9])).order_by(m.id), {})
+            assert [row[0] for row in listed] == [8, 9]  # an `IN` list: read as every other read
+            with pytest.raises(sqlite3.OperationalError, match="no such column"):
+                plain_rows(conn, select(m.id).where(literal_column("nowhere") == 1), {})
+            assert driver.text_factory is decode_text
     finally:
         store.close()

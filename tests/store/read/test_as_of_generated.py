@@ -199,13 +199,13 @@ def test_the_timeline_has_what_the_reads_must_handle(timeline: Timeline) -> None
     assert timeline.arrived_rewritten
 
 
-# How many revisions after T the read skips in Python (past it, a seek per row leaves them out): the
-# default (here always in Python), none (always the seek) and a cap some instants pass and others not.
-@pytest.mark.parametrize("skip_up_to", [as_of_scan.SKIP_IN_PYTHON_UP_TO, 0, 60])
+# Up to how many revisions after T the read leaves their memories out by `NOT IN` (past it, by a seek
+# per row): the default (here always `NOT IN`), none (always the seek) and a cap some instants pass.
+@pytest.mark.parametrize("few_up_to", [as_of_scan.FEW_AFTER, 0, 60])
 def test_the_whole_past_read_at_once_is_the_one_rebuilt_revision_by_revision(
-    timeline: Timeline, skip_up_to: int, monkeypatch: pytest.MonkeyPatch
+    timeline: Timeline, few_up_to: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(as_of_scan, "SKIP_IN_PYTHON_UP_TO", skip_up_to)
+    monkeypatch.setattr(as_of_scan, "FEW_AFTER", few_up_to)
     store = timeline.store
     with store._read() as conn:
         everyone = [item.memory_id for item in fetch_facts(conn, store.now())]
