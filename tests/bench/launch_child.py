@@ -11,7 +11,6 @@ when the event loop runs and watches its card list with `tests.bench.paint_probe
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
 import os
 import sys
@@ -70,8 +69,9 @@ def _watching(application: Callable[..., Any]) -> Callable[..., Any]:
     return made
 
 
-class _HookWindowApp(importlib.abc.MetaPathFinder):
-    """Finds `ui.window.app` as usual, and wraps its `application` once the module has run."""
+class _HookWindowApp:
+    """Finds `ui.window.app` as usual, and wraps its `application` once the module has run. A finder by
+    its `find_spec` alone: `importlib.abc` (with `importlib.resources`) is not what the app imports."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
