@@ -115,31 +115,30 @@ def _connect(uri: str, timeout_ms: int) -> sqlite3.Connection:
     return connection
 
 
-# sqlite3's own message for a TEXT value that is not valid UTF-8, under its default text factory.
-_UNDECODABLE = "Could not decode to UTF-8"
-
-
 def plain_rows(conn: Connection, statement: Select[Any], params: dict[str, Any]) -> Sequence[Sequence[Any]]:
     """The rows of `statement`, for a read of a hundred thousand rows and texts: on SQLite, plain tuples
     from the DB-API cursor (no SQLAlchemy row per row), each text decoded by sqlite3 itself (no Python
-    call per text, as the connections' `decode_text` makes). If a text is not valid UTF-8 (sqlite3's
-    own decoding fails the query), the statement runs again as every other read does, so the answer is
-    the one the store's factory gives. On PostgreSQL, as every other read."""
+    call per text, as the connections' `decode_text` makes). If the cursor fails in any way (a text that
+    is not valid UTF-8 fails sqlite3's own decoding), the statement runs again as every other read
+    does: the answer is the one the store's factory gives, and an error is SQLAlchemy's, as every other
+    read raises it (a locked or damaged file says so). On PostgreSQL, as every other read."""
     driver = conn.connection.driver_connection
     compiled = statement.compile(dialect=conn.dialect)
     if not isinstance(driver, sqlite3.Connection) or compiled.post_compile_params:
         return conn.execute(statement, params).all()  # (an `IN` list is rendered by SQLAlchemy alone)
     values = compiled.construct_params(params)
+    positional = [values[name] for name in compiled.positiontup or ()]
     own_factory = driver.text_factory
     driver.text_factory = str
-    cursor = driver.cursor()
     try:
-        return cursor.execute(str(compiled), [values[name] for name in compiled.positiontup or ()]).fetchall()
-    except sqlite3.OperationalError as exc:
-        if not str(exc).startswith(_UNDECODABLE):
-            raise
+        cursor = driver.cursor()
+        try:
+            return cursor.execute(str(compiled), positional).fetchall()
+        finally:
+            cursor.close()
+    except sqlite3.Error:
+        pass  # read again below, with the store's decoding and its errors
     finally:
-        cursor.close()
         driver.text_factory = own_factory
     return conn.execute(statement, params).all()
 

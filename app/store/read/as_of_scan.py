@@ -6,7 +6,7 @@ out: when few revisions follow T (a capped count in the index by time), by `NOT 
 read once by a range scan of that index; else by a seek each in the revisions by memory. For the
 profile, the query also drops the rows not active and known at T: their text is never read; the few
 active rows whose expiry had passed by T (the expiries are read apart, not joined per row) are dropped
-in Python. Each row found brings its last revision (its last at or before T, there being none after).
+in Python, unless the dashboard has no revision of them (their state at T may be unknown: see below). Each row found brings its last revision (its last at or before T, there being none after).
 The memories with revisions after T (from the index by time when few, else from the index by memory)
 whose first revision after T creates them did not exist at T and are dropped in the query (a seek
 each, in the index alone, which holds the kind); only the others get their facts (`as_of.facts_query`,
@@ -111,9 +111,11 @@ def states_as_of(conn: Connection, at: int, now: int, *, profile: bool) -> list[
     revision (a read-only store that kept revisions in memory reads `as_of.fetch_facts`)."""
     # The read builds a tuple or more per memory and frees none of them: the cyclic collector, which
     # runs every few hundred new containers, would only walk them again and again. It is off during the
-    # read; after it, what the read made goes straight to the oldest generation (`freeze`, then
-    # `unfreeze`: two splices of lists), where a young object that survives its walks would end up,
-    # without the young generations' walks over each state.
+    # read (for the whole process: the collector is one); after it, every object the process tracks goes
+    # to the oldest generation (`freeze`, then `unfreeze`: a splice of each generation's list), where a
+    # young object that survives its walks would end up, without the young collections' walks over each
+    # state. The price, knowingly paid: a young cycle of another thread made meanwhile is freed by the
+    # next full collection, not the next young one.
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -17,6 +17,7 @@ from hostdb import HOUR, memory_row_insert
 from pg_host import HostDb
 from runs_helpers import host_has_it_open
 from sqlalchemy import bindparam, literal_column, select
+from sqlalchemy.exc import OperationalError
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
@@ -276,6 +277,21 @@ def test_the_whole_past_at_once_reads_odd_rows_as_one_by_one(
         host.close()
 
 
+@pytest.mark.parametrize("few_up_to", [as_of_scan.FEW_AFTER, 0])
+def test_an_unknown_memory_whose_expiry_had_passed_stays_in_the_profile(
+    timeline: MemoryStore, seeded_host: HostDb, few_up_to: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before the first look a memory's state is unknown, its expiry then too: the profile says so
+    rather than dropping it as expired (an expiry with no revision: written before revisions were kept)."""
+    monkeypatch.setattr(as_of_scan, "FEW_AFTER", few_up_to)
+    seeded_host.sql("INSERT INTO mdash_expiry (memory_id, expires_at, set_at) VALUES (2, ?, ?)", (at(-2), T0))
+    when = at(-1)  # before the first look; #2's expiry had passed by then
+    profile = {state.memory_id: state for state in timeline.profile_as_of(when)}
+    assert 2 in profile and not profile[2].known
+    expected = [state for state in timeline.as_of(when, [1, 2, 3, 4, 5]) if state.injected or not state.known]
+    assert timeline.profile_as_of(when) == expected  # as the read by ids says
+
+
 def test_plain_rows_fall_back_to_the_stores_decoding_and_restore_it(
     host_db: Path, clock: ManualClock
 ) -> None:
@@ -298,7 +314,7 @@ def test_plain_rows_fall_back_to_the_stores_decoding_and_restore_it(
             assert driver.text_factory is decode_text
             listed = plain_rows(conn, select(m.id).where(m.id.in_([8, 9])).order_by(m.id), {})
             assert [row[0] for row in listed] == [8, 9]  # an `IN` list: read as every other read
-            with pytest.raises(sqlite3.OperationalError, match="no such column"):
+            with pytest.raises(OperationalError, match="no such column"):  # SQLAlchemy's, as every read's
                 plain_rows(conn, select(m.id).where(literal_column("nowhere") == 1), {})
             assert driver.text_factory is decode_text
     finally:
