@@ -17,7 +17,8 @@ DESKTOP_ENTRY = "memory-dashboard.desktop"
 
 
 def read_bytes(name: str) -> bytes:
-    """The contents of the bundled file `name`; FileNotFoundError when it is not bundled."""
+    """The contents of the bundled file `name`; an OSError (FileNotFoundError from a plain or frozen
+    install) when it is not bundled."""
     loader = __spec__.loader if __spec__ is not None else None
     get_data = getattr(loader, "get_data", None)
     path = os.path.join(os.path.dirname(__file__), *name.split("/"))

@@ -131,7 +131,7 @@ def save_problem(load_problem: str | None, edit: Callable[[], object]) -> str | 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write the settings atomically (a temporary file renamed over the old one)."""
-    import tempfile  # imported when saving: not on the window's launch path
+    import tempfile  # imported when saving
 
     target = path or settings_path()
     try:

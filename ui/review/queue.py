@@ -9,7 +9,6 @@ GUI thread hundreds of milliseconds, which a hidden queue must not take at every
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QShowEvent
@@ -38,9 +37,6 @@ from ui.history.provenance_table import SESSION_CHARS
 from ui.review.controller import ReviewController
 from ui.widgets.id_box import MemoryIdBox
 from ui.widgets.plain_tip import plain_tip
-
-if TYPE_CHECKING:
-    pass
 
 HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -119,6 +115,7 @@ class ReviewQueue(QDialog):
         self.last_run = plain_label(review.last_run)  # a run before this queue was opened too
         layout.addWidget(self.last_run)
         review.controller.candidatesLoaded.connect(self.set_candidates)
+        review.controller.candidatesFailed.connect(self._candidates_failed)
         review.lastRunChanged.connect(self.last_run.setText)
         review.reviewFinished.connect(lambda _result: self._selection_changed())
         self._selection_changed()
@@ -128,6 +125,12 @@ class ReviewQueue(QDialog):
         self._latest = list(candidates)
         if self.isVisible() and self._latest != self._shown:
             self._build_table()
+
+    def _candidates_failed(self, message: str) -> None:
+        if self._latest is None:  # else the table shows the candidates last read
+            self.summary.setText(
+                f"The pending candidates could not be read: {message}. Refresh (F5) tries again."
+            )
 
     def showEvent(self, event: QShowEvent) -> None:
         if self._latest is not None and self._latest != self._shown:

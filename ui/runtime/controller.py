@@ -78,6 +78,7 @@ class Controller(QObject):
     asOfLoaded = Signal(object)  # PastListing: the first screen of the past, then the whole past
     pastHistoryLoaded = Signal(object, object, object)  # memory id, instant, list[Revision] up to it
     candidatesLoaded = Signal(object)  # list[Candidate]
+    candidatesFailed = Signal(str)  # why the pending candidates could not be read (also `error`)
     countsChanged = Signal(object)  # Counts
     error = Signal(str)
     message = Signal(str)
@@ -389,7 +390,11 @@ class Controller(QObject):
         self._run(self.store.counts, self.countsChanged.emit)
 
     def load_candidates(self) -> None:
-        self._run(self.store.candidates, self.candidatesLoaded.emit)
+        self._run(self.store.candidates, self.candidatesLoaded.emit, self._candidates_failed)
+
+    def _candidates_failed(self, exc: BaseException) -> None:
+        self.report(exc)
+        self.candidatesFailed.emit(describe_error(exc))
 
     def _candidates_read(self, candidates: Sequence[Candidate]) -> None:
         self.candidates = list(candidates)

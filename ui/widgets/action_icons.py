@@ -68,7 +68,9 @@ class TintedSvg(QIconEngine):
         return found
 
     def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
-        painter.drawPixmap(rect, self.pixmap(rect.size(), mode, state))
+        ratio = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+        pixmap = self.pixmap(rect.size() * ratio, mode, state)  # sharp on a 2x screen
+        painter.drawPixmap(rect, pixmap)
 
 
 def tinted_icon(name: str, palette: QPalette) -> QIcon:

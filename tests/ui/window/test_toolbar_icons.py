@@ -58,3 +58,22 @@ def test_undo_keeps_a_short_toolbar_text_and_says_what_it_undoes_elsewhere(
     assert window.acts.undo.toolTip().startswith("Undo dismiss of #5 (")
     window.acts.set_undo_label("")
     assert window.acts.undo.text() == "Undo" and window.acts.undo.toolTip().startswith("Undo the last action")
+
+
+def test_an_icon_painted_on_a_2x_device_is_drawn_at_twice_its_size(qapp: object) -> None:
+    """`QIcon.paint` (item views, some styles) asks the engine to paint a 16 px rectangle: on a 2x
+    device it is drawn at 32 px, not stretched from 16."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QPainter, QPixmap
+
+    import resources
+    from ui.widgets.action_icons import TintedSvg
+
+    engine = TintedSvg(resources.read_bytes("icons/actions/edit.svg").decode(), "#101010", "#909090")
+    device = QPixmap(64, 64)
+    device.setDevicePixelRatio(2.0)
+    device.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(device)
+    engine.paint(painter, QRect(0, 0, 16, 16), QIcon.Mode.Normal, QIcon.State.Off)
+    painter.end()
+    assert set(engine.drawn) == {(32, 32, "#101010")}

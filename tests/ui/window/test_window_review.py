@@ -100,10 +100,13 @@ def test_a_failing_reviewer_is_a_message(qtbot: QtBot, store: MemoryStore, tmp_p
     script.write_text("import sys\nsys.stdin.read()\nprint('I am not JSON')\n")
     save_settings(Settings(reviewer_command=f"{sys.executable} {script}", reviewer_timeout_s=60))
     window = make_window(qtbot, store, tmp_path)
+    open_queue(qtbot, window)  # open while the review runs: its last-run line follows
     with qtbot.waitSignal(window.review.reviewFailed, timeout=30_000):
         window.acts.run_review.trigger()
     qtbot.waitUntil(lambda: window.banner.isVisible())
     assert "not verdict JSON" in window.banner.label.text()
+    line = window.queue.last_run.text()
+    assert line.startswith("The review did not run: ") and "not verdict JSON" in line
     settle(qtbot, window)
 
 
