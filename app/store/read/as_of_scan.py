@@ -1,17 +1,18 @@
 """As of, every memory at once: the past profile (and the whole listing) at an instant T before now.
 
-A memory with no revision after T is at T what its row is now: one scan of the host's rows gives all
-of them (`plain_rows`: plain tuples, texts decoded by sqlite3 itself). Those changed after T are left
-out: when few revisions follow T (a capped count in the index by time), by `NOT IN` their memories,
-read once by a range scan of that index; else by a seek each in the revisions by memory. For the
-profile, the query also drops the rows not active and known at T: their text is never read; the few
-active rows whose expiry had passed by T (the expiries are read apart, not joined per row) are dropped
-in Python, unless the dashboard has no revision of them (their state at T may be unknown: see below). Each row found brings its last revision (its last at or before T, there being none after).
-The memories with revisions after T (from the index by time when few, else from the index by memory)
-whose first revision after T creates them did not exist at T and are dropped in the query (a seek
-each, in the index alone, which holds the kind); only the others get their facts (`as_of.facts_query`,
-driven by that set in the same statement) and are resolved (`as_of.resolve`). Where the dashboard has
-no revision of a memory, its first look at it (`mdash_seen`) says whether its state at T is known.
+A memory with no revision after T is at T what its row is now: one scan of the host's rows gives all of
+them (`plain_rows`: plain tuples, texts decoded by sqlite3 itself). Those changed after T are left out:
+when few revisions follow T (a capped count in the index by time), by `NOT IN` their memories, read once
+by a range scan of that index; else by a seek each in the revisions by memory. For the profile, the query
+also drops the rows not active and known at T: their text is never read; the few active rows whose expiry
+had passed by T (the expiries are read apart, not joined per row) are dropped in Python, unless the
+dashboard has no revision of them (their state at T may be unknown: see below). Each row found brings its
+last revision (its last at or before T, there being none after). The memories with revisions after T
+(from the index by time when few, else from the index by memory) whose first revision after T creates
+them did not exist at T and are dropped in the query (a seek each, in the index alone, which holds the
+kind); only the others get their facts (`as_of.facts_query`, driven by that set in the same statement)
+and are resolved (`as_of.resolve`). Where the dashboard has no revision of a memory, its first look at it
+(`mdash_seen`) says whether its state at T is known.
 """
 
 from __future__ import annotations
