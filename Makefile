@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check app ui tests packaging resources
 
 # tests/bench is checked apart, as the modules `tests.bench.*` that `python -m tests.bench.run` imports.
-BENCH_MODULES := $(patsubst %.py,-m tests.bench.%,$(notdir $(wildcard tests/bench/*.py)))
+BENCH_MODULES := $(patsubst %,-m %,$(subst /,.,$(patsubst %.py,%,$(wildcard tests/bench/*.py tests/bench/*/*.py))))
 
 typecheck: $(STAMP)
 	$(PY) -m mypy
@@ -35,13 +35,13 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-# The PostgreSQL tests alone, in a throwaway cluster (tests/pg_cluster.py) started and stopped around them.
+# The PostgreSQL tests alone, in a throwaway cluster (tests/support/pg_cluster.py) started and stopped around them.
 PG_TESTS := tests/store/test_conformance.py tests/store/test_postgres.py tests/store/observe/test_server_watch.py \
 	tests/store/search/test_search_postgres.py tests/store/evidence tests/store/read/test_as_of.py \
 	tests/store/read/test_blame.py tests/cli/test_cli_evidence.py tests/cli/test_history_views.py \
-	tests/ui/window/test_window_postgres.py tests/ui/window/test_window_runs.py tests/ui/history/test_blame_and_as_of_window.py
+	tests/ui/window/test_window_postgres.py tests/ui/dialogs/test_window_runs.py tests/ui/history/test_blame_and_as_of_window.py
 test-postgres: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) tests/pg_cluster.py run -- $(PY) -m pytest $(PG_TESTS) $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(PY) tests/support/pg_cluster.py run -- $(PY) -m pytest $(PG_TESTS) $(PYTEST_ARGS)
 
 # The README's screenshots (light and dark) from a fresh demo store built at a fixed clock in a throwaway
 # folder, never from your own demo store: the same images every time, whatever you did in `make demo`.

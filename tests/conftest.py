@@ -9,11 +9,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Never the person's own OS keyring: a keyring with no backend, as on a headless machine (the hub's
-# keyring tests set a backend of their own, tests/memory_keyring.py).
+# keyring tests set a backend of their own, tests/support/memory_keyring.py).
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
-# The shared helpers (hostdb, review_helpers, window_helpers) import by name from any test folder.
+# The shared helpers (support/: hostdb, pg_host...; review_helpers, window_helpers; conftest's own
+# constants) import by name from any test folder.
 sys.path.insert(0, str(Path(__file__).parent / "ui"))
 sys.path.insert(0, str(Path(__file__).parent / "review"))
+sys.path.insert(0, str(Path(__file__).parent / "support"))
 sys.path.insert(0, str(Path(__file__).parent))
 
 import pg_cluster

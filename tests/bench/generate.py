@@ -30,7 +30,7 @@ from app.store import MemoryStore
 from app.store.schema.migrate import HEAD_REVISION
 from tests.bench.bench_diff import change_words, realistic_memory
 from tests.bench.texts import Corpus
-from tests.hostdb import build_host_db
+from tests.support.hostdb import build_host_db
 
 CACHE = Path(__file__).resolve().parents[2] / ".bench-cache"
 NOW = 1_796_083_200_000  # 2026-12-01T00:00Z; the benchmarks run with MEMORY_DASHBOARD_NOW set to this

@@ -5,7 +5,7 @@ the same process, and reports median times and their ratio against the target. `
 memories (under a minute); the default is 100,000. `--only NAME` runs the measurements whose key
 contains NAME. The figures also go to a JSON file (`--json`, default `bench-results.json`).
 
-The `latency` rows (`tests.bench.measure_latency`: from an input event to the paint showing its result,
+The `latency` rows (`tests.bench.window.measure_latency`: from an input event to the paint showing its result,
 with the app's real timers) run at 300, 10,000 and 100,000 memories (`--quick`: 300 and 10,000;
 `--memories N`: N only) and go to the JSON as `rows`: [{name, memories, median_ms, target_ms}]. With
 `--only latency` the file holds exactly `{"rows": [...]}`.
@@ -41,35 +41,39 @@ def _call(module: str, function: str, *args: object) -> Result:
 def _measurements(quick: bool) -> dict[str, Measurement]:
     cards = 1_500 if quick else None  # quick mode scrolls through the first 1,500 cards only
     return {
-        "open": lambda db, work, n: [_call("measure_gui", "open_first_screen", db, work, n)],
-        "scroll": lambda db, work, n: [_call("measure_gui", "scroll", db, work, 1, cards)],
+        "open": lambda db, work, n: [_call("window.measure_gui", "open_first_screen", db, work, n)],
+        "scroll": lambda db, work, n: [_call("window.measure_gui", "scroll", db, work, 1, cards)],
         "search": lambda db, work, n: [
-            _call("measure_store", "search", db, work, n, db.rare_term, "rare term"),
-            _call("measure_store", "search", db, work, n, db.common_term, "common term"),
+            _call("headless.measure_store", "search", db, work, n, db.rare_term, "rare term"),
+            _call("headless.measure_store", "search", db, work, n, db.common_term, "common term"),
         ],
         "diff": lambda db, work, n: [
-            *_call("measure_store", "diff", db, work, n),  # type: ignore[misc]
-            *_call("measure_gui", "diff_panel", db, work, n),
+            *_call("headless.measure_store", "diff", db, work, n),  # type: ignore[misc]
+            *_call("window.measure_gui", "diff_panel", db, work, n),
         ],
-        "diffcases": lambda db, work, n: list(_call("measure_store", "diff_cases", db, work, n)),  # type: ignore[call-overload]
-        "apply": lambda db, work, n: [_call("measure_store", "apply", db, work, n)],
-        "observe": lambda db, work, n: [_call("measure_store", "observe", db, work, n)],
+        "diffcases": lambda db, work, n: list(_call("headless.measure_store", "diff_cases", db, work, n)),  # type: ignore[call-overload]
+        "apply": lambda db, work, n: [_call("headless.measure_store", "apply", db, work, n)],
+        "observe": lambda db, work, n: [_call("headless.measure_store", "observe", db, work, n)],
         "bulk": lambda db, work, n: [
-            _call("measure_bulk", "bulk_dismiss", db, work, n),
-            _call("measure_bulk", "retire_dry_run", db, work, n),
-            _call("measure_bulk", "every_session_dry_run", db, work, n),
-            _call("measure_bulk", "trust_filter", db, work, n),
+            _call("headless.measure_bulk", "bulk_dismiss", db, work, n),
+            _call("headless.measure_bulk", "retire_dry_run", db, work, n),
+            _call("headless.measure_bulk", "every_session_dry_run", db, work, n),
+            _call("headless.measure_bulk", "trust_filter", db, work, n),
         ],
-        "archive": lambda db, work, n: [_call("measure_evidence", "archive_pass", db, work, n)],
-        "runs": lambda db, work, n: [_call("measure_evidence", "runs_list", db, work, n)],
-        "digest": lambda db, work, n: [_call("measure_digest", "digest", db, work, n)],
-        "postgres": lambda db, work, n: list(_call("measure_postgres", "store_rows", db, work, n)),  # type: ignore[call-overload]
-        "hub": lambda db, work, n: list(_call("measure_hub", "hub_rows", db, work, n)),  # type: ignore[call-overload]
-        "hub-window": lambda db, work, n: list(_call("measure_hub_window", "hub_window_rows", db, work, n)),  # type: ignore[call-overload]
-        "memory": lambda db, work, n: [_call("measure_process", "peak_memory", db, work, max(1, n // 3))],
-        "start": lambda db, work, n: list(_call("measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
-        "blame": lambda db, work, n: [_call("measure_history", "blame", db, work, n)],
-        "asof": lambda db, work, n: list(_call("measure_history", "profile_as_of", db, work, n)),  # type: ignore[call-overload]
+        "archive": lambda db, work, n: [_call("headless.measure_evidence", "archive_pass", db, work, n)],
+        "runs": lambda db, work, n: [_call("headless.measure_evidence", "runs_list", db, work, n)],
+        "digest": lambda db, work, n: [_call("headless.measure_digest", "digest", db, work, n)],
+        "postgres": lambda db, work, n: list(_call("headless.measure_postgres", "store_rows", db, work, n)),  # type: ignore[call-overload]
+        "hub": lambda db, work, n: list(_call("headless.measure_hub", "hub_rows", db, work, n)),  # type: ignore[call-overload]
+        "hub-window": lambda db, work, n: list(
+            _call("window.measure_hub_window", "hub_window_rows", db, work, n)
+        ),  # type: ignore[call-overload]
+        "memory": lambda db, work, n: [
+            _call("window.measure_process", "peak_memory", db, work, max(1, n // 3))
+        ],
+        "start": lambda db, work, n: list(_call("window.measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
+        "blame": lambda db, work, n: [_call("headless.measure_history", "blame", db, work, n)],
+        "asof": lambda db, work, n: list(_call("headless.measure_history", "profile_as_of", db, work, n)),  # type: ignore[call-overload]
     }
 
 
@@ -85,7 +89,7 @@ def _selected(key: str, only: list[str]) -> bool:
 
 def _latency(sizes: list[int], work: Path, rounds: int) -> tuple[list[dict[str, object]], list[str]]:
     """The latency rows (printed as a table of their own) as JSON, and what failed."""
-    latency = importlib.import_module("tests.bench.measure_latency")
+    latency = importlib.import_module("tests.bench.window.measure_latency")
     rows, failures = latency.measure([cached(Spec.for_size(size)) for size in sizes], work, rounds)
     latency.print_table(rows)
     return [row.as_json() for row in rows], list(failures)

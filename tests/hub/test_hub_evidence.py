@@ -33,7 +33,7 @@ from app.hub.schema import SCHEMA_VERSION, ensure_schema, schema_version
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 
 ROOT = Path(__file__).resolve().parents[2]
-PENDING_IDS = [141, 143, 145, 146, 151, 152]  # the seeded host file's candidates (tests/hostdb.py)
+PENDING_IDS = [141, 143, 145, 146, 151, 152]  # the seeded host file's candidates (tests/support/hostdb.py)
 
 
 def archive(path: Path) -> list[tuple[Any, ...]]:

@@ -1,8 +1,8 @@
 """The hub's password from the OS keyring: `hub configure --store-password` puts it there (read from
 standard input or a prompt that does not echo, never from an argument), a publish uses it when libpq's
 own sources give none, settings.json never holds it; no keyring (this headless machine), or no `keyring`
-package, is said so. The keyring is `tests/memory_keyring.py`'s backend, the server a real one whose role
-logs in with a password only."""
+package, is said so. The keyring is `tests/support/memory_keyring.py`'s backend, the server a real one
+whose role logs in with a password only."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def test_a_plain_launch_is_read_without_the_parser() -> None:
 
 
 def launched(db: Path, tmp_path: Path) -> str:
-    """`tests.bench.launch_child`: a real launch up to its first painted card, in a fresh process."""
+    """`tests.bench.window.launch_child`: a real launch up to its first painted card, in a fresh process."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -136,7 +136,7 @@ def launched(db: Path, tmp_path: Path) -> str:
         "MEMORY_DASHBOARD_DATA_DIR": str(tmp_path / "data"),
     }
     done = subprocess.run(
-        [sys.executable, "-m", "tests.bench.launch_child", str(db)],
+        [sys.executable, "-m", "tests.bench.window.launch_child", str(db)],
         capture_output=True,
         text=True,
         timeout=120,

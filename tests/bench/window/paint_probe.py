@@ -4,7 +4,7 @@
 `shows()` holds (what is about to be painted is the result), it lets the widget paint at once and notes
 `time.perf_counter()` when that paint has ended, so the time includes the paint a person waits for.
 
-`python -m tests.bench.paint_probe` is the floor of the launch row: a bare PySide6 process (a
+`python -m tests.bench.window.paint_probe` is the floor of the launch row: a bare PySide6 process (a
 QMainWindow holding a QListView over a QStringListModel) that prints the `perf_counter` of its list's
 first paint and exits. This module imports PySide6 only, never `app`/`ui`, so that child stays bare;
 `perf_counter` is the system-wide monotonic clock on Linux, comparable across processes.

@@ -1,5 +1,5 @@
-"""The `hub-window` rows: a hub of 3 machines × N memories (`tests/hub_machines.py`: shared, copied and
-edited, one machine's own), then the time from launch to the first card painted with its text.
+"""The `hub-window` rows: a hub of 3 machines × N memories (`tests/support/hub_machines.py`: shared,
+copied and edited, one machine's own), then the time from launch to the first card painted with its text.
 
 "launch": `memory-dashboard --db HUB --smoke --offscreen` as a person starts it (Python, Qt, the hub's
 read, the first page's texts, the paint), wall time of the whole process (its note gives the main
@@ -20,16 +20,16 @@ from pathlib import Path
 
 from sqlalchemy import make_url
 
-from tests import pg_cluster
 from tests.bench.generate import BenchDb
-from tests.bench.measure_postgres import _admin, _server, _with_database
-from tests.bench.measure_process import PYTHON, wall_times
+from tests.bench.headless.measure_postgres import _admin, _server, _with_database
 from tests.bench.timing import Result
-from tests.hostdb import build_host_db
+from tests.bench.window.measure_process import PYTHON, wall_times
+from tests.support import pg_cluster
+from tests.support.hostdb import build_host_db
 
-# The hub is filled by `tests/hub_machines.py` run as a script (its helpers import `hostdb` by bare name,
-# as the tests do; this module is `tests.bench.*`, beside `tests.hostdb`).
-MACHINES_SCRIPT = Path(__file__).resolve().parents[1] / "hub_machines.py"
+# The hub is filled by `tests/support/hub_machines.py` run as a script (its helpers import `hostdb` by
+# bare name, as the tests do; this module is `tests.bench.*`, beside `tests.support.hostdb`).
+MACHINES_SCRIPT = Path(__file__).resolve().parents[2] / "support" / "hub_machines.py"
 BUDGET_S = 2.0
 DATABASE = "mdash_bench_hub_window"
 
@@ -64,7 +64,7 @@ def hub_window_rows(db: BenchDb, work: Path, rounds: int) -> list[Result]:
         _admin(server, f'CREATE DATABASE "{DATABASE}"')
         url = _with_database(server, DATABASE)
         try:
-            root = str(MACHINES_SCRIPT.parents[1])  # this checkout's `app`, whatever is installed
+            root = str(MACHINES_SCRIPT.parents[2])  # this checkout's `app`, whatever is installed
             env = {
                 **os.environ,
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),

@@ -1,11 +1,11 @@
-"""One round of each interaction the latency rows time in the window (`tests.bench.measure_latency`).
+"""One round of each interaction the latency rows time in the window (`tests.bench.window.measure_latency`).
 
 A round starts from a settled window, sends the input (QTest, to the real widget), and runs the event
 loop until paint probes see the result on screen: no fixed sleep anywhere on the timed path. It returns
 seconds since the input: `result`, and where the time went (when signals first fired, when each part
 of the result was painted, how long the result's own paint took).
 
-`python -m tests.bench.latency_rounds writer DB` is the outside writer's process: a plain sqlite3
+`python -m tests.bench.window.latency_rounds writer DB` is the outside writer's process: a plain sqlite3
 connection that commits a rewrite when asked and answers with the moment of its COMMIT.
 """
 
@@ -24,9 +24,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, SignalInstance
 from PySide6.QtTest import QTest
 
-from tests.bench.latency_window import BenchWindow, Marks
-from tests.bench.measure_process import PYTHON, ROOT, child_env
-from tests.bench.paint_probe import PaintProbe, wait_for_paints
+from tests.bench.window.latency_window import BenchWindow, Marks
+from tests.bench.window.measure_process import PYTHON, ROOT, child_env
+from tests.bench.window.paint_probe import PaintProbe, wait_for_paints
 from ui.cards.listing import Listing
 from ui.cards.model import ID_ROLE
 from ui.window.app import wait_until
@@ -203,7 +203,7 @@ class OutsideWriter:
     and answers with the `perf_counter` right after its COMMIT."""
 
     def __init__(self, path: Path) -> None:
-        args = [PYTHON, "-m", "tests.bench.latency_rounds", "writer", str(path)]
+        args = [PYTHON, "-m", "tests.bench.window.latency_rounds", "writer", str(path)]
         self.process = subprocess.Popen(
             args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT
         )

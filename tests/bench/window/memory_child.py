@@ -1,4 +1,5 @@
-"""Child process of the peak-memory measurement: `python -m tests.bench.memory_child dashboard|bare [DB]`.
+"""Child process of the peak-memory measurement:
+`python -m tests.bench.window.memory_child dashboard|bare [DB]`.
 
 Prints one JSON line with `peak_rss` in bytes.
 """

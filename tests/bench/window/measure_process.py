@@ -21,7 +21,7 @@ from pathlib import Path
 from tests.bench.generate import NOW, BenchDb
 from tests.bench.timing import Result, fresh_copy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PYTHON = sys.executable
 
 
@@ -36,7 +36,7 @@ def child_env() -> dict[str, str]:
 
 
 def _child(mode: str, path: Path | None = None) -> dict[str, float]:
-    args = [PYTHON, "-m", "tests.bench.memory_child", mode, *([str(path)] if path else [])]
+    args = [PYTHON, "-m", "tests.bench.window.memory_child", mode, *([str(path)] if path else [])]
     done = subprocess.run(
         args, capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=900, check=False
     )

@@ -6,7 +6,7 @@ rewrites. The generated SQLite file is copied row for row into a PostgreSQL data
 writes get a fresh copy every round (`CREATE DATABASE ... TEMPLATE`, a file-level copy on the server).
 Each row's `ours` is the call on PostgreSQL and its `floor` the same call on the SQLite file, so the
 ratio says what the server costs; no target (report only). The server: MEMORY_DASHBOARD_TEST_PG, else a
-throwaway cluster (`tests/pg_cluster.py`) where PostgreSQL's programs are installed, else the rows are
+throwaway cluster (`tests/support/pg_cluster.py`) where PostgreSQL's programs are installed, else the rows are
 skipped with a message.
 """
 
@@ -28,11 +28,11 @@ from sqlalchemy import make_url
 from app.review import apply_verdict, parse_verdict
 from app.store import MemoryFilter, MemoryStore
 from app.store.schema.tables import HOST_TABLES, OWN_TABLES, VERSION_TABLE
-from tests import pg_cluster
 from tests.bench.generate import BenchDb
-from tests.bench.measure_store import REWRITES
+from tests.bench.headless.measure_store import REWRITES
 from tests.bench.timing import Result, fresh_copy, result, side_by_side
 from tests.bench.verdict_case import build_verdict
+from tests.support import pg_cluster
 
 SOURCE = "mdash_bench_source"
 IDENTITIES = (("user_memories", "id"), ("user_memory_candidates", "id"), ("mdash_revisions", "id"))
@@ -198,7 +198,7 @@ class _Copies:
 
     def rewrite(self, engine: str, target: str) -> None:
         """The host's outside rewrites, in plain SQL on that engine."""
-        from tests.bench.measure_store import _rewrite
+        from tests.bench.headless.measure_store import _rewrite
 
         if engine == "pg":
             _rewrite_pg(target, self.db, seed=1)

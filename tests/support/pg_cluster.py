@@ -1,8 +1,8 @@
 """A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, a Unix socket there only.
 
-    python tests/pg_cluster.py run -- make test   # start, export MEMORY_DASHBOARD_TEST_PG, run, stop
-    python tests/pg_cluster.py start              # start; prints "FOLDER URL" (for a shell's trap)
-    python tests/pg_cluster.py stop FOLDER        # stop it and remove the folder
+    python tests/support/pg_cluster.py run -- make test   # start, export MEMORY_DASHBOARD_TEST_PG, run, stop
+    python tests/support/pg_cluster.py start              # start; prints "FOLDER URL" (for a shell's trap)
+    python tests/support/pg_cluster.py stop FOLDER        # stop it and remove the folder
 
 The cluster belongs to an unprivileged user (PostgreSQL refuses to run as root: as root it is run as
 the `postgres` account through `runuser`), listens on no TCP address (`listen_addresses = ''`), only on a
@@ -31,7 +31,7 @@ HOW_TO = (
     "PostgreSQL's server programs (initdb, pg_ctl) were not found. Install them (Debian/Ubuntu: "
     "`apt-get install postgresql`; macOS: `brew install postgresql`), or point "
     f"{URL_ENV} at a server (postgresql+psycopg://USER@HOST/DB, a role that may CREATE DATABASE), "
-    f"or run `make test-postgres` / `python tests/pg_cluster.py run -- <command>`. To run without "
+    f"or run `make test-postgres` / `python tests/support/pg_cluster.py run -- <command>`. To run without "
     f"PostgreSQL on purpose, set {OPT_OUT_ENV}=1 (the summary then says the PostgreSQL cases did not run)."
 )
 
@@ -116,7 +116,7 @@ def run(command: list[str]) -> int:
         stop(folder)
 
 
-USAGE = "usage: python tests/pg_cluster.py (run -- COMMAND [ARGS...] | start | stop FOLDER)"
+USAGE = "usage: python tests/support/pg_cluster.py (run -- COMMAND [ARGS...] | start | stop FOLDER)"
 
 
 def main(argv: list[str]) -> int:

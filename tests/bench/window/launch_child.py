@@ -1,4 +1,4 @@
-"""Child process of the launch row: `python -m tests.bench.launch_child DB` starts the app as
+"""Child process of the launch row: `python -m tests.bench.window.launch_child DB` starts the app as
 `memory-dashboard --db DB --smoke` does (`app.cli.main`) and prints the `perf_counter` at the end of the
 card list's first paint that shows a loaded card (after `sqlalchemy=True|False`: whether SQLAlchemy was
 imported by then), then exits at once (no teardown).
@@ -6,7 +6,7 @@ imported by then), then exits at once (no teardown).
 It imports nothing before the app does, in the app's order: the app starts its first screen's read
 before it imports Qt and the window, and so must this child. A hook on the import of `ui.window.app`
 wraps its `application()`: once the app has made its QApplication, a zero-time timer finds the window
-when the event loop runs and watches its card list with `tests.bench.paint_probe` (PySide6 only).
+when the event loop runs and watches its card list with `tests.bench.window.paint_probe` (PySide6 only).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def _watch(window: MainWindow) -> None:
-    from tests.bench.paint_probe import PaintProbe
+    from tests.bench.window.paint_probe import PaintProbe
     from ui.cards.model import ID_ROLE  # imported by the app by now
 
     model = window.model

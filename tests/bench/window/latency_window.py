@@ -7,7 +7,7 @@ is left to do (no work on the runner, no debounce or coalescing timer running, t
 the selected card's history and diff shown), so every round starts from a quiet window.
 
 `Marks` notes when signals first fire after an input (where the time of a round goes); the paint
-probes (`tests.bench.paint_probe`) note when a result is on screen.
+probes (`tests.bench.window.paint_probe`) note when a result is on screen.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QListView
 
 from app.core.models import Revision
 from app.store import MemoryStore
-from tests.bench.paint_probe import PaintProbe
+from tests.bench.window.paint_probe import PaintProbe
 from ui.cards.model import ID_ROLE, MemoryListModel
 from ui.diff.rows import ROW_ROLE, Message
 from ui.history.revision_table import REVISION_ROLE
@@ -166,25 +166,28 @@ class DiffFirstScreen:
 
 
 class _Mark:
-    def __init__(self, name: str, times: dict[str, float]) -> None:
+    def __init__(self, name: str, times: dict[str, list[float]]) -> None:
         self.name = name
         self._times = times
 
     def hit(self, *_args: object) -> None:
-        self._times.setdefault(self.name, time.perf_counter())
+        self._times.setdefault(self.name, []).append(time.perf_counter())
 
 
 class Marks:
-    """When each signal first fired (perf_counter), to show where a round's time went."""
+    """When each signal fired (perf_counter), to show where a round's time went: each signal's first
+    firing from the round's start on (a search typed a letter at a time fires for every letter; its
+    round starts at the last key)."""
 
     def __init__(self, signals: dict[str, SignalInstance]) -> None:
-        self.at: dict[str, float] = {}
+        self.at: dict[str, list[float]] = {}
         self._connected = [(signal, _Mark(name, self.at)) for name, signal in signals.items()]
         for signal, mark in self._connected:
             signal.connect(mark.hit)
 
     def since(self, start: float) -> dict[str, float]:
-        return {name: at - start for name, at in self.at.items()}
+        firsts = {name: [at for at in times if at >= start] for name, times in self.at.items()}
+        return {name: after[0] - start for name, after in firsts.items() if after}
 
     def remove(self) -> None:
         for signal, mark in self._connected:

@@ -1,6 +1,6 @@
 """The window's view of the past (issue 15, item 4), timed as a person feels it, in the real window
-(`tests.bench.latency_window.BenchWindow`: the shipped MainWindow and Controller, offscreen, on a private
-copy of the file): from OK in the As of… dialog to
+(`tests.bench.window.latency_window.BenchWindow`: the shipped MainWindow and Controller, offscreen, on a
+private copy of the file): from OK in the As of… dialog to
 
 - the first cards of the past painted (`first cards`),
 - the selected memory's history up to the instant painted in the panel (`history`),
@@ -8,7 +8,7 @@ copy of the file): from OK in the As of… dialog to
 
 Each round starts from a settled window looking at now, and leaves the past (Back to now) after.
 
-`python -m tests.bench.measure_as_of_window FILE [FILE ...] [--rounds N] [--days-back D ...]`
+`python -m tests.bench.window.measure_as_of_window FILE [FILE ...] [--rounds N] [--days-back D ...]`
 
 The file is copied first (a window observes and indexes what it opens). The probes also read the window
 of an older build (the view of a QTreeWidget, no panel, no first screen), to time a build before this one
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QDateTime, QTimeZone
 
-from tests.bench.latency_window import BenchWindow
-from tests.bench.paint_probe import PaintProbe, wait_for_paints
+from tests.bench.window.latency_window import BenchWindow
+from tests.bench.window.paint_probe import PaintProbe, wait_for_paints
 from ui.dialogs.as_of import AsOfDialog
 
 DAY_MS = 86_400_000

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.store import MemoryStore
 from tests.bench.generate import BenchDb
-from tests.bench.measure_store import REWRITES, _rewrite
+from tests.bench.headless.measure_store import REWRITES, _rewrite
 from tests.bench.timing import Result, fresh_copy, result, side_by_side
 
 TARGET_S = 0.300

@@ -22,10 +22,10 @@ from sqlalchemy import make_url
 
 from app.hub.publish import PublishReport, publish
 from app.store import MemoryStore
-from tests import pg_cluster
 from tests.bench.generate import BenchDb
-from tests.bench.measure_postgres import _admin, _server, _with_database
+from tests.bench.headless.measure_postgres import _admin, _server, _with_database
 from tests.bench.timing import Result, fresh_copy, median_of
+from tests.support import pg_cluster
 
 CHANGES = 100
 FIRST_BUDGET_S = 60.0  # per 100,000 memories with 500,000 revisions

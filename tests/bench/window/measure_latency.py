@@ -2,13 +2,14 @@
 
 Every row is timed from the input event to the end of the paint that shows its result, with the app's
 real timers (no debounce switched off): the real `MainWindow` and `Controller` with its worker thread,
-offscreen (`tests.bench.latency_window`). A paint counts only if what it paints is the result (see each
+offscreen (`tests.bench.window.latency_window`). A paint counts only if what it paints is the result (see each
 row); waiting for it runs the event loop, never a fixed sleep. Rows, at each size (median of rounds):
 
-- launch to first card painted (venv): a fresh `python -m tests.bench.launch_child DB` (the app's
+- launch to first card painted (venv): a fresh `python -m tests.bench.window.launch_child DB` (the app's
   `memory-dashboard --db DB --smoke`), from just before the process is started to the end of the card
   list's first paint showing a loaded card. Against a bare PySide6 process (QMainWindow + QListView,
-  `python -m tests.bench.paint_probe`) timed the same way in the same rounds; the ratio is in the table.
+  `python -m tests.bench.window.paint_probe`) timed the same way in the same rounds; the ratio is in the
+  table.
   The app's modules are compiled to bytecode first, as an installed app or a frozen build has them (a
   checkout run with PYTHONDONTWRITEBYTECODE=1 would compile every module again at every launch).
   Frozen: the whole `--smoke` run of a build in `dist/` (as `measure_process.start_to_paint`, an upper
@@ -29,7 +30,7 @@ row); waiting for it runs the event loop, never a fixed sleep. Rows, at each siz
 
 Notes give where the time went: medians of the moments signals first fired after the input, of when
 each part of the result was painted, and of how long the result's own paint took. The rounds
-themselves are in `tests.bench.latency_rounds`.
+themselves are in `tests.bench.window.latency_rounds`.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tests.bench.generate import BenchDb
-from tests.bench.latency_rounds import (
+from tests.bench.timing import fresh_copy
+from tests.bench.window.latency_rounds import (
     PAINT_ALONE,
     OutsideWriter,
     Round,
@@ -53,9 +55,8 @@ from tests.bench.latency_rounds import (
     save_edit,
     search,
 )
-from tests.bench.latency_window import BenchWindow
-from tests.bench.measure_process import PYTHON, ROOT, child_env, frozen_binary, run_child
-from tests.bench.timing import fresh_copy
+from tests.bench.window.latency_window import BenchWindow
+from tests.bench.window.measure_process import PYTHON, ROOT, child_env, frozen_binary, run_child
 from ui.window.app import FIRST_CARDS
 
 SEARCH_LETTERS = 5
@@ -139,9 +140,9 @@ def launch(dbs: list[BenchDb], copies: dict[int, Path], work: Path, rounds: int)
     bare: list[float] = []
     ours: dict[int, list[float]] = {db.memories: [] for db in dbs}
     for _ in range(rounds):  # alternated, so a busy moment of the machine hits both
-        bare.append(_paint_time([PYTHON, "-m", "tests.bench.paint_probe"], env))
+        bare.append(_paint_time([PYTHON, "-m", "tests.bench.window.paint_probe"], env))
         for db in dbs:
-            args = [PYTHON, "-m", "tests.bench.launch_child", str(copies[db.memories])]
+            args = [PYTHON, "-m", "tests.bench.window.launch_child", str(copies[db.memories])]
             ours[db.memories].append(_paint_time(args, env))
     floor_ms = statistics.median(bare) * 1e3
     rows = [LatencyRow("bare PySide6 window to first paint", 0, floor_ms, None, [t * 1e3 for t in bare])]

@@ -9,7 +9,7 @@ Per machine, after `hostdb`'s five seeded memories (the same on every machine), 
 - n % 4 == 3: on one machine only (turn by turn).
 Every tenth memory of the last machine is dismissed.
 
-    python tests/hub_machines.py URL [MEMORIES]   # publish 3 machines of MEMORIES each into the hub URL
+    python tests/support/hub_machines.py URL [MEMORIES]   # publish 3 machines of MEMORIES each into a hub
 """
 
 from __future__ import annotations
