@@ -37,8 +37,8 @@ test: lint typecheck pytest
 
 # The PostgreSQL tests alone, in a throwaway cluster (tests/support/pg_cluster.py) started and stopped around them.
 PG_TESTS := tests/store/test_conformance.py tests/store/test_postgres.py tests/store/observe/test_server_watch.py \
-	tests/store/search/test_search_postgres.py tests/store/evidence tests/store/read/test_as_of.py \
-	tests/store/read/test_blame.py tests/cli/test_cli_evidence.py tests/cli/test_history_views.py \
+	tests/store/search/test_search_postgres.py tests/store/evidence tests/store/past/test_as_of.py \
+	tests/store/past/test_blame.py tests/cli/test_cli_evidence.py tests/cli/test_history_views.py \
 	tests/ui/window/test_window_postgres.py tests/ui/dialogs/test_window_runs.py tests/ui/history/test_blame_and_as_of_window.py
 test-postgres: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/support/pg_cluster.py run -- $(PY) -m pytest $(PG_TESTS) $(PYTEST_ARGS)

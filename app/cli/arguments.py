@@ -26,8 +26,8 @@ from app.core.text_input import (
     text_problem,
     whole_number_int64,
 )
-from app.core.timefmt import parse_duration
 from app.core.trust import parse_source
+from app.present.timefmt import parse_duration
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = range(0xDC80, 0xDD00)  # how os.fsdecode's surrogateescape carries an undecodable byte

@@ -11,11 +11,11 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from app.core.card import MALFORMED, card_meta, shown_word
 from app.core.clock import format_instant
 from app.core.models import Candidate, Memory, Revision, RevisionKind
 from app.core.screening import make_visible
-from app.core.timefmt import relative
+from app.present.card import MALFORMED, card_meta, shown_word
+from app.present.timefmt import relative
 from app.store.evidence.model import (
     Evidence,
     evidence_json,

@@ -1,2 +1,2 @@
 """Small pure modules every layer uses: the read models, time, paths, settings, provenance, trust,
-screening, the card's text and the checks for input entering the store. No database, no Qt."""
+screening and the checks for input entering the store. No database, no Qt."""

@@ -17,8 +17,8 @@ from pathlib import Path
 from app.core.clock import ManualClock, SystemClock
 from app.core.models import RevisionSource
 from app.core.paths import data_dir
-from app.core.timefmt import DAY_MS, HOUR_MS, MINUTE_MS
 from app.demo.content import REVISIONS, all_texts
+from app.present.timefmt import DAY_MS, HOUR_MS, MINUTE_MS
 from app.store import MemoryStore
 from app.store.connect.engine import create_host_database
 

@@ -19,10 +19,12 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from app.core.models import MemoryStatus
 from app.core.text_input import tolerant_json_loads
 
 Key = tuple[str, int]  # (machine, that machine's memory id)
-DISMISSED = "dismissed"
+ACTIVE = str(MemoryStatus.ACTIVE)
+DISMISSED = str(MemoryStatus.DISMISSED)
 DISMISS_REQUESTED = "dismiss requested"
 
 

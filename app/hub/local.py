@@ -18,6 +18,7 @@ from app.core.text_input import INT64_MIN
 from app.store.evidence.archive import archive_exists
 from app.store.read.host_cells import status_value, text_value, time_value
 from app.store.read.reads import REVISION_COLUMNS as STORE_REVISION_COLUMNS
+from app.store.read.reads import chunks
 from app.store.read.rows import build_candidate
 
 MEMORY_COLUMNS = (
@@ -183,9 +184,8 @@ class Held:
         query = text(f"{self.select} WHERE {self.id_column} IN :ids ORDER BY {self.id_column}").bindparams(
             bindparam("ids", expanding=True)
         )
-        for start in range(0, len(ids), ID_CHUNK):
-            chunk = list(ids[start : start + ID_CHUNK])
-            yield [self.convert(row) for row in conn.execute(query, {"ids": chunk})]
+        for chunk in chunks(ids, ID_CHUNK):
+            yield [self.convert(row) for row in conn.execute(query, {"ids": list(chunk)})]
 
 
 MEMORIES = Held("user_memories", "id", _MEMORY_SELECT, memory_row)

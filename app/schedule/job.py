@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.core.timefmt import DAY_MS, MINUTE_MS, parse_duration
+from app.present.timefmt import DAY_MS, MINUTE_MS, parse_duration
 
 JOB_NAME = "memory-dashboard-sweep"
 MAX_EVERY_MS = DAY_MS

@@ -11,7 +11,17 @@ from typing import Literal
 from app.core.errors import InvalidInputError
 from app.core.text_input import text_problem
 
-StatusFilter = Literal["all", "active", "dismissed", "expired", "expiring", "rewritten", "other", "deleted"]
+StatusFilter = Literal[
+    "all",
+    "active",
+    "dismissed",
+    "expired",
+    "expiring",
+    "expiring_or_expired",
+    "rewritten",
+    "other",
+    "deleted",
+]
 SortKey = Literal["promoted", "updated", "id"]
 STATUS_FILTERS: tuple[StatusFilter, ...] = (
     "all",
@@ -19,6 +29,7 @@ STATUS_FILTERS: tuple[StatusFilter, ...] = (
     "dismissed",
     "expired",
     "expiring",
+    "expiring_or_expired",  # either of the two: every memory with an expiry
     "rewritten",
     "other",
     "deleted",  # the trash: memories no longer in the host's table (`app.store.read.trash`)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from app.core.models import Memory
+from app.core.models import Memory, MemoryStatus, RevisionKind
 from app.store.read.host_cells import decode_text
 from app.store.read.rows import OwnFactRows, build_memories, host_row, own_facts
 
@@ -40,9 +40,9 @@ OWN_TABLES = (
     "mdash_meta",
     "mdash_trust_marks",
 )
-ACTIVE = "active"
+ACTIVE = str(MemoryStatus.ACTIVE)  # plain str: the bare driver binds it
 LOCK_WAIT_S = 1.0  # a host holding the file locked longer: the ordinary path waits for it instead
-CONTENT = "content"  # `RevisionKind.CONTENT`
+CONTENT = str(RevisionKind.CONTENT)
 
 # The store's statements for the first page of the default listing, as SQLAlchemy compiles them for
 # SQLite; `{ids}` is the `IN` list's placeholders (one `?` per id).

@@ -18,8 +18,8 @@ from app.core.provenance import (
     union_ids,
 )
 from app.core.screening import has_hidden_characters, hidden_characters, make_visible
-from app.core.timefmt import DAY_MS, HOUR_MS, MINUTE_MS, parse_duration, relative
 from app.core.trust import derive_sources, memory_trust
+from app.present.timefmt import DAY_MS, HOUR_MS, MINUTE_MS, parse_duration, relative
 
 NOW = 1_800_000_000_000
 

@@ -9,9 +9,9 @@ import pytest
 from hostdb import HOUR, PROMOTED_5, SEED_PROVENANCE_5, host_sql, profile_version, query
 from review_helpers import lease_rows, memory_row, pending_ids, seed_verdict, snapshot, verdict
 
-from app.core.card import card_meta
 from app.core.clock import ManualClock
 from app.core.provenance import host_can_read
+from app.present.card import card_meta
 from app.review.apply import ApplyResult, apply_verdict
 from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict

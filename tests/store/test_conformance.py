@@ -155,6 +155,24 @@ def test_expiry_is_half_open_on_every_recall_shape(backend: Backend, shape: str,
     assert expiring in store.list_ids(MemoryFilter(status="expired"))
 
 
+def test_expiring_or_expired_is_every_memory_with_an_expiry_in_the_listings_order(backend: Backend) -> None:
+    store, host, clock, expiring = _expiring(backend)
+    add_candidate(host, 3, "short-lived note", "ses_a")
+    lapsing = store.promote([3]).id
+    store.set_expiry(lapsing, NOW + 1_000)
+    either = MemoryFilter(status="expiring_or_expired")
+    order = [i for i in store.list_ids(MemoryFilter(status="all")) if i in (expiring, lapsing)]
+    assert sorted(order) == sorted([expiring, lapsing])
+    assert store.list_ids(either) == order
+    clock.set(NOW + 1_000)  # one has expired, the other not yet
+    assert store.list_ids(MemoryFilter(status="expired")) == [lapsing]
+    assert store.list_ids(MemoryFilter(status="expiring")) == [expiring]
+    assert store.list_ids(either) == order
+    assert store.first_ids(either, 1) == (order[:1], 2)
+    store.set_expiry(lapsing, None)
+    assert store.list_ids(either) == [expiring]
+
+
 def test_expiry_lives_in_own_tables_until_the_sweep(backend: Backend) -> None:
     store, host, clock, expiring = _expiring(backend)
     row = host.query("SELECT status, updated_at FROM user_memories WHERE id=?", (expiring,))

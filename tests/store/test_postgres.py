@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -169,6 +170,15 @@ def test_read_only_creates_nothing_and_the_server_refuses_writes(postgres_db: st
     assert host.query("SELECT status FROM user_memories WHERE id = 5") == [("active",)]
 
 
+def _until_someone_waits_for_the_write_lock(host: PostgresHostDb) -> None:
+    """Until the server shows a session waiting for the write lock (its `pg_locks` row not granted)."""
+    waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+    deadline = time.monotonic() + 10
+    while host.query(waiting) == [(0,)]:
+        assert time.monotonic() < deadline, "the second writer never waited for the lock"
+        time.sleep(0.01)
+
+
 def test_a_writer_waits_for_the_one_before_and_gives_up_at_the_busy_timeout(
     postgres_db: str, tmp_path: Path
 ) -> None:
@@ -191,8 +201,9 @@ def test_a_writer_waits_for_the_one_before_and_gives_up_at_the_busy_timeout(
 
             waiter = threading.Thread(target=dismiss)
             waiter.start()
-            assert not done.wait(0.5)  # it waits for the lock...
-            other.commit()  # ...which is released with the other writer's transaction
+            _until_someone_waits_for_the_write_lock(host)  # the server says the store waits...
+            assert not done.is_set()
+            other.commit()  # ...for the lock released with the other writer's transaction
             waiter.join(10)
             assert done.is_set()
         assert host.query("SELECT status FROM user_memories WHERE id = 5") == [("dismissed",)]

@@ -15,8 +15,8 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from app.core.text_input import text_problem
-from app.core.timefmt import DAY_MS
 from app.core.trust import parse_source
+from app.present.timefmt import DAY_MS
 from ui.cards.listing import EXPIRING_OR_EXPIRED, Listing, ViewFilter
 
 SEARCH_DEBOUNCE_MS = 120  # the longest the newest text waits for the listing read still running

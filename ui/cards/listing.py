@@ -1,7 +1,6 @@
 """One listing read for the window: the ids a filter selects, the rows to show first, and the counts.
 
-Runs in a worker thread (plain `app/` calls, no Qt). The window's filter `expiring_or_expired` is the
-union of the store's `expiring` and `expired` filters, in the listing's own order.
+Runs in a worker thread (plain `app/` calls, no Qt).
 """
 
 from __future__ import annotations
@@ -16,15 +15,16 @@ from app.store.filters import STATUS_FILTERS, MemoryFilter, SortKey, StatusFilte
 if TYPE_CHECKING:
     from app.store import MemoryStore
 
-EXPIRING_OR_EXPIRED = "expiring_or_expired"
+EXPIRING_OR_EXPIRED: StatusFilter = "expiring_or_expired"
+_STATUSES: dict[str, StatusFilter] = {status: status for status in STATUS_FILTERS}
 FIRST_PAGE = 200  # the ids a first page holds
 FIRST_ROWS = 40  # the rows a first page reads: more cards than a tall screen shows
 
 
 @dataclass(frozen=True, slots=True)
 class ViewFilter:
-    """What the toolbar selects: a store status filter or `expiring_or_expired`, search text, sort, a
-    source and a trust."""
+    """What the toolbar selects: a store status filter (`expiring_or_expired` among them), search text,
+    sort, a source and a trust."""
 
     status: str = "active"
     search: str = ""
@@ -59,22 +59,15 @@ class Listing:
         return len(self.ids) == self.total
 
 
-def select_ids(store: MemoryStore, flt: ViewFilter, *, observe: bool = True) -> list[int]:
-    """The ids a filter selects; observes outside rewrites first (one observation per listing)."""
-    if flt.status != EXPIRING_OR_EXPIRED:
-        status = flt.status if flt.status in STATUS_FILTERS else "all"
-        return store.list_ids(flt.store_filter(status), observe=observe)
-    every = store.list_ids(flt.store_filter("all"), observe=observe)
-    wanted = set(store.list_ids(flt.store_filter("expiring"), observe=False))
-    wanted.update(store.list_ids(flt.store_filter("expired"), observe=False))
-    return [item for item in every if item in wanted]
+def _store_filter(flt: ViewFilter) -> MemoryFilter:
+    return flt.store_filter(_STATUSES.get(flt.status, "all"))
 
 
 def load_listing(
     store: MemoryStore, flt: ViewFilter, wanted: Sequence[int], first: int, *, observe: bool = True
 ) -> Listing:
     """`observe=False` skips recording outside rewrites: a quick first paint before the real listing."""
-    ids = select_ids(store, flt, observe=observe)
+    ids = store.list_ids(_store_filter(flt), observe=observe)
     present = set(ids)
     rows_for = list(dict.fromkeys([*ids[:first], *(i for i in wanted if i in present)]))
     return Listing(flt, ids, store.get_many(rows_for), store.counts(), len(ids))
@@ -99,10 +92,7 @@ def load_first_page(
     hits along them (`MemoryStore.first_hits`, stopped when `go_on()` turns False) instead of ordering
     every row again.
     """
-    if flt.status == EXPIRING_OR_EXPIRED:  # a union of two store filters: no single LIMIT query
-        return load_listing(store, flt, (), first, observe=False)
-    status = flt.status if flt.status in STATUS_FILTERS else "all"
-    store_filter = flt.store_filter(status)
+    store_filter = _store_filter(flt)
     hits = store.first_hits(store_filter, order, first, go_on) if order is not None else None
     if hits is not None:
         return Listing(flt, hits, store.get_many(hits[:rows]), None, None)

@@ -35,8 +35,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QStandardItemModel
 
-from app.core.card import accessible_description, accessible_name, timestamps_tooltip
 from app.core.models import Memory
+from app.present.card import accessible_description, accessible_name, timestamps_tooltip
 from ui.cards.layout import card_text
 from ui.widgets.guard import answer, never_raises
 

@@ -1,13 +1,16 @@
 """What a card shows, as plain values: its badges and the pieces of its meta line (no painting here).
 
-The words come from `app.core.card` (shared with the CLI); this module only decides tones and tooltips.
+The words come from `app.present.card` (shared with the CLI); this module only decides tones and tooltips.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.card import (
+from app.core.models import Memory, MemoryStatus
+from app.core.screening import hidden_characters
+from app.core.trust import SEMI, TRUSTED, UNTRUSTED
+from app.present.card import (
     candidate_summary,
     expiry_badge,
     malformed_badge,
@@ -17,9 +20,6 @@ from app.core.card import (
     shown_word,
     timestamps_tooltip,
 )
-from app.core.models import Memory, MemoryStatus
-from app.core.screening import hidden_characters
-from app.core.trust import SEMI, TRUSTED, UNTRUSTED
 from ui.widgets.theme import Tone
 
 HIDDEN_SCAN_CHARS = 4096  # hidden characters are listed from this much of the start of a memory

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from app.core.clock import format_instant
 from app.core.models import ChangeKind
 from app.core.screening import make_visible
-from app.core.timefmt import relative
+from app.present.timefmt import relative
 from app.store.read.digest import Digest, DigestChange, headline
 from ui.diff.view import DiffView
 from ui.history.panel import plain_label

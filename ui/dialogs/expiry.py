@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.core.clock import format_instant
 from app.core.models import Memory
-from app.core.timefmt import DAY_MS
+from app.present.timefmt import DAY_MS
 from ui.history.panel import plain_label
 
 PRESETS = (("In 1 day", 1), ("In 7 days", 7), ("In 30 days", 30))

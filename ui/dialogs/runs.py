@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.card import shown_word
 from app.core.clock import format_instant
+from app.present.card import shown_word
 from app.store import MemoryStore
 from app.store.evidence.model import Evidence, evidence_words, flat
 from app.store.evidence.runs import Run, RunChange, RunDetail

@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.card import card_meta, expiry_line, updated_at
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision, RevisionKind, RevisionSource
+from app.present.card import card_meta, expiry_line, updated_at
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
 from ui.history.blame_view import BlameView, select_revision
@@ -39,7 +39,7 @@ from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 if TYPE_CHECKING:
-    from app.store.read.blame import Blame
+    from app.store.past.blame import Blame
 
 DEBOUNCE_MS = 120  # the longest a selection waits for the history read still running
 _NOTHING = object()  # no selection waiting to be shown

@@ -16,11 +16,11 @@ from contextlib import contextmanager
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableWidget, QTableWidgetItem, QWidget
 
-from app.core.card import shown_word
 from app.core.clock import format_instant
 from app.core.models import Memory
 from app.core.provenance import ProvenanceEntry, compartment_span
-from app.core.timefmt import relative
+from app.present.card import shown_word
+from app.present.timefmt import relative
 from app.store.evidence.model import Evidence, evidence_words, memory_candidate_ids
 from ui.widgets.plain_tip import plain_tip
 

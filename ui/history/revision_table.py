@@ -8,10 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from app.core.card import candidate_summary
 from app.core.clock import format_instant
 from app.core.models import Revision, RevisionKind
-from app.core.timefmt import relative
+from app.present.card import candidate_summary
+from app.present.timefmt import relative
 from app.store.evidence.model import Evidence, evidence_lines
 from ui.widgets.plain_tip import plain_tip
 

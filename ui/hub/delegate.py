@@ -14,8 +14,8 @@ from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from app.core.screening import make_visible
-from app.core.timefmt import relative
-from app.hub.cards import DISMISSED, HubCard, MachineCopy
+from app.hub.cards import ACTIVE, DISMISSED, HubCard, MachineCopy
+from app.present.timefmt import relative
 from ui.cards.layout import CardFonts
 from ui.hub.model import CARD_ROLE
 from ui.widgets.guard import answer, never_raises
@@ -29,7 +29,7 @@ LINES = 2  # of the text
 def copy_tone(copy: MachineCopy) -> Tone:
     if copy.dismiss_pending and copy.status != DISMISSED:
         return Tone.AMBER
-    return Tone.GREEN if copy.status == "active" else Tone.NEUTRAL
+    return Tone.GREEN if copy.status == ACTIVE else Tone.NEUTRAL
 
 
 def pills(card: HubCard) -> list[tuple[str, Tone]]:

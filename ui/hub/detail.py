@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.screening import make_visible
-from app.core.timefmt import relative
 from app.hub.cards import HubCard, Version
+from app.present.timefmt import relative
 from ui.diff.slot import DiffSlot
 
 COLUMNS = ("Machine", "Id", "Status", "Updated")

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.core.paths import is_url
 from app.hub.browse import HubListing
-from app.hub.cards import HubCard
+from app.hub.cards import DISMISSED, HubCard
 from ui.hub.actions import HubActions, build_hub_menus
 from ui.hub.card_list import HubCardList
 from ui.hub.detail import HubDetail
@@ -266,7 +266,7 @@ class HubWindow(QMainWindow):
         sources = card.dismissable() if card is not None else []
         if card is None or not sources:
             return
-        shown = ", ".join(f"{c.machine} #{c.memory_id}" for c in card.copies if c.status != "dismissed")
+        shown = ", ".join(f"{c.machine} #{c.memory_id}" for c in card.copies if c.status != DISMISSED)
         text = (
             f"Dismiss this memory on every machine?\n\nThe hub queues a dismissal for {shown}; each "
             "machine dismisses its copy on its next publish (a dashboard write with its own revision, "

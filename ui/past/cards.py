@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.core.card import shown_word
 from app.core.clock import format_instant
 from app.core.models import MemoryStatus
-from app.core.timefmt import relative
+from app.present.card import shown_word
+from app.present.timefmt import relative
 from ui.cards.layout import CardParts, card_text
 from ui.cards.parts import Badge, MetaPiece
 from ui.widgets.theme import Tone
 
 if TYPE_CHECKING:
-    from app.store.read.as_of import MemoryAsOf
+    from app.store.past.as_of import MemoryAsOf
 
 UNKNOWN = "unknown"
 _TONES: dict[str, Tone] = {MemoryStatus.ACTIVE: Tone.GREEN, MemoryStatus.DISMISSED: Tone.NEUTRAL}

@@ -18,7 +18,7 @@ from ui.cards.listing import EXPIRING_OR_EXPIRED
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
-    from app.store.read.as_of import MemoryAsOf
+    from app.store.past.as_of import MemoryAsOf
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.card import shown_word
 from app.core.clock import format_instant
 from app.core.models import Candidate
 from app.core.provenance import compartment_span
-from app.core.timefmt import relative
+from app.present.card import shown_word
+from app.present.timefmt import relative
 from ui.cards.layout import card_text
 from ui.history.panel import plain_label
 from ui.history.provenance_table import SESSION_CHARS

@@ -17,10 +17,10 @@ from app.cli.render import (
     revision_json,
 )
 from app.cli.safe_output import check_output, write_bytes
-from app.core.card import card_meta
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.screening import make_visible
+from app.present.card import card_meta
 from app.store import MemoryStore
 from app.store.evidence.model import evidence_json, evidence_words, memory_candidate_ids
 from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION

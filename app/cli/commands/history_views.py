@@ -12,8 +12,8 @@ from app.core.clock import format_instant
 from app.core.errors import InvalidInputError
 from app.core.models import MemoryStatus
 from app.core.screening import make_visible
-from app.store.read.as_of import MemoryAsOf, state_details
-from app.store.read.blame import Blame, origin_label
+from app.store.past.as_of import MemoryAsOf, state_details
+from app.store.past.blame import Blame, origin_label
 
 # `list --status` choices that mean the same at a past instant (the others need facts kept only for now).
 AS_OF_STATUSES = ("all", "active", "dismissed", "expired", "other")

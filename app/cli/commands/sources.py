@@ -7,9 +7,9 @@ import argparse
 from typing import Any
 
 from app.cli.arguments import source_name
-from app.cli.commands.targets import id_list, memories_word
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_json, memory_line, print_json
+from app.cli.targets import id_list, memories_word
 from app.core.models import Memory
 from app.core.trust import DEFAULT_MARK, MARKS
 from app.store import InvalidInputError

@@ -1,7 +1,7 @@
 """Write commands: edit, add, dismiss, reactivate, delete, restore, promote, discard, expire, sweep, init.
 
 Dismiss, reactivate, delete, expire and restore --deleted take several ids or a filter
-(`app.cli.commands.targets`) and act on all of them in one transaction; one id answers as it always did.
+(`app.cli.targets`) and act on all of them in one transaction; one id answers as it always did.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.arguments import int64, read_text_input
-from app.cli.commands.targets import add_target_options, chosen_ids, id_list, memories_word
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_json, memory_line, one_line, print_json
+from app.cli.targets import add_target_options, chosen_ids, id_list, memories_word
 from app.core.clock import format_instant, instant_problem, parse_instant
 from app.core.errors import DatabaseOpenError
 from app.core.paths import creatable_problem, is_url
-from app.core.timefmt import parse_duration
+from app.present.timefmt import parse_duration
 from app.store import KEEP, InvalidInputError, MemoryStore
 from app.store.connect.engine import create_host_database, is_server_url
 

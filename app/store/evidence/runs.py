@@ -19,7 +19,7 @@ from sqlalchemy import Connection, and_, inspect, select
 from app.core.models import Revision, RevisionSource
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import describe, text_value, time_note, time_value
-from app.store.read.reads import revision_from_row
+from app.store.read.reads import chunks, revision_from_row
 from app.store.schema.tables import review_runs, revisions
 
 HOST_REVIEW_TASK = "review-user-memories"  # the host's Dreamer task that reviews user memories
@@ -246,8 +246,7 @@ def _stored_counts(conn: Connection, found: Sequence[tuple[int, int]]) -> list[i
     """Observed revisions inside each run's window, in one statement per few hundred runs (a statement
     per run costs more in SQLAlchemy than SQLite's index seek)."""
     counts: list[int] = []
-    for start in range(0, len(found), WINDOWS_PER_QUERY):
-        part = found[start : start + WINDOWS_PER_QUERY]
+    for part in chunks(found, WINDOWS_PER_QUERY):
         mark = _mark(conn)
         rows = ", ".join(f"({mark}, {mark}, {mark})" for _ in part)
         sql = (

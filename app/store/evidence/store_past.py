@@ -16,9 +16,9 @@ from app.core.errors import NotFoundError
 from app.store.evidence import archive as evidence_archive
 from app.store.evidence import runs as review_runs
 from app.store.evidence.model import Evidence
-from app.store.read import as_of as as_of_read
-from app.store.read import as_of_scan
-from app.store.read import blame as blame_read
+from app.store.past import as_of as as_of_read
+from app.store.past import as_of_scan
+from app.store.past import blame as blame_read
 from app.store.read import digest as digest_read
 from app.store.read.digest import Digest, Watermark
 from app.store.read.reads import fetch_rows
@@ -63,7 +63,7 @@ class Past(Reads):
 
     def blame(self, memory_id: int, *, observe: bool = True) -> blame_read.Blame:
         """Each sentence (or line) of the memory's text with the revision that put it there in its current
-        form, and the words of the candidates those revisions cite (`app.store.read.blame`)."""
+        form, and the words of the candidates those revisions cite (`app.store.past.blame`)."""
         revisions = self.history(memory_id, observe=observe)
         cited = blame_read.cited_ids(revisions)
         archived = self.evidence(cited)

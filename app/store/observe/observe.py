@@ -19,7 +19,7 @@ from sqlalchemy import Connection, bindparam, delete, exists, insert, not_, or_,
 
 from app.core.models import Revision, RevisionKind, RevisionSource
 from app.store.observe.batch import load_before, record_rows
-from app.store.read.as_of import FIRST_SEEN, FIRST_SEEN_KEY
+from app.store.past.as_of import FIRST_SEEN, FIRST_SEEN_KEY
 from app.store.read.reads import chunks, fetch_rows
 from app.store.read.rows import HostRow, OwnFacts, looks_rewritten
 from app.store.schema.tables import expiry, meta, seen, user_memories

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, func, select
 
 from app.core.clock import format_instant
 from app.core.models import ChangeKind, MemoryStatus, Revision, RevisionKind, RevisionSource
-from app.core.timefmt import relative
+from app.present.timefmt import relative
 from app.store.read.reads import REVISION_COLUMNS, SELECT_CANDIDATES, revision_from_row
 from app.store.read.rows import build_candidate
 from app.store.schema.tables import meta, revisions, user_memory_candidates

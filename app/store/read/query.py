@@ -124,6 +124,11 @@ def status_predicate(status: StatusFilter, now: int, own: bool) -> ColumnElement
         if not own:
             return false()
         return exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at > now))
+    if status == "expiring_or_expired":
+        if not own:
+            return false()
+        when = expiry.c.expires_at
+        return exists().where(and_(expiry.c.memory_id == m.id, or_(when > now, when <= now)))
     if status == "rewritten":
         return _rewritten(own)
     return true()

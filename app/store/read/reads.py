@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, bindparam, case, func, null, select
 
@@ -42,10 +42,14 @@ SELECT_HOST = select(*(m[name] for name in HOST_COLUMNS))
 SELECT_CANDIDATES = select(*(c[name] for name in CANDIDATE_COLUMNS))
 
 
-def chunks(ids: Sequence[int], size: int = CHUNK) -> Iterator[Sequence[int]]:
-    """`ids` in slices of `size`: how every query splits a long `IN` list (SQLite's variable limit)."""
-    for start in range(0, len(ids), size):
-        yield ids[start : start + size]
+T = TypeVar("T")
+
+
+def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
+    """`items` in slices of `size`: how every query splits a long `IN` list (SQLite's variable limit)
+    or a long list of values."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
 
 
 def fetch_rows(conn: Connection, ids: Sequence[int]) -> list[HostRow]:

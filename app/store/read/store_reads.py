@@ -23,6 +23,7 @@ from app.store.read.query import (
     select_ids,
 )
 from app.store.read.reads import (
+    chunks,
     fetch_candidates,
     fetch_own_facts,
     fetch_revision,
@@ -138,8 +139,7 @@ class Reads(Observing, SearchUpkeep):
             if self._indexed_terms(conn, flt):
                 return None
             now = self.now()
-            for start in range(0, len(order), FIRST_HITS_CHUNK):
-                chunk = order[start : start + FIRST_HITS_CHUNK]
+            for chunk in chunks(order, FIRST_HITS_CHUNK):
                 found = set(conn.execute(select_among(flt, now, self._own, chunk)).scalars())
                 hits += [memory_id for memory_id in chunk if memory_id in found]
                 if len(hits) >= limit or not go_on():
@@ -166,7 +166,11 @@ class Reads(Observing, SearchUpkeep):
             raise NotFoundError(f"memory #{memory_id} does not exist")
         return found[0]
 
-    def candidates(self, ids: Sequence[int] | None = None) -> list[Candidate]:
+    def candidates(self, ids: Sequence[int] | None = None, *, observe: bool = True) -> list[Candidate]:
+        """The candidates in the pool (or those of `ids`); a look at the file first, as every listing's,
+        so each candidate shown is archived before the host can consume or prune it."""
+        if observe:
+            self.observe()
         with self._read() as conn:
             return fetch_candidates(conn, ids)
 

@@ -30,7 +30,7 @@ from app.core.provenance import (
 from app.core.text_input import content_problem, text_problem
 from app.core.trust import MEMORY_SOURCE_USER_EDIT
 from app.store.observe.batch import catch_up, catch_up_rows
-from app.store.read.as_of import FIRST_SEEN, FIRST_SEEN_KEY
+from app.store.past.as_of import FIRST_SEEN, FIRST_SEEN_KEY
 from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row, fetch_rows
 from app.store.read.rows import HostRow
 from app.store.read.trash import deleted_snapshot, first_recorded, last_deletes

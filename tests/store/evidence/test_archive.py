@@ -133,6 +133,17 @@ def test_the_review_archives_candidates_added_after_the_last_look(
     assert store.evidence([160])[160].content == "Likes short answers"
 
 
+def test_reading_the_pool_archives_what_it_shows(seeded_store: MemoryStore, seeded_host: HostDb) -> None:
+    """`candidates` (the CLI's listing of the pool, the window's review queue, the review's prompt) is a
+    look at the file: a candidate shown there keeps its words after the host consumes it."""
+    store, host_db = seeded_store, seeded_host
+    host_adds(host_db, 180, "Prefers tabs")
+    shown = {c.id: c.content for c in store.candidates()}
+    assert shown[180] == "Prefers tabs"
+    host_deletes(host_db, [180])
+    assert store.evidence([180])[180].content == "Prefers tabs"
+
+
 def test_manual_promote_merge_and_discard_archive_before_consuming(
     seeded_store: MemoryStore, seeded_host: HostDb
 ) -> None:

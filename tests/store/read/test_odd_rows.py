@@ -16,9 +16,9 @@ import pytest
 from hostdb import build_host_db, host_dump, host_sql
 
 from app.cli import main
-from app.core.card import card_meta, timestamps_tooltip
 from app.core.clock import ManualClock, format_instant
 from app.core.models import Memory
+from app.present.card import card_meta, timestamps_tooltip
 from app.store import MemoryStore
 from app.store.schema.tables import user_memories, user_memory_candidates
 
@@ -265,7 +265,7 @@ def test_every_host_column_is_read() -> None:
 
 
 def test_a_status_that_only_looks_active_is_shown_so(tmp_path: Path) -> None:
-    from app.core.card import shown_word
+    from app.present.card import shown_word
 
     assert shown_word("active") == "active"
     assert shown_word("active ") == "'active '"

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from window_helpers import card_content, make_window, select, settle
 
 from app.core.clock import ManualClock
-from app.core.timefmt import DAY_MS
+from app.present.timefmt import DAY_MS
 from app.store import MemoryStore
 from ui.dialogs.expiry import NEVER
 

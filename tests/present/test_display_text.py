@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from app.core.card import accessible_description, accessible_name, expiry_line, origin_counts
 from app.core.models import Memory
 from app.core.provenance import ProvenanceEntry, compartment_span
 from app.core.settings import Settings, SettingsError, edited, load_settings, save_settings
-from app.core.timefmt import DAY_MS, HOUR_MS, MINUTE_MS, YEAR_MS, relative
+from app.present.card import accessible_description, accessible_name, expiry_line, origin_counts
+from app.present.timefmt import DAY_MS, HOUR_MS, MINUTE_MS, YEAR_MS, relative
 
 NOW = 1_792_552_412_000
 

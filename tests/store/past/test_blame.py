@@ -20,7 +20,7 @@ from app.core.models import RevisionSource
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
-from app.store.read.blame import FIRST_SEEN, Blame, origin_label, units
+from app.store.past.blame import FIRST_SEEN, Blame, origin_label, units
 
 
 def texts(blame: Blame) -> list[tuple[str, str]]:

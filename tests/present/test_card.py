@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.core.card import candidate_summary, card_meta, expiry_badge, origin_counts, timestamps_tooltip
 from app.core.models import Memory
 from app.core.provenance import ProvenanceEntry
+from app.present.card import candidate_summary, card_meta, expiry_badge, origin_counts, timestamps_tooltip
 
 DAY = 86_400_000
 HOUR = 3_600_000

@@ -24,8 +24,8 @@ from app.core.errors import NotFoundError
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
 from app.store.connect.engine import plain_rows
-from app.store.read import as_of_scan
-from app.store.read.as_of import MemoryAsOf, facts_from_history, fetch_facts
+from app.store.past import as_of_scan
+from app.store.past.as_of import MemoryAsOf, facts_from_history, fetch_facts
 from app.store.read.host_cells import UndecodableText, decode_text
 from app.store.schema.tables import user_memories
 

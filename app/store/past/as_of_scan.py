@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Select, bindparam, case, func, or_, select
 
 from app.core.models import MemoryStatus, RevisionKind
 from app.store.connect.engine import plain_rows
-from app.store.read.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
+from app.store.past.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
 from app.store.read.reads import chunks
 from app.store.schema.tables import INT64, expiry, revisions, seen, user_memories
 

@@ -3,7 +3,7 @@ dismiss, reactivate, delete, restore of a deleted memory or of an old text, expi
 swept) and random writes by the host outside it (rewrites, dismissals, new rows, rows that arrive
 already rewritten, deletes), each observed by the store.
 
-The whole past read at once (`profile_as_of`, `as_of`: `app.store.read.as_of_scan`) is compared, at
+The whole past read at once (`profile_as_of`, `as_of`: `app.store.past.as_of_scan`) is compared, at
 many instants (each write's instant, a millisecond before and after it, and the middle of the gap to
 the next), with the straightforward reconstruction: each memory's facts recomputed from its history
 read revision by revision (`facts_from_history`) and resolved. Between writes it is compared with what
@@ -25,8 +25,8 @@ from hostdb import build_host_db, host_sql, memory_row
 from app.core.clock import ManualClock
 from app.core.models import MemoryStatus, Revision, RevisionKind
 from app.store import MemoryStore
-from app.store.read import as_of_scan
-from app.store.read.as_of import MemoryAsOf, facts_from_history, fetch_facts, ordered, resolve
+from app.store.past import as_of_scan
+from app.store.past.as_of import MemoryAsOf, facts_from_history, fetch_facts, ordered, resolve
 
 REVIEW_TIME = 1_792_552_412_000  # conftest's: the store's first look
 MINUTE = 60_000

@@ -15,8 +15,8 @@ from app.core.clock import format_instant
 from app.core.models import Memory
 from app.core.provenance import ORIGIN_MANUAL, ORIGIN_PROMOTION, ORIGIN_UPDATE
 from app.core.screening import make_visible
-from app.core.timefmt import relative
 from app.core.trust import SEMI, TRUSTED, UNTRUSTED
+from app.present.timefmt import relative
 
 FIRST_CANDIDATES = 8
 WORD_CHARS = 40  # a status or an origin is a word; a host row's can be anything, of any length
