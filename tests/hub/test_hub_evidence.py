@@ -230,7 +230,7 @@ def test_a_hub_of_version_1_is_upgraded_only_by_its_owner_and_anyone_else_is_tol
 BATCH = 50
 CHILD = """
 import sys
-sys.path[:0] = [sys.argv[3], sys.argv[3] + "/tests"]
+sys.path[:0] = [sys.argv[3], sys.argv[3] + "/tests/support"]
 from hub_host import publish_file
 from pathlib import Path
 publish_file(Path(sys.argv[1]), sys.argv[2], "box", batch={batch})

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BATCH = 50
 CHILD = """
 import sys
-sys.path[:0] = [sys.argv[3], sys.argv[3] + "/tests"]
+sys.path[:0] = [sys.argv[3], sys.argv[3] + "/tests/support"]
 from hub_host import publish_file
 from pathlib import Path
 publish_file(Path(sys.argv[1]), sys.argv[2], "box", batch={batch})
