@@ -87,8 +87,11 @@ def test_runs_list_show_and_undo(db: str, tmp_path: Path, capsys: pytest.Capture
     assert change["memory_id"] == 5 and change["evidence"]["141"]["content"] == WORDS_141
     code, out, _ = run(capsys, "--db", db, "runs", "undo", run_id)
     assert code == 0 and "memory #5: restored" in out and "not put back in the host's pool" in out
+    assert out.startswith(f"undid run {run_id}: 1 memory restored")
     code, out, _ = run(capsys, "--db", db, "show", "5", "--json")
     assert json.loads(out)["content"] == "Prefers pnpm"
+    code, out, _ = run(capsys, "--db", db, "runs", "undo", run_id)  # again: nothing left to undo
+    assert code == 0 and out.startswith("nothing undone:") and "memory #5: already undone (r" in out
 
 
 def test_undo_exit_codes(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,14 +36,14 @@ def after_promote(memory: Memory) -> UndoEntry:
     memory_id = memory.id
 
     def run(store: MemoryStore) -> Revision:
-        current = store.get(memory_id)
-        if (current.content, current.status) != (memory.content, memory.status):
+        try:
+            return store.delete(memory_id, expected_updated_at=memory.updated_at)
+        except ConflictError as exc:
             raise ConflictError(
                 f"Memory #{memory_id} changed since it was promoted, so Undo left it as it is "
                 "(Delete removes it).",
-                current,
-            )
-        return store.delete(memory_id)
+                exc.current,
+            ) from exc
 
     return UndoEntry(
         f"Undo promotion of #{memory_id}",
@@ -83,20 +83,23 @@ def after_dismiss(before: Memory) -> UndoEntry:
 
 def after_reactivate(before: Memory) -> UndoEntry:
     def run(store: MemoryStore) -> Memory:
-        store.dismiss(before.id)
-        return store.set_expiry(before.id, before.expires_at)
+        store.put_back({before.id: (MemoryStatus.DISMISSED, before.expires_at)})
+        return store.get(before.id, observe=False)
 
     return UndoEntry(f"Undo reactivate of #{before.id}", before.id, run)
 
 
 def after_expiry(before: Memory) -> UndoEntry:
     def run(store: MemoryStore) -> Memory:
-        changed = store.set_expiry(before.id, before.expires_at)
-        if before.status == MemoryStatus.ACTIVE and changed.status != MemoryStatus.ACTIVE:
-            changed = store.reactivate(before.id)
-        return changed
+        store.put_back({before.id: (_status_back(before), before.expires_at)})
+        return store.get(before.id, observe=False)
 
     return UndoEntry(f"Undo expiry change of #{before.id}", before.id, run)
+
+
+def _status_back(before: Memory) -> MemoryStatus | None:
+    """Active again if it was (a new expiry already passed dismissed it); any other status left as is."""
+    return MemoryStatus.ACTIVE if before.status == MemoryStatus.ACTIVE else None
 
 
 # -- many memories at once: one entry undoes the whole action -------------------------------------------
@@ -114,13 +117,14 @@ def after_dismiss_many(changed: Sequence[int]) -> UndoEntry:
 
 
 def after_reactivate_many(changed: Sequence[int], expiries: Mapping[int, int | None] | None) -> UndoEntry:
-    """Dismissed again, and (when the reactivation set a new expiry) each its old expiry back."""
+    """Dismissed again, and (when the reactivation set a new expiry) each its old expiry back: one write."""
     ids = list(changed)
     before = dict(expiries) if expiries is not None else None
 
     def run(store: MemoryStore) -> object:
-        store.dismiss(ids)
-        return store.set_expiry(ids, before) if before is not None else ids
+        if before is None:
+            return store.dismiss(ids)
+        return store.put_back({i: (MemoryStatus.DISMISSED, before.get(i)) for i in ids})
 
     return _many("reactivate", ids, run)
 
@@ -136,19 +140,10 @@ def after_restore_many(restored: Sequence[int]) -> UndoEntry:
 
 
 def after_expiry_many(changed: Sequence[int], before: Sequence[Memory]) -> UndoEntry:
-    """The old expiries back; those the new one dismissed at once are active again."""
-    ids = list(changed)
-    expiries = {memory.id: memory.expires_at for memory in before if memory.id in set(ids)}
-    active = [
-        memory.id for memory in before if memory.id in expiries and memory.status == MemoryStatus.ACTIVE
-    ]
-
-    def run(store: MemoryStore) -> object:
-        store.set_expiry(ids, expiries)
-        dismissed = [m.id for m in store.get_many(active) if m.status != MemoryStatus.ACTIVE]
-        return store.reactivate(dismissed) if dismissed else ids
-
-    return _many("expiry change", ids, run)
+    """The old expiries back, in one write; those the new one dismissed at once are active again."""
+    wanted = set(changed)
+    back = {memory.id: (_status_back(memory), memory.expires_at) for memory in before if memory.id in wanted}
+    return _many("expiry change", list(changed), lambda store: store.put_back(back))
 
 
 def after_add(memory: Memory) -> UndoEntry:

@@ -168,15 +168,24 @@ def undo_run(ctx: WriteContext, run: Run, changes: Sequence[RunChange]) -> UndoR
 
 def undo_lines(result: UndoResult) -> list[str]:
     """What an undo did, for a person: restored, kept (with the later change), refused; candidates."""
-    lines = [f"undid run {flat(result.run_id, 80)}"]
+    run = flat(result.run_id, 80)
+    count = len(result.restored)
+    if count:
+        lines = [f"undid run {run}: {count:,} {'memory' if count == 1 else 'memories'} restored"]
+    elif result.kept or result.not_restorable:
+        lines = [f"nothing undone: no memory run {run} changed is still as the run left it"]
+    else:
+        lines = [f"nothing undone: run {run} changed no memory"]
     lines += [f"  memory #{mid}: restored (revision r{rid})" for mid, rid in result.restored]
     for mid, later in result.kept:
+        when = format_instant(later.changed_at)
+        if later.detail.get(UNDO_KEY) == result.run_id:
+            lines.append(f"  memory #{mid}: already undone (r{later.id}, at {when})")
+            continue
         lines.append(
             f"  memory #{mid}: not touched, changed again since the run: r{later.id} {later.kind} by "
-            f"{later.source} at {format_instant(later.changed_at)}; restore it from its history if you want"
+            f"{later.source} at {when}; restore it from its history if you want"
         )
     lines += [f"  memory #{mid}: not touched: {why}" for mid, why in result.not_restorable]
-    if not (result.restored or result.kept or result.not_restorable):
-        lines.append("  the run changed no memory")
     lines.append(NOT_RESURRECTED)
     return lines

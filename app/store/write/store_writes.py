@@ -49,12 +49,8 @@ class Writes(Reads):
     def edit(self, memory_id: int, content: str, *, expected_updated_at: int | None = None) -> Memory:
         """`edit`, the window's Edit dialog and its undo: refused if the row moved since it was opened."""
         with self.write() as ctx:
-            row = writes.require_row(ctx, memory_id)
-            if expected_updated_at is not None and row.updated_at != expected_updated_at:
-                raise ConflictError(
-                    f"memory #{memory_id} changed since you opened it",
-                    self._memories(ctx.conn, [memory_id], ctx.now)[0],
-                )
+            if expected_updated_at is not None:
+                self._refuse_moved(ctx, [memory_id], expected_updated_at)
             if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
                 revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
         return self.get(memory_id, observe=False)
@@ -141,13 +137,18 @@ class Writes(Reads):
         return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
 
     @overload
-    def delete(self, memory_ids: int) -> Revision: ...
+    def delete(self, memory_ids: int, *, expected_updated_at: int | None = None) -> Revision: ...
     @overload
-    def delete(self, memory_ids: Sequence[int]) -> list[int]: ...
-    def delete(self, memory_ids: int | Sequence[int]) -> Revision | list[int]:
-        """`delete`, `retire --delete`, the window's Delete and undo: one id returns its delete revision."""
+    def delete(self, memory_ids: Sequence[int], *, expected_updated_at: None = None) -> list[int]: ...
+    def delete(
+        self, memory_ids: int | Sequence[int], *, expected_updated_at: int | None = None
+    ) -> Revision | list[int]:
+        """`delete`, `retire --delete`, the window's Delete and undo: one id returns its delete revision.
+        With `expected_updated_at` (an undo of a promotion), refused if the row moved since."""
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
+            if expected_updated_at is not None:
+                self._refuse_moved(ctx, ids, expected_updated_at)
             revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
         if not isinstance(memory_ids, int):
             return ids
@@ -195,6 +196,30 @@ class Writes(Reads):
                     changed.append(memory_id)
             expiry_sweep.sweep(ctx)
         return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
+
+    def put_back(self, before: Mapping[int, tuple[MemoryStatus | None, int | None]]) -> list[int]:
+        """The window's Undo of Reactivate and of an expiry change: each memory's status (None: left as it
+        is) and expiry as they were before, in one write; one whose expiry put back has passed stays
+        dismissed (as the sweep leaves any expired memory). Returns the ids that changed."""
+        with self.write() as ctx:
+            ids = writes.require_all(ctx, list(before))
+            changed = {i for i in ids if writes.set_expiry(ctx, i, before[i][1]) is not None}
+            lapsed = {i for i in ids if (at := before[i][1]) is not None and at <= ctx.now}
+            dismissed = [i for i in ids if before[i][0] == MemoryStatus.DISMISSED]
+            active = [i for i in ids if before[i][0] == MemoryStatus.ACTIVE and i not in lapsed]
+            changed.update(writes.set_statuses(ctx, dismissed, MemoryStatus.DISMISSED))
+            changed.update(writes.set_statuses(ctx, active, MemoryStatus.ACTIVE))
+            expiry_sweep.sweep(ctx)
+        return [i for i in ids if i in changed]
+
+    def _refuse_moved(self, ctx: revision_log.WriteContext, ids: Sequence[int], updated_at: int) -> None:
+        """A write that expects the row as the person last saw it: refused if it moved since."""
+        for memory_id in ids:
+            if writes.require_row(ctx, memory_id).updated_at != updated_at:
+                raise ConflictError(
+                    f"memory #{memory_id} changed since you opened it",
+                    self._memories(ctx.conn, [memory_id], ctx.now)[0],
+                )
 
     @overload
     def _written(self, asked: int, ids: list[int]) -> Memory: ...

@@ -120,6 +120,39 @@ def test_reactivate_many_and_one_id_is_the_one_element_case(store: MemoryStore, 
     assert revision_kinds(host_db, 1).count(RevisionKind.STATUS) == 2
 
 
+def test_put_back_is_an_undo_in_one_write(store: MemoryStore, host_db: Path, clock: ManualClock) -> None:
+    """The window's Undo of Reactivate and of an expiry change: statuses and expiries as they were, one
+    transaction, one bump; an expiry put back that has passed leaves its memory dismissed."""
+    later, passed = REVIEW_TIME + 60_000, REVIEW_TIME - 1
+    store.set_expiry(4, later)
+    store.set_expiry([1, 3], passed)  # dismissed at once: the action the undo takes back
+    store.reactivate(2, later)  # and a reactivation with a new expiry
+    before, kinds_of_3 = profile_version(host_db), revision_kinds(host_db, 3)
+    back = {
+        1: (MemoryStatus.ACTIVE, None),
+        3: (MemoryStatus.ACTIVE, passed),
+        2: (MemoryStatus.DISMISSED, None),
+    }
+    assert store.put_back({4: (None, None), **back}) == [4, 1, 2]
+    memories = {m.id: m for m in store.get_many([1, 2, 3, 4])}
+    assert [(memories[i].status, memories[i].expires_at) for i in (1, 2, 3, 4)] == [
+        ("active", None),
+        ("dismissed", None),
+        ("dismissed", passed),  # its old expiry had passed: not made active to be swept at once
+        ("active", None),
+    ]
+    assert profile_version(host_db) == before + 1
+    assert revision_kinds(host_db, 3) == kinds_of_3  # no status flip-flop
+
+
+def test_put_back_with_an_unknown_id_changes_nothing(store: MemoryStore, host_db: Path) -> None:
+    store.dismiss(1)
+    before = snapshot(host_db)
+    with pytest.raises(NotFoundError):
+        store.put_back({1: (MemoryStatus.ACTIVE, None), 99: (MemoryStatus.ACTIVE, None)})
+    assert snapshot(host_db) == before
+
+
 def test_nothing_to_change_bumps_nothing(store: MemoryStore, host_db: Path) -> None:
     before = profile_version(host_db)
     store.dismiss([2])  # already dismissed

@@ -1,0 +1,96 @@
+"""The window's undo entries on a real host file: each undo is one store write (one transaction, one
+profile bump), and an undo never throws away a change made since."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from conftest import REVIEW_TIME
+from hostdb import profile_version, query
+from sqlalchemy import event
+
+from app.core.errors import ConflictError
+from app.core.models import MemoryStatus
+from app.store import MemoryStore
+from ui.runtime import undo
+
+LATER = REVIEW_TIME + 86_400_000
+
+
+@contextmanager
+def commits(store: MemoryStore) -> Iterator[list[str]]:
+    """The write transactions the store begins inside the block (each a `BEGIN IMMEDIATE`, seen by
+    SQLAlchemy's own statement event)."""
+    seen: list[str] = []
+
+    def statement(_conn: object, _cursor: object, sql: str, *_args: object) -> None:
+        if sql == "BEGIN IMMEDIATE":
+            seen.append(sql)
+
+    engine = store._db.engine
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+
+
+def writes_of(path: Path) -> int:
+    """How many revisions the dashboard has written (each transaction writes at least one)."""
+    return int(str(query(path, "SELECT count(*) FROM mdash_revisions")[0][0]))
+
+
+def test_undo_of_a_reactivation_dismisses_and_puts_the_old_expiry_back(
+    store: MemoryStore, host_db: Path
+) -> None:
+    store.set_expiry(2, LATER)  # #2 is dismissed in the seed
+    before = store.get(2)
+    store.reactivate(2, None)  # active again, and never expires
+    version = profile_version(host_db)
+    with commits(store) as committed:
+        back = undo.after_reactivate(before).run(store)
+    assert len(committed) == 1
+    assert isinstance(back, type(before))
+    assert (back.status, back.expires_at) == (MemoryStatus.DISMISSED, LATER)
+    assert profile_version(host_db) == version + 1
+
+
+def test_undo_of_an_expiry_that_dismissed_at_once_makes_it_active_again(
+    store: MemoryStore, host_db: Path
+) -> None:
+    before = store.get(4)
+    store.set_expiry(4, REVIEW_TIME - 1)  # passed already: dismissed at once
+    assert store.get(4).status == MemoryStatus.DISMISSED
+    version = profile_version(host_db)
+    with commits(store) as committed:
+        back = undo.after_expiry(before).run(store)
+    assert len(committed) == 1
+    assert isinstance(back, type(before))
+    assert (back.status, back.expires_at) == (MemoryStatus.ACTIVE, None)
+    assert profile_version(host_db) == version + 1
+
+
+def test_undo_of_many_expiry_changes_is_one_bump(store: MemoryStore, host_db: Path) -> None:
+    before = store.get_many([1, 3, 5])
+    assert store.set_expiry([1, 3, 5], REVIEW_TIME - 1) == [1, 3, 5]
+    version = profile_version(host_db)
+    with commits(store) as committed:
+        undo.after_expiry_many([1, 3, 5], before).run(store)
+    assert len(committed) == 1
+    assert [(m.status, m.expires_at) for m in store.get_many([1, 3, 5])] == [("active", None)] * 3
+    assert profile_version(host_db) == version + 1
+
+
+def test_undo_of_a_promotion_refuses_a_memory_rewritten_since_and_deletes_nothing(
+    store: MemoryStore, host_db: Path
+) -> None:
+    promoted = store.promote([141])
+    store.edit(promoted.id, "Rewritten since")
+    revisions = writes_of(host_db)
+    with pytest.raises(ConflictError, match="changed since it was promoted"):
+        undo.after_promote(promoted).run(store)
+    assert store.get(promoted.id).content == "Rewritten since"
+    assert writes_of(host_db) == revisions
