@@ -43,19 +43,25 @@ def writes_of(path: Path) -> int:
     return int(str(query(path, "SELECT count(*) FROM mdash_revisions")[0][0]))
 
 
+def one_write(store: MemoryStore, host_db: Path, entry: undo.UndoEntry) -> object:
+    """Runs the undo; it must be one write transaction and one profile bump."""
+    version = profile_version(host_db)
+    with commits(store) as committed:
+        result = entry.run(store)
+    assert len(committed) == 1
+    assert profile_version(host_db) == version + 1
+    return result
+
+
 def test_undo_of_a_reactivation_dismisses_and_puts_the_old_expiry_back(
     store: MemoryStore, host_db: Path
 ) -> None:
     store.set_expiry(2, LATER)  # #2 is dismissed in the seed
     before = store.get(2)
     store.reactivate(2, None)  # active again, and never expires
-    version = profile_version(host_db)
-    with commits(store) as committed:
-        back = undo.after_reactivate(before).run(store)
-    assert len(committed) == 1
+    back = one_write(store, host_db, undo.after_reactivate(before))
     assert isinstance(back, type(before))
     assert (back.status, back.expires_at) == (MemoryStatus.DISMISSED, LATER)
-    assert profile_version(host_db) == version + 1
 
 
 def test_undo_of_an_expiry_that_dismissed_at_once_makes_it_active_again(
@@ -64,24 +70,16 @@ def test_undo_of_an_expiry_that_dismissed_at_once_makes_it_active_again(
     before = store.get(4)
     store.set_expiry(4, REVIEW_TIME - 1)  # passed already: dismissed at once
     assert store.get(4).status == MemoryStatus.DISMISSED
-    version = profile_version(host_db)
-    with commits(store) as committed:
-        back = undo.after_expiry(before).run(store)
-    assert len(committed) == 1
+    back = one_write(store, host_db, undo.after_expiry(before))
     assert isinstance(back, type(before))
     assert (back.status, back.expires_at) == (MemoryStatus.ACTIVE, None)
-    assert profile_version(host_db) == version + 1
 
 
 def test_undo_of_many_expiry_changes_is_one_bump(store: MemoryStore, host_db: Path) -> None:
     before = store.get_many([1, 3, 5])
     assert store.set_expiry([1, 3, 5], REVIEW_TIME - 1) == [1, 3, 5]
-    version = profile_version(host_db)
-    with commits(store) as committed:
-        undo.after_expiry_many([1, 3, 5], before).run(store)
-    assert len(committed) == 1
+    one_write(store, host_db, undo.after_expiry_many([1, 3, 5], before))
     assert [(m.status, m.expires_at) for m in store.get_many([1, 3, 5])] == [("active", None)] * 3
-    assert profile_version(host_db) == version + 1
 
 
 def test_undo_of_a_promotion_refuses_a_memory_rewritten_since_and_deletes_nothing(
