@@ -155,3 +155,17 @@ def test_keyboard_shortcuts_lists_every_key_of_the_windows_actions(
     assert table.rowCount() == len(listed) + 1
     dialog.reject()
     settle(qtbot, window)
+
+
+def test_the_expiring_expired_filter_lists_every_memory_with_an_expiry_in_order(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    """The filter is one store query (`expiring_or_expired`): an expiring memory and one already expired
+    (dismissed by it), newest promoted first as in every listing; the others are not listed."""
+    store.set_expiry(4, PROMOTED_5 + 400 * DAY)  # in the future of the test clock
+    store.set_expiry(3, PROMOTED_5 - DAY)  # passed: dismissed at once
+    window = make_window(qtbot, store, tmp_path)
+    settle(qtbot, window)
+    window.filters.status.setCurrentIndex(window.filters.status.findText("Expiring/Expired"))
+    qtbot.waitUntil(lambda: list(window.model.ids) == [4, 3], timeout=10_000)
+    settle(qtbot, window)
