@@ -37,7 +37,7 @@ def after_promote(memory: Memory) -> UndoEntry:
 
     def run(store: MemoryStore) -> Revision:
         try:
-            return store.delete(memory_id, expected_updated_at=memory.updated_at)
+            return store.delete(memory_id, expected=memory)
         except ConflictError as exc:
             raise ConflictError(
                 f"Memory #{memory_id} changed since it was promoted, so Undo left it as it is "

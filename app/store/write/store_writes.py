@@ -50,7 +50,7 @@ class Writes(Reads):
         """`edit`, the window's Edit dialog and its undo: refused if the row moved since it was opened."""
         with self.write() as ctx:
             if expected_updated_at is not None:
-                self._refuse_moved(ctx, [memory_id], expected_updated_at)
+                self._refuse_moved(ctx, memory_id, expected_updated_at)
             if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
                 revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
         return self.get(memory_id, observe=False)
@@ -137,18 +137,18 @@ class Writes(Reads):
         return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
 
     @overload
-    def delete(self, memory_ids: int, *, expected_updated_at: int | None = None) -> Revision: ...
+    def delete(self, memory_ids: int, *, expected: Memory | None = None) -> Revision: ...
     @overload
-    def delete(self, memory_ids: Sequence[int], *, expected_updated_at: None = None) -> list[int]: ...
+    def delete(self, memory_ids: Sequence[int], *, expected: None = None) -> list[int]: ...
     def delete(
-        self, memory_ids: int | Sequence[int], *, expected_updated_at: int | None = None
+        self, memory_ids: int | Sequence[int], *, expected: Memory | None = None
     ) -> Revision | list[int]:
         """`delete`, `retire --delete`, the window's Delete and undo: one id returns its delete revision.
-        With `expected_updated_at` (an undo of a promotion), refused if the row moved since."""
+        With `expected` (the undo of a promotion), refused if its text, status or time moved since."""
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
-            if expected_updated_at is not None:
-                self._refuse_moved(ctx, ids, expected_updated_at)
+            if expected is not None:
+                self._refuse_moved(ctx, expected.id, expected.updated_at, (expected.content, expected.status))
             revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
         if not isinstance(memory_ids, int):
             return ids
@@ -212,14 +212,22 @@ class Writes(Reads):
             expiry_sweep.sweep(ctx)
         return [i for i in ids if i in changed]
 
-    def _refuse_moved(self, ctx: revision_log.WriteContext, ids: Sequence[int], updated_at: int) -> None:
-        """A write that expects the row as the person last saw it: refused if it moved since."""
-        for memory_id in ids:
-            if writes.require_row(ctx, memory_id).updated_at != updated_at:
-                raise ConflictError(
-                    f"memory #{memory_id} changed since you opened it",
-                    self._memories(ctx.conn, [memory_id], ctx.now)[0],
-                )
+    def _refuse_moved(
+        self,
+        ctx: revision_log.WriteContext,
+        memory_id: int,
+        updated_at: int,
+        text_and_status: tuple[str, str] | None = None,
+    ) -> None:
+        """A write that expects the row as the person last saw it: refused if it moved since (its time,
+        and its text and status when given: a raw rewrite may leave the time as it was)."""
+        row = writes.require_row(ctx, memory_id)
+        moved = row.updated_at != updated_at
+        if moved or (text_and_status is not None and (row.content, row.status) != text_and_status):
+            raise ConflictError(
+                f"memory #{memory_id} changed since you opened it",
+                self._memories(ctx.conn, [memory_id], ctx.now)[0],
+            )
 
     @overload
     def _written(self, asked: int, ids: list[int]) -> Memory: ...
