@@ -2,7 +2,7 @@
 
 Run: `QT_QPA_PLATFORM=offscreen python -m tests.bench.window.diff_view_choice [--rounds N] [--large-kib K]`.
 
-Four views show the same inline diff, computed by the app's own engine (`app.diff.stream.DiffStream`,
+Five views show the same inline diff, computed by the app's own engine (`app.diff.stream.DiffStream`,
 each line styled by `app.diff.style.styled_line`, as the rows view's model does):
 
 - `rows`: the shipped `ui.diff.view.DiffView` (its debounce set to 0, as `measure_gui.diff_panel` does).
@@ -20,6 +20,9 @@ each line styled by `app.diff.style.styled_line`, as the rows view's model does)
   folds show as their label line), copying as a unified diff, next/previous change.
 - `plain, worker`: the same, the lines computed on the thread pool (as the rows view's are), only the
   text set and colored on the GUI thread.
+- `plain, 2 batches`: as the rows view does it, a first screen of lines (`DiffStream.take_screen`, the
+  same screen size) computed on the pool and set, then the rest computed on the pool and appended at
+  the end of the document (the highlighter colors only the new blocks).
 
 For each input, each round times, alternating the views (the order rotates each round):
 from the request until the first screen of the diff is painted (the rows view's `firstScreenShown`, a
@@ -36,15 +39,26 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 
-from PySide6.QtCore import QEventLoop, QObject, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument, QTextLayout
+from PySide6.QtCore import (
+    QEventLoop,
+    QObject,
+    QRunnable,
+    QSize,
+    Qt,
+    QThreadPool,
+    QTimer,
+    Signal,
+    SignalInstance,
+)
+from PySide6.QtGui import QFont, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextDocument, QTextLayout
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QListView, QPlainTextEdit, QStyleOptionViewItem, QWidget
 
-from app.diff.stream import DiffStream, Fold, InlineLine
+from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
 from app.diff.style import LIGHT_COLORS, SpanKind, StyledText, styled_line
 from tests.bench.bench_diff import SEED, cases, change_words, realistic_memory
 from tests.bench.window.paint_probe import PaintProbe, wait_for_paints
@@ -63,15 +77,20 @@ Spans = tuple[tuple[int, int, SpanKind], ...]
 # The prototype
 
 
-def inline_lines(old: str, new: str) -> list[StyledText]:
-    """Every line of the inline diff as the rows view shows it (same engine, same styling), whole."""
+def styled_rows(rows: Iterable[ViewRow]) -> list[StyledText]:
+    """Inline rows as the rows view shows them (same styling); a fold as its label line."""
     lines: list[StyledText] = []
-    for row in DiffStream(old, new, side_by_side=False).rest():
+    for row in rows:
         if isinstance(row, Fold):
             lines.append(StyledText(row.label, ()))
         elif isinstance(row, InlineLine):
             lines.append(styled_line(row.ops))
     return lines
+
+
+def inline_lines(old: str, new: str) -> list[StyledText]:
+    """Every line of the inline diff, computed whole."""
+    return styled_rows(DiffStream(old, new, side_by_side=False).rest())
 
 
 class _DiffHighlighter(QSyntaxHighlighter):
@@ -89,55 +108,83 @@ class _DiffHighlighter(QSyntaxHighlighter):
                 self.setFormat(start, end - start, self._formats[kind])
 
 
-class _LinesJob(QRunnable):
-    """Computes the inline lines on the thread pool and hands them to the view's relay."""
+class _Relay(QObject):
+    """Results of the jobs, delivered on the GUI thread: token, (what was computed, seconds it took)."""
 
-    def __init__(self, relay: _Relay, token: int, old: str, new: str) -> None:
+    whole = Signal(object, object)  # the lines
+    first = Signal(object, object)  # (the first screen's lines, the stream for the rest)
+    rest = Signal(object, object)  # the lines after the first screen
+
+
+class _Job(QRunnable):
+    """Runs `work` on the thread pool and emits its result with `token` and its duration."""
+
+    def __init__(self, work: Callable[[], object], deliver: SignalInstance, token: int) -> None:
         super().__init__()
-        self._relay, self._token, self._old, self._new = relay, token, old, new
+        self._work, self._deliver, self._token = work, deliver, token
 
     def run(self) -> None:
         start = time.perf_counter()
-        lines = inline_lines(self._old, self._new)
-        self._relay.computed.emit(self._token, (lines, time.perf_counter() - start))
+        outcome = self._work()
+        self._deliver.emit(self._token, (outcome, time.perf_counter() - start))
 
 
-class _Relay(QObject):
-    computed = Signal(object, object)  # token, (lines, seconds computing them)
+class PlainMode(Enum):
+    SAME_THREAD = "plain"  # computed whole on the GUI thread
+    WORKER = "plain, worker"  # computed whole on the thread pool
+    STREAMED = "plain, 2 batches"  # a first screen of lines, then the rest appended, both on the pool
 
 
 class PlainDiff(QPlainTextEdit):
-    """The prototype: the inline diff as one plain text, colored by a highlighter; the lines computed
-    on this thread, or on the thread pool (`worker`) with only `setPlainText` on this one."""
+    """The prototype: the inline diff as one plain text, colored by a highlighter."""
 
-    def __init__(self, *, worker: bool) -> None:
+    def __init__(self, mode: PlainMode) -> None:
         super().__init__()
         self.setReadOnly(True)
         flags = Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         self.setTextInteractionFlags(flags)  # keys move a cursor (Ctrl+End), as in a diff viewer
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)  # as the rows view
         self.highlighter = _DiffHighlighter(self.document())
-        self.split: tuple[float, float] = (0.0, 0.0)  # seconds: computing the lines, setting the text
+        self.mode = mode
+        self.split: tuple[float, float] = (0.0, 0.0)  # seconds: computing the first lines, setting them
         self.token = 0  # of the newest request
-        self.shown = 0  # of the request whose text is set
-        self._worker = worker
+        self.shown = 0  # of the request whose (first) text is set
+        self.whole = 0  # of the request whose whole text is set
+        self.whole_at = 0.0  # perf_counter() when it was
         self._relay = _Relay(self)
-        self._relay.computed.connect(self._computed)
+        self._relay.whole.connect(self._set_whole)
+        self._relay.first.connect(self._set_first)
+        self._relay.rest.connect(self._append_rest)
 
     def show_texts(self, old: str, new: str) -> int:
         self.token += 1
-        if self._worker:
-            QThreadPool.globalInstance().start(_LinesJob(self._relay, self.token, old, new))
-        else:
+        if self.mode is PlainMode.SAME_THREAD:
             start = time.perf_counter()
             lines = inline_lines(old, new)
-            self._computed(self.token, (lines, time.perf_counter() - start))
+            self._set_whole(self.token, (lines, time.perf_counter() - start))
+        elif self.mode is PlainMode.WORKER:
+            self._start(lambda: inline_lines(old, new), self._relay.whole)
+        else:
+            screen, chars = self._screen()
+
+            def first() -> tuple[list[StyledText], DiffStream]:
+                stream = DiffStream(old, new, side_by_side=False)
+                return styled_rows(stream.take_screen(screen, chars)), stream
+
+            self._start(first, self._relay.first)
         return self.token
 
-    def _computed(self, token: int, outcome: tuple[list[StyledText], float]) -> None:
-        if token != self.token:
-            return  # superseded
-        lines, computing = outcome
+    def _start(self, work: Callable[[], object], deliver: SignalInstance) -> None:
+        QThreadPool.globalInstance().start(_Job(work, deliver, self.token))
+
+    def _screen(self) -> tuple[int, int]:
+        """(lines, characters per line) on screen, as `DiffView._screen` counts them."""
+        metrics, viewport = self.fontMetrics(), self.viewport()
+        return viewport.height() // max(1, metrics.height()) + 1, viewport.width() // max(
+            1, metrics.averageCharWidth()
+        )
+
+    def _set(self, token: int, lines: list[StyledText], computing: float) -> None:
         start = time.perf_counter()
         text = "\n".join(line.text for line in lines)
         self.highlighter.spans = [line.spans for line in lines]
@@ -145,6 +192,35 @@ class PlainDiff(QPlainTextEdit):
         self.setPlainText(text)  # the highlighter colors every block here
         self.split = (computing, time.perf_counter() - start)
         self.shown = token
+
+    def _set_whole(self, token: int, outcome: tuple[list[StyledText], float]) -> None:
+        if token == self.token:  # else superseded
+            self._set(token, *outcome)
+            self.whole, self.whole_at = token, time.perf_counter()
+
+    def _set_first(self, token: int, outcome: tuple[tuple[list[StyledText], DiffStream], float]) -> None:
+        if token != self.token:
+            return
+        (lines, stream), computing = outcome
+        self._set(token, lines, computing)
+        if stream.done:
+            self.whole, self.whole_at = token, time.perf_counter()
+        else:
+            self._start(lambda: styled_rows(stream.rest()), self._relay.rest)
+
+    def _append_rest(self, token: int, outcome: tuple[list[StyledText], float]) -> None:
+        if token != self.token:
+            return
+        lines = outcome[0]
+        if lines:
+            text = "\n".join(line.text for line in lines)
+            self.highlighter.spans.extend(line.spans for line in lines)
+            if wrap_mode(text) != self.wordWrapMode():
+                self.setWordWrapMode(wrap_mode(text))
+            cursor = QTextCursor(self.document())  # not the view's cursor: the view stays where it is
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText("\n" + text)  # the highlighter colors the new blocks
+        self.whole, self.whole_at = token, time.perf_counter()
 
 
 # The rows view without its caches
@@ -288,7 +364,8 @@ class Candidate:
         probe = PaintProbe(plain.viewport(), lambda: plain.shown == token)
         painted = wait_for_paints([probe], "the plain diff") - start
         probe.remove()
-        return painted, painted
+        _run_until(lambda: plain.whole == token)
+        return painted, max(painted, plain.whole_at - start)
 
     def freeze(self, old: str, new: str, ticker: _Ticker) -> float:
         """The GUI thread's longest gap while the diff is shown (until every row is laid out)."""
@@ -302,7 +379,7 @@ class Candidate:
         plain = self.widget
         token = plain.show_texts(old, new)
         probe = PaintProbe(plain.viewport(), lambda: plain.shown == token)
-        longest = ticker.until(lambda: probe.at is not None)
+        longest = ticker.until(lambda: probe.at is not None and plain.whole == token)
         probe.remove()
         return longest
 
@@ -357,14 +434,13 @@ def inputs(large_kib: int | None = None) -> list[Case]:
 def measure(rounds: int, chosen: list[Case]) -> dict[str, Figures]:
     application(offscreen=True)
     candidates = [
-        Candidate("plain", PlainDiff(worker=False)),
-        Candidate("plain, worker", PlainDiff(worker=True)),
+        *(Candidate(mode.value, PlainDiff(mode)) for mode in PlainMode),
         Candidate("rows", rows_view(cached=True)),
         Candidate("rows, no caches", rows_view(cached=False)),
     ]
-    panel = candidates[2].widget
+    panel = candidates[len(PlainMode)].widget
     assert isinstance(panel, DiffView)
-    for candidate in candidates[:2]:
+    for candidate in candidates[: len(PlainMode)]:
         candidate.widget.resize(panel.rows_view.size())  # the same viewport as the rows view's
         candidate.widget.show()
     ticker = _Ticker()
@@ -399,20 +475,20 @@ ROWS = [
 
 
 def table(figures: dict[str, Figures], cases_by_name: dict[str, Case]) -> str:
-    names = ["plain", "plain, worker", "rows", "rows, no caches"]
+    names = [*(mode.value for mode in PlainMode), "rows", "rows, no caches"]
     out: list[str] = []
     for case_name, found in figures.items():
         case = cases_by_name[case_name]
         lines = len(inline_lines(case.old, case.new))
         out.append(f"\n{case_name} ({lines:,} inline lines), median ms")
-        out.append(f"| {'':26} | " + " | ".join(f"{name:>15}" for name in names) + " |")
+        out.append(f"| {'':26} | " + " | ".join(f"{name:>16}" for name in names) + " |")
         for label, key in ROWS:
             values = [found.median_ms(f"{name}: {key}") for name in names]
             if all(value is None for value in values):
                 continue
-            cells = [f"{value:15.1f}" if value is not None else f"{'':15}" for value in values]
+            cells = [f"{value:16.1f}" if value is not None else f"{'':16}" for value in values]
             out.append(f"| {label:26} | " + " | ".join(cells) + " |")
-        for name in names[:2]:
+        for name in names[: len(PlainMode)]:
             compute = found.median_ms(f"{name}: computing the lines") or 0.0
             setting = found.median_ms(f"{name}: setPlainText + highlighting") or 0.0
             out.append(
