@@ -63,9 +63,17 @@ def not_expired(now: int, own: bool) -> ColumnElement[bool]:
 
 
 def is_expired(now: int, own: bool) -> ColumnElement[bool]:
+    return with_expiry(own, expiry.c.expires_at <= now)
+
+
+def with_expiry(own: bool, when: ColumnElement[bool] | None = None) -> ColumnElement[bool]:
+    """The host rows with an expiry (one matching `when`): the ids are read from `mdash_expiry` (through
+    its index by time) and each row is found by its key, instead of a lookup in `mdash_expiry` per host
+    row. Its `memory_id` is a key (never NULL)."""
     if not own:
         return false()
-    return exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at <= now))
+    ids = select(expiry.c.memory_id)
+    return m.id.in_(ids.where(when) if when is not None else ids)
 
 
 def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
@@ -121,14 +129,9 @@ def status_predicate(status: StatusFilter, now: int, own: bool) -> ColumnElement
     if status == "expired":
         return is_expired(now, own)
     if status == "expiring":
-        if not own:
-            return false()
-        return exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at > now))
+        return with_expiry(own, expiry.c.expires_at > now)
     if status == "expiring_or_expired":
-        if not own:
-            return false()
-        when = expiry.c.expires_at
-        return exists().where(and_(expiry.c.memory_id == m.id, or_(when > now, when <= now)))
+        return with_expiry(own)
     if status == "rewritten":
         return _rewritten(own)
     return true()
