@@ -139,7 +139,7 @@ class EditDialog(QDialog):
         self.controller.edit(
             self.before,
             self.mine,
-            expected_updated_at=self.before.updated_at,
+            expected=self.before,
             on_conflict=self.show_conflict,
             on_saved=lambda _memory: self.accept(),
         )
@@ -162,7 +162,7 @@ class EditDialog(QDialog):
         self.controller.edit(
             self.theirs,
             self.mine,
-            expected_updated_at=self.theirs.updated_at,
+            expected=self.theirs,
             on_conflict=self.show_conflict,
             on_saved=lambda _memory: self.accept(),
         )

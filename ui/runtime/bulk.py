@@ -55,11 +55,10 @@ class BulkWrites:
         on_expiry_required: Callable[[ExpiryRequiredError], None] | None = None,
     ) -> None:
         chosen = list(ids)
-        expiries: dict[int, int | None] | None = None if new_expiry is KEEP else {}
+        before: list[Memory] = []
 
         def work(store: MemoryStore) -> list[int]:
-            if expiries is not None:
-                expiries.update({m.id: m.expires_at for m in store.get_many(chosen, deleted=False)})
+            before.extend(store.get_many(chosen, deleted=False))
             return store.reactivate(chosen, new_expiry)
 
         def failed(exc: BaseException) -> None:
@@ -69,7 +68,7 @@ class BulkWrites:
                 self.controller.report(exc)
 
         self._write(
-            work, lambda changed: undo_ops.after_reactivate_many(changed, expiries), "Reactivated", failed
+            work, lambda changed: undo_ops.after_reactivate_many(changed, before), "Reactivated", failed
         )
 
     def delete(self, ids: Sequence[int]) -> None:

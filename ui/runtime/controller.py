@@ -473,7 +473,7 @@ class Controller(QObject):
         before: Memory,
         content: str,
         *,
-        expected_updated_at: int | None = None,
+        expected: Memory | None = None,
         on_conflict: Callable[[ConflictError], None] | None = None,
         on_saved: Callable[[Memory], None] | None = None,
     ) -> None:
@@ -488,9 +488,8 @@ class Controller(QObject):
             else:
                 self.report(exc)
 
-        expected = expected_updated_at
         self.write(
-            lambda s: s.edit(before.id, content, expected_updated_at=expected),
+            lambda s: s.edit(before.id, content, expected=expected),
             done,
             failed,
             relist=self._content_moves_rows(),

@@ -12,7 +12,7 @@ them from its pool when they were used, and writing them back would invent rows 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -69,7 +69,7 @@ def after_delete(revision: Revision) -> UndoEntry:
 
 def after_content_change(before: Memory, after: Memory, verb: str = "edit") -> UndoEntry:
     def run(store: MemoryStore) -> Memory:
-        return store.edit(before.id, before.content, expected_updated_at=after.updated_at)
+        return store.edit(before.id, before.content, expected=after)
 
     return UndoEntry(f"Undo {verb} of #{before.id}", before.id, run)
 
@@ -83,7 +83,7 @@ def after_dismiss(before: Memory) -> UndoEntry:
 
 def after_reactivate(before: Memory) -> UndoEntry:
     def run(store: MemoryStore) -> Memory:
-        store.put_back({before.id: (MemoryStatus.DISMISSED, before.expires_at)})
+        store.put_back({before.id: (before.status, before.expires_at)})  # dismissed, or the host's own
         return store.get(before.id, observe=False)
 
     return UndoEntry(f"Undo reactivate of #{before.id}", before.id, run)
@@ -116,17 +116,11 @@ def after_dismiss_many(changed: Sequence[int]) -> UndoEntry:
     return _many("dismiss", ids, lambda store: store.reactivate(ids))
 
 
-def after_reactivate_many(changed: Sequence[int], expiries: Mapping[int, int | None] | None) -> UndoEntry:
-    """Dismissed again, and (when the reactivation set a new expiry) each its old expiry back: one write."""
-    ids = list(changed)
-    before = dict(expiries) if expiries is not None else None
-
-    def run(store: MemoryStore) -> object:
-        if before is None:
-            return store.dismiss(ids)
-        return store.put_back({i: (MemoryStatus.DISMISSED, before.get(i)) for i in ids})
-
-    return _many("reactivate", ids, run)
+def after_reactivate_many(changed: Sequence[int], before: Sequence[Memory]) -> UndoEntry:
+    """Each memory the reactivation was asked for back as it was, status and expiry, in one write (one
+    already active whose expiry the reactivation set included)."""
+    back = {memory.id: (memory.status, memory.expires_at) for memory in before}
+    return _many("reactivate", list(changed), lambda store: store.put_back(back))
 
 
 def after_delete_many(deleted: Sequence[int]) -> UndoEntry:

@@ -46,11 +46,12 @@ class Writes(Reads):
             memory_id = writes.add_memory(ctx, content)
         return self.get(memory_id, observe=False)
 
-    def edit(self, memory_id: int, content: str, *, expected_updated_at: int | None = None) -> Memory:
-        """`edit`, the window's Edit dialog and its undo: refused if the row moved since it was opened."""
+    def edit(self, memory_id: int, content: str, *, expected: Memory | None = None) -> Memory:
+        """`edit`, the window's Edit dialog and its undo: with `expected` (the memory as the person last saw
+        it), refused if its text, status or time moved since."""
         with self.write() as ctx:
-            if expected_updated_at is not None:
-                self._refuse_moved(ctx, memory_id, expected_updated_at)
+            if expected is not None:
+                self._refuse_moved(ctx, memory_id, expected)
             if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
                 revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
         return self.get(memory_id, observe=False)
@@ -148,7 +149,9 @@ class Writes(Reads):
         with self.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             if expected is not None:
-                self._refuse_moved(ctx, expected.id, expected.updated_at, (expected.content, expected.status))
+                if ids != [expected.id]:
+                    raise InvalidInputError("a delete expecting a memory's state deletes that memory alone")
+                self._refuse_moved(ctx, expected.id, expected)
             revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
         if not isinstance(memory_ids, int):
             return ids
@@ -197,7 +200,7 @@ class Writes(Reads):
             expiry_sweep.sweep(ctx)
         return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
 
-    def put_back(self, before: Mapping[int, tuple[MemoryStatus | None, int | None]]) -> list[int]:
+    def put_back(self, before: Mapping[int, tuple[str | None, int | None]]) -> list[int]:
         """The window's Undo of Reactivate and of an expiry change: each memory's status (None: left as it
         is) and expiry as they were before, in one write; one whose expiry put back has passed stays
         dismissed (as the sweep leaves any expired memory). Returns the ids that changed."""
@@ -205,25 +208,20 @@ class Writes(Reads):
             ids = writes.require_all(ctx, list(before))
             changed = {i for i in ids if writes.set_expiry(ctx, i, before[i][1]) is not None}
             lapsed = {i for i in ids if (at := before[i][1]) is not None and at <= ctx.now}
-            dismissed = [i for i in ids if before[i][0] == MemoryStatus.DISMISSED]
-            active = [i for i in ids if before[i][0] == MemoryStatus.ACTIVE and i not in lapsed]
-            changed.update(writes.set_statuses(ctx, dismissed, MemoryStatus.DISMISSED))
-            changed.update(writes.set_statuses(ctx, active, MemoryStatus.ACTIVE))
+            for status in dict.fromkeys(status for status, _ in before.values() if status is not None):
+                wanted = [i for i in ids if before[i][0] == status]
+                if status == MemoryStatus.ACTIVE:
+                    wanted = [i for i in wanted if i not in lapsed]
+                changed.update(writes.set_statuses(ctx, wanted, status))
             expiry_sweep.sweep(ctx)
         return [i for i in ids if i in changed]
 
-    def _refuse_moved(
-        self,
-        ctx: revision_log.WriteContext,
-        memory_id: int,
-        updated_at: int,
-        text_and_status: tuple[str, str] | None = None,
-    ) -> None:
-        """A write that expects the row as the person last saw it: refused if it moved since (its time,
-        and its text and status when given: a raw rewrite may leave the time as it was)."""
+    def _refuse_moved(self, ctx: revision_log.WriteContext, memory_id: int, expected: Memory) -> None:
+        """A write that expects the row as the person last saw it: refused if its text, status or time
+        moved since (a raw rewrite may leave the time as it was)."""
         row = writes.require_row(ctx, memory_id)
-        moved = row.updated_at != updated_at
-        if moved or (text_and_status is not None and (row.content, row.status) != text_and_status):
+        seen = (expected.content, expected.status, expected.updated_at)
+        if (row.content, row.status, row.updated_at) != seen:
             raise ConflictError(
                 f"memory #{memory_id} changed since you opened it",
                 self._memories(ctx.conn, [memory_id], ctx.now)[0],

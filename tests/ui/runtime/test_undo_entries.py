@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REVIEW_TIME
-from hostdb import profile_version, query
+from hostdb import host_sql, profile_version, query
 from sqlalchemy import event
 
 from app.core.errors import ConflictError
@@ -92,3 +92,35 @@ def test_undo_of_a_promotion_refuses_a_memory_rewritten_since_and_deletes_nothin
         undo.after_promote(promoted).run(store)
     assert store.get(promoted.id).content == "Rewritten since"
     assert writes_of(host_db) == revisions
+
+
+def test_undo_of_an_edit_refuses_a_host_rewrite_that_kept_its_time(store: MemoryStore, host_db: Path) -> None:
+    before = store.get(5)
+    after = store.edit(5, "Prefers yarn")
+    host_sql(host_db, "UPDATE user_memories SET content = 'Rewritten by the host' WHERE id = 5")  # same time
+    with pytest.raises(ConflictError):
+        undo.after_content_change(before, after).run(store)
+    assert query(host_db, "SELECT content FROM user_memories WHERE id = 5") == [("Rewritten by the host",)]
+
+
+def test_undo_of_a_reactivation_puts_the_hosts_own_status_back(store: MemoryStore, host_db: Path) -> None:
+    host_sql(host_db, "UPDATE user_memories SET status = 'archived' WHERE id = 4")
+    before = store.get(4)
+    store.reactivate(4)
+    back = one_write(store, host_db, undo.after_reactivate(before))
+    assert isinstance(back, type(before))
+    assert back.status == "archived"
+
+
+def test_undo_of_reactivating_many_puts_back_the_expiry_of_one_already_active(
+    store: MemoryStore, host_db: Path
+) -> None:
+    store.set_expiry(1, LATER)  # #1 active with an expiry, #2 dismissed
+    before = store.get_many([1, 2])
+    changed = store.reactivate([1, 2], LATER + 1)  # a new expiry for both; only #2's status moves
+    assert changed == [2]
+    one_write(store, host_db, undo.after_reactivate_many(changed, before))
+    assert [(m.status, m.expires_at) for m in store.get_many([1, 2])] == [
+        ("active", LATER),
+        ("dismissed", None),
+    ]
