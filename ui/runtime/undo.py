@@ -83,7 +83,7 @@ def after_dismiss(before: Memory) -> UndoEntry:
 
 def after_reactivate(before: Memory) -> UndoEntry:
     def run(store: MemoryStore) -> Memory:
-        store.put_back({before.id: (before.status, before.expires_at)})  # dismissed, or the host's own
+        store.put_back({before.id: (_status_as_it_was(before), before.expires_at)})
         return store.get(before.id, observe=False)
 
     return UndoEntry(f"Undo reactivate of #{before.id}", before.id, run)
@@ -95,6 +95,13 @@ def after_expiry(before: Memory) -> UndoEntry:
         return store.get(before.id, observe=False)
 
     return UndoEntry(f"Undo expiry change of #{before.id}", before.id, run)
+
+
+def _status_as_it_was(before: Memory) -> str:
+    """Dismissed, or the host's own status; but a status cell that was not text is shown in a form the
+    host never wrote (U+FFFD, a description): that one is not written back, the memory is dismissed."""
+    odd = any(note.startswith("status ") for note in before.oddities)
+    return MemoryStatus.DISMISSED if odd else before.status
 
 
 def _status_back(before: Memory) -> MemoryStatus | None:
@@ -119,7 +126,7 @@ def after_dismiss_many(changed: Sequence[int]) -> UndoEntry:
 def after_reactivate_many(changed: Sequence[int], before: Sequence[Memory]) -> UndoEntry:
     """Each memory the reactivation was asked for back as it was, status and expiry, in one write (one
     already active whose expiry the reactivation set included)."""
-    back = {memory.id: (memory.status, memory.expires_at) for memory in before}
+    back = {memory.id: (_status_as_it_was(memory), memory.expires_at) for memory in before}
     return _many("reactivate", list(changed), lambda store: store.put_back(back))
 
 

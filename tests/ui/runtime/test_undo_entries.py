@@ -124,3 +124,14 @@ def test_undo_of_reactivating_many_puts_back_the_expiry_of_one_already_active(
         ("active", LATER),
         ("dismissed", None),
     ]
+
+
+def test_undo_of_a_reactivation_never_writes_back_a_status_that_was_not_text(
+    store: MemoryStore, host_db: Path
+) -> None:
+    host_sql(host_db, "UPDATE user_memories SET status = x'ff' WHERE id = 4")  # not UTF-8: shown as U+FFFD
+    before = store.get(4)
+    assert before.oddities
+    store.reactivate(4)
+    one_write(store, host_db, undo.after_reactivate(before))
+    assert query(host_db, "SELECT status FROM user_memories WHERE id = 4") == [("dismissed",)]
