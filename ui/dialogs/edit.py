@@ -139,7 +139,6 @@ class EditDialog(QDialog):
         self.controller.edit(
             self.before,
             self.mine,
-            expected=self.before,
             on_conflict=self.show_conflict,
             on_saved=lambda _memory: self.accept(),
         )
@@ -162,7 +161,6 @@ class EditDialog(QDialog):
         self.controller.edit(
             self.theirs,
             self.mine,
-            expected=self.theirs,
             on_conflict=self.show_conflict,
             on_saved=lambda _memory: self.accept(),
         )

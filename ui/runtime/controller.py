@@ -473,10 +473,11 @@ class Controller(QObject):
         before: Memory,
         content: str,
         *,
-        expected: Memory | None = None,
         on_conflict: Callable[[ConflictError], None] | None = None,
         on_saved: Callable[[Memory], None] | None = None,
     ) -> None:
+        """Save `content` over `before`; refused (`on_conflict`) if the memory moved since it was read."""
+
         def done(after: Memory) -> None:
             self.changed(after, f"Saved #{after.id}", undo_ops.after_content_change(before, after))
             if on_saved:
@@ -489,7 +490,7 @@ class Controller(QObject):
                 self.report(exc)
 
         self.write(
-            lambda s: s.edit(before.id, content, expected=expected),
+            lambda s: s.edit(before.id, content, expected=before),
             done,
             failed,
             relist=self._content_moves_rows(),

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from app.core.errors import ConflictError
 from app.core.models import Memory, MemoryStatus, Revision
+from app.store.read.host_cells import notes_column
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
@@ -100,8 +101,7 @@ def after_expiry(before: Memory) -> UndoEntry:
 def _status_as_it_was(before: Memory) -> str:
     """Dismissed, or the host's own status; but a status cell that was not text is shown in a form the
     host never wrote (U+FFFD, a description): that one is not written back, the memory is dismissed."""
-    odd = any(note.startswith("status ") for note in before.oddities)
-    return MemoryStatus.DISMISSED if odd else before.status
+    return MemoryStatus.DISMISSED if notes_column(before.oddities, "status") else before.status
 
 
 def _status_back(before: Memory) -> MemoryStatus | None:

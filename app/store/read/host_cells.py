@@ -10,6 +10,7 @@ row's `oddities`, what the cell held, escaped and cut (`describe`). `app.store.r
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from app.core.clock import format_instant
 from app.core.screening import make_visible
@@ -102,6 +103,12 @@ def status_value(value: object) -> str:
     if isinstance(value, bytes):
         return blob_literal(value, STATUS_BYTES)
     return text_value(value)
+
+
+def notes_column(oddities: Sequence[str], column: str) -> bool:
+    """Whether a row's oddities (each made here, starting with its column's name) include `column`'s:
+    its cell held something the model shows in another form than the host wrote."""
+    return any(note.startswith(f"{column} ") for note in oddities)
 
 
 def text_note(column: str, value: object) -> str | None:

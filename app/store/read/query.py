@@ -57,9 +57,7 @@ m = user_memories.c
 
 def not_expired(now: int, own: bool) -> ColumnElement[bool]:
     """Half-open: a memory with expiry T is recalled at T-1 ms and not at T."""
-    if not own:
-        return true()
-    return not_(exists().where(and_(expiry.c.memory_id == m.id, expiry.c.expires_at <= now)))
+    return not_(is_expired(now, own))
 
 
 def is_expired(now: int, own: bool) -> ColumnElement[bool]:

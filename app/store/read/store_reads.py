@@ -166,11 +166,10 @@ class Reads(Observing, SearchUpkeep):
             raise NotFoundError(f"memory #{memory_id} does not exist")
         return found[0]
 
-    def candidates(self, ids: Sequence[int] | None = None, *, observe: bool = True) -> list[Candidate]:
+    def candidates(self, ids: Sequence[int] | None = None) -> list[Candidate]:
         """The candidates in the pool (or those of `ids`); a look at the file first, as every listing's,
         so each candidate shown is archived before the host can consume or prune it."""
-        if observe:
-            self.observe()
+        self.observe()
         with self._read() as conn:
             return fetch_candidates(conn, ids)
 
