@@ -75,6 +75,11 @@ class _FirstPaint(QObject):
             widget.installEventFilter(self)
         self.window = window
 
+    def stop(self) -> None:
+        """After the smoke run's `exec` returned, however it ended: a later paint (in a process that goes
+        on, as the tests) must never exit another event loop."""
+        self.done = self.reported = True
+
     def _loaded(self, _listing: object) -> None:
         if self.window.controller.store_pending:
             return
@@ -146,14 +151,14 @@ def _start(
     """Build and show the window, `start` its first reads, run the event loop; then wait for the work
     that must end before the process does."""
     window = MainWindow(controller)
-    if smoke:
-        _FirstPaint(window, app)
+    first_paint = _FirstPaint(window, app) if smoke else None
     deadline = smoke_deadline(app, window) if smoke else None
     window.show()
     start(window)
     code = app.exec()
-    if deadline is not None:
+    if deadline is not None and first_paint is not None:  # neither of the smoke run's exits outlives it
         deadline.stop()
+        first_paint.stop()
     window.save_state()
     window.review.wait_for_done()  # a review run holds the host's lease: let it finish and release it
     controller.runner.wait_for_done()

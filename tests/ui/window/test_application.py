@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.cli import main
 from ui.window import app as window_app
 from ui.window.app import GIL_SWITCH_S, application
+from ui.window.main_window import MainWindow
 
 
 def test_the_window_thread_waits_little_for_a_worker(qtbot: QtBot) -> None:
@@ -30,14 +32,35 @@ def test_a_smoke_run_leaves_no_exit_behind_for_the_rest_of_the_process(
     qtbot: QtBot, host_db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`--smoke` in a process that goes on (the tests): its deadline must not fire after it returned. A
-    late `app.exit` would make every later event loop return at once (Qt keeps its quit flag set)."""
-    monkeypatch.setattr(window_app, "SMOKE_TIMEOUT_MS", 300)
+    late `app.exit` would make every later event loop return at once (Qt keeps its quit flag set). The
+    deadline is long enough for a loaded machine's first paint; the wait just past it (Qt fires timers
+    in the order they fall due, so the deadline would fire first)."""
+    monkeypatch.setattr(window_app, "SMOKE_TIMEOUT_MS", 3_000)
     assert main(["--db", str(host_db), "--smoke", "--offscreen"]) == 0
     ticked = QTimer()
     ticked.setSingleShot(True)
-    ticked.setInterval(2 * window_app.SMOKE_TIMEOUT_MS)  # past the smoke run's deadline
+    ticked.setInterval(window_app.SMOKE_TIMEOUT_MS + 100)  # past the smoke run's deadline
     with qtbot.waitSignal(ticked.timeout, timeout=10_000):
         ticked.start()
+    assert _a_new_loop_runs_until_asked()
+
+
+def test_a_smoke_run_past_its_deadline_leaves_no_exit_behind_either(
+    qtbot: QtBot, host_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deadline fired (exit 1) before the first cards were painted: the window lives on in this
+    process, and its first paint with cards, later, must not exit another event loop."""
+    monkeypatch.setattr(window_app, "SMOKE_TIMEOUT_MS", 1)
+    earlier = set(QApplication.topLevelWidgets())  # windows of earlier tests in this process
+    assert main(["--db", str(host_db), "--smoke", "--offscreen"]) == 1
+    (window,) = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w not in earlier]
+    qtbot.waitUntil(lambda: window.model.rowCount() > 0 and not window.controller.runner.busy, timeout=10_000)
+    window.list.viewport().repaint()  # the paint the smoke run waited for, now
+    assert _a_new_loop_runs_until_asked()
+    window.close()
+
+
+def _a_new_loop_runs_until_asked() -> bool:
     loop = QEventLoop()
     QTimer.singleShot(50, lambda: loop.exit(7))
-    assert loop.exec() == 7  # a loop started now runs until it is asked to stop
+    return loop.exec() == 7  # no exit left behind: the loop runs until it is asked to stop
