@@ -1,6 +1,6 @@
 """A deterministic host-shaped database for the benchmarks: `python -m tests.bench.generate [--memories N]`.
 
-Default size (issue 6): 100,000 memories of 50-2,000 characters with 1-20 candidate ids each and
+Default size: 100,000 memories of 50-2,000 characters with 1-20 candidate ids each and
 provenance the host can read (1% legacy rows with NULL provenance), 500,000 revisions in
 `mdash_revisions`, `mdash_seen` filled as if the dashboard had seen every row, 5,000 pending candidates,
 and one memory with 50 revisions of 64 KiB contents (the diff measurement). The dashboard's own tables

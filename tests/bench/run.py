@@ -1,4 +1,4 @@
-"""Run every benchmark of issue 6 and print ours vs the floor: `python -m tests.bench.run [--quick]`.
+"""Run every benchmark and print ours vs its floor: `python -m tests.bench.run [--quick]`.
 
 Each measurement runs several rounds, alternating our code and its floor on the same generated data in
 the same process, and reports median times and their ratio against the target. `--quick` uses 10,000

@@ -1,4 +1,4 @@
-"""The command line against hostile input (issue 13, items 1, 9 and 10): never write over a database,
+"""The command line against hostile input: never write over a database,
 messages instead of tracebacks, nothing that hangs. Real host-shaped files; encodings, resource limits
 and full disks go through a real process."""
 

@@ -1,4 +1,4 @@
-"""Issue 17's command-line items through the real console script: no traceback anywhere, and text output
+"""The command line's finish, through the real console script: no traceback anywhere, and text output
 that says what JSON says (history from what to what, a dismissal's reason, "already active", a one-line
 promotion)."""
 

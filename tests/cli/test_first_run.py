@@ -1,4 +1,4 @@
-"""First run on Linux (issue 17), through the real console script: no display is a message and exit 1, not
+"""First run on Linux, through the real console script: no display is a message and exit 1, not
 an invisible window; missing xcb libraries are the exact `apt-get install` line; offscreen when asked."""
 
 from __future__ import annotations

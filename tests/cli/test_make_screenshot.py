@@ -1,4 +1,4 @@
-"""`make screenshot` (issue 17): the same images every time, from a fresh demo store at a fixed clock, never
+"""`make screenshot`: the same images every time, from a fresh demo store at a fixed clock, never
 from the person's own demo store; `SHOTS=DIR` writes them to a folder the person names."""
 
 from __future__ import annotations

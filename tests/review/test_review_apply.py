@@ -123,7 +123,7 @@ def test_a_rejected_verdict_changes_nothing(store: MemoryStore, host_db: Path) -
 def test_candidates_deleted_before_the_review_cannot_clear_provenance(
     store: MemoryStore, host_db: Path
 ) -> None:
-    """Issue 17: the update applies, its vanished candidates skipped and said; the provenance stays."""
+    """The update applies, its vanished candidates skipped and said; the provenance stays."""
     before = memory_row(host_db, 5)
     host_sql(host_db, "DELETE FROM user_memory_candidates WHERE id IN (141, 143, 145, 146)")
     result = apply_document(store, seed_verdict(), run_id="late")

@@ -90,7 +90,7 @@ def test_ids_beyond_64_bits_are_rejected(host_db: Path, tmp_path: Path, raw_id: 
 
 
 def skipped_without_change(db: Path, tmp_path: Path, text: str) -> str:
-    """Issue 17: unknown ids are skipped and said (exit 0); no memory, candidate or profile changes."""
+    """Unknown ids are skipped and said (exit 0); no memory, candidate or profile changes."""
     before = (host_dump(opened(db)), profile_version(db))
     done = cli(db, "review", "apply", str(write_json(tmp_path / "verdict.json", json.loads(text))))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

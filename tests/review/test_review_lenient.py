@@ -1,4 +1,4 @@
-"""`review apply` as lenient as the host's review where that loses nothing (issue 17), through the real
+"""`review apply` as lenient as the host's review where that loses nothing, through the real
 console script: a fenced verdict, ignored keys, updates without evidence, consumption the verdict forgot,
 unknown ids skipped; every one of them said in the output and kept in the run's record."""
 

@@ -96,7 +96,7 @@ def test_a_candidate_used_by_two_actions_is_rejected() -> None:
 
 
 def test_an_action_candidate_missing_from_consume_is_consumed_anyway_and_noted() -> None:
-    """Issue 17 changed this from a rejection: the host consumes a promoted candidate all the same."""
+    """Not a rejection, as the host's review has it: the host consumes a promoted candidate all the same."""
     document = seed_verdict()
     document["consume_candidate_ids"] = [141, 143, 146]
     parsed = parse_verdict(document)
@@ -170,7 +170,7 @@ def test_hidden_characters_are_rejected_unless_allowed(hidden: str) -> None:
 
 
 def test_unknown_memories_and_candidates_not_in_the_pool_are_skipped_and_noted() -> None:
-    """Issue 17 changed this from a rejection: what cannot apply is skipped, each skip said."""
+    """Not a rejection, as the host's review has it: what cannot apply is skipped, each skip said."""
     fit = fitted(
         verdict(
             promote=[

@@ -1,4 +1,4 @@
-"""What running the host's own code showed (issue 17): the profile version, first sight, `init`'s DDL
+"""What running the host's own code showed: the profile version, first sight, `init`'s DDL
 text, and a database from a host before v0.22. CLI items through the real console script."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Building real SQLite files in the host's shape for tests (no mocks of the database).
 
-`build_host_db` executes the host's schema and, with `seed=True`, writes the scenario of the seed
-issue: memory #5 promoted from candidates 46, 47, 48 (consumed: gone from the pool, provenance in the
+`build_host_db` executes the host's schema and, with `seed=True`, writes the seed
+scenario: memory #5 promoted from candidates 46, 47, 48 (consumed: gone from the pool, provenance in the
 row), later candidates 141-152 pending, a few other memories, a dismissed one and a legacy row whose
 provenance is NULL.
 """

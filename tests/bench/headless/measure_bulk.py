@@ -1,6 +1,6 @@
 """Acting on many memories at once: a bulk dismiss of a tenth of the store, and `retire --dry-run`.
 
-At 100,000 memories the issue's budgets are absolute: the dismiss of 10,000 selected memories in one
+At 100,000 memories the budgets are absolute: the dismiss of 10,000 selected memories in one
 transaction within 2 s, the dry run within 500 ms; each row's note says the time against its budget.
 The floors are the same work in raw sqlite3: the status update, one revision per memory and the profile
 bump in one transaction; for the dry run, the LIKE scan of the provenance column and its JSON.

@@ -3,7 +3,7 @@
 The changes are 1,000 rewrites the host made outside the dashboard, already observed (their revisions are
 recorded), as when the window opens after the host's review ran: ours = `MemoryStore.digest()`, its look
 for anything newer included; the floor = raw `sqlite3` reading the same revisions and the candidates.
-The issue's target is absolute (300 ms at 100,000 memories): the row's ratio is the median over 300 ms.
+The target is absolute (300 ms at 100,000 memories): the row's ratio is the median over 300 ms.
 """
 
 from __future__ import annotations

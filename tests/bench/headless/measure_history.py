@@ -1,4 +1,4 @@
-"""The measurements of the past (issue 15): blame of the 50-revision memory, and the profile as of an
+"""The measurements of the past: blame of the 50-revision memory, and the profile as of an
 instant at the start, the middle and the end of the revision log, each beside a raw sqlite3 floor on the
 same file."""
 
@@ -22,7 +22,7 @@ Counted = Callable[[], int]
 def _within(times: Times, target: float) -> str:
     ours = statistics.median(times[0])
     verdict = "pass" if ours <= target else "MISS"
-    return f"{ours * 1e3:.1f} ms against the issue's {target * 1e3:.0f} ms: {verdict}"
+    return f"{ours * 1e3:.1f} ms against the target of {target * 1e3:.0f} ms: {verdict}"
 
 
 def _side_by_side(

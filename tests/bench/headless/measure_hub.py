@@ -1,7 +1,7 @@
 """The hub's rows: a first `hub publish` of the generated data (every memory, every revision) and an
 incremental one of 100 outside changes, into a fresh hub database on a PostgreSQL server.
 
-Each row's `floor` is the issue's budget for that size rather than a measured floor (first publish:
+Each row's `floor` is the budget for that size rather than a measured floor (first publish:
 60 s per 100,000 memories with 500,000 revisions, scaled to the size run; incremental: 1 s for 100
 changes), so a ratio at or under 1 meets it. Every round publishes a fresh copy of the file to a fresh hub
 database; the store's opening is inside the time, as for the command. The server: as for the

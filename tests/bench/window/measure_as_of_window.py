@@ -1,4 +1,4 @@
-"""The window's view of the past (issue 15, item 4), timed as a person feels it, in the real window
+"""The window's view of the past, timed as a person feels it, in the real window
 (`tests.bench.window.latency_window.BenchWindow`: the shipped MainWindow and Controller, offscreen, on a
 private copy of the file): from OK in the As of… dialog to
 

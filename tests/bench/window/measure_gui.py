@@ -195,7 +195,7 @@ def diff_panel(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     a screen of this text costs to lay out and paint, which no diff shown on screen can do without.
     `difflib`, the floor of the computation (`measure_store.diff`), is in the note: painting ~6,000
     characters takes several times longer than diffing 64 KiB. Reported, not held to a target: the
-    issue's target (1.5× `difflib`) is the computation's row.
+    1.5× `difflib` target is the computation's row.
     """
     from ui.diff.view import DiffView
 

@@ -5,7 +5,7 @@ copied and edited, one machine's own), then the time from launch to the first ca
 read, the first page's texts, the paint), wall time of the whole process (its note gives the main
 window's launch on a 5-memory file in the same run: what a start-up costs on the machine at that time);
 "open": the same window opened in this process (Qt already loaded), from the call to the paint. The
-floor of both is the issue's budget, 2 s, so a ratio at or under 1 meets it. Without a PostgreSQL server
+floor of both is the budget, 2 s, so a ratio at or under 1 meets it. Without a PostgreSQL server
 the rows are skipped with a message.
 """
 

@@ -1,4 +1,4 @@
-"""End-to-end latencies as a person feels them (issue 14, item 6): `python -m tests.bench.run --only latency`.
+"""End-to-end latencies as a person feels them: `python -m tests.bench.run --only latency`.
 
 Every row is timed from the input event to the end of the paint that shows its result, with the app's
 real timers (no debounce switched off): the real `MainWindow` and `Controller` with its worker thread,

@@ -1,4 +1,4 @@
-"""Host rows no writer of ours would make, one case each (issue 13, item 4): every read command still
+"""Host rows no writer of ours would make, one case each: every read command still
 answers, shows the other rows, marks the odd one ("malformed", with a note naming the raw value) and
 writes nothing to the host's tables. The rows are written by plain sqlite3, as a host (or a damaged
 file) could: the host's tables have no CHECKs.
