@@ -1,4 +1,4 @@
-"""`python -m app` runs the command-line interface."""
+"""`python -m app`: the command line alone (no window; `memory-dashboard` or `python -m ui` has it)."""
 
 import sys
 

@@ -79,7 +79,7 @@ def starts_at_all(executable: Path, env: dict[str, str]) -> str:
     if code == 0:
         return (
             "the frozen binary starts (--help exits 0): the failing options are missing or broken "
-            "in app/ or ui/ (ui.cli_hooks)"
+            "in app/ or ui/ (ui.main, ui.cli_hooks)"
         )
     return f"the frozen binary does not start (--help exit {code}):\n{tail(output)}"
 

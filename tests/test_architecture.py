@@ -1,7 +1,9 @@
 """The tree is the architecture, and stays so: every module of `app/` and `ui/` read with `ast` (imports
-under `TYPE_CHECKING` and inside functions included), then checked for import cycles, Qt in `app/`,
-packages without a docstring, crowded folders and timings in module docstrings (they go stale; measured
-figures belong in tests/bench/RESULTS.md)."""
+under `TYPE_CHECKING` and inside functions included, and module names written as strings, as
+`importlib.import_module` and the packages' lazy names take them), then checked for import cycles, for
+packages that import upwards (the layers below, ARCHITECTURE.md), for Qt or the window in `app/`, packages
+without a docstring, and timings in module docstrings (they go stale; measured figures belong in
+tests/bench/RESULTS.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,39 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("app", "ui")
-MAX_MODULES_PER_FOLDER = 12
+# The packages from the bottom up: a package imports only packages of a lower rank (and itself). `app`
+# below `ui`; in `app`, the pure modules below the store, the store below what uses it, the command line on
+# top; in `ui`, the actions and widgets below the views, the views below the windows, the entry point last.
+LAYERING: dict[str, int] = {
+    "app": 0,
+    "app.core": 0,
+    "app.diff": 1,
+    "app.present": 1,
+    "app.transfer": 1,
+    "app.store": 2,
+    "app.review": 3,
+    "app.hub": 3,
+    "app.schedule": 3,
+    "app.demo": 3,
+    "app.commands": 4,
+    "app.cli": 5,
+    "app.__main__": 6,
+    "ui": 10,
+    "ui.actions": 10,
+    "ui.widgets": 11,
+    "ui.cards": 12,
+    "ui.diff": 12,
+    "ui.history": 13,
+    "ui.past": 14,
+    "ui.runtime": 15,
+    "ui.review": 16,
+    "ui.dialogs": 16,
+    "ui.hub": 16,
+    "ui.window": 17,
+    "ui.cli_hooks": 18,
+    "ui.main": 19,
+    "ui.__main__": 20,
+}
 # Alembic's revision scripts: loaded by path from their folder, not imported as a package.
 NOT_PACKAGES = {Path("app/store/schema/migrations/versions")}
 QT_AND_UI = ("PySide6", "shiboken6", "ui")
@@ -30,12 +64,12 @@ DURATION = re.compile(
 SETTING = re.compile(r"\b(?:timeout|interval)\b[^.]*$", re.IGNORECASE)
 
 
-def _modules() -> dict[str, Path]:
-    """Every module of the layers by its dotted name (a package by its own name)."""
+def _modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the layers under `root` by its dotted name (a package by its own name)."""
     found: dict[str, Path] = {}
     for layer in LAYERS:
-        for path in sorted((ROOT / layer).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
+        for path in sorted((root / layer).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
             if parts[-1] == "__init__":
                 parts = parts[:-1]
             found[".".join(parts)] = path
@@ -49,43 +83,74 @@ def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
-def _is_package(name: str) -> bool:
-    return MODULES[name].name == "__init__.py"
+def _is_package(name: str, modules: dict[str, Path] = MODULES) -> bool:
+    return modules[name].name == "__init__.py"
 
 
-def imports(name: str) -> Iterator[tuple[str, list[str]]]:
+MODULE_NAME = re.compile(r"^(?:app|ui|PySide6|shiboken6)(?:\.\w+)*$")
+
+
+def imports(name: str, modules: dict[str, Path] = MODULES) -> Iterator[tuple[str, list[str]]]:
     """(module, names) for every import in module `name`, anywhere in its body: `import a.b` gives
-    ("a.b", []), `from a import b, c` ("a", ["b", "c"]); relative imports resolved."""
-    for node in ast.walk(_tree(MODULES[name])):
-        if isinstance(node, ast.Import):
+    ("a.b", []), `from a import b, c` ("a", ["b", "c"]); relative imports resolved. A string that is a
+    module's dotted name of the layers or of Qt (`importlib.import_module("ui.x")`, a lazy name's module)
+    counts as an import of it."""
+    for node in ast.walk(_tree(modules[name])):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and MODULE_NAME.match(node.value):
+            if node.value in modules or node.value.split(".")[0] in ("PySide6", "shiboken6"):
+                yield node.value, []
+        elif isinstance(node, ast.Import):
             yield from ((alias.name, []) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                package = name if _is_package(name) else name.rpartition(".")[0]
+                package = name if _is_package(name, modules) else name.rpartition(".")[0]
                 for _ in range(node.level - 1):
                     package = package.rpartition(".")[0]
                 base = f"{package}.{base}" if base else package
             yield base, [alias.name for alias in node.names]
 
 
-def imported_modules(name: str) -> set[str]:
+def imported_modules(name: str, modules: dict[str, Path] = MODULES) -> set[str]:
     """The modules of the layers that module `name` imports. An import names its module only: the
     packages above it also run, but an edge to each would make every package whose `__init__` imports
     its own modules a cycle that Python never meets. `from a import b` names the module `a.b` when
     there is one, else `a`."""
     targets = set()
-    for base, names in imports(name):
-        submodules = [f"{base}.{item}" for item in names if f"{base}.{item}" in MODULES]
+    for base, names in imports(name, modules):
+        submodules = [f"{base}.{item}" for item in names if f"{base}.{item}" in modules]
         targets.update(submodules)
         if len(submodules) < len(names) or not names:
             targets.add(base)
-    return {target for target in targets if target in MODULES and target != name}
+    return {target for target in targets if target in modules and target != name}
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(modules: dict[str, Path] = MODULES) -> dict[str, set[str]]:
     """Module → the modules of the layers it imports."""
-    return {name: imported_modules(name) for name in MODULES}
+    return {name: imported_modules(name, modules) for name in modules}
+
+
+def package_of(module: str) -> str:
+    """The package whose rank a module has: the longest prefix `LAYERING` names."""
+    parts = module.split(".")
+    for length in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:length])
+        if prefix in LAYERING:
+            return prefix
+    raise AssertionError(f"{module} belongs to no package of LAYERING: give its package a rank")
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a package from one of the same or a higher rank (each module pair once)."""
+    found = []
+    for name, targets in sorted(graph.items()):
+        here = package_of(name)
+        for target in sorted(targets):
+            there = package_of(target)
+            if there != here and LAYERING[there] >= LAYERING[here]:
+                where = f"{name} ({here}, rank {LAYERING[here]})"
+                found.append(f"{where} imports {target} ({there}, rank {LAYERING[there]})")
+    return found
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -160,6 +225,7 @@ def test_no_import_cycles() -> None:
 
 
 def test_app_never_imports_qt_or_the_ui() -> None:
+    # Strings included: `imports` counts a string naming a module of `ui` or Qt as an import of it.
     offending = sorted(
         f"{name} imports {imported}"
         for name in MODULES
@@ -185,15 +251,52 @@ def test_every_package_says_what_lives_there(layer: str) -> None:
     assert not undocumented
 
 
-# The crowding rule holds for the tests, the benchmarks and the packaging too: they mirror the layers.
-@pytest.mark.parametrize("layer", (*LAYERS, "tests", "packaging"))
-def test_no_folder_holds_more_than_a_dozen_modules(layer: str) -> None:
-    crowded = {}
-    for folder in {path.parent for path in (ROOT / layer).rglob("*.py")}:
-        modules = list(folder.glob("*.py"))  # a package's `__init__` counted too
-        if len(modules) > MAX_MODULES_PER_FOLDER:
-            crowded[str(folder.relative_to(ROOT))] = len(modules)
-    assert not crowded
+def test_every_module_has_a_rank() -> None:
+    assert {package_of(name) for name in MODULES} <= set(LAYERING)
+
+
+def test_no_package_imports_upwards() -> None:
+    found = upward_imports(import_graph())
+    assert not found, "imports against the layering:\n" + "\n".join(found)
+
+
+def _plant(root: Path, module: str, text: str) -> None:
+    path = root.joinpath(*module.split(".")).with_suffix(".py")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for folder in [path.parent, *path.parent.parents]:
+        if folder == root:
+            break
+        (folder / "__init__.py").touch()
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from app.store.reader import read\n",
+        "def later():\n    import app.store.reader\n",
+        "import importlib\nimportlib.import_module('app.store.reader')\n",
+    ],
+    ids=["at the top", "inside a function", "as a string"],
+)
+def test_a_planted_upward_import_is_found(tmp_path: Path, text: str) -> None:
+    _plant(tmp_path, "app.store.reader", "def read(): ...\n")
+    _plant(tmp_path, "app.core.clock", text)
+    _plant(tmp_path, "ui.widgets.icon", "")
+    modules = _modules(tmp_path)
+    found = upward_imports(import_graph(modules))
+    assert len(found) == 1 and found[0].startswith(
+        "app.core.clock (app.core, rank 0) imports app.store.reader"
+    )
+
+
+def test_app_never_names_the_window_even_as_a_string(tmp_path: Path) -> None:
+    _plant(tmp_path, "ui.cli_hooks", "")
+    _plant(tmp_path, "app.cli.entry", "import importlib\nhooks = importlib.import_module('ui.cli_hooks')\n")
+    modules = _modules(tmp_path)
+    assert upward_imports(import_graph(modules)) == [
+        "app.cli.entry (app.cli, rank 5) imports ui.cli_hooks (ui.cli_hooks, rank 18)"
+    ]
 
 
 def _docstring(name: str) -> str:

@@ -1,7 +1,7 @@
-"""The window's CLI commands, loaded lazily by `app.cli` (so `app/` never imports Qt).
+"""The window's side of the command line: its commands (`screenshot`) and how the window opens.
 
 No Qt import at module level: `register` only adds argparse options; Qt is imported when a
-command actually runs. `HOOKS` is what `app.cli.load_gui_hooks` reads.
+command actually runs. `HOOKS` is what the entry point (`ui.main`) hands to `app.cli.main`.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 
 def open_window(args: argparse.Namespace, store: Any) -> int:
-    from app.cli.display import require_display
+    from ui.runtime.display import require_display
     from ui.runtime.first_page import FirstPageRead  # no Qt: the read starts before Qt is imported
 
     first_page = FirstPageRead(store)
@@ -108,9 +108,9 @@ def launch_window(args: argparse.Namespace) -> int:
     the window load, painted, and only then is the store opened (and SQLAlchemy imported). Where that
     read does not apply (a URL, the embedded store, a file the store would open read-only or migrate:
     see `app.store.first_screen`) the store opens first, as `open_window` does."""
-    from app.cli.display import require_display
     from app.core.clock import clock_from_env
     from app.core.paths import choice_problem, choose_database
+    from ui.runtime.display import require_display
     from ui.runtime.first_page import first_screen_read
 
     choice = choose_database(args.db)
@@ -145,8 +145,8 @@ def launch_window(args: argparse.Namespace) -> int:
 def open_hub(args: argparse.Namespace, url: str) -> int:
     """The hub window (`--db URL` of a hub, `hub open`); Copy to this machine writes to the local database."""
     from app.cli.commands.hub import local_database
-    from app.cli.display import require_display
     from app.hub.browse import FirstScreen  # no Qt: the hub's first screen is read while Qt loads
+    from ui.runtime.display import require_display
 
     local = local_database(args, url)
     smoke, offscreen = bool(getattr(args, "smoke", False)), bool(getattr(args, "offscreen", False))

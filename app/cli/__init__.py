@@ -1,13 +1,14 @@
-"""`memory-dashboard`: the command-line interface (also `python -m app`).
+"""`memory-dashboard`: the command-line interface.
 
 Global options (`--db`, `--read-only`) may stand before or after the subcommand. With no subcommand the
-window opens, through the GUI hooks in `ui.cli_hooks`, loaded lazily so `app/` never imports Qt.
+window opens through the `GuiHooks` the caller hands to `main`: the installed command's entry point
+(`ui.main`) hands the window's, so `app/` never imports the window or Qt; `python -m app` hands none and
+is the command line alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -28,18 +29,6 @@ class GuiHooks(Protocol):
     def launch_window(self, args: argparse.Namespace) -> int: ...
 
     def open_hub(self, args: argparse.Namespace, url: str) -> int: ...
-
-
-def load_gui_hooks() -> GuiHooks | None:
-    """The window's commands, when the `ui` package (and Qt) are installed."""
-    try:
-        module = importlib.import_module("ui.cli_hooks")
-    except ImportError:
-        if getattr(sys, "frozen", False):  # a module missing from the bundle, not a missing install
-            raise
-        return None
-    hooks: GuiHooks = module.HOOKS
-    return hooks
 
 
 def _global_options(suppress: bool) -> argparse.ArgumentParser:
@@ -75,6 +64,8 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     from app.cli.commands import hub as hub_commands
     from app.cli.commands import import_file as import_commands
     from app.cli.commands import memory as memory_commands
+    from app.cli.commands import review as review_commands
+    from app.cli.commands import runs as run_commands
     from app.cli.commands import schedule as schedule_commands
     from app.cli.commands import sources as source_commands
     from app.cli.commands import write as write_commands
@@ -102,14 +93,9 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     digest_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
-    importlib.import_module("app.cli.commands.runs").register(subparsers, parents)
+    run_commands.register(subparsers, parents)
     hub_commands.register(subparsers, parents)
-    try:
-        review = importlib.import_module("app.cli.commands.review")
-    except ImportError:
-        review = None
-    if review is not None:
-        review.register(subparsers, parents)
+    review_commands.register(subparsers, parents)
     if gui is not None:
         gui.register(subparsers, parents)
     return parser
@@ -155,7 +141,11 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         return result
     if gui is None:
         parser.print_help()
-        print("\nerror: the window needs PySide6; install the app with its GUI.", file=sys.stderr)
+        print(
+            "\nerror: this entry point has no window (`python -m app` is the command line alone); "
+            "run `memory-dashboard` or `python -m ui`.",
+            file=sys.stderr,
+        )
         return 2
     from app.cli.commands import hub as hub_commands
 
@@ -166,7 +156,8 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         return gui.open_window(args, store)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, gui: GuiHooks | None = None) -> int:
+    """Run one command line; `gui` opens the window (and adds the window's commands), None for none."""
     for name in ("stdout", "stderr"):  # a windowed executable has none; keep the CLI from crashing there
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115
@@ -175,7 +166,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem is not None:  # before argparse, whose own messages would fail to print such text
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_ERROR
-    gui = load_gui_hooks()
     window = window_arguments(arguments) if gui is not None else None
     parser = build_parser(gui) if window is None else None
     args = parser.parse_args(arguments) if parser is not None else None

@@ -17,8 +17,8 @@ import pytest
 from hostdb import build_host_db, host_sql, query
 
 import app
-from app.cli import main
 from app.store import InvalidInputError, MemoryFilter, MemoryStore
+from ui.main import main
 
 try:
     import resource

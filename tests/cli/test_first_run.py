@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from console import CHECKOUT, dashboard
 
-from app.cli.display import (
+from ui.runtime.display import (
     PACKAGES,
     display_problem,
     install_advice,
@@ -142,7 +142,7 @@ def test_a_plugin_that_loads_is_no_problem_and_qt_starts_after_the_check() -> No
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from app.cli.display import plugin_problem\n"
+        "from ui.runtime.display import plugin_problem\n"
         "assert plugin_problem(Path(sys.argv[1])) is None\n"
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"

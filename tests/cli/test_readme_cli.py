@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 from console import CHECKOUT, dashboard
 
-from app.cli import build_parser, load_gui_hooks
+from app.cli import build_parser
+from ui.cli_hooks import HOOKS
 
 README = CHECKOUT / "README.md"
 PACKAGING_README = CHECKOUT / "packaging" / "README.md"
@@ -29,7 +30,7 @@ def _commands(
 def _documented() -> list[tuple[str, str]]:
     """(command, what the README must mention) for every command, option string and choice."""
     wanted = []
-    for command, parser in _commands(build_parser(load_gui_hooks())):
+    for command, parser in _commands(build_parser(HOOKS)):
         if command:
             wanted.append((command, f"`{command}"))
         for action in parser._actions:
@@ -52,7 +53,7 @@ def test_the_readme_mentions_every_command_option_and_choice() -> None:
 
 
 def test_every_command_has_help_that_works() -> None:
-    for command, _parser in _commands(build_parser(load_gui_hooks())):
+    for command, _parser in _commands(build_parser(HOOKS)):
         done = dashboard(*command.split(), "--help")
         assert done.returncode == 0 and done.stdout.startswith("usage: memory-dashboard"), command
 

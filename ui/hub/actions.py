@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
-from ui.window.actions import Ctx, StdKey, _action, keys
+from ui.actions.make import Ctx, StdKey, keys, make_action
 
 COPY_TIP = (
     "Copy to this machine: the selected copy (else the newest) becomes a new active memory in the local "
@@ -25,20 +25,22 @@ DISMISS_TIP = (
 class HubActions:
     def __init__(self, parent: QObject) -> None:
         on_list = Ctx.WidgetWithChildrenShortcut
-        self.copy_here = _action(parent, "Copy to this machine", COPY_TIP, keys("Ctrl+Shift+C"), on_list)
-        self.dismiss_everywhere = _action(
+        self.copy_here = make_action(parent, "Copy to this machine", COPY_TIP, keys("Ctrl+Shift+C"), on_list)
+        self.dismiss_everywhere = make_action(
             parent, "Dismiss on every machine…", DISMISS_TIP, keys("Ctrl+D"), on_list
         )
-        self.next = _action(parent, "Next card", "Select the next card", keys("J", "Alt+Down"), on_list)
-        self.previous = _action(
+        self.next = make_action(parent, "Next card", "Select the next card", keys("J", "Alt+Down"), on_list)
+        self.previous = make_action(
             parent, "Previous card", "Select the previous card", keys("K", "Alt+Up"), on_list
         )
-        self.refresh = _action(parent, "Refresh", "Read the hub again", keys(StdKey.Refresh, "F5"))
-        self.find = _action(parent, "Find", "Show only cards whose text holds the words", keys(StdKey.Find))
-        self.open_hub = _action(
+        self.refresh = make_action(parent, "Refresh", "Read the hub again", keys(StdKey.Refresh, "F5"))
+        self.find = make_action(
+            parent, "Find", "Show only cards whose text holds the words", keys(StdKey.Find)
+        )
+        self.open_hub = make_action(
             parent, "Open hub…", "Open another hub (a PostgreSQL URL)", keys("Ctrl+Shift+H")
         )
-        self.close = _action(parent, "Close", "Close the hub window", keys(StdKey.Close))
+        self.close = make_action(parent, "Close", "Close the hub window", keys(StdKey.Close))
         self.copy_here.setIconText("Copy here")
         self.dismiss_everywhere.setIconText("Dismiss everywhere")
 

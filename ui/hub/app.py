@@ -14,8 +14,8 @@ from app.core.paths import DatabaseChoice
 from app.hub.browse import FirstScreen
 from ui.hub.opening import open_hub_window
 from ui.hub.window import HubWindow
+from ui.runtime.qt_app import application, smoke_deadline, wait_until
 from ui.widgets.theme import apply_theme
-from ui.window.app import application, smoke_deadline, wait_until
 
 
 def run_hub_window(

@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction, QIcon, QIconEngine, QPainter, QPalette, QPixm
 from PySide6.QtSvg import QSvgRenderer
 
 import resources
-from ui.window.actions import WindowActions
+from ui.actions.window import WindowActions
 
 Group = QPalette.ColorGroup
 Role = QPalette.ColorRole

@@ -5,13 +5,12 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -20,41 +19,15 @@ from ui.cards.model import ID_ROLE
 from ui.runtime.controller import Controller
 from ui.runtime.first_page import FirstPageRead
 from ui.runtime.pending_store import PendingStore
-from ui.widgets.icons import app_icon
+from ui.runtime.qt_app import application, smoke_deadline, wait_until
 from ui.widgets.theme import apply_theme
 from ui.window.main_window import MainWindow
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
 
-SMOKE_TIMEOUT_MS = 30_000
 FIRST_CARDS = "first cards painted at"  # `--smoke`'s line, then the monotonic clock's seconds
 OPEN_ANYWAY_MS = 2_000  # a window never painted (started hidden) still opens its store
-
-
-# How long a thread may run Python before another waiting for the lock gets it (Python's default is
-# 5 ms): the window's thread waits for a worker's Python at every call into Qt that lets the lock go,
-# several times per input event.
-GIL_SWITCH_S = 0.001
-
-
-def application(*, offscreen: bool = False) -> QApplication:
-    sys.setswitchinterval(GIL_SWITCH_S)
-    existing = QCoreApplication.instance()
-    if isinstance(existing, QApplication):
-        return existing
-    if offscreen or (
-        sys.platform.startswith("linux")
-        and not os.environ.get("DISPLAY")
-        and not os.environ.get("WAYLAND_DISPLAY")
-    ):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    app = QApplication(sys.argv[:1])
-    app.setApplicationName("Memory Dashboard")
-    app.setOrganizationName("memory-dashboard")
-    app.setDesktopFileName("memory-dashboard")
-    app.setWindowIcon(app_icon())
-    return app
 
 
 class _FirstPaint(QObject):
@@ -101,18 +74,6 @@ class _FirstPaint(QObject):
     def _card_loaded(self) -> bool:
         model = self.window.model
         return model.rowCount() > 0 and model.memory(int(model.index(0, 0).data(ID_ROLE))) is not None
-
-
-def smoke_deadline(app: QApplication, window: QObject) -> QTimer:
-    """`--smoke`'s limit: exit 1 when no first card was painted within `SMOKE_TIMEOUT_MS`. A timer the
-    window owns, so it dies with it: a pending `app.exit` left behind after `exec` returned would make
-    every later event loop of the process return at once (Qt's quit flag stays set until the next
-    `exec`), as it did to the tests that run `--smoke` in their own process."""
-    timer = QTimer(window)
-    timer.setSingleShot(True)
-    timer.timeout.connect(lambda: app.exit(1))
-    timer.start(SMOKE_TIMEOUT_MS)
-    return timer
 
 
 class _AfterCardsPainted(QObject):
@@ -223,16 +184,6 @@ def run_first_screen(
     if not controller.store_pending and controller.store is not pending.real:
         controller.store.close()  # another database opened since (the first is closed by its opener)
     return code
-
-
-def wait_until(app: QApplication, done: Callable[[], bool], timeout_ms: int = 20_000) -> bool:
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not done():
-        if time.monotonic() > deadline:
-            return False
-        app.processEvents()
-        time.sleep(0.005)
-    return True
 
 
 def screenshot(

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
 from app.core.errors import ExpiryRequiredError
 from app.core.models import Memory, MemoryStatus
 from app.core.settings import Settings
+from ui.actions.window import WindowActions
 from ui.runtime.bulk import BulkWrites, count_word
-from ui.window.actions import WindowActions
 from ui.window.parts import WindowParts
 
 if TYPE_CHECKING:  # the dialogs' modules load when each is first opened, not before the first paint

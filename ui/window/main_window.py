@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.core.models import Counts, Memory, MemoryStatus
 from app.core.paths import is_url
+from ui.actions.window import WindowActions
 from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
@@ -41,7 +42,6 @@ from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
 from ui.widgets.theme import muted_text
-from ui.window.actions import WindowActions
 from ui.window.commands import WindowCommands
 from ui.window.menus import build_menus
 from ui.window.recent_files import recent_databases, remember_database

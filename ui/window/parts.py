@@ -9,10 +9,10 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenuBar, QStatusBar, QWidget
 
 from app.core.models import Memory
+from ui.actions.window import WindowActions
 from ui.cards.model import MemoryListModel
 from ui.review.controller import ReviewController
 from ui.runtime.controller import Controller
-from ui.window.actions import WindowActions
 
 
 class WindowParts(Protocol):

@@ -66,8 +66,8 @@ from tests.bench.window.paint_probe import PaintProbe, wait_for_paints
 from ui.diff.row_delegate import AnyIndex, DiffRowDelegate, _formats
 from ui.diff.rows import ROW_ROLE, Item
 from ui.diff.view import DiffView
+from ui.runtime.qt_app import application, wait_until
 from ui.widgets.long_text import wrap_mode
-from ui.window.app import application, wait_until
 
 SIZE = (700, 900)  # the diff panel's size in `measure_gui.diff_panel`
 SMALL_BYTES = 400

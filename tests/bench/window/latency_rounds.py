@@ -29,7 +29,7 @@ from tests.bench.window.measure_process import PYTHON, ROOT, child_env
 from tests.bench.window.paint_probe import PaintProbe, wait_for_paints
 from ui.cards.listing import Listing
 from ui.cards.model import ID_ROLE
-from ui.window.app import wait_until
+from ui.runtime.qt_app import wait_until
 
 KEY_GAP_MS = 100  # between two letters typed into the search field
 PAINT_ALONE = "the result's paint itself"

@@ -27,7 +27,7 @@ from ui.cards.model import ID_ROLE, MemoryListModel
 from ui.diff.rows import ROW_ROLE, Message
 from ui.history.revision_table import REVISION_ROLE
 from ui.runtime.controller import Controller
-from ui.window.app import application, wait_until
+from ui.runtime.qt_app import application, wait_until
 from ui.window.main_window import MainWindow
 
 

@@ -1,5 +1,5 @@
 """Child process of the launch row: `python -m tests.bench.window.launch_child DB` starts the app as
-`memory-dashboard --db DB --smoke` does (`app.cli.main`) and prints the `perf_counter` at the end of the
+`memory-dashboard --db DB --smoke` does (`ui.main.main`) and prints the `perf_counter` at the end of the
 card list's first paint that shows a loaded card (after `sqlalchemy=True|False`: whether SQLAlchemy was
 imported by then), then exits at once (no teardown).
 
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from app.cli import main as cli_main
+from ui.main import main as cli_main
 
 if TYPE_CHECKING:
     from ui.window.main_window import MainWindow

@@ -32,7 +32,7 @@ from ui.cards.delegate import CardDelegate
 from ui.cards.listing import Listing, ViewFilter, load_listing
 from ui.cards.model import MemoryListModel
 from ui.runtime.controller import Controller
-from ui.window.app import application, wait_until
+from ui.runtime.qt_app import application, wait_until
 from ui.window.main_window import MainWindow
 
 VIEWPORT = (560, 900)

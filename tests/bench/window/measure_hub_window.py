@@ -37,7 +37,7 @@ DATABASE = "mdash_bench_hub_window"
 def _open_to_paint(url: str) -> float:
     from ui.hub.app import watch_first_card
     from ui.hub.opening import open_hub_window
-    from ui.window.app import application, wait_until
+    from ui.runtime.qt_app import application, wait_until
 
     app = application(offscreen=True)
     painted: list[float] = []

@@ -44,7 +44,7 @@ def dashboard(path: str) -> None:
     from ui.cards.delegate import CardDelegate
     from ui.cards.listing import ViewFilter, load_listing
     from ui.cards.model import ID_ROLE, MemoryListModel
-    from ui.window.app import application
+    from ui.runtime.qt_app import application
 
     app = application(offscreen=True)
     store = MemoryStore.open(path)

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 from window_helpers import make_window as make_main_window
 
-from app.cli import main
 from app.core.paths import DatabaseChoice
 from app.hub.cards import HubCard
 from app.store import MemoryStore
@@ -27,6 +26,7 @@ from ui.hub.delegate import pills
 from ui.hub.model import CARD_ROLE
 from ui.hub.session import HubSession
 from ui.hub.window import HubWindow
+from ui.main import main
 from ui.window import menus
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)

@@ -11,9 +11,9 @@ from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.cli import main
-from ui.window import app as window_app
-from ui.window.app import GIL_SWITCH_S, application
+from ui.main import main
+from ui.runtime import qt_app as window_app
+from ui.runtime.qt_app import GIL_SWITCH_S, application
 from ui.window.main_window import MainWindow
 
 

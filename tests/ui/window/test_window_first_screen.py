@@ -162,7 +162,7 @@ def test_the_smoke_run_waits_for_the_store(host_db: Path, tmp_path: Path) -> Non
     assert query(host_db, "SELECT count(*) FROM mdash_seen") == [(0,)]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    args = [sys.executable, "-m", "app", "--db", str(host_db), "--smoke"]
+    args = [sys.executable, "-m", "ui", "--db", str(host_db), "--smoke"]
     started = time.perf_counter()
     done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr

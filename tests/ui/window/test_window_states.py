@@ -140,7 +140,7 @@ def test_screenshot_renders_light_and_dark(store: MemoryStore, tmp_path: Path) -
 
 def test_cli_screenshot_and_smoke_run(host_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "shot.png"
-    base = [sys.executable, "-m", "app", "--db", str(host_db)]
+    base = [sys.executable, "-m", "ui", "--db", str(host_db)]
     done = subprocess.run(
         [*base, "screenshot", str(out), "--select", "5", "--size", "900x600", "--theme", "dark"],
         capture_output=True,

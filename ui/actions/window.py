@@ -6,40 +6,11 @@ typing in the search field never deletes or dismisses a memory.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 from app.core.settings import settings_path
-
-StdKey = QKeySequence.StandardKey
-Ctx = Qt.ShortcutContext
-
-
-def _action(
-    parent: QObject,
-    text: str,
-    tip: str,
-    keys: list[QKeySequence] | None = None,
-    context: Ctx = Ctx.WindowShortcut,
-) -> QAction:
-    action = QAction(text, parent)
-    if keys:
-        action.setShortcuts(keys)
-        action.setShortcutContext(context)
-        shown = ", ".join(key.toString(QKeySequence.SequenceFormat.NativeText) for key in keys)
-        tip = f"{tip} ({shown})"
-    action.setToolTip(tip)
-    action.setStatusTip(tip)
-    return action
-
-
-def keys(*names: str | StdKey) -> list[QKeySequence]:
-    """The key sequences, platform standard ones expanded, without repeats."""
-    found: list[QKeySequence] = []
-    for name in names:
-        sequences = QKeySequence.keyBindings(name) if isinstance(name, StdKey) else [QKeySequence(name)]
-        found.extend(seq for seq in sequences if not seq.isEmpty() and seq not in found)
-    return found
+from ui.actions.make import Ctx, StdKey, keys, make_action
 
 
 class WindowActions:
@@ -49,102 +20,104 @@ class WindowActions:
         on_list = Ctx.WidgetWithChildrenShortcut
         # Return/Enter as shortcuts, not the view's `activated` (a double-click on macOS, a single click
         # on some styles): the same keys open the editor on every platform.
-        self.edit = _action(
+        self.edit = make_action(
             parent, "Edit…", "Edit the selected memory's content", keys("Return", "Enter", "F2"), on_list
         )
-        self.dismiss = _action(
+        self.dismiss = make_action(
             parent, "Dismiss", "Stop the agent seeing this memory (reversible)", keys("Ctrl+D"), on_list
         )
-        self.reactivate = _action(
+        self.reactivate = make_action(
             parent, "Reactivate", "Make a dismissed memory active again", keys("Ctrl+Shift+D"), on_list
         )
-        self.delete = _action(
+        self.delete = make_action(
             parent,
             "Delete…",
             "Delete the selected memory (its history is kept; Undo brings it back)",
             keys(StdKey.Delete),
             on_list,
         )
-        self.expiry = _action(
+        self.expiry = make_action(
             parent, "Expiry…", "Set or clear when this memory expires", keys("Ctrl+E"), on_list
         )
-        self.new_memory = _action(
+        self.new_memory = make_action(
             parent, "New memory…", "Write a new memory yourself (active at once, trusted)", keys(StdKey.New)
         )
-        self.restore_deleted = _action(
+        self.restore_deleted = make_action(
             parent,
             "Restore",
             "Bring the selected deleted memories back (the Deleted filter lists them)",
             keys("Ctrl+Shift+B"),
             on_list,
         )
-        self.next = _action(parent, "Next card", "Select the next card", keys("J", "Alt+Down"), on_list)
-        self.previous = _action(
+        self.next = make_action(parent, "Next card", "Select the next card", keys("J", "Alt+Down"), on_list)
+        self.previous = make_action(
             parent, "Previous card", "Select the previous card", keys("K", "Alt+Up"), on_list
         )
-        self.undo = _action(parent, "Undo", "Undo the last action", keys(StdKey.Undo))
-        self.refresh = _action(parent, "Refresh", "Reload from the database", keys(StdKey.Refresh, "F5"))
-        self.find = _action(parent, "Find", "Search memories by text or #id", keys(StdKey.Find))
-        self.review_queue = _action(
+        self.undo = make_action(parent, "Undo", "Undo the last action", keys(StdKey.Undo))
+        self.refresh = make_action(parent, "Refresh", "Reload from the database", keys(StdKey.Refresh, "F5"))
+        self.find = make_action(parent, "Find", "Search memories by text or #id", keys(StdKey.Find))
+        self.review_queue = make_action(
             parent,
             "Review queue",
             "Pending candidates: promote, merge into a memory, or discard",
             keys("Ctrl+Shift+R"),
         )
-        self.run_review = _action(
+        self.run_review = make_action(
             parent, "Run review", "Run the configured reviewer command and apply its verdict"
         )
-        self.blame = _action(
+        self.blame = make_action(
             parent, "Blame", "Which revision wrote each sentence of the selected memory", keys("Ctrl+B")
         )
-        self.as_of = _action(
+        self.as_of = make_action(
             parent,
             "As of…",
             "Show every memory as it was at a past instant (read-only)",
             keys("Ctrl+Shift+A"),
         )
-        self.runs = _action(
+        self.runs = make_action(
             parent,
             "Runs…",
             "Every review run (the dashboard's and the host's): what it changed, on what evidence; undo one",
             keys("Ctrl+Shift+U"),
         )
-        self.open_database = _action(
+        self.open_database = make_action(
             parent, "Open database…", "Open another memory database", keys(StdKey.Open)
         )
-        self.open_demo = _action(parent, "Open demo data", "Open a demo store with a few hundred memories")
-        self.open_hub = _action(
+        self.open_demo = make_action(
+            parent, "Open demo data", "Open a demo store with a few hundred memories"
+        )
+        self.open_hub = make_action(
             parent,
             "Open hub…",
             "Open a hub: every machine's memories, one card each; copy one here or dismiss it everywhere",
             keys("Ctrl+Shift+H"),
         )
-        self.about = _action(
+        self.about = make_action(
             parent, "About Memory Dashboard", "Version, database path, Qt and Python versions"
         )
-        self.quit = _action(parent, "Quit", "Close the window", keys(StdKey.Quit))
-        self.preferences = _action(
+        self.quit = make_action(parent, "Quit", "Close the window", keys(StdKey.Quit))
+        self.preferences = make_action(
             parent,
             "Preferences…",
             "The reviewer command and the other settings (settings.json)",
             keys(StdKey.Preferences, "Ctrl+,"),
         )
         self.preferences.setMenuRole(QAction.MenuRole.PreferencesRole)
-        self.shortcuts = _action(
+        self.shortcuts = make_action(
             parent, "Keyboard shortcuts", "Every key of the window", keys(StdKey.HelpContents, "F1")
         )
-        self.digest = _action(
+        self.digest = make_action(
             parent,
             "Since you last looked…",
             "What changed since you last looked, by who did it; each change opens its card",
             keys("Ctrl+Shift+L"),
         )
-        self.import_file = _action(
+        self.import_file = make_action(
             parent,
             "Import…",
             "Merge the memories of an export file (memory-dashboard export) into this store",
         )
-        self.hub_settings = _action(
+        self.hub_settings = make_action(
             parent,
             "Hub…",
             "The hub: its URL, this machine's name, its password (OS keyring); "
