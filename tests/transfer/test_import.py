@@ -22,8 +22,11 @@ from app.store.read.reads import REVISION_COLUMNS
 from app.transfer.export_format import EXPORT_VERSION
 
 NOW_ISO = "2026-10-21T03:13:32Z"  # REVIEW_TIME
-# What a revision says (its id, memory id and source are the importing store's own).
-HISTORY_FIELDS = tuple(c for c in REVISION_COLUMNS if c not in ("id", "memory_id", "source", "detail"))
+# What a revision says (its id, memory id and source are the importing store's own; its run is one of the
+# file's database, named in its detail).
+HISTORY_FIELDS = tuple(
+    c for c in REVISION_COLUMNS if c not in ("id", "memory_id", "source", "detail", "run_id")
+)
 MEMORY_FIELDS = (
     "content",
     "status",
@@ -134,6 +137,10 @@ def test_export_then_import_into_an_empty_store_reproduces_everything(
         ]
         assert all(r["source"] == "import" for r in new["revisions"])
         assert [r["detail"]["imported_source"] for r in history] == [r["source"] for r in old["revisions"]]
+        for copied, was in zip(history, old["revisions"], strict=True):  # a run of the file's database
+            assert copied["run_id"] is None and copied["detail"].get("imported_run_id") == was["run_id"]
+            if was["run_id"] is not None:
+                assert copied["detail"]["imported_database"] == original["database"]
         assert (marker["kind"], marker["detail"]["imported_from"]) == ("create", "first.json")
     assert any(r["source"] == "observed" for m in original["memories"] for r in m["revisions"])
     assert any(r["run_id"] == "run-7" for m in original["memories"] for r in m["revisions"])

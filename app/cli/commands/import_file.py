@@ -13,7 +13,8 @@ from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
 
 
 def cmd_import(args: argparse.Namespace, opener: Opener) -> int:
-    export = parse_export(read_text_input(args.file, MAX_EXPORT_BYTES), Path(args.file).name)
+    text = read_text_input(args.file, MAX_EXPORT_BYTES)
+    export = parse_export(text, Path(args.file).name, allow_hidden=args.allow_hidden)
     with opener(args, write=not args.dry_run) as store:
         result = store.import_export(export, Path(args.file).name, dry_run=args.dry_run)
     if args.json:
@@ -28,4 +29,9 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("import", cmd_import, "merge an export file (memory-dashboard export) into this store")
     parser.add_argument("file", metavar="FILE.json", help="a JSON export (- for standard input)")
     parser.add_argument("--dry-run", action="store_true", help="say what would be imported; write nothing")
+    parser.add_argument(
+        "--allow-hidden",
+        action="store_true",
+        help="also import memories whose content holds invisible, bidi or tag characters (else skipped)",
+    )
     parser.add_argument("--json", action="store_true")

@@ -3,9 +3,17 @@
 Each memory of the file whose content no memory here has (nor one imported before it) becomes a new host
 row with the file's timestamps, status, candidate ids and provenance, each provenance entry's origin now
 `import` (the entry's old origin kept beside it as `imported_origin`, a key the host ignores). It keeps its
-id where this database has never used it, else takes a new one. Its revisions are copied as revisions of
-source `import` (their old source, id and memory id kept in `detail`), and one more, a `create` of source
-`import` at the import's instant, says where it came from. Expiry and the dashboard's own sources come too.
+id where this database has never used it and the file's format allows it (`ExportedMemory.id_keepable`),
+else takes a new one; on PostgreSQL the identity is then moved past the ids kept, in the same transaction,
+so that the next insert, ours or the host's, does not collide with them. Its revisions are copied as
+revisions of source `import` (their old source, id and memory id kept in `detail`), and one more, a
+`create` of source `import` at the import's instant, says where it came from. Expiry and the dashboard's
+own sources come too.
+
+An imported revision belongs to no run here: a run id names a run of the database the file came from, and
+a local run of the same name would otherwise take it for its own (its undo would write the file's earlier
+content back). The run id is kept in `detail` as `imported_run_id`, beside the file's database, never in
+the `run_id` column; so is a `detail` key that names a run (`undo_of_run`, kept as `imported_undo_of_run`).
 """
 
 from __future__ import annotations
@@ -15,17 +23,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import Connection, insert, select, text
 
 from app.core.models import RevisionKind, RevisionSource
 from app.core.provenance import serialize_candidate_ids
 from app.core.trust import MEMORY_SOURCE_UNKNOWN
+from app.store.connect.server import is_server
+from app.store.evidence.undo import UNDO_KEY
 from app.store.read.digest import IMPORTED_FROM, IMPORTED_SOURCE
 from app.store.schema.tables import expiry, revisions, user_memories
 from app.store.write.revision_log import INSERT_SEEN, WriteContext, add_own_source, add_revision, inserted_id
 from app.transfer.export_format import ExportedMemory, ExportFile
 
 ORIGIN_IMPORT = "import"
+IMPORTED_RUN = "imported_run_id"
+IMPORTED_DATABASE = "imported_database"
+# setval to the highest id kept, or where the identity already is if that is higher (never back): the
+# next id it hands out is past both.
+_MOVE_IDENTITY = text(
+    "SELECT setval(seq, GREATEST(:top, COALESCE(pg_sequence_last_value(seq), 0)))"
+    " FROM (SELECT pg_get_serial_sequence('user_memories', 'id')::regclass AS seq) AS found"
+    " WHERE seq IS NOT NULL"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,22 +99,25 @@ def _provenance_json(memory: ExportedMemory) -> str | None:
     return json.dumps(entries, separators=(",", ":"), ensure_ascii=False)
 
 
-def _history(memory_id: int, memory: ExportedMemory) -> list[dict[str, Any]]:
+def _history(memory_id: int, memory: ExportedMemory, export: ExportFile) -> list[dict[str, Any]]:
     rows = []
     for revision in memory.revisions:
-        detail = {
-            **revision.detail,
-            IMPORTED_SOURCE: revision.source,
-            "imported_revision_id": revision.id,
-            "imported_memory_id": memory.id,
-        }
+        detail = {key: value for key, value in revision.detail.items() if key != UNDO_KEY}
+        detail[IMPORTED_SOURCE] = revision.source
+        detail["imported_revision_id"] = revision.id
+        detail["imported_memory_id"] = memory.id
+        if UNDO_KEY in revision.detail:
+            detail[f"imported_{UNDO_KEY}"] = revision.detail[UNDO_KEY]
+        if revision.run_id is not None:
+            detail[IMPORTED_RUN] = revision.run_id
+            detail[IMPORTED_DATABASE] = export.database
         rows.append(
             {
                 "memory_id": memory_id,
                 "changed_at": revision.changed_at,
                 "kind": revision.kind,
                 "source": RevisionSource.IMPORT,
-                "run_id": revision.run_id,
+                "run_id": None,  # a run of the file's database, not of this one (see the module docstring)
                 "candidate_ids": serialize_candidate_ids(revision.candidate_ids),
                 "previous_content": revision.previous_content,
                 "new_content": revision.new_content,
@@ -138,7 +160,7 @@ class _Plan:
         return wanted, skipped
 
     def keeps_id(self, memory: ExportedMemory) -> bool:
-        if memory.id in self.used or memory.id < 1:
+        if not memory.id_keepable or memory.id in self.used:
             return False
         self.used.add(memory.id)
         return True
@@ -155,6 +177,7 @@ def import_memories(ctx: WriteContext, export: ExportFile, label: str) -> Import
     planned = _Plan(ctx.conn, export)
     wanted, skipped = planned.sort()
     result = ImportResult(skipped=skipped)
+    kept: list[int] = []
     for memory in wanted:
         values: dict[str, Any] = {
             "content": memory.content,
@@ -167,20 +190,29 @@ def import_memories(ctx: WriteContext, export: ExportFile, label: str) -> Import
         }
         if planned.keeps_id(memory):
             values["id"] = memory.id
+            kept.append(memory.id)
         memory_id = inserted_id(ctx.conn.execute(insert(user_memories).values(**values)))
         planned.used.add(memory_id)
         _attach(ctx, memory_id, memory, export, label)
         result.imported.append(Imported(memory.id, memory_id))
+    if kept and is_server(ctx.conn):
+        _move_identity(ctx.conn, max(kept))
     if result.imported:
         ctx.profile_changed = True
     return result
+
+
+def _move_identity(conn: Connection, top: int) -> None:
+    """PostgreSQL's identity does not move for an insert that gives its id (SQLite's AUTOINCREMENT does):
+    moved past `top` here, or the next inserts would take the imported ids again and fail."""
+    conn.execute(_MOVE_IDENTITY, {"top": top})
 
 
 def _attach(
     ctx: WriteContext, memory_id: int, memory: ExportedMemory, export: ExportFile, label: str
 ) -> None:
     """The imported memory's history, baseline, expiry and own sources."""
-    history = _history(memory_id, memory)
+    history = _history(memory_id, memory, export)
     if history:
         ctx.conn.execute(insert(revisions), history)
     rewritten = memory.content_changed_at is not None
