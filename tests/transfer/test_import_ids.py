@@ -87,6 +87,20 @@ def test_an_id_at_the_ceiling_is_kept_and_leaves_room_after_it(
     assert both_writers_insert(capsys, seeded_host) == (MAX_KEPT_ID + 1, MAX_KEPT_ID + 2)
 
 
+@pytest.mark.parametrize(("file_ids", "expected"), [([6, -4], {6: 6, -4: 7}), ([1, 6], {1: 7, 6: 6})])
+def test_a_new_id_handed_out_during_the_import_is_never_one_the_import_keeps(
+    seeded_host: HostDb,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    file_ids: list[int],
+    expected: dict[int, int],
+) -> None:
+    """#1..#5 are taken here: a memory renumbered (#1, #-4) takes an id past #6, which a memory keeps,
+    whichever comes first in the file (on PostgreSQL the identity had not moved past #6 yet)."""
+    assert imported(capsys, seeded_host.target, export_file(tmp_path / "two.json", file_ids)) == expected
+    assert both_writers_insert(capsys, seeded_host) == (8, 9)
+
+
 def test_on_postgresql_the_identity_moves_past_the_ids_imported(
     postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

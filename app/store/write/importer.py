@@ -176,35 +176,42 @@ def import_memories(ctx: WriteContext, export: ExportFile, label: str) -> Import
     """Write the new memories of `export` (see the module docstring); returns what came in and what not."""
     planned = _Plan(ctx.conn, export)
     wanted, skipped = planned.sort()
+    keeps = [planned.keeps_id(memory) for memory in wanted]
+    # The memories that keep their ids go in first, and the identity moves past them before a new id is
+    # handed out: a new id taken first could be one a later memory of the file was to keep.
+    ids = {n: _insert(ctx, memory, memory.id) for n, memory in enumerate(wanted) if keeps[n]}
+    if ids and is_server(ctx.conn):
+        _move_identity(ctx.conn, max(ids.values()))
+    ids.update({n: _insert(ctx, memory, None) for n, memory in enumerate(wanted) if not keeps[n]})
     result = ImportResult(skipped=skipped)
-    kept: list[int] = []
-    for memory in wanted:
-        values: dict[str, Any] = {
-            "content": memory.content,
-            "status": memory.status,
-            "promoted_at": memory.promoted_at,
-            "created_at": memory.created_at,
-            "updated_at": memory.updated_at,
-            "source_candidate_ids": serialize_candidate_ids(memory.source_candidate_ids),
-            "source_candidate_provenance": _provenance_json(memory),
-        }
-        if planned.keeps_id(memory):
-            values["id"] = memory.id
-            kept.append(memory.id)
-        memory_id = inserted_id(ctx.conn.execute(insert(user_memories).values(**values)))
-        planned.used.add(memory_id)
-        _attach(ctx, memory_id, memory, export, label)
-        result.imported.append(Imported(memory.id, memory_id))
-    if kept and is_server(ctx.conn):
-        _move_identity(ctx.conn, max(kept))
+    for number, memory in enumerate(wanted):
+        _attach(ctx, ids[number], memory, export, label)
+        result.imported.append(Imported(memory.id, ids[number]))
     if result.imported:
         ctx.profile_changed = True
     return result
 
 
+def _insert(ctx: WriteContext, memory: ExportedMemory, memory_id: int | None) -> int:
+    """The host row of an imported memory, under `memory_id` (None: the next id the database gives)."""
+    values: dict[str, Any] = {
+        "content": memory.content,
+        "status": memory.status,
+        "promoted_at": memory.promoted_at,
+        "created_at": memory.created_at,
+        "updated_at": memory.updated_at,
+        "source_candidate_ids": serialize_candidate_ids(memory.source_candidate_ids),
+        "source_candidate_provenance": _provenance_json(memory),
+    }
+    if memory_id is not None:
+        values["id"] = memory_id
+    return inserted_id(ctx.conn.execute(insert(user_memories).values(**values)))
+
+
 def _move_identity(conn: Connection, top: int) -> None:
     """PostgreSQL's identity does not move for an insert that gives its id (SQLite's AUTOINCREMENT does):
-    moved past `top` here, or the next inserts would take the imported ids again and fail."""
+    moved past `top` here, or the next inserts would take the imported ids again and fail. (A sequence
+    is not rolled back: an import that fails after this leaves a gap in the ids, nothing else.)"""
     conn.execute(_MOVE_IDENTITY, {"top": top})
 
 
