@@ -153,7 +153,7 @@ def _texts_problem(memory: ExportedMemory, allow_hidden: bool) -> str | None:
         return f"its content {problem}"
     hidden = None if allow_hidden else hidden_problem(memory.content)
     if hidden is not None:
-        return f"its content {hidden} without --allow-hidden"
+        return f"its content {hidden} (`memory-dashboard import --allow-hidden` takes it)"
     texts = [memory.status, *memory.sources]
     for revision in memory.revisions:
         texts += [revision.kind, revision.source, revision.run_id or "", revision.previous_status or ""]
