@@ -24,6 +24,11 @@ ONE_MS = timedelta(milliseconds=1)
 MIN_INSTANT_MS = (datetime(1, 1, 1, tzinfo=UTC) - EPOCH) // ONE_MS
 MAX_INSTANT_MS = (datetime.max.replace(tzinfo=UTC) - EPOCH) // ONE_MS
 _RANGE = "a time must lie between the years 1 and 9999"
+# The instants every reader can show: Python's datetime stops at year 9999, Windows' gmtime (behind
+# `datetime.fromtimestamp`) at 3000 and before 1970. A host's timestamp outside is shown clamped, and noted
+# (`app.store.read.host_cells`); one coming in from a file (an import) is refused.
+TIME_MIN = 0
+TIME_MAX = 32_535_215_999_999  # 3000-12-31 23:59:59.999 UTC
 
 
 class Clock(Protocol):

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.core.clock import TIME_MAX, TIME_MIN
 from app.core.errors import InvalidInputError
 from app.core.models import MemoryStatus, RevisionKind
 from app.core.provenance import host_can_read_entry
@@ -29,7 +30,6 @@ from app.core.text_input import (
     strict_json_loads,
     text_problem,
 )
-from app.store.read.host_cells import TIME_MAX, TIME_MIN, describe
 
 EXPORT_FORMAT = "memory-dashboard-export"
 EXPORT_VERSION = 1
@@ -201,12 +201,18 @@ def _provenance(f: _Fields) -> tuple[Mapping[str, Any], ...] | None:
     return tuple(entries)
 
 
+def _quoted(text: str, limit: int = 40) -> str:
+    """A text of the file in a message: quoted, cut, every character past ASCII and every control as an
+    escape (a bidi override or a terminal's ESC cannot reach the person's screen)."""
+    return json.dumps(text[:limit]) + ("…" if len(text) > limit else "")
+
+
 def _status(f: _Fields, memory_id: int) -> str:
     status: str = f.text("status")
     if status not in HOST_STATUSES:
         known = " or ".join(HOST_STATUSES)
         raise f.fail(
-            "status", f"of memory #{memory_id} is {describe(status)}, not a status the host knows ({known})"
+            "status", f"of memory #{memory_id} is {_quoted(status)}, not a status the host knows ({known})"
         )
     return status
 

@@ -70,10 +70,10 @@ ENTRY = {"candidate_id": 7, "session_id": "ses_x", "source_compartment_start": 1
     [
         (
             export_text(memory(status="banana")),
-            "memories[0].status of memory #9 is text 'banana', not a status",
+            'memories[0].status of memory #9 is "banana", not a status',
         ),
-        (export_text(memory(status="")), "memories[0].status of memory #9 is text ''"),
-        (export_text(memory(status="ACTIVE")), "memories[0].status of memory #9 is text 'ACTIVE'"),
+        (export_text(memory(status="")), 'memories[0].status of memory #9 is ""'),
+        (export_text(memory(status="ACTIVE")), 'memories[0].status of memory #9 is "ACTIVE"'),
         (export_text(memory(promoted_at=INT64_MAX)), f"memories[0].promoted_at is {INT64_MAX}, not epoch"),
         (export_text(memory(created_at=-1)), "memories[0].created_at is -1, not epoch milliseconds"),
         (export_text(memory(updated_at=-(2**63))), "memories[0].updated_at is"),
@@ -113,7 +113,7 @@ def test_a_status_is_shown_escaped_in_the_refusal(
     path = tmp_path / "in.json"
     path.write_text(export_text(memory(status="act\u202eive\x1b[2J")), encoding="utf-8")
     code, _, err = run(capsys, "--db", str(host_db), "import", str(path))
-    assert code == 1 and "⟦U+202E⟧" in err and "\u202e" not in err and "\x1b" not in err
+    assert code == 1 and 'is "act\\u202eive\\u001b[2J"' in err and "\u202e" not in err and "\x1b" not in err
 
 
 def test_hidden_characters_in_a_content_are_skipped_unless_allowed(

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+# TIME_MIN..TIME_MAX: the instants every reader can show (`app.core.clock`), read by the rest of the store
+# from here.
+from app.core.clock import TIME_MAX as TIME_MAX
+from app.core.clock import TIME_MIN as TIME_MIN
 from app.core.clock import format_instant
 from app.core.screening import make_visible
 
-# The instants every reader can show: Python's datetime stops at year 9999, Windows' gmtime (behind
-# `datetime.fromtimestamp`) at 3000 and before 1970. A timestamp outside is shown clamped, and noted.
-TIME_MIN = 0
-TIME_MAX = 32_535_215_999_999  # 3000-12-31 23:59:59.999 UTC
 SHOWN_CHARS = 40  # of a raw text in a note: a 10 MiB text in a timestamp column makes no 10 MiB note
 SHOWN_BYTES = 16  # of a raw blob in a note
 STATUS_BYTES = 64  # of a blob status shown as a literal
