@@ -192,7 +192,7 @@ def listing_text(listing: HubListing, cards: list[HubCard]) -> str:
     machines = ", ".join(one_line(machine, 40) for machine in listing.machines)
     head = (
         f"{counts.cards:,} cards, {counts.copies:,} copies on {len(listing.machines)} machines ({machines});"
-        f" {counts.differing:,} differ, {counts.on_every_machine:,} on every machine"
+        f" {counts.differing:,} with differing texts, {counts.on_every_machine:,} on every machine"
     )
     return "\n".join([head, *(card_text(card) for card in cards)])
 
