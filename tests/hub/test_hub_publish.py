@@ -51,9 +51,7 @@ def test_first_publish_sends_everything_and_twice_changes_nothing(
         local_revision_ids(laptop)
     )
     before = hub_tables(hub_db)
-    code, out, _ = run(
-        capsys, "--db", str(laptop), "hub", "publish", "--to", hub_db, "--machine", "laptop"
-    )
+    code, out, _ = run(capsys, "--db", str(laptop), "hub", "publish", "--to", hub_db, "--machine", "laptop")
     assert code == 0
     assert "nothing new to publish" in out
     assert hub_tables(hub_db) == before
@@ -119,9 +117,9 @@ def test_four_machines_publishing_at_once_leave_every_row_once(hub_db: str, tmp_
     for n, path in enumerate(files):
         assert machine_memories(hub_db, f"m{n}") == local_memories(path)
     total = sum(len(local_memories(path)) for path in files)
-    assert hub_query(
-        hub_db, "SELECT count(*), count(DISTINCT (machine, memory_id)) FROM hub_memories"
-    ) == [(total, total)]
+    assert hub_query(hub_db, "SELECT count(*), count(DISTINCT (machine, memory_id)) FROM hub_memories") == [
+        (total, total)
+    ]
     assert hub_query(hub_db, "SELECT count(*) FROM hub_machines") == [(4,)]
 
 

@@ -62,9 +62,7 @@ def test_dismiss_on_every_machine_is_applied_by_each_machine_on_its_next_publish
         "dismissed",
         json.dumps({"reason": "dismissed from the hub, requested on phone: not true any more"}),
     )
-    assert hub_query(
-        hub_db, "SELECT machine, status FROM hub_memories WHERE memory_id = 5 ORDER BY 1"
-    ) == [
+    assert hub_query(hub_db, "SELECT machine, status FROM hub_memories WHERE memory_id = 5 ORDER BY 1") == [
         ("desktop", "active"),
         ("laptop", "dismissed"),
     ]
@@ -95,9 +93,7 @@ def test_a_read_only_publish_leaves_the_requests_waiting(
     publish_file(laptop, hub_db, "laptop")
     assert main(["hub", "request-dismiss", "laptop", "1", "--to", hub_db, "--machine", "phone"]) == 0
     capsys.readouterr()
-    code = main(
-        ["--db", str(laptop), "--read-only", "hub", "publish", "--to", hub_db, "--machine", "laptop"]
-    )
+    code = main(["--db", str(laptop), "--read-only", "hub", "publish", "--to", hub_db, "--machine", "laptop"])
     assert code == 0
     assert "they wait for a writable database" in capsys.readouterr().out
     assert status_of(laptop, 1) == "active"

@@ -265,3 +265,20 @@ def test_several_older_hubs_are_moved_only_by_name(
     assert code == 0 and "moved the older hub of schema public" in out
     assert hub_query(postgres_db, "SELECT machine FROM hub_memories") == [("laptop",)]
     assert hub_query(postgres_db, f'SELECT count(*) FROM "{bob}".hub_memories') == [(0,)]  # left alone
+
+
+def test_an_administrator_who_is_no_superuser_sets_up_a_hub(
+    postgres_db: str, roles: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    admin = make_role(postgres_db, "hub_admin", "CREATEROLE")
+    try:
+        with psycopg.connect(libpq_conninfo(postgres_db), autocommit=True) as conn:
+            conn.execute(f'GRANT CREATE ON DATABASE "{make_url(postgres_db).database}" TO "{admin}"')
+        code, out, err = run(capsys, "hub", "setup", "--to", as_role(postgres_db, admin))
+        assert (code, err) == (0, "") and "set up in schema" in out
+        tables, rights = catalog(postgres_db)
+        assert {row[2] for row in tables} == {OWNER} and rights[0][0] == OWNER
+        laptop = host_file(tmp_path / "laptop.db")
+        assert publish_file(laptop, as_role(postgres_db, roles[0]), "laptop").memories == 5
+    finally:
+        drop_role(postgres_db, admin)

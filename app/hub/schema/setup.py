@@ -125,7 +125,8 @@ class _Setup:
             raise HubError(
                 f"the hub's schema is version {state.version}, newer than this app's; update the app"
             )
-        source = self._source(chosen, set_up=state.version is not None)
+        # A hub of the schema's name already (sound or not) never takes in an older one's rows.
+        source = self._source(chosen, set_up=state.version is not None or state.problem is not None)
         self._owner_role()
         self._schema()
         for statement in TABLES:
