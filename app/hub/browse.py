@@ -28,30 +28,32 @@ from app.hub.cards import (
     with_texts,
 )
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema import schema_version
+from app.hub.schema.layout import HOLDS_A_HUB, MACHINES, MEMORIES, REQUESTS, REVISIONS
+from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 
 T = TypeVar("T")
 
-_MACHINES = "SELECT machine FROM hub_machines ORDER BY machine"
-_COPIES = """
+_MACHINES = f"SELECT machine FROM {MACHINES} ORDER BY machine"
+_COPIES = f"""
 SELECT m.machine, m.memory_id, m.status, m.updated_at, md5(m.content),
-  EXISTS (SELECT 1 FROM hub_requests q WHERE q.machine = m.machine AND q.memory_id = m.memory_id
+  EXISTS (SELECT 1 FROM {REQUESTS} q WHERE q.machine = m.machine AND q.memory_id = m.memory_id
           AND q.kind = 'dismiss' AND q.applied_at IS NULL),
   CASE WHEN strpos(m.source_candidate_provenance, 'synced_from') > 0 THEN m.source_candidate_provenance END
-FROM hub_memories m
+FROM {MEMORIES} m
 """
 _COPIED = (
-    "SELECT machine, memory_id, detail FROM hub_revisions"
+    f"SELECT machine, memory_id, detail FROM {REVISIONS}"
     " WHERE kind = 'create' AND strpos(detail, 'copied_from') > 0"
 )
-_TEXTS = """
-SELECT m.machine, m.memory_id, m.content FROM hub_memories m
+_TEXTS = f"""
+SELECT m.machine, m.memory_id, m.content FROM {MEMORIES} m
 JOIN unnest(%s::text[], %s::bigint[]) AS k(machine, memory_id)
   ON m.machine = k.machine AND m.memory_id = k.memory_id
 """
-_MATCHING = "SELECT machine, memory_id FROM hub_memories WHERE strpos(lower(content), lower(%s)) > 0"
+_MATCHING = f"SELECT machine, memory_id FROM {MEMORIES} WHERE strpos(lower(content), lower(%s)) > 0"
 PAGE_CARDS = 60  # cards whose texts one read fetches: more than a screen
+LIST_PAGE_CARDS = 2_000  # the same for `hub list`, which reads every text
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,16 +87,16 @@ class HubBrowser:
             raise HubError(unreachable_message(self.location, exc)) from exc
 
     def is_hub(self) -> bool:
-        """Whether the database holds a hub's tables (any machine published to it)."""
-        return self._run(lambda conn: schema_version(conn) is not None)
+        """Whether the database holds a hub: set up by `hub setup`, or an older version's tables (then
+        the listing says what to do)."""
+        return self._run(lambda conn: _holds_a_hub(conn))
 
     def listing(self) -> HubListing:
         """Every card of the hub, without texts. A database without the hub's tables is an error."""
         return self._run(self._listing)
 
     def _listing(self, conn: psycopg.Connection[Any]) -> HubListing:
-        if schema_version(conn) is None:
-            raise HubError(f"{self.location} is not a hub: no machine has published to it")
+        require_schema(conn, self.location)
         machines = tuple(str(row[0]) for row in conn.execute(_MACHINES))
         copies: list[MachineCopy] = []
         links: list[tuple[Key, Key]] = []
@@ -133,6 +135,11 @@ class HubBrowser:
             self._conn = None
 
 
+def _holds_a_hub(conn: psycopg.Connection[Any]) -> bool:
+    row = conn.execute(HOLDS_A_HUB).fetchone()
+    return bool(row and row[0])
+
+
 def first_screen(browser: HubBrowser) -> tuple[HubListing, list[HubCard]]:
     """The listing and the texts of its first page: what the window paints first."""
     listing = browser.listing()
@@ -155,6 +162,19 @@ class FirstScreen:
         future = pool.submit(first_screen, browser)
         pool.shutdown(wait=False)
         return cls(browser, future)
+
+
+def every_card(url: str) -> tuple[HubListing, list[HubCard]]:
+    """Every card of the hub at `url` with its texts (`hub list`), read a page at a time."""
+    browser = HubBrowser(url)
+    try:
+        listing = browser.listing()
+        cards: list[HubCard] = []
+        for start in range(0, len(listing.cards), LIST_PAGE_CARDS):
+            cards += browser.texts(listing.cards[start : start + LIST_PAGE_CARDS])
+        return listing, cards
+    finally:
+        browser.close()
 
 
 def is_hub_url(url: str) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from app.core.models import MemoryStatus
 from app.core.text_input import tolerant_json_loads
@@ -50,6 +51,16 @@ class MachineCopy:
         if self.dismiss_pending and self.status != DISMISSED:
             return f"{self.status}, {DISMISS_REQUESTED}"
         return self.status
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "machine": self.machine,
+            "memory_id": self.memory_id,
+            "status": self.status,
+            "dismiss_requested": self.dismiss_pending and self.status != DISMISSED,
+            "updated_at": self.updated_at,
+            "content": self.content,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +118,21 @@ class HubCard:
         for copy in sorted(self.copies, key=lambda c: -c.updated_at):
             groups.setdefault(copy.digest, []).append(copy)
         return [Version(copies[0].content or "", tuple(copies)) for copies in groups.values()]
+
+    def to_json(self) -> dict[str, Any]:
+        """`hub list --json`'s card: named by its first copy; its copies (each machine and its status
+        there), the hub's machines without one, how many texts."""
+        machine, memory_id = self.key
+        return {
+            "machine": machine,
+            "memory_id": memory_id,
+            "updated_at": self.updated_at,
+            "text": self.text,
+            "differs": self.differs,
+            "texts": len(self.versions()),
+            "copies": [copy.to_json() for copy in self.copies],
+            "missing": list(self.missing),
+        }
 
     def dismissable(self) -> list[MachineCopy]:
         """One copy per text still shown somewhere: what "Dismiss on every machine" names to the hub

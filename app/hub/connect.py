@@ -3,7 +3,9 @@
 The URL may omit the password: libpq then reads its own sources (`PGPASSFILE`, `~/.pgpass`, a service
 file named by `service=`), and where none gives one the OS keyring is asked (`app.hub.password`);
 `sslmode` and the other libpq options pass through the URL's query. A hub that is down or refuses the
-login is a `DatabaseOpenError` (exit 3) naming the hub without its password.
+login is a `DatabaseOpenError` (exit 3) naming the hub without its password. Every connection's
+`search_path` is pinned to `pg_catalog` at once (`app.hub.schema.layout`): the hub's statements name
+their schema, and no name may resolve into a schema another role made.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from sqlalchemy.exc import ArgumentError
 
 from app.core.errors import DatabaseOpenError
 from app.hub.password import KeyringUnavailableError, keyring_user, stored_password, wants_password
+from app.hub.schema.layout import PIN_SEARCH_PATH
 from app.store.connect.server import CONNECT_TIMEOUT_S, location_of, unreachable_message
 
 SCHEMES = ("postgresql", "postgres")
@@ -52,16 +55,30 @@ def conninfo(url: URL) -> str:
 
 
 def connect_hub(text: str, **options: Any) -> psycopg.Connection[Any]:
-    """An open connection to the hub; `HubError` with the server's words when it cannot be had."""
+    """An open connection to the hub, its `search_path` pinned; `HubError` with the server's words
+    when it cannot be had."""
     url = hub_url(text)
     if "connect_timeout" not in url.query:
         options.setdefault("connect_timeout", CONNECT_TIMEOUT_S)
     try:
-        return psycopg.connect(conninfo(url), **options)
+        conn = psycopg.connect(conninfo(url), **options)
     except psycopg.Error as exc:
         if url.password is None and wants_password(exc):
-            return _connect_with_keyring(url, exc, options)
+            return _pinned(_connect_with_keyring(url, exc, options), url)
         raise HubError(unreachable_message(location_of(url), exc)) from exc
+    return _pinned(conn, url)
+
+
+def _pinned(conn: psycopg.Connection[Any], url: URL) -> psycopg.Connection[Any]:
+    """`conn` with `search_path` set to `pg_catalog` for the session (committed, so no rollback undoes
+    it): an unqualified name can then only be PostgreSQL's own."""
+    try:
+        conn.execute(PIN_SEARCH_PATH)
+        conn.commit()
+    except psycopg.Error as exc:
+        conn.close()
+        raise HubError(unreachable_message(location_of(url), exc)) from exc
+    return conn
 
 
 def _connect_with_keyring(

@@ -9,8 +9,10 @@ when it differs, a revision or an archived candidate never, so publishing twice 
 this machine no longer holds leave the hub (their revisions and evidence stay). Dismissals requested from
 the hub for this machine's memories are applied first (`app.hub.requests`), and a writable store looks for
 outside changes and new candidates (`MemoryStore.observe`), so the same publish sends them. The hub is
-connected to before the local store is opened: a hub that is down or refuses the login is a message and
-nothing local is opened, let alone written.
+connected to before the local store is opened: a hub that is down, refuses the login or is not set up
+(`hub setup`; a publish never makes the hub's tables) is a message and nothing local is opened, let alone
+written. The temporary tables are named in `pg_temp`, the hub's in the hub's schema
+(`app.hub.schema.layout`).
 """
 
 from __future__ import annotations
@@ -27,21 +29,25 @@ from app.core.text_input import INT64_MIN
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.requests import apply_pending, has_pending
-from app.hub.schema import ensure_schema
+from app.hub.schema.layout import EVIDENCE, MACHINES, MEMORIES, REVISIONS
+from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.read.host_cells import TIME_MAX
 from app.store.store import MemoryStore
 
 BATCH = 20_000
+INCOMING_MEMORIES = "pg_temp.hub_incoming_memories"
+INCOMING_REVISIONS = "pg_temp.hub_incoming_revisions"
+INCOMING_EVIDENCE = "pg_temp.hub_incoming_evidence"
 
 _INCOMING = (
-    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_memories (memory_id bigint, content text, status text,"
+    f"CREATE TEMP TABLE IF NOT EXISTS {INCOMING_MEMORIES} (memory_id bigint, content text, status text,"
     " promoted_at bigint, created_at bigint, updated_at bigint, source_candidate_ids text,"
     " source_candidate_provenance text) ON COMMIT DELETE ROWS",
-    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_revisions (revision_id bigint, memory_id bigint,"
+    f"CREATE TEMP TABLE IF NOT EXISTS {INCOMING_REVISIONS} (revision_id bigint, memory_id bigint,"
     " changed_at bigint, kind text, source text, run_id text, candidate_ids text, previous_content text,"
     " new_content text, previous_status text, new_status text, detail text) ON COMMIT DELETE ROWS",
-    "CREATE TEMP TABLE IF NOT EXISTS hub_incoming_evidence (candidate_id bigint, content text,"
+    f"CREATE TEMP TABLE IF NOT EXISTS {INCOMING_EVIDENCE} (candidate_id bigint, content text,"
     " session_id text, source_compartment_start bigint, source_compartment_end bigint, created_at bigint,"
     " first_seen_at bigint, detail text) ON COMMIT DELETE ROWS",
 )
@@ -68,25 +74,21 @@ def _merge(table: str, incoming: str, columns: tuple[str, ...], key: tuple[str, 
     return f"{head}UPDATE SET {assignments} WHERE ({mine}) IS DISTINCT FROM ({theirs})"
 
 
-MERGE_MEMORIES = _merge(
-    "hub_memories", "hub_incoming_memories", local.MEMORY_COLUMNS, ("memory_id",), update=True
-)
+MERGE_MEMORIES = _merge(MEMORIES, INCOMING_MEMORIES, local.MEMORY_COLUMNS, ("memory_id",), update=True)
 MERGE_REVISIONS = _merge(
-    "hub_revisions", "hub_incoming_revisions", local.REVISION_COLUMNS, ("revision_id",), update=False
+    REVISIONS, INCOMING_REVISIONS, local.REVISION_COLUMNS, ("revision_id",), update=False
 )
-MERGE_EVIDENCE = _merge(
-    "hub_evidence", "hub_incoming_evidence", local.EVIDENCE_COLUMNS, ("candidate_id",), update=False
-)
-_MARKS = "SELECT memory_mark, revision_mark, evidence_mark, published_at FROM hub_machines WHERE machine = %s"
+MERGE_EVIDENCE = _merge(EVIDENCE, INCOMING_EVIDENCE, local.EVIDENCE_COLUMNS, ("candidate_id",), update=False)
+_MARKS = f"SELECT memory_mark, revision_mark, evidence_mark, published_at FROM {MACHINES} WHERE machine = %s"
 _SAVE_MARKS = (
-    "INSERT INTO hub_machines (machine, memory_mark, revision_mark, evidence_mark, published_at, checked_at)"
-    " VALUES (%(machine)s, %(memory_mark)s, %(revision_mark)s, %(evidence_mark)s, %(published_at)s,"
-    " %(checked_at)s) ON CONFLICT (publisher, machine) DO UPDATE SET memory_mark = excluded.memory_mark,"
-    " revision_mark = excluded.revision_mark, evidence_mark = excluded.evidence_mark,"
-    " published_at = excluded.published_at,"
-    " checked_at = coalesce(excluded.checked_at, hub_machines.checked_at)"
+    f"INSERT INTO {MACHINES} AS m (machine, memory_mark, revision_mark, evidence_mark, published_at,"
+    " checked_at) VALUES (%(machine)s, %(memory_mark)s, %(revision_mark)s, %(evidence_mark)s,"
+    " %(published_at)s, %(checked_at)s) ON CONFLICT (publisher, machine) DO UPDATE SET"
+    " memory_mark = excluded.memory_mark, revision_mark = excluded.revision_mark,"
+    " evidence_mark = excluded.evidence_mark, published_at = excluded.published_at,"
+    " checked_at = coalesce(excluded.checked_at, m.checked_at)"
 )
-_REMOVE_GONE = "DELETE FROM hub_memories WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
+_REMOVE_GONE = f"DELETE FROM {MEMORIES} WHERE machine = %s AND memory_id = ANY(%s::bigint[])"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +112,8 @@ class _Kept:
         return f"SELECT {self.id_column} FROM {self.table} WHERE machine = %s"
 
 
-_KEPT_MEMORIES = _Kept(local.MEMORIES, "hub_memories", "memory_id")
-_KEPT_EVIDENCE = _Kept(local.EVIDENCE, "hub_evidence", "candidate_id")
+_KEPT_MEMORIES = _Kept(local.MEMORIES, MEMORIES, "memory_id")
+_KEPT_EVIDENCE = _Kept(local.EVIDENCE, EVIDENCE, "candidate_id")
 
 
 @dataclass(slots=True)
@@ -221,7 +223,7 @@ class _Publisher:
 
     def memories(self, rows: list[local.Row]) -> None:
         with self.hub.transaction():
-            changed = self._batch("hub_incoming_memories", local.MEMORY_COLUMNS, rows, MERGE_MEMORIES)
+            changed = self._batch(INCOMING_MEMORIES, local.MEMORY_COLUMNS, rows, MERGE_MEMORIES)
             sound = [row[5] for row in rows if row[5] < TIME_MAX]  # a clamped time is no watermark
             self.marks.memory_mark = max([*sound, self.marks.memory_mark or 0])
             self._save_marks(changed > 0)
@@ -230,7 +232,7 @@ class _Publisher:
 
     def revisions(self, rows: list[local.Row]) -> None:
         with self.hub.transaction():
-            added = self._batch("hub_incoming_revisions", local.REVISION_COLUMNS, rows, MERGE_REVISIONS)
+            added = self._batch(INCOMING_REVISIONS, local.REVISION_COLUMNS, rows, MERGE_REVISIONS)
             self.marks.revision_mark = max(int(rows[-1][0]), self.marks.revision_mark or -1)
             self._save_marks(added > 0)
         self.report.revisions += added
@@ -238,7 +240,7 @@ class _Publisher:
 
     def evidence(self, rows: list[local.Row], *, move_mark: bool = True) -> None:
         with self.hub.transaction():
-            added = self._batch("hub_incoming_evidence", local.EVIDENCE_COLUMNS, rows, MERGE_EVIDENCE)
+            added = self._batch(INCOMING_EVIDENCE, local.EVIDENCE_COLUMNS, rows, MERGE_EVIDENCE)
             if move_mark:
                 self.marks.evidence_mark = max(int(rows[-1][0]), self.marks.evidence_mark or INT64_MIN)
             self._save_marks(added > 0)
@@ -310,7 +312,7 @@ def publish(
     report = PublishReport(machine=machine, hub=location)
     with closing(connect_hub(url)) as hub:
         try:
-            ensure_schema(hub)
+            require_schema(hub, location)
             with store_opener() as store:
                 if store.read_only:
                     report.requests_waiting = has_pending(hub, machine)

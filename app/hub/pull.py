@@ -15,13 +15,14 @@ import psycopg
 from app.core.errors import NotFoundError
 from app.core.models import Memory
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema import schema_version
+from app.hub.schema.layout import MEMORIES
+from app.hub.schema.tables import schema_version
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore
 from app.store.write.synced import MachineMemory
 
 _ROW = (
-    "SELECT content, source_candidate_ids, source_candidate_provenance FROM hub_memories"
+    f"SELECT content, source_candidate_ids, source_candidate_provenance FROM {MEMORIES}"
     " WHERE machine = %s AND memory_id = %s"
 )
 

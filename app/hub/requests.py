@@ -19,29 +19,30 @@ import psycopg
 
 from app.core.errors import NotFoundError
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema import ensure_schema
+from app.hub.schema.layout import MEMORIES, REQUESTS
+from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore
 
 DISMISS = "dismiss"
 
-_CARD = """
-SELECT o.machine, o.memory_id FROM hub_memories m JOIN hub_memories o ON o.content = m.content
+_CARD = f"""
+SELECT o.machine, o.memory_id FROM {MEMORIES} m JOIN {MEMORIES} o ON o.content = m.content
 WHERE m.machine = %s AND m.memory_id = %s AND o.status <> 'dismissed'
-  AND NOT EXISTS (SELECT 1 FROM hub_requests q WHERE q.machine = o.machine AND q.memory_id = o.memory_id
+  AND NOT EXISTS (SELECT 1 FROM {REQUESTS} q WHERE q.machine = o.machine AND q.memory_id = o.memory_id
                   AND q.kind = 'dismiss' AND q.applied_at IS NULL)
 ORDER BY o.machine, o.memory_id
 """
-_KNOWN = "SELECT 1 FROM hub_memories WHERE machine = %s AND memory_id = %s"
+_KNOWN = f"SELECT 1 FROM {MEMORIES} WHERE machine = %s AND memory_id = %s"
 _QUEUE = (
-    "INSERT INTO hub_requests (machine, memory_id, kind, requested_on, requested_at, reason)"
+    f"INSERT INTO {REQUESTS} (machine, memory_id, kind, requested_on, requested_at, reason)"
     " VALUES (%s, %s, %s, %s, %s, %s)"
 )
 _PENDING = (
-    "SELECT id, memory_id, requested_on, reason FROM hub_requests"
+    f"SELECT id, memory_id, requested_on, reason FROM {REQUESTS}"
     " WHERE machine = %s AND kind = 'dismiss' AND applied_at IS NULL ORDER BY id"
 )
-_APPLIED = "UPDATE hub_requests SET applied_at = %s WHERE id = %s"
+_APPLIED = f"UPDATE {REQUESTS} SET applied_at = %s WHERE id = %s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ def queue_dismiss(
     location = hub_location(url)
     with closing(connect_hub(url)) as hub:
         try:
-            ensure_schema(hub)
+            require_schema(hub, location)
             with hub.transaction():
                 if hub.execute(_KNOWN, (machine, memory_id)).fetchone() is None:
                     raise NotFoundError(f"the hub holds no memory #{memory_id} of machine {machine!r}")

@@ -10,17 +10,18 @@ from typing import Any
 import psycopg
 
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema import schema_version
+from app.hub.schema.layout import EVIDENCE, MACHINES, MEMORIES, REQUESTS, REVISIONS
+from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 
-_MACHINES = """
+_MACHINES = f"""
 SELECT m.machine, m.published_at, m.checked_at,
-  (SELECT count(*) FROM hub_memories h WHERE h.machine = m.machine),
-  (SELECT count(*) FROM hub_memories h WHERE h.machine = m.machine AND h.status = 'active'),
-  (SELECT count(*) FROM hub_revisions r WHERE r.machine = m.machine),
-  (SELECT count(*) FROM hub_evidence e WHERE e.machine = m.machine),
-  (SELECT count(*) FROM hub_requests q WHERE q.machine = m.machine AND q.applied_at IS NULL)
-FROM hub_machines m ORDER BY m.machine
+  (SELECT count(*) FROM {MEMORIES} h WHERE h.machine = m.machine),
+  (SELECT count(*) FROM {MEMORIES} h WHERE h.machine = m.machine AND h.status = 'active'),
+  (SELECT count(*) FROM {REVISIONS} r WHERE r.machine = m.machine),
+  (SELECT count(*) FROM {EVIDENCE} e WHERE e.machine = m.machine),
+  (SELECT count(*) FROM {REQUESTS} q WHERE q.machine = m.machine AND q.applied_at IS NULL)
+FROM {MACHINES} m ORDER BY m.machine
 """
 
 
@@ -39,10 +40,10 @@ class MachineStatus:
         return asdict(self)
 
 
-def machines(hub: psycopg.Connection[Any]) -> list[MachineStatus]:
-    """What this role sees of the hub (row-level security hides other roles' machines)."""
-    if schema_version(hub) is None:
-        return []
+def machines(hub: psycopg.Connection[Any], location: str) -> list[MachineStatus]:
+    """What this role sees of the hub (row-level security hides other roles' machines); `HubError`
+    where the database is not a hub set up by `hub setup`."""
+    require_schema(hub, location)
     return [MachineStatus(*row) for row in hub.execute(_MACHINES).fetchall()]
 
 
@@ -50,6 +51,6 @@ def hub_status(url: str) -> list[MachineStatus]:
     location = hub_location(url)
     with closing(connect_hub(url)) as hub:
         try:
-            return machines(hub)
+            return machines(hub, location)
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc

@@ -20,6 +20,7 @@ from app.hub.pull import pull
 from app.hub.requests import queue_dismiss
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
+hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 
 
 def _listing(url: str) -> list[HubCard]:
@@ -33,11 +34,11 @@ def _card_of(cards: list[HubCard], machine: str, memory_id: int) -> HubCard:
     return card
 
 
-def test_same_content_on_three_machines_is_one_card(postgres_db: str, tmp_path: Path) -> None:
+def test_same_content_on_three_machines_is_one_card(hub_db: str, tmp_path: Path) -> None:
     for machine in ("laptop", "desktop", "devbox"):
-        publish_file(host_file(tmp_path / f"{machine}.db"), postgres_db, machine)
+        publish_file(host_file(tmp_path / f"{machine}.db"), hub_db, machine)
 
-    cards = _listing(postgres_db)
+    cards = _listing(hub_db)
 
     assert len(cards) == 5  # the seeded five memories, each on every machine
     card = _card_of(cards, "laptop", 4)
@@ -48,18 +49,18 @@ def test_same_content_on_three_machines_is_one_card(postgres_db: str, tmp_path: 
 
 
 def test_a_copied_memory_edited_on_one_machine_is_one_card_with_both_texts(
-    postgres_db: str, tmp_path: Path
+    hub_db: str, tmp_path: Path
 ) -> None:
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
     with closing(open_store(laptop)) as store:
         store.edit(5, "Prefers pnpm, and bun for one-off scripts")
-    publish_file(laptop, postgres_db, "laptop")
-    copied = pull(lambda: closing(open_store(desktop)), postgres_db, "laptop", 5)
+    publish_file(laptop, hub_db, "laptop")
+    copied = pull(lambda: closing(open_store(desktop)), hub_db, "laptop", 5)
     with closing(open_store(desktop)) as store:
         store.edit(copied.id, "Prefers pnpm, and bun for scripts; never yarn")
-    publish_file(desktop, postgres_db, "desktop")
+    publish_file(desktop, hub_db, "desktop")
 
-    cards = _listing(postgres_db)
+    cards = _listing(hub_db)
 
     card = _card_of(cards, "laptop", 5)
     assert {c.key for c in card.copies} == {("laptop", 5), ("desktop", copied.id)}
@@ -75,29 +76,29 @@ def test_a_copied_memory_edited_on_one_machine_is_one_card_with_both_texts(
 
 
 def test_the_link_survives_without_provenance_through_the_create_revision(
-    postgres_db: str, tmp_path: Path
+    hub_db: str, tmp_path: Path
 ) -> None:
     """A memory without provenance (NULL) copies with none: the copy's `create` revision names its source."""
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
-    publish_file(laptop, postgres_db, "laptop")
+    publish_file(laptop, hub_db, "laptop")
     host_sql(desktop, "DELETE FROM user_memories WHERE id = 3")
-    copied = pull(lambda: closing(open_store(desktop)), postgres_db, "laptop", 3)
+    copied = pull(lambda: closing(open_store(desktop)), hub_db, "laptop", 3)
     host_sql(
         desktop, "UPDATE user_memories SET content = 'Legacy memory, rewritten' WHERE id = ?", (copied.id,)
     )
-    publish_file(desktop, postgres_db, "desktop")
+    publish_file(desktop, hub_db, "desktop")
 
-    card = _card_of(_listing(postgres_db), "laptop", 3)
+    card = _card_of(_listing(hub_db), "laptop", 3)
 
     assert {c.key for c in card.copies} == {("laptop", 3), ("desktop", copied.id)}
     assert card.differs and len(card.versions()) == 2
 
 
-def test_per_machine_status_shows_a_pending_dismissal(postgres_db: str, tmp_path: Path) -> None:
-    files = publish_machines(tmp_path, postgres_db, 8)
-    queue_dismiss(postgres_db, "laptop", FIRST_ID, requested_on="laptop", now=hub_host.NOW)
+def test_per_machine_status_shows_a_pending_dismissal(hub_db: str, tmp_path: Path) -> None:
+    files = publish_machines(tmp_path, hub_db, 8)
+    queue_dismiss(hub_db, "laptop", FIRST_ID, requested_on="laptop", now=hub_host.NOW)
 
-    cards = _listing(postgres_db)
+    cards = _listing(hub_db)
 
     card = _card_of(cards, "laptop", FIRST_ID)
     assert [c.shown_status for c in card.copies] == ["active, dismiss requested"] * 3
@@ -107,9 +108,9 @@ def test_per_machine_status_shows_a_pending_dismissal(postgres_db: str, tmp_path
     assert len(files) == 3
 
 
-def test_listing_counts_and_texts_a_page_at_a_time(postgres_db: str, tmp_path: Path) -> None:
-    publish_machines(tmp_path, postgres_db, 40)
-    with closing(HubBrowser(postgres_db)) as browser:
+def test_listing_counts_and_texts_a_page_at_a_time(hub_db: str, tmp_path: Path) -> None:
+    publish_machines(tmp_path, hub_db, 40)
+    with closing(HubBrowser(hub_db)) as browser:
         listing = browser.listing()
         assert listing.machines == ("desktop", "devbox", "laptop")
         assert (listing.counts.cards, listing.counts.differing, listing.counts.on_every_machine) == (
@@ -129,9 +130,9 @@ def test_listing_counts_and_texts_a_page_at_a_time(postgres_db: str, tmp_path: P
 
 
 def test_a_hub_that_is_down_or_not_a_hub(postgres_db: str, tmp_path: Path) -> None:
-    assert not is_hub_url(postgres_db)  # an empty database: no machine published to it
+    assert not is_hub_url(postgres_db)  # an empty database: `hub setup` never ran there
     assert not is_hub_url(str(tmp_path / "context.db"))
-    with closing(HubBrowser(postgres_db)) as browser, pytest.raises(DatabaseOpenError, match="not a hub"):
+    with closing(HubBrowser(postgres_db)) as browser, pytest.raises(DatabaseOpenError, match="not set up"):
         browser.listing()
     down = "postgresql://nobody@/nothing?host=" + str(tmp_path / "no-server")
     with closing(HubBrowser(down)) as browser, pytest.raises(DatabaseOpenError) as failure:

@@ -10,9 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import hub_host
 from hub_host import host_file, hub_query, local_memories, machine_memories, publish_file
 
 ROOT = Path(__file__).resolve().parents[2]
+hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 BATCH = 50
 CHILD = """
 import sys
@@ -34,32 +36,32 @@ def _wait_for_a_batch(url: str, child: subprocess.Popen[bytes]) -> None:
 
 
 def test_a_publish_killed_midway_leaves_whole_batches_and_the_next_one_completes(
-    postgres_db: str, tmp_path: Path
+    hub_db: str, tmp_path: Path
 ) -> None:
 
     box = host_file(tmp_path / "box.db", memories=20_000)
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD.format(batch=BATCH), str(box), postgres_db, str(ROOT)],
+        [sys.executable, "-c", CHILD.format(batch=BATCH), str(box), hub_db, str(ROOT)],
         stderr=subprocess.PIPE,
     )
-    _wait_for_a_batch(postgres_db, child)
+    _wait_for_a_batch(hub_db, child)
     assert child.poll() is None, child.stderr.read() if child.stderr else b""  # still publishing
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     assert child.returncode == -signal.SIGKILL, child.stderr.read() if child.stderr else b""
     assert child.stderr is not None
     child.stderr.close()
-    published = machine_memories(postgres_db, "box")
+    published = machine_memories(hub_db, "box")
     local = local_memories(box)
     assert 0 < len(published) < len(local)
     assert len(published) % BATCH == 0  # whole batches only
     # the hub holds exactly the oldest changes, up to the watermark moved with the last whole batch
     by_change = sorted(local, key=lambda row: (row[5], row[0]))
     assert sorted(published, key=lambda row: (row[5], row[0])) == by_change[: len(published)]
-    [(mark,)] = hub_query(postgres_db, "SELECT memory_mark FROM hub_machines WHERE machine = 'box'")
+    [(mark,)] = hub_query(hub_db, "SELECT memory_mark FROM hub_machines WHERE machine = 'box'")
     assert mark == by_change[len(published) - 1][5]
-    report = publish_file(box, postgres_db, "box")
+    report = publish_file(box, hub_db, "box")
     assert report.first is False
     assert report.memories == len(local) - len(published)
-    assert machine_memories(postgres_db, "box") == local
-    assert hub_query(postgres_db, "SELECT count(*) FROM hub_memories") == [(len(local),)]
+    assert machine_memories(hub_db, "box") == local
+    assert hub_query(hub_db, "SELECT count(*) FROM hub_memories") == [(len(local),)]

@@ -17,21 +17,22 @@ from app.cli import main
 from app.core.provenance import host_can_read_entry
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
+hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 
 
 def test_copy_to_this_machine_between_two_files_through_one_hub(
-    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
 
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
     with closing(open_store(laptop)) as store:
         store.edit(5, "Prefers pnpm, and bun for one-off scripts")
-    publish_file(laptop, postgres_db, "laptop")
-    hub_before = hub_tables(postgres_db)
+    publish_file(laptop, hub_db, "laptop")
+    hub_before = hub_tables(hub_db)
     laptop_before = local_memories(laptop)
     version = profile_version(desktop)
 
-    code = main(["--db", str(desktop), "hub", "pull", "laptop", "5", "--to", postgres_db, "--json"])
+    code = main(["--db", str(desktop), "hub", "pull", "laptop", "5", "--to", hub_db, "--json"])
     assert code == 0
     copied = json.loads(capsys.readouterr().out)
     new_id = copied["memory_id"]
@@ -62,20 +63,20 @@ def test_copy_to_this_machine_between_two_files_through_one_hub(
         "dashboard",
         {"copied_from": "laptop", "copied_memory_id": 5},
     )
-    assert hub_tables(postgres_db) == hub_before  # nothing written to the hub...
+    assert hub_tables(hub_db) == hub_before  # nothing written to the hub...
     assert local_memories(laptop) == laptop_before  # ...nor to the other machine
 
-    assert main(["--db", str(desktop), "hub", "pull", "laptop", "5", "--to", postgres_db]) == 1
+    assert main(["--db", str(desktop), "hub", "pull", "laptop", "5", "--to", hub_db]) == 1
     assert "already here as memory #" in capsys.readouterr().err
-    assert main(["--db", str(desktop), "hub", "pull", "laptop", "99", "--to", postgres_db]) == 1
+    assert main(["--db", str(desktop), "hub", "pull", "laptop", "99", "--to", hub_db]) == 1
     assert "no memory #99 of machine 'laptop'" in capsys.readouterr().err
 
 
-def test_a_copy_of_a_memory_without_provenance_stays_unknown(postgres_db: str, tmp_path: Path) -> None:
+def test_a_copy_of_a_memory_without_provenance_stays_unknown(hub_db: str, tmp_path: Path) -> None:
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
     host_sql(laptop, "UPDATE user_memories SET content = 'Only on the laptop' WHERE id = 3")
-    publish_file(laptop, postgres_db, "laptop")
-    assert main(["--db", str(desktop), "hub", "pull", "laptop", "3", "--to", postgres_db]) == 0
+    publish_file(laptop, hub_db, "laptop")
+    assert main(["--db", str(desktop), "hub", "pull", "laptop", "3", "--to", hub_db]) == 0
     rows = query(
         desktop, "SELECT source_candidate_provenance FROM user_memories WHERE content = 'Only on the laptop'"
     )

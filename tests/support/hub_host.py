@@ -1,7 +1,11 @@
-"""Helpers of the hub's tests: host files with memories and revisions, the hub's rows as the superuser."""
+"""Helpers of the hub's tests: host files with memories and revisions; a hub set up by its administrator
+(`hub setup` as the test server's superuser) and published to by an ordinary role (`hub_db`); the hub's
+rows read with plain SQL (`hub_query`: the hub's schema on the search path, as the URL's role)."""
 
 from __future__ import annotations
 
+import itertools
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, closing
@@ -17,6 +21,8 @@ from sqlalchemy import make_url
 
 from app.core.clock import ManualClock
 from app.hub.publish import PublishReport, publish
+from app.hub.schema.layout import SCHEMA
+from app.hub.schema.setup import setup_hub
 from app.store import MemoryStore
 
 NOW = PROMOTED_5 + 30 * 86_400_000
@@ -58,8 +64,43 @@ def publish_file(path: Path, url: str, machine: str, batch: int = 20_000) -> Pub
     return publish(opener(path), url, machine, batch=batch)
 
 
+_roles = itertools.count(1)
+
+
+def as_role(url: str, role: str) -> str:
+    """`url` logging in as `role` instead."""
+    return make_url(url).set(username=role).render_as_string(hide_password=False)
+
+
+def make_role(admin_url: str, prefix: str, *options: str) -> str:
+    """A new login role on the test server (no superuser, no rights of its own), by the administrator."""
+    name = f"{prefix}_{os.getpid()}_{next(_roles)}"
+    with psycopg.connect(libpq_conninfo(admin_url), autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{name}" LOGIN {" ".join(options)}')
+    return name
+
+
+def drop_role(admin_url: str, name: str) -> None:
+    """Drop a role `make_role` made, and whatever it owns or was granted in the test's database."""
+    with psycopg.connect(libpq_conninfo(admin_url), autocommit=True) as conn:
+        conn.execute(f'DROP OWNED BY "{name}" CASCADE')
+        conn.execute(f'DROP ROLE "{name}"')
+
+
+@pytest.fixture
+def hub_db(postgres_db: str) -> Iterator[str]:
+    """A hub made by `hub setup` run as the test server's superuser (the administrator, whose URL is
+    `postgres_db`); the URL of an ordinary role that publishes to it (no superuser, owning nothing).
+    Imported by each hub test module that publishes."""
+    setup_hub(postgres_db)
+    publisher = make_role(postgres_db, "hub_publisher")
+    yield as_role(postgres_db, publisher)
+    drop_role(postgres_db, publisher)
+
+
 def hub_query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
-    with psycopg.connect(libpq_conninfo(url)) as conn:
+    """Plain SQL on the hub as the URL's role, the hub's schema first on the search path."""
+    with psycopg.connect(libpq_conninfo(url), options=f"-c search_path={SCHEMA}") as conn:
         return list(conn.execute(sql, params or None).fetchall())
 
 
@@ -117,6 +158,7 @@ def password_server() -> Iterator[str]:
             conn.execute("SELECT pg_reload_conf()")
             conn.execute(f"CREATE ROLE hub_carol LOGIN PASSWORD '{SECRET}'")
             conn.execute("CREATE DATABASE hub OWNER hub_carol")
+        setup_hub(make_url(url).set(database="hub").render_as_string(hide_password=False))
         yield make_url(url).set(username="hub_carol", database="hub").render_as_string(hide_password=False)
     finally:
         stop(folder)

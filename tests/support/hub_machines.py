@@ -9,7 +9,9 @@ Per machine, after `hostdb`'s five seeded memories (the same on every machine), 
 - n % 4 == 3: on one machine only (turn by turn).
 Every tenth memory of the last machine is dismissed.
 
-    python tests/support/hub_machines.py URL [MEMORIES]   # publish 3 machines of MEMORIES each into a hub
+    python tests/support/hub_machines.py URL [MEMORIES]   # set up a hub, publish 3 machines of MEMORIES each
+
+(run as the server's administrator: `hub setup` first, then the publishes, as that role).
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ def publish_machines(folder: Path, url: str, memories: int) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
+    from app.hub.schema.setup import setup_hub
+
+    setup_hub(sys.argv[1])
     with tempfile.TemporaryDirectory() as work:
         made = publish_machines(Path(work), sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 300)
         print(f"published {', '.join(made)} to the hub")

@@ -1,5 +1,5 @@
-"""`hub publish`, `status`, `request-dismiss`, `pull`, `configure`, `open`: memories in a shared PostgreSQL
-hub (`open`, and `--db URL` of a hub, open the hub window through the GUI hooks).
+"""`hub setup`, `publish`, `status`, `list`, `request-dismiss`, `pull`, `configure`, `open`: memories in a
+shared PostgreSQL hub (`open`, and `--db URL` of a hub, open the hub window through the GUI hooks).
 
 The hub's URL and this machine's name come from the options, else from the settings (`hub configure`);
 the machine's name defaults to the host name. A URL holding a password is never saved; `configure
@@ -34,6 +34,8 @@ from app.core.settings import (
 from app.core.text_input import text_problem
 
 if TYPE_CHECKING:
+    from app.hub.browse import HubListing
+    from app.hub.cards import HubCard
     from app.hub.status import MachineStatus
     from app.store.store import MemoryStore
 
@@ -45,6 +47,12 @@ PULL_HELP = (
     "Copy to this machine: another machine's memory from the hub as a new one here (provenance origin "
     "sync naming that machine)"
 )
+SETUP_HELP = (
+    "make the database a hub, once, as an administrator (a role that may create roles and schemas): its "
+    "schema and tables owned by a role that publishes nothing, row-level security forced, publishers given "
+    "only what they need; moves an older version's hub there; running it again changes nothing"
+)
+LIST_HELP = "the hub's cards: one per memory across machines, each machine with its status there"
 NO_HUB = "no hub: pass --to URL, or save one with `hub configure --url URL`"
 
 
@@ -153,6 +161,59 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
+def cmd_setup(args: argparse.Namespace, _opener: Opener) -> int:
+    from app.hub.schema.setup import setup_hub
+
+    report = setup_hub(_hub(args.to), move_from=args.move_from)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(report.text())
+    return 0
+
+
+def card_text(card: HubCard) -> str:
+    """Two lines of `hub list`: the newest text, then each machine with its status there."""
+    from app.cli.render import one_line
+
+    where = [f"{one_line(c.machine, 40)} #{c.memory_id} {c.shown_status}" for c in card.copies]
+    where += [f"not on {one_line(machine, 40)}" for machine in card.missing]
+    if card.differs:
+        where.append(f"differs: {len(card.versions())} texts")
+    return f"{one_line(card.text, 100)}\n    {' · '.join(where)}"
+
+
+def listing_text(listing: HubListing, cards: list[HubCard]) -> str:
+    from app.cli.render import one_line
+
+    if not cards:
+        return "the hub holds no memory this role published"
+    counts = listing.counts
+    machines = ", ".join(one_line(machine, 40) for machine in listing.machines)
+    head = (
+        f"{counts.cards:,} cards, {counts.copies:,} copies on {len(listing.machines)} machines ({machines});"
+        f" {counts.differing:,} with differing texts, {counts.on_every_machine:,} on every machine"
+    )
+    return "\n".join([head, *(card_text(card) for card in cards)])
+
+
+def cmd_list(args: argparse.Namespace, _opener: Opener) -> int:
+    from dataclasses import asdict
+
+    from app.hub.browse import every_card
+
+    listing, cards = every_card(_hub(args.to))
+    if args.json:
+        counts = asdict(listing.counts)
+        counts.pop("machines")
+        print_json(
+            {"machines": list(listing.machines), "counts": counts, "cards": [c.to_json() for c in cards]}
+        )
+    else:
+        print(listing_text(listing, cards))
+    return 0
+
+
 def read_password(prompt: str) -> str:
     """The password typed at a prompt that does not echo it, or the first line of standard input when
     that is not a terminal (never an argument: those show in `ps` and the shell's history)."""
@@ -213,7 +274,7 @@ def hub_to_open(args: argparse.Namespace) -> str | None:
     if is_hub_url(target):
         return target
     if from_settings:
-        raise HubError(f"{hub_location(target)} is not a hub: no machine has published to it")
+        raise HubError(f"{hub_location(target)} is not a hub: `hub setup` was never run there")
     return None
 
 
@@ -235,13 +296,20 @@ def _hub_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _command(
-    commands: Any, parents: list[argparse.ArgumentParser], name: str, handler: Any, help_text: str
+    commands: Any,
+    parents: list[argparse.ArgumentParser],
+    name: str,
+    handler: Any,
+    help_text: str,
+    *,
+    json: bool = True,
 ) -> Any:
-    """A hub subcommand with the global options, `--to URL` and `--json`."""
+    """A hub subcommand with the global options, `--to URL` and (unless `json` is False) `--json`."""
     parser = commands.add_parser(name, parents=parents, help=help_text, description=help_text)
     parser.set_defaults(handler=handler)
     _hub_option(parser)
-    parser.add_argument("--json", action="store_true")
+    if json:
+        parser.add_argument("--json", action="store_true")
     return parser
 
 
@@ -256,6 +324,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
         description="A hub: one PostgreSQL database several machines publish their memories to.",
     )  # fmt: skip
     commands = hub.add_subparsers(dest="hub_command", metavar="HUB_COMMAND", required=True)
+    setup = _command(commands, parents, "setup", cmd_setup, SETUP_HELP)
+    setup.add_argument(
+        "--from", dest="move_from", metavar="SCHEMA",
+        help="the schema of an older version's hub to move in, where several hold one",
+    )  # fmt: skip
     publish_parser = _command(
         commands, parents, "publish", cmd_publish,
         "send what changed since the last publish (all, the first time)",
@@ -264,14 +337,16 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
         "--machine", metavar="NAME", help="this machine's name (default: saved, else host name)"
     )
     _command(commands, parents, "status", cmd_status, "machines, last publish, counts, pending requests")
+    _command(commands, parents, "list", cmd_list, LIST_HELP)
     request = _command(commands, parents, "request-dismiss", cmd_request_dismiss, REQUEST_HELP)
     _memory_of_a_machine(request)
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
     request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
     _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
-    opening = _command(
-        commands, parents, "open", None, "open the hub window: every machine's memories, one card each"
-    )
+    opening = _command(  # a window, never JSON: `hub list --json` is the listing's JSON
+        commands, parents, "open", None, "open the hub window: every machine's memories, one card each",
+        json=False,
+    )  # fmt: skip
     opening.set_defaults(open_hub=True)
     configure = commands.add_parser(
         "configure", parents=parents, help="save the hub URL (without password) and this machine's name"

@@ -5,7 +5,9 @@ Connecting: a server that is down, a password refused, a database that does not 
 (`DatabaseOpenError`, exit 3) naming the server without its password, and nothing is written anywhere.
 The server must be PostgreSQL 14 or newer. A database that holds none of the host's tables gets them, in
 their PostgreSQL form (`host_schema.sql` with BIGINT instants and identity ids), as a new SQLite file
-gets `host_schema.sql` itself; one that holds only some of them is refused, untouched.
+gets `host_schema.sql` itself; one that holds only some of them is refused, untouched. A database
+holding a Memory Dashboard hub (`app.hub.schema.layout`) is refused before anything is looked at or
+made: it is read with the `hub` commands, never as a store.
 
 Transactions: a read is one REPEATABLE READ transaction, one snapshot for all its statements (what a
 SQLite read transaction sees). A write is READ COMMITTED and first takes `WRITE_LOCK`, a
@@ -30,6 +32,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
 from app.core.errors import DatabaseOpenError
+from app.hub.schema.layout import HOLDS_A_HUB
 from app.store.schema.tables import HOST_TABLES
 
 DIALECT = "postgresql"
@@ -132,10 +135,21 @@ def _check_version(conn: Connection, location: str) -> None:
         )
 
 
+def hub_message(location: str) -> str:
+    return (
+        f"{location} is a Memory Dashboard hub, not a memory database: read it with `memory-dashboard hub "
+        "list --to URL` or `hub open --to URL` (or `memory-dashboard --db URL` alone, the hub window); "
+        "publish to it with `hub publish`. Nothing was changed."
+    )
+
+
 def _host_tables(engine: Engine, location: str, read_only: bool) -> None:
-    """Check the host's tables; create all of them where none is there (never in a read-only store)."""
+    """Check the host's tables; create all of them where none is there (never in a read-only store).
+    A hub's database is refused first."""
     with engine.connect() as conn:
         _check_version(conn, location)
+        if conn.exec_driver_sql(HOLDS_A_HUB).scalar():
+            raise DatabaseOpenError(hub_message(location))
         present = set(inspect(conn).get_table_names())
     missing = [name for name in HOST_TABLES if name not in present]
     if not missing:

@@ -21,6 +21,7 @@ from pathlib import Path
 from sqlalchemy import make_url
 
 from app.hub.publish import PublishReport, publish
+from app.hub.schema.setup import setup_hub
 from app.store import MemoryStore
 from tests.bench.generate import BenchDb
 from tests.bench.headless.measure_postgres import _admin, _server, _with_database
@@ -54,9 +55,10 @@ class _Rounds:
         self.reports: dict[str, PublishReport] = {}
 
     def _new_hub(self) -> str:
-        """An empty hub database for one round (dropped by `drop`)."""
+        """An empty hub, set up, for one round (dropped by `drop`)."""
         self.hubs.append(_with_database(self.server, f"mdash_bench_hub_{next(_hubs)}"))
         _admin(self.server, f'CREATE DATABASE "{make_url(self.hubs[-1]).database}"')
+        setup_hub(self.hubs[-1])  # as the server's administrator, once per hub
         return self.hubs[-1]
 
     def first(self) -> Callable[[], object]:

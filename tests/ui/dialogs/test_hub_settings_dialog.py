@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hub_host
 import pytest
 from hub_host import hub_query
 from memory_keyring import MemoryKeyring, memory_keyring
@@ -25,6 +26,7 @@ from ui.runtime.hub_publishing import MINUTE_MS, HubPublishing
 from ui.window.main_window import MainWindow
 
 memory_keyring = memory_keyring  # the OS keyring, for the tests that ask for it
+hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 SECRET = "correct horse battery"
 
 
@@ -128,12 +130,12 @@ def test_without_a_keyring_a_typed_password_saves_nothing_and_says_why(
 
 
 def test_publish_now_runs_off_the_gui_thread_and_says_what_it_did(
-    qtbot: QtBot, store: MemoryStore, tmp_path: Path, postgres_db: str
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path, hub_db: str
 ) -> None:
     window = make_window(qtbot, store, tmp_path)
     publishing = publishing_of(window)
     dialog = open_dialog(qtbot, window)
-    dialog.url.setText(postgres_db)
+    dialog.url.setText(hub_db)
     dialog.machine.setText("laptop")
     steps: list[str] = []
     publishing.progressed.connect(steps.append)
@@ -146,7 +148,7 @@ def test_publish_now_runs_off_the_gui_thread_and_says_what_it_did(
     assert "laptop" in dialog.outcome.text() and "first publish" in dialog.outcome.text()
     assert steps and "memories" in steps[-1]
     assert dialog.progress.isHidden() and dialog.publish_button.isEnabled()
-    assert hub_query(postgres_db, "SELECT count(*) FROM hub_memories WHERE machine = 'laptop'") == [(5,)]
+    assert hub_query(hub_db, "SELECT count(*) FROM hub_memories WHERE machine = 'laptop'") == [(5,)]
     assert publishing.label.text().startswith("Hub: published ")
     assert not saved.settings_path().exists()  # Publish now saves nothing
 
@@ -168,9 +170,9 @@ def test_a_hub_that_is_down_is_a_message_never_a_traceback(
 
 
 def test_publishing_when_due_uses_the_saved_settings_and_applies_the_hubs_dismissals(
-    qtbot: QtBot, store: MemoryStore, tmp_path: Path, postgres_db: str
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path, hub_db: str
 ) -> None:
-    saved.save_settings(saved.with_hub(saved.Settings(), postgres_db, "laptop", 5))
+    saved.save_settings(saved.with_hub(saved.Settings(), hub_db, "laptop", 5))
     window = make_window(qtbot, store, tmp_path)
     publishing = publishing_of(window)
     assert publishing.every_min == 5
@@ -179,7 +181,7 @@ def test_publishing_when_due_uses_the_saved_settings_and_applies_the_hubs_dismis
         assert not publishing.publish_due()  # due again while it runs: not a second one
     assert publishing.label.text().startswith("Hub: published ")
     assert window.model.row_of(4) is not None  # active: listed
-    queue_dismiss(postgres_db, "laptop", 4, requested_on="desktop", now=store.now())
+    queue_dismiss(hub_db, "laptop", 4, requested_on="desktop", now=store.now())
     with qtbot.waitSignal(publishing.finished, timeout=30_000) as done:
         publishing.timer.timeout.emit()
     assert done.args is not None and done.args[0].dismissed == (4,)

@@ -30,14 +30,15 @@ from ui.main import main
 from ui.window import menus
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
+hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 
 
 @pytest.fixture
-def hub(postgres_db: str, tmp_path: Path) -> str:
+def hub(hub_db: str, tmp_path: Path) -> str:
     """A hub of three machines, 40 memories each (`hub_machines`)."""
     (tmp_path / "machines").mkdir()
-    publish_machines(tmp_path / "machines", postgres_db, 40)
-    return postgres_db
+    publish_machines(tmp_path / "machines", hub_db, 40)
+    return hub_db
 
 
 def make_window(qtbot: QtBot, url: str, local: Path | None = None) -> HubWindow:
