@@ -28,7 +28,7 @@ from app.hub.cards import (
     with_texts,
 )
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema.layout import HOLDS_A_HUB, MACHINES, MEMORIES, REQUESTS, REVISIONS
+from app.core.hub_layout import HOLDS_A_HUB, MACHINES, MEMORIES, REQUESTS, REVISIONS
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 

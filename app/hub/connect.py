@@ -4,7 +4,7 @@ The URL may omit the password: libpq then reads its own sources (`PGPASSFILE`, `
 file named by `service=`), and where none gives one the OS keyring is asked (`app.hub.password`);
 `sslmode` and the other libpq options pass through the URL's query. A hub that is down or refuses the
 login is a `DatabaseOpenError` (exit 3) naming the hub without its password. Every connection's
-`search_path` is pinned to `pg_catalog` at once (`app.hub.schema.layout`): the hub's statements name
+`search_path` is pinned to `pg_catalog` at once (`app.core.hub_layout`): the hub's statements name
 their schema, and no name may resolve into a schema another role made.
 """
 
@@ -19,7 +19,7 @@ from sqlalchemy.exc import ArgumentError
 
 from app.core.errors import DatabaseOpenError
 from app.hub.password import KeyringUnavailableError, keyring_user, stored_password, wants_password
-from app.hub.schema.layout import PIN_SEARCH_PATH
+from app.core.hub_layout import PIN_SEARCH_PATH
 from app.store.connect.server import CONNECT_TIMEOUT_S, location_of, unreachable_message
 
 SCHEMES = ("postgresql", "postgres")

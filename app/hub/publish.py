@@ -12,7 +12,7 @@ outside changes and new candidates (`MemoryStore.observe`), so the same publish 
 connected to before the local store is opened: a hub that is down, refuses the login or is not set up
 (`hub setup`; a publish never makes the hub's tables) is a message and nothing local is opened, let alone
 written. The temporary tables are named in `pg_temp`, the hub's in the hub's schema
-(`app.hub.schema.layout`).
+(`app.core.hub_layout`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from app.core.text_input import INT64_MIN
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.requests import apply_pending, has_pending
-from app.hub.schema.layout import EVIDENCE, MACHINES, MEMORIES, REVISIONS
+from app.core.hub_layout import EVIDENCE, MACHINES, MEMORIES, REVISIONS
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.read.host_cells import TIME_MAX

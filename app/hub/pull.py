@@ -15,7 +15,7 @@ import psycopg
 from app.core.errors import NotFoundError
 from app.core.models import Memory
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema.layout import MEMORIES
+from app.core.hub_layout import MEMORIES
 from app.hub.schema.tables import schema_version
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore

@@ -19,7 +19,7 @@ import psycopg
 
 from app.core.errors import NotFoundError
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema.layout import MEMORIES, REQUESTS
+from app.core.hub_layout import MEMORIES, REQUESTS
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore

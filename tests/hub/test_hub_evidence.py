@@ -24,7 +24,7 @@ from hub_host import NOW, host_file, hub_query, hub_tables, publish_file
 from pg_host import libpq_conninfo
 
 from app.cli import main
-from app.hub.schema.layout import SCHEMA
+from app.core.hub_layout import SCHEMA
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher

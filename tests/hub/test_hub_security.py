@@ -35,7 +35,7 @@ from app.cli import main
 from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.core.settings import load_settings
 from app.hub.connect import connect_hub
-from app.hub.schema.layout import OWNER, SCHEMA
+from app.core.hub_layout import OWNER, SCHEMA
 from app.hub.schema.setup import setup_hub
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)

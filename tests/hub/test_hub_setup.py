@@ -23,7 +23,7 @@ from sqlalchemy import make_url
 
 from app.cli import main
 from app.core.errors import EXIT_UNUSABLE_DATABASE
-from app.hub.schema.layout import OWNER, SCHEMA
+from app.core.hub_layout import OWNER, SCHEMA
 from app.hub.schema.tables import SCHEMA_VERSION
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)

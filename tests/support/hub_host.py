@@ -21,7 +21,7 @@ from sqlalchemy import make_url
 
 from app.core.clock import ManualClock
 from app.hub.publish import PublishReport, publish
-from app.hub.schema.layout import SCHEMA
+from app.core.hub_layout import SCHEMA
 from app.hub.schema.setup import setup_hub
 from app.store import MemoryStore
 

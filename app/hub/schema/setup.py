@@ -28,7 +28,7 @@ import psycopg
 from psycopg import sql
 
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.schema.layout import (
+from app.core.hub_layout import (
     ALL_TABLES,
     LEGACY_SCHEMAS,
     OWNER,

@@ -23,7 +23,7 @@ from typing import Any
 import psycopg
 
 from app.hub.connect import HubError
-from app.hub.schema.layout import (
+from app.core.hub_layout import (
     ALL_TABLES,
     EVIDENCE,
     LEGACY_SCHEMAS,

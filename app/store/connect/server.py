@@ -6,7 +6,7 @@ Connecting: a server that is down, a password refused, a database that does not 
 The server must be PostgreSQL 14 or newer. A database that holds none of the host's tables gets them, in
 their PostgreSQL form (`host_schema.sql` with BIGINT instants and identity ids), as a new SQLite file
 gets `host_schema.sql` itself; one that holds only some of them is refused, untouched. A database
-holding a Memory Dashboard hub (`app.hub.schema.layout`) is refused before anything is looked at or
+holding a Memory Dashboard hub (`app.core.hub_layout`) is refused before anything is looked at or
 made: it is read with the `hub` commands, never as a store.
 
 Transactions: a read is one REPEATABLE READ transaction, one snapshot for all its statements (what a
@@ -32,7 +32,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
 from app.core.errors import DatabaseOpenError
-from app.hub.schema.layout import HOLDS_A_HUB
+from app.core.hub_layout import HOLDS_A_HUB
 from app.store.schema.tables import HOST_TABLES
 
 DIALECT = "postgresql"
