@@ -82,6 +82,16 @@ def has_hidden_characters(text: str) -> bool:
     return not _is_plain_ascii(text) and any(classify(char) is not None for char in text)
 
 
+def hidden_problem(text: str, *, named: int = 3) -> str | None:
+    """Why `text` is refused where hidden characters are not allowed (a verdict's content, a copy from the
+    hub; `--allow-hidden` lets them in), or None: how many there are and the first `named` kinds."""
+    hidden = hidden_characters(text)
+    if not hidden:
+        return None
+    shown = ", ".join(sorted({h.label for h in hidden})[:named])
+    return f"holds {len(hidden)} hidden character(s) ({shown}); not allowed"
+
+
 def make_visible(text: str) -> str:
     """`text` with each hidden character replaced by a visible `⟦U+XXXX⟧` marker."""
     if _is_plain_ascii(text):

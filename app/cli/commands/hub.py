@@ -145,11 +145,12 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
         raise InvalidInputError(f"the machine's name {problem}")
     from app.hub.pull import pull
 
-    memory = pull(lambda: opener(args, write=True), url, args.source_machine.strip(), args.id)
+    machine = args.source_machine.strip()
+    memory = pull(lambda: opener(args, write=True), url, machine, args.id, allow_hidden=args.allow_hidden)
     if args.json:
-        print_json({"memory_id": memory.id, "copied_from": args.source_machine, "copied_memory_id": args.id})
+        print_json({"memory_id": memory.id, "copied_from": machine, "copied_memory_id": args.id})
     else:
-        print(f"copied {args.source_machine} #{args.id} to this machine as #{memory.id}")
+        print(f"copied {machine} #{args.id} to this machine as #{memory.id}")
     return 0
 
 
@@ -268,7 +269,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     _memory_of_a_machine(request)
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
     request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
-    _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
+    pull_parser = _command(commands, parents, "pull", cmd_pull, PULL_HELP)
+    _memory_of_a_machine(pull_parser)
+    pull_parser.add_argument(
+        "--allow-hidden", action="store_true", help="accept content with invisible, bidi or tag characters"
+    )
     opening = _command(
         commands, parents, "open", None, "open the hub window: every machine's memories, one card each"
     )
