@@ -18,6 +18,7 @@ from app.core.models import Memory
 from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.incoming import check_memory
 from app.hub.schema import schema_version
+from app.present.card import shown_word
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore
 from app.store.write.synced import MachineMemory
@@ -37,7 +38,7 @@ def machine_memory(url: str, machine: str, memory_id: int) -> MachineMemory:
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc
     if row is None:
-        raise NotFoundError(f"the hub holds no memory #{memory_id} of machine {machine!r}")
+        raise NotFoundError(f"the hub holds no memory #{memory_id} of machine '{shown_word(machine)}'")
     return MachineMemory(machine, memory_id, str(row[0]), row[1], row[2])
 
 

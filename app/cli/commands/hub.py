@@ -32,6 +32,7 @@ from app.core.settings import (
     with_hub,
 )
 from app.core.text_input import text_problem
+from app.present.card import shown_word
 
 if TYPE_CHECKING:
     from app.hub.status import MachineStatus
@@ -86,7 +87,7 @@ def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
     elif not queued:
         print("nothing queued: every machine's copy is dismissed already or has a request pending")
     else:
-        shown = ", ".join(f"{item.machine} #{item.memory_id}" for item in queued)
+        shown = ", ".join(f"{shown_word(item.machine)} #{item.memory_id}" for item in queued)
         print(f"queued: dismiss on {shown}; each machine applies it on its next publish")
     return 0
 
@@ -113,6 +114,8 @@ def _when(at: int | None) -> str:
 
 
 def status_text(rows: list[MachineStatus]) -> str:
+    """The status as a table; a machine's name, written by whoever published it, on one line and cut,
+    with hidden characters visible."""
     if not rows:
         return "no machine has published to this hub (as this role) yet"
     lines = [
@@ -120,8 +123,9 @@ def status_text(rows: list[MachineStatus]) -> str:
         f" {'requests':>8}"
     ]
     for row in rows:
+        machine = shown_word(row.machine, 24)
         lines.append(
-            f"{row.machine[:24]:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
+            f"{machine:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
             f"{row.revisions:>10,} {row.evidence:>9,} {row.pending_requests:>8,}"
         )
     return "\n".join(lines)
@@ -150,7 +154,7 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
     if args.json:
         print_json({"memory_id": memory.id, "copied_from": machine, "copied_memory_id": args.id})
     else:
-        print(f"copied {machine} #{args.id} to this machine as #{memory.id}")
+        print(f"copied {shown_word(machine)} #{args.id} to this machine as #{memory.id}")
     return 0
 
 
