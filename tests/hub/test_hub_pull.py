@@ -9,11 +9,9 @@ from contextlib import closing
 from pathlib import Path
 
 import hub_host
-import psycopg
 import pytest
 from hostdb import host_sql, profile_version, query
-from hub_host import host_file, hub_tables, local_memories, open_store, opener, publish_file
-from pg_host import libpq_conninfo
+from hub_host import host_file, hub_sql, hub_tables, local_memories, open_store, opener, publish_file
 
 from app.cli import main
 from app.core.errors import InvalidInputError
@@ -86,12 +84,6 @@ def test_a_copy_of_a_memory_without_provenance_stays_unknown(postgres_db: str, t
         desktop, "SELECT source_candidate_provenance FROM user_memories WHERE content = 'Only on the laptop'"
     )
     assert rows == [(None,)]
-
-
-def hub_sql(url: str, sql: str, params: tuple[object, ...] = ()) -> None:
-    """Write the hub's rows as whoever can (the superuser here): what a hostile publisher could leave."""
-    with psycopg.connect(libpq_conninfo(url)) as conn:
-        conn.execute(sql, params or None)
 
 
 HIDDEN = {

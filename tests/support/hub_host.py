@@ -63,6 +63,12 @@ def hub_query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple
         return list(conn.execute(sql, params or None).fetchall())
 
 
+def hub_sql(url: str, sql: str, params: tuple[object, ...] = ()) -> None:
+    """Write the hub's rows as the superuser: what a hostile publisher could leave there."""
+    with psycopg.connect(libpq_conninfo(url)) as conn:
+        conn.execute(sql, params or None)
+
+
 def hub_tables(url: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of the hub's data tables (and the watermarks), sorted: what "changes nothing" compares."""
     return {
