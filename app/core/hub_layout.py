@@ -1,7 +1,7 @@
 """Where a hub's tables live: the names every hub statement uses, and how a database is told to be a hub.
 
-No imports beyond the standard library, and below the store: its own opening (`app.store.connect.server`) reads these
-to refuse a hub's database as a memory store, without loading the hub's code.
+No imports beyond the standard library, and below the store: its own opening (`app.store.connect.server`)
+reads these to refuse a hub's database as a memory store, without loading the hub's code.
 
 Every name is schema-qualified. The schema is the hub's own, made and owned by `OWNER` (a role that
 cannot log in, so it publishes nothing) through `hub setup`; publishers only use it. Connections pin

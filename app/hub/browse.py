@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
+from app.core.hub_layout import HOLDS_A_HUB, MACHINES, MEMORIES, REQUESTS, REVISIONS
 from app.hub.cards import (
     CardCounts,
     HubCard,
@@ -28,7 +29,6 @@ from app.hub.cards import (
     with_texts,
 )
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.core.hub_layout import HOLDS_A_HUB, MACHINES, MEMORIES, REQUESTS, REVISIONS
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 

@@ -18,8 +18,8 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError
 
 from app.core.errors import DatabaseOpenError
-from app.hub.password import KeyringUnavailableError, keyring_user, stored_password, wants_password
 from app.core.hub_layout import PIN_SEARCH_PATH
+from app.hub.password import KeyringUnavailableError, keyring_user, stored_password, wants_password
 from app.store.connect.server import CONNECT_TIMEOUT_S, location_of, unreachable_message
 
 SCHEMES = ("postgresql", "postgres")

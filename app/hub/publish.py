@@ -25,11 +25,11 @@ from typing import Any
 import psycopg
 from sqlalchemy import Connection
 
+from app.core.hub_layout import EVIDENCE, MACHINES, MEMORIES, REVISIONS
 from app.core.text_input import INT64_MIN
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.requests import apply_pending, has_pending
-from app.core.hub_layout import EVIDENCE, MACHINES, MEMORIES, REVISIONS
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.read.host_cells import TIME_MAX

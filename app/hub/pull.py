@@ -2,7 +2,8 @@
 
 The hub is read first (a hub that is down leaves the local store unopened); the copy is the store's own
 write (`MemoryStore.copy_from_machine`): a manual promotion with provenance origin `sync` naming the
-source machine. Nothing is written to the hub or to the other machine.
+source machine. Nothing is written to the hub or to the other machine. The row read is checked
+(`app.hub.incoming`) before the local store is opened: hidden characters are refused unless allowed.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Any
 import psycopg
 
 from app.core.errors import NotFoundError
+from app.core.hub_layout import MEMORIES
 from app.core.models import Memory
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.core.hub_layout import MEMORIES
+from app.hub.incoming import check_memory
 from app.hub.schema.tables import schema_version
+from app.present.card import shown_word
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore
 from app.store.write.synced import MachineMemory
@@ -36,13 +39,15 @@ def machine_memory(url: str, machine: str, memory_id: int) -> MachineMemory:
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc
     if row is None:
-        raise NotFoundError(f"the hub holds no memory #{memory_id} of machine {machine!r}")
+        raise NotFoundError(f"the hub holds no memory #{memory_id} of machine '{shown_word(machine)}'")
     return MachineMemory(machine, memory_id, str(row[0]), row[1], row[2])
 
 
-def pull(store_opener: Any, url: str, machine: str, memory_id: int) -> Memory:
-    """Copy memory `memory_id` of `machine` into the store `store_opener()` opens for writing."""
+def pull(store_opener: Any, url: str, machine: str, memory_id: int, *, allow_hidden: bool = False) -> Memory:
+    """Copy memory `memory_id` of `machine` into the store `store_opener()` opens for writing;
+    `allow_hidden`: content with hidden characters too (`InvalidInputError` otherwise)."""
     memory = machine_memory(url, machine, memory_id)
+    check_memory(memory, allow_hidden=allow_hidden)
     opened: AbstractContextManager[MemoryStore] = store_opener()
     with opened as store:
         return store.copy_from_machine(memory)

@@ -18,8 +18,8 @@ from typing import Any
 import psycopg
 
 from app.core.errors import NotFoundError
-from app.hub.connect import HubError, connect_hub, hub_location
 from app.core.hub_layout import MEMORIES, REQUESTS
+from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore

@@ -9,8 +9,8 @@ from typing import Any
 
 import psycopg
 
-from app.hub.connect import HubError, connect_hub, hub_location
 from app.core.hub_layout import EVIDENCE, MACHINES, MEMORIES, REQUESTS, REVISIONS
+from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 

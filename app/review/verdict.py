@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.core.screening import hidden_characters
+from app.core.screening import hidden_problem
 from app.core.text_input import (
     DuplicateKeyError,
     content_problem,
@@ -170,10 +170,9 @@ def _check_content(value: object, where: str, problems: _Problems, *, allow_hidd
     if problem is not None:
         problems.add(where, problem)
         return value
-    hidden = hidden_characters(value)
-    if hidden and not allow_hidden:
-        shown = ", ".join(sorted({h.label for h in hidden})[:3])
-        problems.add(where, f"holds {len(hidden)} hidden character(s) ({shown}); not allowed")
+    hidden = None if allow_hidden else hidden_problem(value)
+    if hidden is not None:
+        problems.add(where, hidden)
     return value
 
 

@@ -33,9 +33,9 @@ from sqlalchemy import make_url
 
 from app.cli import main
 from app.core.errors import EXIT_UNUSABLE_DATABASE
+from app.core.hub_layout import OWNER, SCHEMA
 from app.core.settings import load_settings
 from app.hub.connect import connect_hub
-from app.core.hub_layout import OWNER, SCHEMA
 from app.hub.schema.setup import setup_hub
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)

@@ -20,8 +20,8 @@ from pg_host import libpq_conninfo
 from sqlalchemy import make_url
 
 from app.core.clock import ManualClock
-from app.hub.publish import PublishReport, publish
 from app.core.hub_layout import SCHEMA
+from app.hub.publish import PublishReport, publish
 from app.hub.schema.setup import setup_hub
 from app.store import MemoryStore
 
@@ -102,6 +102,12 @@ def hub_query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple
     """Plain SQL on the hub as the URL's role, the hub's schema first on the search path."""
     with psycopg.connect(libpq_conninfo(url), options=f"-c search_path={SCHEMA}") as conn:
         return list(conn.execute(sql, params or None).fetchall())
+
+
+def hub_sql(url: str, sql: str, params: tuple[object, ...] = ()) -> None:
+    """Write the hub's rows as the superuser: what a hostile publisher could leave there."""
+    with psycopg.connect(libpq_conninfo(url)) as conn:
+        conn.execute(sql, params or None)
 
 
 def hub_tables(url: str) -> dict[str, list[tuple[Any, ...]]]:

@@ -32,6 +32,7 @@ from app.core.settings import (
     with_hub,
 )
 from app.core.text_input import text_problem
+from app.present.card import shown_word
 
 if TYPE_CHECKING:
     from app.hub.browse import HubListing
@@ -94,7 +95,7 @@ def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
     elif not queued:
         print("nothing queued: every machine's copy is dismissed already or has a request pending")
     else:
-        shown = ", ".join(f"{item.machine} #{item.memory_id}" for item in queued)
+        shown = ", ".join(f"{shown_word(item.machine)} #{item.memory_id}" for item in queued)
         print(f"queued: dismiss on {shown}; each machine applies it on its next publish")
     return 0
 
@@ -121,6 +122,8 @@ def _when(at: int | None) -> str:
 
 
 def status_text(rows: list[MachineStatus]) -> str:
+    """The status as a table; a machine's name, written by whoever published it, on one line and cut,
+    with hidden characters visible."""
     if not rows:
         return "no machine has published to this hub (as this role) yet"
     lines = [
@@ -128,8 +131,9 @@ def status_text(rows: list[MachineStatus]) -> str:
         f" {'requests':>8}"
     ]
     for row in rows:
+        machine = shown_word(row.machine, 24)
         lines.append(
-            f"{row.machine[:24]:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
+            f"{machine:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
             f"{row.revisions:>10,} {row.evidence:>9,} {row.pending_requests:>8,}"
         )
     return "\n".join(lines)
@@ -153,11 +157,12 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
         raise InvalidInputError(f"the machine's name {problem}")
     from app.hub.pull import pull
 
-    memory = pull(lambda: opener(args, write=True), url, args.source_machine.strip(), args.id)
+    machine = args.source_machine.strip()
+    memory = pull(lambda: opener(args, write=True), url, machine, args.id, allow_hidden=args.allow_hidden)
     if args.json:
-        print_json({"memory_id": memory.id, "copied_from": args.source_machine, "copied_memory_id": args.id})
+        print_json({"memory_id": memory.id, "copied_from": machine, "copied_memory_id": args.id})
     else:
-        print(f"copied {args.source_machine} #{args.id} to this machine as #{memory.id}")
+        print(f"copied {shown_word(machine)} #{args.id} to this machine as #{memory.id}")
     return 0
 
 
@@ -342,7 +347,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     _memory_of_a_machine(request)
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")
     request.add_argument("--machine", metavar="NAME", help="this machine's name, named in the request")
-    _memory_of_a_machine(_command(commands, parents, "pull", cmd_pull, PULL_HELP))
+    pull_parser = _command(commands, parents, "pull", cmd_pull, PULL_HELP)
+    _memory_of_a_machine(pull_parser)
+    pull_parser.add_argument(
+        "--allow-hidden", action="store_true", help="accept content with invisible, bidi or tag characters"
+    )
     opening = _command(  # a window, never JSON: `hub list --json` is the listing's JSON
         commands, parents, "open", None, "open the hub window: every machine's memories, one card each",
         json=False,

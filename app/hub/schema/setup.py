@@ -27,7 +27,6 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from app.hub.connect import HubError, connect_hub, hub_location
 from app.core.hub_layout import (
     ALL_TABLES,
     LEGACY_SCHEMAS,
@@ -38,6 +37,7 @@ from app.core.hub_layout import (
     SCHEMA,
     VERSION_TABLE,
 )
+from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.schema.tables import SCHEMA_LOCK, SCHEMA_VERSION, TABLES, hub_state
 from app.store.connect.server import reason
 

@@ -22,7 +22,6 @@ from typing import Any
 
 import psycopg
 
-from app.hub.connect import HubError
 from app.core.hub_layout import (
     ALL_TABLES,
     EVIDENCE,
@@ -36,6 +35,7 @@ from app.core.hub_layout import (
     SCHEMA,
     VERSION_TABLE,
 )
+from app.hub.connect import HubError
 
 SCHEMA_VERSION = 2
 # pg_advisory_xact_lock's key for "making the hub's schema": any fixed 64-bit number ("mdashhub").

@@ -1,0 +1,42 @@
+"""`hub status` and the hub's other messages print what publishers wrote (machine names) as the app shows
+untrusted text everywhere: on one line, hidden and bidi-control characters made visible."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import hub_host
+import pytest
+from hub_host import host_file, publish_file
+
+from app.cli import main
+
+pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
+
+MACHINE = "lap\u202etop\tbox"  # a right-to-left override and a tab: any publisher may choose such a name
+
+
+def test_status_shows_a_machine_name_with_its_hidden_characters_visible(
+    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    publish_file(host_file(tmp_path / "laptop.db"), postgres_db, MACHINE)
+    assert main(["hub", "status", "--hub", postgres_db]) == 0
+    out = capsys.readouterr().out
+    assert "lap⟦U+202E⟧top\\tbox" in out
+    assert "\u202e" not in out and "\t" not in out
+    table = out.splitlines()
+    assert len(table) == 2 and len(table[1]) < 2 * len(table[0])  # one row, about as wide as the header
+
+
+def test_pull_names_the_machine_with_its_hidden_characters_visible(
+    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    publish_file(host_file(tmp_path / "laptop.db"), postgres_db, MACHINE)
+    desktop = host_file(tmp_path / "desktop.db")
+    pull = ["--db", str(desktop), "hub", "pull", MACHINE, "5", "--to", postgres_db]
+    assert main(pull) == 1  # refused: the name holds a hidden character
+    assert "the hub's copy of lap⟦U+202E⟧top\\tbox #5 is refused" in capsys.readouterr().err
+    assert main([*pull[:5], "99", *pull[6:]]) == 1
+    err = capsys.readouterr().err
+    assert "no memory #99 of machine 'lap⟦U+202E⟧top\\tbox'" in err
+    assert "\u202e" not in err and "\t" not in err
