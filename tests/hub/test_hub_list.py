@@ -12,7 +12,6 @@ import hub_host
 import pytest
 from hub_machines import EDIT, FIRST_ID, MACHINES, publish_machines
 
-import app.cli
 from app.cli import main
 from app.hub.requests import queue_dismiss
 
@@ -109,11 +108,10 @@ def test_hub_open_json_is_refused_and_opens_no_window(
 ) -> None:
     publish_machines(tmp_path, hub_db, 4)
     hooks = WindowHooks()
-    monkeypatch.setattr(app.cli, "load_gui_hooks", lambda: hooks)
     with pytest.raises(SystemExit) as exited:
-        main(["hub", "open", "--to", hub_db, "--json"])
+        main(["hub", "open", "--to", hub_db, "--json"], gui=hooks)
     assert exited.value.code == 2
     assert "unrecognized arguments: --json" in capsys.readouterr().err
     assert hooks.opened == []
-    assert main(["hub", "open", "--to", hub_db]) == 0  # without it, the window
+    assert main(["hub", "open", "--to", hub_db], gui=hooks) == 0  # without it, the window
     assert hooks.opened == [hub_db]
