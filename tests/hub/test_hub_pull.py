@@ -101,9 +101,7 @@ def test_hidden_characters_from_the_hub_are_refused_as_the_review_refuses_them(
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
     publish_file(laptop, hub_db, "laptop")
     for memory_id, content in HIDDEN.items():
-        hub_sql(
-            hub_db, "UPDATE hub_memories SET content = %s WHERE memory_id = %s", (content, memory_id)
-        )
+        hub_sql(hub_db, "UPDATE hub_memories SET content = %s WHERE memory_id = %s", (content, memory_id))
     before = local_memories(desktop)
     for memory_id, content in HIDDEN.items():
         with pytest.raises(VerdictError) as refused:
