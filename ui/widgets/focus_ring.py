@@ -1,0 +1,27 @@
+"""A visible focus for the widgets whose style paints none (the frameless card list, text views and
+the diff): the rules of `resources/styles/focus.qss`, set on each such widget alone.
+
+A style sheet set on the application would route every widget's painting through Qt's style-sheet style;
+set on one widget, it touches that widget (and its scroll bars, which no rule names) only.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PySide6.QtWidgets import QWidget
+
+from resources import read_bytes
+
+FOCUS_RULES = "styles/focus.qss"
+
+
+@cache
+def focus_rules() -> str:
+    return read_bytes(FOCUS_RULES).decode("utf-8")
+
+
+def show_focus(widget: QWidget) -> None:
+    """Paint a focus ring around `widget` while it holds the focus."""
+    widget.setProperty("focusRing", True)
+    widget.setStyleSheet(focus_rules())
