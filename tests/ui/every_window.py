@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import select, settle
+from window_helpers import card_content, select, settle
 
+from app.core.settings import hub_machine_setting, load_settings
 from ui.dialogs.as_of import AsOfDialog
 from ui.dialogs.hub_settings import HubSettingsDialog
 from ui.dialogs.runs import RunsDialog
@@ -28,9 +32,10 @@ def shown(qtbot: QtBot, widget: QWidget) -> QWidget:
 
 
 def _dialog(window: MainWindow, kind: type[QDialog]) -> QDialog:
-    found = window.findChild(kind)
-    assert isinstance(found, kind), kind.__name__
-    return found
+    """The newest dialog of `kind` over `window` (one closed before may still be its child)."""
+    found = window.findChildren(kind)
+    assert found, kind.__name__
+    return found[-1]
 
 
 def openers(qtbot: QtBot, window: MainWindow) -> dict[str, Callable[[], QWidget]]:
@@ -121,4 +126,66 @@ def each_window(qtbot: QtBot, window: MainWindow) -> Iterator[tuple[str, QWidget
             opened.done(QDialog.DialogCode.Rejected)  # as Cancel: never asks
         else:
             opened.close()
+            opened.deleteLater()
         settle(qtbot, window)
+    # What these windows left for the cyclic collector is collected here, on the GUI thread: collected
+    # on a worker's thread (wherever a collection happens to start), a Qt object aborts the process.
+    gc.collect()
+
+
+# -- the editing dialogs: what to type in each, and how to tell it was saved -------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    """A dialog: what to type in it, and whether what it saves has arrived."""
+
+    opener: str
+    type_in: Callable[[QtBot, QDialog], None]
+    saved: Callable[[MainWindow], bool]
+
+
+def typing(text: str, field: str) -> Callable[[QtBot, QDialog], None]:
+    def type_in(qtbot: QtBot, dialog: QDialog) -> None:
+        widget: QWidget = getattr(dialog, field)
+        widget.setFocus(Qt.FocusReason.TabFocusReason)
+        qtbot.keyClicks(widget, text)
+
+    return type_in
+
+
+def later_date(qtbot: QtBot, dialog: QDialog) -> None:
+    """A date typed: the custom option, then a year up in its field."""
+    option = dialog.group.button(100)  # type: ignore[attr-defined]
+    option.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(option, Qt.Key.Key_Space)
+    field: QWidget = dialog.custom  # type: ignore[attr-defined]
+    field.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(field, Qt.Key.Key_Up)
+
+
+def earlier_date(qtbot: QtBot, dialog: QDialog) -> None:
+    dialog.when.setFocus(Qt.FocusReason.TabFocusReason)  # type: ignore[attr-defined]
+    qtbot.keyClick(dialog.when, Qt.Key.Key_Down)  # type: ignore[attr-defined]
+
+
+CASES = (
+    Case("edit", typing("Always: ", "editor"), lambda w: card_content(w, 5) == "Always: Prefers pnpm"),
+    Case("new memory", typing("Uses vim", "editor"), lambda w: "Uses vim" in contents(w)),
+    Case("expiry", later_date, lambda w: (m := w.model.memory(5)) is not None and m.expires_at is not None),
+    Case("preferences", typing("claude -p", "command"), lambda _w: reviewer() == "claude -p"),
+    Case("hub settings", typing("laptop-2", "machine"), lambda _w: machine() == "laptop-2"),
+    Case("as of", earlier_date, lambda w: w.looking_back),
+)
+
+
+def contents(window: MainWindow) -> list[str]:
+    return [m.content for i in window.model.ids if (m := window.model.memory(i)) is not None]
+
+
+def reviewer() -> str | None:
+    return load_settings().reviewer_command
+
+
+def machine() -> str:
+    return hub_machine_setting(load_settings())

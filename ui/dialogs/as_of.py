@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QDateTimeEdit, QDialog, QDialogButtonBox, QVBoxLay
 
 from ui.history.panel import plain_label
 from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 
 
 class AsOfDialog(QDialog):
@@ -37,6 +38,7 @@ class AsOfDialog(QDialog):
         self.when.setFocus()
         opened = self.when.dateTime()
         self.keys = DialogKeys(self, lambda: self.when.dateTime() != opened)
+        show_button_focus(self)
 
     def chosen(self) -> int:
         """The instant chosen, epoch ms."""

@@ -31,6 +31,7 @@ from ui.diff.slot import DiffSlot
 from ui.history.panel import plain_label
 from ui.runtime.controller import Controller
 from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 from ui.widgets.long_text import LongTextView, size_label, wrap_mode
 
 EDIT_CHARS = 64 * 1024  # the store saves at most 64 KiB of UTF-8: a longer text can never be saved
@@ -52,6 +53,7 @@ class EditDialog(QDialog):
         self._text_changed()
         controller.error.connect(self._text_changed)  # a failed save can be tried again
         self.keys = DialogKeys(self, lambda: not self.too_long and self.mine != self.before.content)
+        show_button_focus(self)
 
     def _edit_page(self) -> QWidget:
         page = QWidget(self)

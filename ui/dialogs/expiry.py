@@ -25,6 +25,7 @@ from app.core.models import Memory
 from app.present.timefmt import DAY_MS
 from ui.history.panel import plain_label
 from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 
 PRESETS = (("In 1 day", 1), ("In 7 days", 7), ("In 30 days", 30))
 CUSTOM, NEVER = 100, 101
@@ -72,6 +73,7 @@ class ExpiryDialog(QDialog):
         self._validate()
         opened = (self.group.checkedId(), self.custom.dateTime())
         self.keys = DialogKeys(self, lambda: (self.group.checkedId(), self.custom.dateTime()) != opened)
+        show_button_focus(self)
 
     def _explanation(self, reactivating: bool) -> str:
         if reactivating and self.memory.expires_at is not None:

@@ -48,6 +48,7 @@ from app.core.text_input import text_problem
 from ui.history.panel import plain_label
 from ui.runtime.hub_publishing import HubPublishing
 from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 from ui.widgets.plain_tip import plain_tip
 
 URL_TIP = (
@@ -92,6 +93,7 @@ class HubSettingsDialog(QDialog):
         self._show_keyring()
         opened = self._typed()
         self.keys = DialogKeys(self, lambda: self._typed() != opened)
+        show_button_focus(self)
 
     def _fields(self) -> None:
         self.url = QLineEdit(hub_url_setting(self.settings) or "", self)

@@ -15,6 +15,7 @@ from ui.history.panel import plain_label
 from ui.runtime.bulk import BulkWrites
 from ui.runtime.controller import Controller
 from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 
 
 class NewMemoryDialog(QDialog):
@@ -48,6 +49,7 @@ class NewMemoryDialog(QDialog):
         controller.error.connect(self._text_changed)  # a failed save can be tried again
         self._text_changed()
         self.keys = DialogKeys(self, lambda: bool(self.text.strip()))
+        show_button_focus(self)
 
     @property
     def text(self) -> str:

@@ -34,6 +34,7 @@ from app.core.settings import (
 )
 from ui.history.panel import plain_label
 from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 from ui.widgets.plain_tip import plain_tip
 
 COMMAND_TIP = (
@@ -87,6 +88,7 @@ class PreferencesDialog(QDialog):
         self._validate()
         opened = self._typed()
         self.keys = DialogKeys(self, lambda: self._typed() != opened)
+        show_button_focus(self)
 
     def _typed(self) -> tuple[str, float]:
         """What the fields hold now (compared with what they held when the dialog opened)."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.history.panel import plain_label
+from ui.widgets.focus_ring import show_button_focus
 
 HEADERS = ("Keys", "What it does", "Where")
 MOVING = ("Tab · Shift+Tab", "Next / previous panel (each table is left in one press)", "anywhere")
@@ -125,3 +126,4 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
         self.resize(720, 520)
+        show_button_focus(self)

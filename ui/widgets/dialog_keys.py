@@ -60,11 +60,11 @@ class DialogKeys(QObject):
             and event.key() == Qt.Key.Key_Escape
             and event.modifiers() == Qt.KeyboardModifier.NoModifier
         )
-        if escape or event.type() == QEvent.Type.Close:
-            if self.dialog.isVisible() and self.changed():
-                event.ignore()
-                self.ask()
-                return True
+        closing = escape or event.type() == QEvent.Type.Close
+        if closing and self.dialog.isVisible() and self.changed():
+            event.ignore()
+            self.ask()
+            return True
         return False
 
     def ask(self) -> QMessageBox:

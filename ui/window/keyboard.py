@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
@@ -22,13 +24,11 @@ from ui.history.panel import HistoryPanel
 
 def install_keyboard(filters: FilterBar, cards: CardList, panel: HistoryPanel, find: QAction) -> None:
     chain = [*filters.fields(), cards]
-    for before, after in zip(chain, chain[1:], strict=False):
+    for before, after in pairwise(chain):
         QWidget.setTabOrder(before, after)
     filters.submitted.connect(lambda: cards.setFocus(Qt.FocusReason.OtherFocusReason))
     find.triggered.connect(lambda: focus_search(filters))
-    panel.restoreRequested.connect(
-        lambda *_: panel.revisions.setFocus(Qt.FocusReason.OtherFocusReason)
-    )
+    panel.restoreRequested.connect(lambda *_: panel.revisions.setFocus(Qt.FocusReason.OtherFocusReason))
 
 
 def focus_search(filters: FilterBar) -> None:

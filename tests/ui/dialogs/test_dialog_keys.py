@@ -4,18 +4,15 @@ Keep editing, goes back to the text; D discards). Tab leaves a text field instea
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from every_window import openers, shown
+from every_window import CASES, Case, openers, shown
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, select, settle
+from window_helpers import make_window, select, settle
 
-from app.core.settings import hub_machine_setting, load_settings
 from app.store import MemoryStore
 from ui.widgets.dialog_keys import DISCARD_TITLE, DialogKeys
 from ui.window.main_window import MainWindow
@@ -26,61 +23,6 @@ SAVE_KEYS = (
     (Qt.Key.Key_Enter, CTRL | Qt.KeyboardModifier.KeypadModifier),
     (Qt.Key.Key_S, CTRL),
 )
-
-
-@dataclass(frozen=True)
-class Case:
-    """A dialog: what to type in it, and whether what it saves has arrived."""
-
-    opener: str
-    type_in: Callable[[QtBot, QDialog], None]
-    saved: Callable[[MainWindow], bool]
-
-
-def typing(text: str, field: str) -> Callable[[QtBot, QDialog], None]:
-    def type_in(qtbot: QtBot, dialog: QDialog) -> None:
-        widget: QWidget = getattr(dialog, field)
-        widget.setFocus(Qt.FocusReason.TabFocusReason)
-        qtbot.keyClicks(widget, text)
-
-    return type_in
-
-
-def later_date(qtbot: QtBot, dialog: QDialog) -> None:
-    """A date typed: the custom option, then a year up in its field."""
-    option = dialog.group.button(100)  # type: ignore[attr-defined]
-    option.setFocus(Qt.FocusReason.TabFocusReason)
-    qtbot.keyClick(option, Qt.Key.Key_Space)
-    field: QWidget = dialog.custom if hasattr(dialog, "custom") else dialog.when  # type: ignore[attr-defined]
-    field.setFocus(Qt.FocusReason.TabFocusReason)
-    qtbot.keyClick(field, Qt.Key.Key_Up)
-
-
-def earlier_date(qtbot: QtBot, dialog: QDialog) -> None:
-    dialog.when.setFocus(Qt.FocusReason.TabFocusReason)  # type: ignore[attr-defined]
-    qtbot.keyClick(dialog.when, Qt.Key.Key_Down)  # type: ignore[attr-defined]
-
-
-CASES = (
-    Case("edit", typing("Always: ", "editor"), lambda w: card_content(w, 5) == "Always: Prefers pnpm"),
-    Case("new memory", typing("Uses vim", "editor"), lambda w: "Uses vim" in contents(w)),
-    Case("expiry", later_date, lambda w: (m := w.model.memory(5)) is not None and m.expires_at is not None),
-    Case("preferences", typing("claude -p", "command"), lambda _w: reviewer() == "claude -p"),
-    Case("hub settings", typing("laptop-2", "machine"), lambda _w: machine() == "laptop-2"),
-    Case("as of", earlier_date, lambda w: w.looking_back),
-)
-
-
-def contents(window: MainWindow) -> list[str]:
-    return [m.content for i in window.model.ids if (m := window.model.memory(i)) is not None]
-
-
-def reviewer() -> str | None:
-    return load_settings().reviewer_command
-
-
-def machine() -> str:
-    return hub_machine_setting(load_settings())
 
 
 def opened(qtbot: QtBot, window: MainWindow, name: str) -> QDialog:
