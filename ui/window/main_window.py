@@ -80,7 +80,6 @@ class MainWindow(QMainWindow):
         self._queue: ReviewQueue | None = None  # built when first opened
         self._build()
         self._connect()
-        install_keyboard(self.filters, self.list, self.panel, self.acts.find)
         build_menus(self)
         self.looks = SinceLastLook(controller, self.model, self)
         self.looks.digestReady.connect(self.show_digest)
@@ -198,6 +197,7 @@ class MainWindow(QMainWindow):
         c.blameLoaded.connect(self.panel.set_blame)
         a.blame.triggered.connect(self.panel.show_blame)
         self._connect_past()
+        install_keyboard(self.filters, self.list, self.panel, a.find)
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)

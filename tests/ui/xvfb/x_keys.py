@@ -57,6 +57,12 @@ def image(widget: QWidget) -> QImage:
     return widget.grab().toImage()
 
 
+def next_in_chain(widget: QWidget) -> QWidget:
+    following = widget.nextInFocusChain()
+    assert following is not None
+    return following
+
+
 def focus_stops(qtbot: QtBot, window: QWidget, presses: int = 40) -> list[str]:
     """Tab round `window` once; each widget Tab lands on must look different with the focus than
     without it. Returns the stops that do not (by type and accessible name)."""
@@ -64,14 +70,14 @@ def focus_stops(qtbot: QtBot, window: QWidget, presses: int = 40) -> list[str]:
     blind: list[str] = []
     for _ in range(presses):
         before = focused()
-        following = before.nextInFocusChain()
+        following = next_in_chain(before)
         candidates = [following]
         while following is not before and not (
             following.isVisible()
             and following.isEnabled()
             and following.focusPolicy() & Qt.FocusPolicy.TabFocus
         ):
-            following = following.nextInFocusChain()
+            following = next_in_chain(following)
             candidates.append(following)
         unfocused = {id(w): image(w) for w in candidates}
         press(Qt.Key.Key_Tab)
