@@ -7,6 +7,9 @@ from PySide6.QtGui import QAction, QKeySequence
 
 StdKey = QKeySequence.StandardKey
 Ctx = Qt.ShortcutContext
+# A card list's actions: the list alone, not its children. A toolbar showing an action is one of the
+# widgets the action is on, and a wider context makes its keys live in every field of that toolbar.
+ON_CARD_LIST = Ctx.WidgetShortcut
 
 
 def make_action(

@@ -1,7 +1,9 @@
 """The window's actions: one QAction each, with its shortcut and a tooltip that says what it does.
 
-Actions that act on the selected card take their shortcut only while the card list has focus, so
-typing in the search field never deletes or dismisses a memory.
+Actions that act on the selected card take their shortcut only while the card list itself has focus
+(`ON_CARD_LIST`): not in the toolbar that also shows them, whose search field and filters would
+otherwise edit, dismiss or delete a memory on Enter, Ctrl+D or Delete. No two actions share a key: Qt
+does nothing at all on a key two of them claim ("Ambiguous shortcut overload").
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 from app.core.settings import settings_path
-from ui.actions.make import Ctx, StdKey, keys, make_action
+from ui.actions.make import ON_CARD_LIST, StdKey, keys, make_action
 
 
 class WindowActions:
     """Every action of the main window; `card_actions` are the ones bound to the card list's focus."""
 
     def __init__(self, parent: QObject) -> None:
-        on_list = Ctx.WidgetWithChildrenShortcut
+        on_list = ON_CARD_LIST
         # Return/Enter as shortcuts, not the view's `activated` (a double-click on macOS, a single click
         # on some styles): the same keys open the editor on every platform.
         self.edit = make_action(
@@ -33,7 +35,7 @@ class WindowActions:
             parent,
             "Delete…",
             "Delete the selected memory (its history is kept; Undo brings it back)",
-            keys(StdKey.Delete),
+            keys("Del"),  # not the platform's Delete: on X11 that is also Ctrl+D, Dismiss's key
             on_list,
         )
         self.expiry = make_action(

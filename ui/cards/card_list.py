@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ui.cards.delegate import CardDelegate
 from ui.cards.model import ID_ROLE, MemoryListModel
+from ui.widgets.focus_ring import show_focus
 
 Anchor = tuple[int, int]  # (memory id of the first visible card, its top in the viewport)
 
@@ -37,6 +38,7 @@ class CardList(QListView):
         # shows the current card, the writers act on the whole selection (`selected_ids`).
         self.setSelectionMode(QListView.SelectionMode.ExtendedSelection)
         self.setAccessibleName("Memory cards")
+        show_focus(self)  # frameless, its cards painted by the delegate: the style shows no focus
 
     def dataChanged(
         self,

@@ -4,6 +4,10 @@ or a scheme such as `session:`), trust and when promoted, emitting one `ViewFilt
 A key in the search field asks for its listing on the next event-loop turn when the listing asked for
 before has arrived; while that read is still running, the newest text waits for it (at most
 `SEARCH_DEBOUNCE_MS`, should it never come), so keys typed during a read make one query, not one each.
+
+Enter in a text field applies it at once and says so (`submitted`: the window moves on to the cards). The
+lists take the focus from Tab only: one chosen with the mouse leaves the focus where it was (the cards,
+whose J/K then still walk them), as a toolbar's buttons do.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from app.core.text_input import text_problem
@@ -52,6 +56,7 @@ SORTS = (
 
 class FilterBar(QWidget):
     filterChanged = Signal(object)  # ViewFilter
+    submitted = Signal()  # Enter in the search or source field: the filter is applied
 
     def __init__(self, parent: QWidget | None = None, now: Callable[[], int] | None = None) -> None:
         super().__init__(parent)
@@ -97,13 +102,15 @@ class FilterBar(QWidget):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._emit)
         self.search.textChanged.connect(lambda _text: self._text_changed())
-        self.search.returnPressed.connect(self._emit)
+        self.search.returnPressed.connect(self._submit)
         self.status.currentIndexChanged.connect(lambda _i: self._emit())
         self.sort.currentIndexChanged.connect(lambda _i: self._emit())
         self.source.textChanged.connect(lambda _text: self._timer.start())
-        self.source.returnPressed.connect(self._emit)
+        self.source.returnPressed.connect(self._submit)
         self.trust.currentIndexChanged.connect(lambda _i: self._emit())
         self.since.currentIndexChanged.connect(lambda _i: self._emit())
+        for box in (self.status, self.sort, self.trust, self.since):
+            box.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search, 1)
@@ -114,6 +121,10 @@ class FilterBar(QWidget):
         row.addWidget(self.source, 1)
         row.addWidget(self.trust)
         row.addWidget(self.since)
+
+    def fields(self) -> list[QWidget]:
+        """Its fields in the order they are seen: the toolbar's, then the row under them."""
+        return [self.search, self.status, self.sort, self.source, self.trust, self.since]
 
     def current(self) -> ViewFilter:
         key, descending = self.sort.currentData()
@@ -149,6 +160,10 @@ class FilterBar(QWidget):
             self._asked = None
             if self._timer.isActive():
                 self._timer.start(0)  # after the window has taken the listing
+
+    def _submit(self) -> None:
+        self._emit()
+        self.submitted.emit()
 
     def _emit(self) -> None:
         self._timer.stop()

@@ -1,5 +1,5 @@
 """Choosing the instant to look back at ("As of…"): a date and time in UTC, now by default; a future
-instant means now."""
+instant means now. Ctrl+Enter is OK; Esc asks first once another instant was typed."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from PySide6.QtCore import QDateTime, QTimeZone
 from PySide6.QtWidgets import QDateTimeEdit, QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
 from ui.history.panel import plain_label
+from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 
 
 class AsOfDialog(QDialog):
@@ -34,6 +36,9 @@ class AsOfDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.when.setFocus()
+        opened = self.when.dateTime()
+        self.keys = DialogKeys(self, lambda: self.when.dateTime() != opened)
+        show_button_focus(self)
 
     def chosen(self) -> int:
         """The instant chosen, epoch ms."""

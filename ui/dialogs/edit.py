@@ -6,6 +6,8 @@ person choose: keep theirs, overwrite with mine (again guarded by their `updated
 
 A host row longer than the dashboard can save (`EDIT_CHARS`) is not loaded into the editor (a 10 MiB
 line took minutes to lay out): its start is shown read-only, with "Show all", and Save stays disabled.
+
+Ctrl+Enter saves; Esc asks before it throws an edit away (`DialogKeys`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from app.core.screening import has_hidden_characters
 from ui.diff.slot import DiffSlot
 from ui.history.panel import plain_label
 from ui.runtime.controller import Controller
+from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 from ui.widgets.long_text import LongTextView, size_label, wrap_mode
 
 EDIT_CHARS = 64 * 1024  # the store saves at most 64 KiB of UTF-8: a longer text can never be saved
@@ -48,6 +52,8 @@ class EditDialog(QDialog):
         layout.addWidget(self.pages)
         self._text_changed()
         controller.error.connect(self._text_changed)  # a failed save can be tried again
+        self.keys = DialogKeys(self, lambda: not self.too_long and self.mine != self.before.content)
+        show_button_focus(self)
 
     def _edit_page(self) -> QWidget:
         page = QWidget(self)

@@ -2,6 +2,7 @@
 
 Also asked when reactivating an expired memory: it needs a new expiry in the future, or none.
 `chosen_expiry()` is epoch ms or None (never); a custom time already past keeps OK disabled.
+Ctrl+Enter is OK; Esc asks first once the choice or the date typed differs from how it opened.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from app.core.clock import format_instant
 from app.core.models import Memory
 from app.present.timefmt import DAY_MS
 from ui.history.panel import plain_label
+from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 
 PRESETS = (("In 1 day", 1), ("In 7 days", 7), ("In 30 days", 30))
 CUSTOM, NEVER = 100, 101
@@ -68,6 +71,9 @@ class ExpiryDialog(QDialog):
         future = memory.expires_at is not None and memory.expires_at > now()
         self.group.button(CUSTOM if future and not reactivating else 7).setChecked(True)
         self._validate()
+        opened = (self.group.checkedId(), self.custom.dateTime())
+        self.keys = DialogKeys(self, lambda: (self.group.checkedId(), self.custom.dateTime()) != opened)
+        show_button_focus(self)
 
     def _explanation(self, reactivating: bool) -> str:
         if reactivating and self.memory.expires_at is not None:

@@ -6,7 +6,7 @@ The URL and the name are the settings `hub configure` writes, checked the same w
 here goes to the OS keyring on Save (`app.hub.password`), never to settings.json; where no keyring can be
 used the dialog says so and saves nothing. Publish now runs in the window's `HubPublishing` worker with
 the URL and name shown; its progress and result (or error: a hub that is down, a password refused) are
-said below the fields.
+said below the fields. Ctrl+Enter saves; Esc asks before it throws typed changes away.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ from app.core.settings import (
 from app.core.text_input import text_problem
 from ui.history.panel import plain_label
 from ui.runtime.hub_publishing import HubPublishing
+from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 from ui.widgets.plain_tip import plain_tip
 
 URL_TIP = (
@@ -89,6 +91,9 @@ class HubSettingsDialog(QDialog):
         self.every.valueChanged.connect(self._validate)
         self._validate()
         self._show_keyring()
+        opened = self._typed()
+        self.keys = DialogKeys(self, lambda: self._typed() != opened)
+        show_button_focus(self)
 
     def _fields(self) -> None:
         self.url = QLineEdit(hub_url_setting(self.settings) or "", self)
@@ -159,6 +164,11 @@ class HubSettingsDialog(QDialog):
         self.setTabOrder(self.machine, self.password)
         self.setTabOrder(self.password, self.auto)
         self.setTabOrder(self.auto, self.every)
+
+    def _typed(self) -> tuple[object, ...]:
+        """What the fields hold now (compared with what they held when the dialog opened)."""
+        fields = (self.url.text(), self.machine.text(), self.password.text())
+        return (*fields, self.auto.isChecked(), self.every.value())
 
     @property
     def save_button(self) -> QPushButton:

@@ -2,6 +2,7 @@
 
 Saved through the store's `add` (as the host writes a promotion; source `user:dashboard`, trusted), off
 the GUI thread; the dialog closes once it is written, and stays open (Save enabled again) if it failed.
+Ctrl+Enter saves, Tab moves on to the buttons, Esc asks before it throws a typed text away.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from app.core.text_input import content_problem
 from ui.history.panel import plain_label
 from ui.runtime.bulk import BulkWrites
 from ui.runtime.controller import Controller
+from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 
 
 class NewMemoryDialog(QDialog):
@@ -24,6 +27,7 @@ class NewMemoryDialog(QDialog):
         self.editor = QPlainTextEdit(self)
         self.editor.setAccessibleName("New memory's text")
         self.editor.setPlaceholderText("Prefers pnpm over npm in every JavaScript project")
+        self.editor.setTabChangesFocus(True)  # Tab reaches Save; a memory's text is one line or prose
         self.notice = plain_label()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
@@ -44,6 +48,8 @@ class NewMemoryDialog(QDialog):
         self.editor.textChanged.connect(self._text_changed)
         controller.error.connect(self._text_changed)  # a failed save can be tried again
         self._text_changed()
+        self.keys = DialogKeys(self, lambda: bool(self.text.strip()))
+        show_button_focus(self)
 
     @property
     def text(self) -> str:

@@ -3,6 +3,7 @@ dialog and saved to `settings.json` (other keys in the file are kept).
 
 A settings file that cannot be read is said so and never overwritten from here: Save stays disabled
 until the file is fixed or deleted. What is typed is checked by `app.core.settings.edited` as it is typed.
+Ctrl+Enter saves; Esc asks before it throws typed changes away.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from app.core.settings import (
     settings_path,
 )
 from ui.history.panel import plain_label
+from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 from ui.widgets.plain_tip import plain_tip
 
 COMMAND_TIP = (
@@ -83,6 +86,13 @@ class PreferencesDialog(QDialog):
         self.command.textChanged.connect(self._validate)
         self.timeout.valueChanged.connect(self._validate)
         self._validate()
+        opened = self._typed()
+        self.keys = DialogKeys(self, lambda: self._typed() != opened)
+        show_button_focus(self)
+
+    def _typed(self) -> tuple[str, float]:
+        """What the fields hold now (compared with what they held when the dialog opened)."""
+        return self.command.text(), self.timeout.value()
 
     @property
     def save_button(self) -> QPushButton:

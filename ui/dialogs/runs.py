@@ -34,6 +34,7 @@ from app.store.evidence.runs import Run, RunChange, RunDetail
 from app.store.evidence.undo import UndoResult, undo_lines
 from ui.history.panel import plain_label
 from ui.runtime.controller import Controller
+from ui.widgets.focus_ring import show_focus
 from ui.widgets.plain_tip import plain_tip
 
 RUN_HEADERS = ("Started", "Run", "Kind", "What it did", "Holder")
@@ -84,6 +85,7 @@ def _table(headers: Sequence[str], name: str, parent: QWidget) -> QTableWidget:
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.setWordWrap(False)
     table.setAccessibleName(name)
+    show_focus(table)  # an empty table, or one without a current row, shows no focus of its own
     header = table.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(len(headers) - 1, QHeaderView.ResizeMode.Stretch)

@@ -1,5 +1,6 @@
 """Help → Keyboard shortcuts: every key of the window, read from its QActions when the dialog opens (so
-the list cannot drift from what the keys do), plus Tab and Shift+Tab, which move between the panels.
+the list cannot drift from what the keys do), plus Tab and Shift+Tab, which move between the panels, and
+the keys every editing dialog answers (`ui.widgets.dialog_keys`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,15 @@ from PySide6.QtWidgets import (
 )
 
 from ui.history.panel import plain_label
+from ui.widgets.focus_ring import show_button_focus
 
 HEADERS = ("Keys", "What it does", "Where")
 MOVING = ("Tab · Shift+Tab", "Next / previous panel (each table is left in one press)", "anywhere")
+DIALOGS = (
+    "Ctrl+Enter · Ctrl+S · Esc",
+    "Save / cancel (Esc asks first once something was typed)",
+    "in the dialogs you type in",
+)
 _LOCAL = (Qt.ShortcutContext.WidgetShortcut, Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
 
@@ -89,7 +96,7 @@ def window_shortcuts(window: QWidget) -> list[QAction]:
 def shortcut_rows(window: QWidget) -> list[ShortcutRow]:
     rows = [ShortcutRow(action_keys(a), _what(a), _where(a), a) for a in window_shortcuts(window)]
     rows.sort(key=lambda row: (row.where != "anywhere", row.where, row.what.casefold()))
-    return [*rows, ShortcutRow(*MOVING)]
+    return [*rows, ShortcutRow(*MOVING), ShortcutRow(*DIALOGS)]
 
 
 class ShortcutsDialog(QDialog):
@@ -125,3 +132,4 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
         self.resize(720, 520)
+        show_button_focus(self)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 from app.diff.stream import Fold, InlineLine, ViewRow
 from app.diff.style import StyledText, styled_line
 from app.diff.text_diff import DiffOp, SideBySideRow
+from ui.widgets.focus_ring import show_focus
 from ui.widgets.guard import answer, never_raises
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -196,6 +197,7 @@ class DiffList(QListView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setAccessibleName("Diff")
+        show_focus(self)  # frameless rows painted by their delegate: the style shows no focus
         self.clicked.connect(self._open_fold)
         self.activated.connect(self._open_fold)
         copy = QAction("Copy as unified diff", self)

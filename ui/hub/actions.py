@@ -1,7 +1,8 @@
 """The hub window's actions (one QAction each, shortcut in its tooltip) and its menus.
 
-The two that act on the selected card take their shortcut only while the card list has focus, so typing
-in the search field never dismisses anything.
+The two that act on the selected card take their shortcut only while the card list itself has focus (not
+the toolbar that shows them, where the search field is), so typing in the search field never dismisses
+anything.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
-from ui.actions.make import Ctx, StdKey, keys, make_action
+from ui.actions.make import ON_CARD_LIST, StdKey, keys, make_action
 
 COPY_TIP = (
     "Copy to this machine: the selected copy (else the newest) becomes a new active memory in the local "
@@ -24,7 +25,7 @@ DISMISS_TIP = (
 
 class HubActions:
     def __init__(self, parent: QObject) -> None:
-        on_list = Ctx.WidgetWithChildrenShortcut
+        on_list = ON_CARD_LIST
         self.copy_here = make_action(parent, "Copy to this machine", COPY_TIP, keys("Ctrl+Shift+C"), on_list)
         self.dismiss_everywhere = make_action(
             parent, "Dismiss on every machine…", DISMISS_TIP, keys("Ctrl+D"), on_list

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ui.hub.delegate import HubCardDelegate
 from ui.hub.model import HubCardModel
+from ui.widgets.focus_ring import show_focus
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -29,6 +30,7 @@ class HubCardList(QListView):
         self.setFrameShape(QListView.Shape.NoFrame)
         self.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # cards (Base) stand out
         self.setAccessibleName("Hub cards: one memory across machines each")
+        show_focus(self)  # frameless, its cards painted by the delegate: the style shows no focus
 
     def dataChanged(self, first: AnyIndex, last: AnyIndex, roles: Sequence[int] = ()) -> None:
         """The base item view's handling (no layout), then the visible cards repainted."""

@@ -26,6 +26,7 @@ from app.core.screening import make_visible
 from app.hub.cards import HubCard, Version
 from app.present.timefmt import relative
 from ui.diff.slot import DiffSlot
+from ui.widgets.focus_ring import show_focus
 
 COLUMNS = ("Machine", "Id", "Status", "Updated")
 
@@ -56,6 +57,8 @@ class HubDetail(QWidget):
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
         self.text.setAccessibleName("The memory's text (the same on every machine)")
+        for shown in (self.copies, self.text):  # a table without a current row, a read-only text
+            show_focus(shown)  # (no cursor): neither shows the focus of its own
         self.older = QComboBox(self)
         self.newer = QComboBox(self)
         self.older.setAccessibleName("Diff from this text")

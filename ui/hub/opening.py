@@ -8,7 +8,7 @@ window has open, else the one the app would open by default.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
+from PySide6.QtWidgets import QDialog, QInputDialog, QWidget
 
 from app.core.clock import clock_from_env
 from app.core.paths import DatabaseChoice
@@ -16,6 +16,7 @@ from app.core.settings import hub_url_setting, load_settings
 from app.hub.browse import FirstScreen
 from ui.hub.session import HubSession
 from ui.hub.window import HubWindow
+from ui.widgets.dialog_keys import DialogKeys
 
 ASK = (
     "The hub's PostgreSQL URL, e.g. postgresql://me@hub.example/memories?sslmode=verify-full\n"
@@ -27,8 +28,15 @@ ASK = (
 def ask_hub_url(parent: QWidget, given: str | None = None) -> str | None:
     """The URL a person typed (the saved hub's at first), or None when cancelled or empty."""
     default = given or hub_url_setting(load_settings()) or "postgresql://"
-    text, ok = QInputDialog.getText(parent, "Open hub", ASK, QLineEdit.EchoMode.Normal, default)
-    return text.strip() if ok and text.strip() and text.strip() != "postgresql://" else None
+    dialog = QInputDialog(parent)
+    dialog.setWindowTitle("Open hub")
+    dialog.setLabelText(ASK)
+    dialog.setTextValue(default)
+    DialogKeys(dialog, lambda: dialog.textValue() != default)  # Ctrl+Enter opens; Esc asks first
+    ok = dialog.exec() == QDialog.DialogCode.Accepted
+    text = dialog.textValue().strip()
+    dialog.deleteLater()
+    return text if ok and text and text != "postgresql://" else None
 
 
 def open_hub_window(

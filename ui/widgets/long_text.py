@@ -24,6 +24,7 @@ from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.core.screening import make_visible
+from ui.widgets.focus_ring import show_focus
 
 LONG_RUN = 500
 BLOCK_CHARS = 4096
@@ -108,6 +109,7 @@ class DisplayedTextEdit(QPlainTextEdit):
         super().__init__(parent)
         self.setReadOnly(True)
         self.setTabChangesFocus(True)  # read-only: Tab moves on to the next panel, as in a form
+        show_focus(self)  # read-only, it shows no cursor: nothing else says it holds the focus
         self.shown = DisplayText("", ())
 
     def show_text(self, shown: DisplayText) -> None:

@@ -43,6 +43,7 @@ from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
 from ui.widgets.theme import muted_text
 from ui.window.commands import WindowCommands
+from ui.window.keyboard import install_keyboard
 from ui.window.menus import build_menus
 from ui.window.recent_files import recent_databases, remember_database
 from ui.window.state import restore_window, save_window
@@ -196,6 +197,7 @@ class MainWindow(QMainWindow):
         c.blameLoaded.connect(self.panel.set_blame)
         a.blame.triggered.connect(self.panel.show_blame)
         self._connect_past()
+        install_keyboard(self.filters, self.list, self.panel, a.find)
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)
@@ -204,7 +206,6 @@ class MainWindow(QMainWindow):
         a.refresh.triggered.connect(self.refresh)
         a.next.triggered.connect(lambda: self.list.move_selection(1))
         a.previous.triggered.connect(lambda: self.list.move_selection(-1))
-        a.find.triggered.connect(self._focus_search)
         a.review_queue.triggered.connect(self.show_queue)
         a.quit.triggered.connect(self.close)
         a.undo.setEnabled(False)
@@ -357,10 +358,6 @@ class MainWindow(QMainWindow):
             self.as_of_view.model.clear()  # the past's states are let go
             self.list.setFocus()
             self._current_changed(self.list.currentIndex())
-
-    def _focus_search(self) -> None:
-        self.filters.search.setFocus()
-        self.filters.search.selectAll()
 
     def _filter_changed(self, flt: ViewFilter) -> None:
         if self.looking_back:

@@ -1,6 +1,6 @@
-"""Keyboard-only and screen-reader use: Tab and Shift+Tab reach every panel and leave each table in one
-press; every widget that takes focus has an accessible name (read back through QAccessible); a card's
-accessible name and description carry its status, times, provenance and trust."""
+"""Keyboard-only and screen-reader use: Tab and Shift+Tab reach every panel in the order they are seen and
+leave each table in one press; every widget that takes focus has an accessible name (read back through
+QAccessible); a card's accessible name and description carry its status, times, provenance and trust."""
 
 from __future__ import annotations
 
@@ -53,6 +53,9 @@ def panels(window: MainWindow) -> list[QWidget]:
         window.filters.search,
         window.filters.status,
         window.filters.sort,
+        window.filters.source,  # the filter row under the toolbar, before the cards it filters
+        window.filters.trust,
+        window.filters.since,
         window.list,
         panel.content,
         panel.provenance,

@@ -1,0 +1,100 @@
+"""A virtual X server for the tests that need a real window system (`tests/ui/xvfb`): `Xvfb` on a display
+number it picks itself (`-displayfd`: never one another server holds), no TCP.
+
+    python tests/support/xvfb_display.py start      # start; prints "PID :N" (for a shell's trap)
+    python tests/support/xvfb_display.py stop PID   # stop it
+
+`.ci/run` starts one for the whole run and exports MEMORY_DASHBOARD_TEST_DISPLAY=:N; without it, the
+tests start one of their own when the `Xvfb` program exists, and fail with how to get one when not.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+DISPLAY_ENV = "MEMORY_DASHBOARD_TEST_DISPLAY"
+SCREEN = "1600x1000x24"
+START_TIMEOUT_S = 30
+HOW_TO = (
+    "The keyboard and focus tests run under a real X server. Install Xvfb (Debian/Ubuntu: `apt-get "
+    "install xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 "
+    "libxcb-shape0 libxkbcommon-x11-0`; Fedora: `dnf install xorg-x11-server-Xvfb`), or point "
+    f"{DISPLAY_ENV} at a running X server's display (e.g. :99), or run `.ci/run`, which starts one."
+)
+
+
+class NoDisplay(RuntimeError):
+    """No X server can be had: the message says how to get one."""
+
+
+def start() -> tuple[int, str]:
+    """Start Xvfb on a free display; returns its process id and the display (":N")."""
+    program = shutil.which("Xvfb")
+    if program is None:
+        raise NoDisplay(HOW_TO)
+    read_end, write_end = os.pipe()
+    try:
+        process = subprocess.Popen(
+            [program, "-displayfd", str(write_end), "-screen", "0", SCREEN, "-nolisten", "tcp"],
+            pass_fds=(write_end,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # outlives `start` when a shell runs it; a Ctrl+C hits the tests only
+        )
+        os.close(write_end)
+        ready, _, _ = select.select([read_end], [], [], START_TIMEOUT_S)
+        number = os.read(read_end, 32).decode().strip() if ready else ""
+    finally:
+        os.close(read_end)
+    if not number.isdigit():
+        process.kill()
+        process.wait()
+        raise NoDisplay(f"Xvfb did not start (exit {process.returncode}). {HOW_TO}")
+    return process.pid, f":{number}"
+
+
+def stop(pid: int) -> None:
+    """Stop the server `start` started (gone already: nothing to do)."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:  # our child when the tests started it: reap it
+        os.waitpid(pid, 0)
+        return
+    except ChildProcessError:
+        pass
+    deadline = time.monotonic() + START_TIMEOUT_S  # another process's child (a shell's): wait it out
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+
+
+def main(argv: list[str]) -> int:
+    try:
+        if argv == ["start"]:
+            pid, display = start()
+            print(pid, display)
+            return 0
+        if len(argv) == 2 and argv[0] == "stop" and argv[1].isdigit():
+            stop(int(argv[1]))
+            return 0
+    except NoDisplay as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
