@@ -148,6 +148,16 @@ def creatable_problem(path: Path) -> str | None:
     return None
 
 
+def make_folder(folder: Path) -> str | None:
+    """Make `folder` (and the folders above it); why it cannot be, or None. `creatable_problem` cannot
+    foresee every refusal: a folder under `/proc` passes the permission check and still cannot be made."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"the folder {folder} cannot be made ({exc.strerror or exc})"
+    return None
+
+
 def choice_problem(choice: DatabaseChoice) -> str | None:
     """Why the chosen database file cannot be opened, before anything follows a bad link or creates a
     file: checked where a store is opened, so the message names the path (and how it was chosen)."""
