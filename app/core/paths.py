@@ -24,6 +24,7 @@ DATA_DIR_ENV = "MEMORY_DASHBOARD_DATA_DIR"
 PORTABLE_MARKER = "portable.txt"
 EMBEDDED_FILENAME = "memories.db"
 HOST_RELATIVE = Path("cortexkit") / "magic-context" / "context.db"
+SWEEP_PASSFILE = "sweep.pgpass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,11 @@ def data_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 def config_dir(environ: Mapping[str, str] | None = None) -> Path:
     return _app_dir(environ, "settings", platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def sweep_passfile_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The scheduled sweep's password file (mode 0600, `app.schedule.password_file`), with the settings."""
+    return config_dir(environ) / SWEEP_PASSFILE
 
 
 def host_database_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -139,6 +145,16 @@ def creatable_problem(path: Path) -> str | None:
         return f"cannot create {path}: {folder} is a file, not a folder"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"cannot create {path}: the folder {folder} cannot be written"
+    return None
+
+
+def make_folder(folder: Path) -> str | None:
+    """Make `folder` (and the folders above it); why it cannot be, or None. `creatable_problem` cannot
+    foresee every refusal: a folder under `/proc` passes the permission check and still cannot be made."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"the folder {folder} cannot be made ({exc.strerror or exc})"
     return None
 
 

@@ -74,6 +74,22 @@ def edited(settings: Settings, reviewer_command: str, reviewer_timeout_s: float)
     )
 
 
+DIFF_MODE_KEY = "diff_mode"
+DIFF_MODES = ("inline", "side_by_side")  # how a diff panel shows a change; the first when none was chosen
+
+
+def diff_mode_setting(settings: Settings) -> str:
+    """The diff layout last chosen (one of `DIFF_MODES`); inline when none was, or the file's is unknown."""
+    value = settings.other.get(DIFF_MODE_KEY)
+    return value if isinstance(value, str) and value in DIFF_MODES else DIFF_MODES[0]
+
+
+def with_diff_mode(settings: Settings, mode: str) -> Settings:
+    if mode not in DIFF_MODES:
+        raise SettingsError(f"The diff layout must be one of {', '.join(DIFF_MODES)}, not {mode[:40]!r}")
+    return settings.with_changes(other=MappingProxyType({**settings.other, DIFF_MODE_KEY: mode}))
+
+
 def settings_path(environ: Mapping[str, str] | None = None) -> Path:
     return config_dir(environ) / SETTINGS_FILENAME
 
@@ -124,6 +140,16 @@ def save_problem(load_problem: str | None, edit: Callable[[], object]) -> str | 
         return load_problem
     try:
         edit()
+    except SettingsError as exc:
+        return exc.message
+    return None
+
+
+def remember(edit: Callable[[Settings], Settings], path: Path | None = None) -> str | None:
+    """Keep a choice the window makes as it is used (the diff layout): the file read, changed by `edit`
+    and saved. Why it could not be kept, or None; a file that cannot be read is left as it is."""
+    try:
+        save_settings(edit(load_settings(path)), path)
     except SettingsError as exc:
         return exc.message
     return None

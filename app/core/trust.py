@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from app.core.provenance import ProvenanceEntry
 from app.core.screening import hidden_characters
+from app.core.text_input import text_problem
 
 TRUSTED = "trusted"
 SEMI = "semi"
@@ -38,6 +39,10 @@ DEFAULT_MARK = "default"
 TrustMarks = Mapping[str, str]  # a source or a whole scheme (`session:`) -> TRUSTED or UNTRUSTED
 NO_MARKS: TrustMarks = MappingProxyType({})
 SCREENED_SHOWN = 3  # hidden characters named in a screened memory's reason
+# A source a person names (a filter, a trust mark): far longer than any session id, and short enough that
+# the LIKE pattern a filter makes of it stays far inside SQLite's limit of 50,000 bytes (as a search's
+# text does: `app.store.filters.MAX_SEARCH_CHARS`, the same number).
+MAX_SOURCE_CHARS = 1_000
 
 
 def scheme_of(source: str) -> str:
@@ -115,6 +120,13 @@ def sources_of(
         if source not in ordered:
             ordered.append(source)
     return tuple(ordered)
+
+
+def source_problem(source: str) -> str | None:
+    """Why a source a person names cannot be used, or None: too long, or text unfit to store."""
+    if len(source) > MAX_SOURCE_CHARS:
+        return f"is {len(source):,} characters long; the limit is {MAX_SOURCE_CHARS:,}"
+    return text_problem(source)
 
 
 def parse_source(text: str) -> str:

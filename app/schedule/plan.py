@@ -2,6 +2,9 @@
 
 `apply` writes each file whole (a temporary file renamed into place), removes files, and runs the commands
 when the platform's tool can be used; otherwise it says which commands the person can run themselves.
+Every file is created with mode 0600 (the temporary file is opened with that mode, never narrowed after):
+they name the database, and a password file holds its password. `describe` shows what a file holds,
+except a password file's text.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 @dataclass(frozen=True, slots=True)
 class Plan:
     writes: dict[Path, str] = field(default_factory=dict)
+    secrets: dict[Path, str] = field(default_factory=dict)  # written before `writes`, never shown
     removes: tuple[Path, ...] = ()
     commands: tuple[tuple[str, ...], ...] = ()
     cleanup: tuple[tuple[str, ...], ...] = ()  # run first; failing is fine (nothing was installed)
@@ -31,7 +35,7 @@ class Plan:
 
     def describe(self) -> list[str]:
         """What the plan would do, for `--dry-run`."""
-        lines: list[str] = []
+        lines = [f"write {path} (mode 0600): the database's password, not shown" for path in self.secrets]
         for path, text in self.writes.items():
             lines += [f"write {path}:", *(f"    {line}" for line in text.splitlines()), ""]
         lines += [f"run: {shell_line(command)}" for command in self.cleanup]
@@ -62,11 +66,20 @@ def tool_usable(plan: Plan, run: Runner = _run) -> bool:
         return False
 
 
+FILE_MODE = 0o600
+FOLDER_MODE = 0o700
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """`text` into `path` whole, the file readable by its owner alone from the moment it exists."""
     temporary = path.with_name(f".{path.name}.tmp")
     try:
-        temporary.write_text(text, encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+        temporary.unlink(missing_ok=True)  # one left by a write that failed: O_EXCL would refuse it
+        handle = os.open(temporary, _NEW_FILE, FILE_MODE)
+        with os.fdopen(handle, "wb") as out:
+            out.write(text.encode("utf-8"))
         os.replace(temporary, path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
@@ -78,6 +91,9 @@ def apply(plan: Plan, run: Runner = _run) -> list[str]:
     done, line by line. A command that fails is an error; a cleanup command that fails is not."""
     usable = tool_usable(plan, run)
     done: list[str] = []
+    for path, text in plan.secrets.items():
+        _write(path, text)
+        done.append(f"wrote {path} (mode 0600: the database's password)")
     for path, text in plan.writes.items():
         _write(path, text)
         done.append(f"wrote {path}")

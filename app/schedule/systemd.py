@@ -1,4 +1,11 @@
-"""Linux: a systemd user service and timer in `$XDG_CONFIG_HOME/systemd/user` (default `~/.config`)."""
+"""Linux: a systemd user service and timer in `$XDG_CONFIG_HOME/systemd/user` (default `~/.config`).
+
+Values are written as systemd reads them (systemd.syntax(5), systemd.service(5), systemd.exec(5)): each
+word of ExecStart= and each Environment= assignment double-quoted, with `\\` and `"` escaped (C escapes
+are read inside quotes) and `%` doubled (a specifier otherwise); `$` is doubled in ExecStart= only, where
+it would start a variable (Environment= takes it as it is). Control characters, which no quoting
+carries, never get here (`app.schedule.job.word_problem`).
+"""
 
 from __future__ import annotations
 
@@ -20,23 +27,27 @@ def unit_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(base) / "systemd" / "user"
 
 
-def quote(word: str) -> str:
-    """One word of a unit's command line: double-quoted, `\\` and `"` escaped, `%` and `$` doubled (systemd
-    would expand them as specifiers and variables)."""
-    escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%").replace("$", "$$")
-    return f'"{escaped}"'
+def quote(word: str, *, variables: bool = True) -> str:
+    """One double-quoted value: `\\` and `"` escaped, `%` doubled, and `$` doubled where systemd would read
+    a variable (`variables`: ExecStart=, not Environment=)."""
+    escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    return f'"{escaped.replace("$", "$$") if variables else escaped}"'
 
 
 def service_text(job: SweepJob) -> str:
     lines = [
         "[Unit]",
-        f"Description=Memory Dashboard: dismiss expired memories in {job.database.replace('%', '%%')}",
+        # Not quoted (a description is taken as written), so closed with ")": a value ending in `\\`
+        # would otherwise continue onto the next line.
+        f"Description=Memory Dashboard: dismiss expired memories ({job.database.replace('%', '%%')})",
         "",
         "[Service]",
         "Type=oneshot",
         "ExecStart=" + " ".join(quote(word) for word in job.argv),
     ]
-    lines += [f"Environment={quote(f'{name}={value}')}" for name, value in job.environment.items()]
+    lines += [
+        f"Environment={quote(f'{name}={value}', variables=False)}" for name, value in job.environment.items()
+    ]
     return "\n".join(lines) + "\n"
 
 

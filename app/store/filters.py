@@ -10,6 +10,7 @@ from typing import Literal
 
 from app.core.errors import InvalidInputError
 from app.core.text_input import text_problem
+from app.core.trust import source_problem
 
 StatusFilter = Literal[
     "all",
@@ -63,7 +64,7 @@ class MemoryFilter:
     def __post_init__(self) -> None:
         # Before the search index counts the matches of every word (a query each).
         check_search(self.search)
-        problem = text_problem(self.source) if self.source else None
+        problem = source_problem(self.source) if self.source else None
         if problem is not None:
             raise InvalidInputError(f"the source {problem}")
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 import plistlib
-import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
 from hostdb import HOUR, query
+from schedule_helpers import fake_systemctl, run, service_command, unit_values
 
-from app.cli import main
 from app.core.clock import ManualClock
 from app.schedule import launchd, systemd, windows
 from app.schedule.job import sweep_job
@@ -25,12 +24,6 @@ from app.store import MemoryStore
 
 FIFTEEN_MIN = 15 * 60_000
 Capture = pytest.CaptureFixture[str]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -45,26 +38,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(folder))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / ".config"))
     return folder
-
-
-def fake_systemctl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A `systemctl` on PATH that logs its arguments, one call a line, and succeeds."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    log = tmp_path / "systemctl.log"
-    script = folder / "systemctl"
-    script.write_text(f'#!/bin/sh\necho "$@" >> {shlex.quote(str(log))}\n', encoding="utf-8")
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
-    return log
-
-
-def unit_values(path: Path, key: str) -> list[str]:
-    return [
-        line.split("=", 1)[1]
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.startswith(key + "=")
-    ]
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a systemd user timer is a Linux job")
@@ -94,9 +67,8 @@ def test_linux_install_writes_units_whose_command_sweeps_and_off_removes_them(
         "--user daemon-reload",
         "--user enable --now memory-dashboard-sweep.timer",
     ]
-    argv = shlex.split(unit_values(service, "ExecStart")[0])
+    argv, environment = service_command(service)
     assert argv[-3:] == ["--db", str(host_db.resolve()), "sweep"]
-    environment = dict(shlex.split(item)[0].split("=", 1) for item in unit_values(service, "Environment"))
     env = {**os.environ, **environment}
     env.pop("MEMORY_DASHBOARD_NOW", None)
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, check=False)

@@ -119,6 +119,13 @@ class WindowActions:
             "Import…",
             "Merge the memories of an export file (memory-dashboard export) into this store",
         )
+        self.export_file = make_action(
+            parent,
+            "Export…",
+            "Save every memory with its provenance and revisions to a file (JSON, which Import… reads "
+            "back, or Markdown), as memory-dashboard export does",
+            keys("Ctrl+Shift+E"),
+        )
         self.hub_settings = make_action(
             parent,
             "Hub…",

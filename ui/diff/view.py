@@ -7,7 +7,8 @@ screen: a 64 KiB diff shows at once, where a text browser laid out the whole pag
 on the next event-loop turn, with no wait of its own (the history panel is the selection path's one
 debounce): the requests of one turn compute one diff. Requests are numbered by a token; a result whose
 token is no longer the newest is dropped, as git-cola's diff panel does, and a worker stops computing a
-superseded diff. The content is untrusted: it is painted as plain text.
+superseded diff. The content is untrusted: it is painted as plain text. The layout a person chooses
+(inline or side by side) is kept in the settings file, and every diff panel starts with it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from enum import Enum
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from app.core.settings import SettingsError, diff_mode_setting, load_settings, remember, with_diff_mode
 from app.diff.stream import DiffStream
 from app.diff.style import DARK_COLORS, LIGHT_COLORS, DiffColors
 from app.diff.text_diff import DiffStats
@@ -37,6 +39,20 @@ MAX_ROWS = 20_000
 class DiffMode(Enum):
     INLINE = "Inline"
     SIDE_BY_SIDE = "Side by side"
+
+    @property
+    def setting(self) -> str:
+        """How the settings file names it (`app.core.settings.DIFF_MODES`)."""
+        return "inline" if self is DiffMode.INLINE else "side_by_side"
+
+
+def saved_mode() -> DiffMode:
+    """The layout last chosen in any diff panel (inline when none was, or the settings cannot be read)."""
+    try:
+        chosen = diff_mode_setting(load_settings())
+    except SettingsError:
+        return DiffMode.INLINE
+    return next(mode for mode in DiffMode if mode.setting == chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +200,11 @@ class DiffView(QWidget):
             label.setTextFormat(Qt.TextFormat.PlainText)  # never let a label guess rich text
         self.summary.setToolTip("Words inserted and deleted by this change")
         self.mode_box.addItems([mode.value for mode in DiffMode])
-        self.mode_box.setToolTip("Show the change inline or as two columns")
+        self.mode_box.setToolTip("Show the change inline or as two columns (kept for the next time)")
         self.mode_box.setAccessibleName("Diff layout")
+        self.set_mode(saved_mode())  # before any diff: nothing to recompute yet
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
+        self.mode_box.activated.connect(self._mode_chosen)  # a person's choice, not `set_mode`
         self.rows_view.setItemDelegate(self._delegate)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -257,6 +275,12 @@ class DiffView(QWidget):
 
     def _mode_changed(self) -> None:
         self._recompute_now()
+
+    def _mode_chosen(self) -> None:
+        """Keep the layout a person chose, for every diff panel from now on (the next start too)."""
+        problem = remember(lambda settings: with_diff_mode(settings, self.mode().setting))
+        tip = "Show the change inline or as two columns (kept for the next time)"
+        self.mode_box.setToolTip(tip if problem is None else f"{tip} (this choice is not kept: {problem})")
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -8,15 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import (
-    QEvent,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSettings,
-    QSize,
-    Qt,
-    QTimer,
-)
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QMainWindow,
@@ -34,6 +26,7 @@ from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
+from ui.cards.trash_restore import TitleRow
 from ui.history.panel import HistoryPanel, plain_label, tint
 from ui.past.listing import PastListing
 from ui.review.controller import ReviewController
@@ -107,7 +100,10 @@ class MainWindow(QMainWindow):
         left_layout = QVBoxLayout(self.left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.setSpacing(0)
-        left_layout.addWidget(self.list_header)
+        self.title_row = TitleRow(
+            self.list_header, self.acts.restore_deleted, self.controller.memoriesLoaded, self
+        )
+        left_layout.addWidget(self.title_row)
         left_layout.addWidget(self.cards, 1)
         self.panel = HistoryPanel(self.controller.store.now, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)

@@ -34,6 +34,8 @@ def build_menus(window: WindowParts) -> None:
     file_menu.addAction(a.open_hub)
     a.open_hub.triggered.connect(lambda: open_hub(window))
     file_menu.addAction(a.import_file)
+    file_menu.addAction(a.export_file)
+    a.export_file.triggered.connect(lambda: export_memories(window))
     file_menu.addAction(a.hub_settings)
     install_hub_publishing(window)
     file_menu.addSeparator()
@@ -80,6 +82,13 @@ def install_hub_publishing(window: WindowParts) -> HubPublishing:
 
     window.acts.hub_settings.triggered.connect(show)
     return publishing
+
+
+def export_memories(window: WindowParts) -> None:
+    """File → Export…: the save dialog, then the export (its modules load with the first use)."""
+    from ui.dialogs.export_file import choose_and_export
+
+    choose_and_export(window.controller, window.window())
 
 
 def open_hub(window: WindowParts) -> None:

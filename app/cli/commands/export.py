@@ -91,15 +91,22 @@ def export_markdown(store: MemoryStore) -> str:
     return "\n".join(lines)
 
 
+FORMATS = ("json", "markdown")
+
+
+def export_text(store: MemoryStore, fmt: str) -> str:
+    """The export in `fmt` (one of `FORMATS`), as `export` writes it and File → Export… saves it."""
+    if fmt == "json":
+        return json.dumps(export_data(store), indent=2, ensure_ascii=False) + "\n"
+    return export_markdown(store)
+
+
 def export_command(args: argparse.Namespace, opener: Any) -> int:
     with opener(args, write=False) as store:
         databases = database_files(store)
         if args.output:  # refused before the work, and checked again when written
             check_output(args.output, databases=databases, force=args.force)
-        if args.format == "json":
-            text = json.dumps(export_data(store), indent=2, ensure_ascii=False) + "\n"
-        else:
-            text = export_markdown(store)
+        text = export_text(store, args.format)
     if args.output:
         write_bytes(args.output, text.encode("utf-8"), databases=databases, force=args.force)
         print(f"exported to {args.output}", file=sys.stderr)

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.cli.arguments import instant, int64, positive_int64, source_name
 from app.cli.commands import history_views
-from app.cli.commands.export import export_command
+from app.cli.commands.export import FORMATS, export_command
 from app.cli.registry import Opener, add_force_option, command_adder
 from app.cli.render import (
     candidate_json,
@@ -174,6 +174,6 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.add_argument("--json", action="store_true")
 
     parser = add("export", export_command, "every memory with its provenance and revisions")
-    parser.add_argument("--format", choices=("json", "markdown"), default="json")
+    parser.add_argument("--format", choices=FORMATS, default="json")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     add_force_option(parser)

@@ -1,18 +1,25 @@
-"""`schedule-sweep --every 15m` installs, `--off` removes, the per-user job that runs `sweep` on its own."""
+"""`schedule-sweep --every 15m` installs, `--off` removes, the per-user job that runs `sweep` on its own.
+
+A database URL's password never goes into the job's files (nor `--dry-run`'s output): it goes into the
+sweep's password file (`app.schedule.password_file`), which `--off`, or an install without a password,
+removes.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from app.cli.opener import database_choice
 from app.cli.registry import Opener, command_adder
 from app.core.errors import InvalidInputError
-from app.core.paths import is_url
+from app.core.paths import is_url, sweep_passfile_path
 from app.schedule import launchd, systemd, windows
 from app.schedule.job import parse_every, sweep_job
+from app.schedule.password_file import job_database
 from app.schedule.plan import Plan, apply
 
 PLATFORMS = ("linux", "macos", "windows")
@@ -28,18 +35,24 @@ def this_platform() -> str | None:
     return None
 
 
-def job_plan(platform: str, database: str | None, every: int | None) -> Plan:
-    """What installing (a database and an interval) or removing (None) means on `platform`."""
+def job_plan(platform: str, database: str | None, every: int | None, passfile: Path) -> Plan:
+    """What installing (a database and an interval) or removing (None) means on `platform`; a password
+    goes to `passfile`, which is otherwise removed."""
     if database is None or every is None:
-        return {
+        plan = {
             "linux": systemd.removal_plan,
             "macos": launchd.removal_plan,
             "windows": windows.removal_plan,
         }[platform]()
-    job = sweep_job(database, every)
-    return {"linux": systemd.install_plan, "macos": launchd.install_plan, "windows": windows.install_plan}[
+        return replace(plan, removes=(*plan.removes, passfile))
+    kept = job_database(database, passfile)
+    job = sweep_job(kept.target, every)
+    plan = {"linux": systemd.install_plan, "macos": launchd.install_plan, "windows": windows.install_plan}[
         platform
     ](job)
+    if kept.passfile_text is None:
+        return replace(plan, removes=(*plan.removes, passfile))  # a password file of an earlier job
+    return replace(plan, secrets={passfile: kept.passfile_text})
 
 
 def cmd_schedule(args: argparse.Namespace, _opener: Opener) -> int:
@@ -58,7 +71,7 @@ def cmd_schedule(args: argparse.Namespace, _opener: Opener) -> int:
             raise InvalidInputError(str(exc)) from exc
         target = database_choice(args).target
         database = target if is_url(target) else str(Path(target).expanduser().resolve())
-    plan = job_plan(platform, database, every)
+    plan = job_plan(platform, database, every, sweep_passfile_path())
     print("\n".join(plan.describe() if args.dry_run else apply(plan)))
     return 0
 

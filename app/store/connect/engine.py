@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,6 +26,7 @@ from sqlalchemy import Connection, Engine, QueuePool, Select, create_engine, eve
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from app.core.errors import DatabaseLockedError, DatabaseOpenError
+from app.core.paths import make_folder
 from app.store.connect import file_access, server
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_identity import FileIdentity
@@ -70,15 +71,19 @@ def host_schema_sql() -> str:
 
 
 def create_host_database(path: Path) -> None:
-    """A new, empty store in the host's shape (standalone mode). Only ever for a file that does not exist."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(path)
+    """A new, empty store in the host's shape (standalone mode). Only ever for a file that does not exist:
+    one that cannot be made is a `DatabaseOpenError`, and what was begun of it is removed."""
+    problem = make_folder(path.parent)
+    if problem is not None:
+        raise DatabaseOpenError(f"cannot create {path}: {problem}; nothing was changed")
     try:
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.executescript(host_schema_sql())
-        connection.commit()
-    finally:
-        connection.close()
+        with closing(sqlite3.connect(path)) as connection:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.executescript(host_schema_sql())
+            connection.commit()
+    except sqlite3.Error as exc:
+        path.unlink(missing_ok=True)
+        raise DatabaseOpenError(f"cannot create {path}: {exc}; nothing was changed") from exc
 
 
 def is_locked_error(exc: BaseException) -> bool:

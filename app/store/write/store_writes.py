@@ -18,7 +18,7 @@ from typing import overload
 
 from app.core.errors import ConflictError, InvalidInputError, NotFoundError
 from app.core.models import Memory, MemoryStatus, Revision, RevisionSource
-from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT
+from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT, source_problem
 from app.store.evidence import runs as review_runs
 from app.store.evidence import undo as run_undo
 from app.store.read import digest as digest_read
@@ -252,6 +252,9 @@ class Writes(Reads):
         # A read-only store keeps its marks in memory. No profile bump: the host injects whatever the trust.
         if trust not in (*MARKS, DEFAULT_MARK):
             raise InvalidInputError(f"trust must be one of {', '.join((*MARKS, DEFAULT_MARK))}")
+        problem = source_problem(source)
+        if problem is not None:
+            raise InvalidInputError(f"the source {problem}; no mark was set")
         if self._marks is not None:
             if trust == DEFAULT_MARK:
                 self._marks.pop(source, None)
