@@ -77,6 +77,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     from app.cli.commands import memory as memory_commands
     from app.cli.commands import schedule as schedule_commands
     from app.cli.commands import sources as source_commands
+    from app.cli.commands import undo as undo_commands
     from app.cli.commands import write as write_commands
 
     parser = argparse.ArgumentParser(
@@ -104,6 +105,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     schedule_commands.register(subparsers, parents)
     importlib.import_module("app.cli.commands.runs").register(subparsers, parents)
     hub_commands.register(subparsers, parents)
+    undo_commands.register(subparsers, parents)
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:

@@ -12,6 +12,8 @@ from typing import Any
 
 import psycopg
 
+from app.commands.presence import CopyFromMachine
+from app.commands.runner import execute
 from app.core.errors import NotFoundError
 from app.core.models import Memory
 from app.hub.connect import HubError, connect_hub, hub_location
@@ -39,9 +41,10 @@ def machine_memory(url: str, machine: str, memory_id: int) -> MachineMemory:
     return MachineMemory(machine, memory_id, str(row[0]), row[1], row[2])
 
 
-def pull(store_opener: Any, url: str, machine: str, memory_id: int) -> Memory:
-    """Copy memory `memory_id` of `machine` into the store `store_opener()` opens for writing."""
+def pull(store_opener: Any, url: str, machine: str, memory_id: int, origin: str = "cli") -> Memory:
+    """Copy memory `memory_id` of `machine` into the store `store_opener()` opens for writing, as a
+    command of the log (`app.commands`: `undo` deletes the copy); `origin` is where it was asked."""
     memory = machine_memory(url, machine, memory_id)
     opened: AbstractContextManager[MemoryStore] = store_opener()
     with opened as store:
-        return store.copy_from_machine(memory)
+        return execute(store, CopyFromMachine(memory), origin)

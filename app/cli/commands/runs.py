@@ -7,6 +7,8 @@ from typing import Any
 
 from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json, revision_with_evidence
+from app.commands.other import UndoRun
+from app.commands.runner import execute
 from app.core.clock import format_instant
 from app.store.evidence.runs import Run, RunDetail
 from app.store.evidence.undo import NOT_RESURRECTED, undo_lines
@@ -70,7 +72,7 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
 
 def cmd_undo(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        result = store.undo_run(args.run)
+        result = execute(store, UndoRun(args.run), "cli")
     if args.json:
         print_json({**result.to_json(), "note": NOT_RESURRECTED})
     else:
