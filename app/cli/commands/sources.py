@@ -33,7 +33,7 @@ def cmd_retire(args: argparse.Namespace, opener: Opener) -> int:
         ids = [memory.id for memory in chosen]
         action = "delete" if args.delete else "dismiss"
         if ids and not args.dry_run:
-            retire = f"--source {args.source}"
+            retire = str(args.source)
             if args.delete:
                 execute(store, Delete(ids, retire=retire), "cli")
             else:
