@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from app.commands.other import Discard
-from app.commands.presence import Promote
 from app.commands.text import Merge
 from app.core.models import Memory
 from app.core.settings import load_settings
@@ -68,6 +66,8 @@ class ReviewController(QObject):
         content: str | None,
         on_done: Callable[[Memory], None] | None = None,
     ) -> None:
+        from app.commands.presence import Promote  # SQLAlchemy: loaded once the first cards were painted
+
         ids = list(candidate_ids)
 
         def done(memory: Memory) -> None:
@@ -95,6 +95,8 @@ class ReviewController(QObject):
         def done(count: int) -> None:
             self.controller.message.emit(f"Discarded {count} candidate(s)")
             self.controller.load_candidates()
+
+        from app.commands.other import Discard
 
         self.controller.undo_history.execute(Discard(ids), done)
 

@@ -10,16 +10,18 @@ on screen.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.commands.base import Command
-from app.commands.other import Trust
-from app.commands.presence import Add, Delete, RestoreDeleted
-from app.commands.runner import execute
 from app.commands.status import Dismiss, Reactivate, SetExpiry
 from app.core.errors import ExpiryRequiredError
 from app.core.models import KEEP, Memory, Revision
 from ui.runtime.controller import Controller
+
+if TYPE_CHECKING:
+    from app.commands.base import Command
+
+# The commands that make or delete memories, and trust marks, load SQLAlchemy: each is imported where it
+# is used, once the first cards were painted.
 
 
 def count_word(count: int) -> str:
@@ -69,6 +71,8 @@ class BulkWrites:
         self._write(Reactivate(list(ids), new_expiry), "Reactivated", failed)
 
     def delete(self, ids: Sequence[int], *, retire: str = "") -> None:
+        from app.commands.presence import Delete
+
         # The listing that follows the write drops their cards.
         self._write(Delete(list(ids), retire=retire), "Deleted", undo_says=" (Ctrl+Z brings them back)")
 
@@ -77,9 +81,13 @@ class BulkWrites:
 
     def restore_deleted(self, ids: Sequence[int]) -> None:
         """Deleted memories back from the trash, each from its latest delete revision."""
+        from app.commands.presence import RestoreDeleted
+
         self._write(RestoreDeleted(list(ids)), "Restored")
 
     def add(self, content: str, on_saved: Callable[[Memory], None] | None = None) -> None:
+        from app.commands.presence import Add
+
         def done(memory: Memory) -> None:
             self.controller.changed(memory, f"Added #{memory.id}")
             if on_saved is not None:
@@ -90,6 +98,9 @@ class BulkWrites:
     def set_trust(self, source: str, trust: str) -> None:
         """A mark on a source (a command of the log); a read-only store keeps it in memory, so this is not
         a refused write."""
+        from app.commands.other import Trust
+        from app.commands.runner import execute
+
         store = self.controller.store
 
         def done(_marks: dict[str, str]) -> None:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.commands.presence import Delete
 from app.commands.status import Dismiss, Reactivate, SetExpiry
 from app.commands.text import Edit, RestoreRevision
 from app.core.errors import ConflictError, ExpiryRequiredError, StoreError, is_sqlalchemy_error
@@ -106,8 +105,6 @@ class Controller(QObject):
         self._refresh_again = False
         self.undo_history = UndoHistory(self)  # Undo and Redo over the command log
         self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
-        if not isinstance(store, PendingStore):
-            self.undo_history.reload()
         self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
         self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
@@ -189,7 +186,6 @@ class Controller(QObject):
             self.runner.release()
             self.refresh(force=True)
             self.load_candidates()
-            self.undo_history.reload()
 
         self.runner.submit(work, done, failed, priority=NOW + 1, while_held=True)
 
@@ -209,7 +205,6 @@ class Controller(QObject):
         self._run(old.close, lambda _result: None)
         self.refresh(force=True)
         self.load_candidates()
-        self.undo_history.reload()
 
     # -- reads -----------------------------------------------------------------------------------------
 
@@ -297,6 +292,7 @@ class Controller(QObject):
         if listing is not None and token == self._listing_token:
             self._show(listing)
         self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits
+        self.undo_history.load_once()  # after the first cards, not before them
         if self._refresh_again:
             self._refresh_again = False
             self.refresh()
@@ -534,6 +530,8 @@ class Controller(QObject):
         def done(_revision: Revision) -> None:
             self.memoryRemoved.emit(before.id)
             self.message.emit(f"Deleted #{before.id} (Ctrl+Z brings it back)")
+
+        from app.commands.presence import Delete  # SQLAlchemy: loaded once the first cards were painted
 
         self.undo_history.execute(Delete(before.id), one_result(Revision, done))
 

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, TypeVar
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.commands import runner
-from app.commands.base import Command
-from app.commands.log import LogEntry
 from app.core.models import Memory
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the command log loads SQLAlchemy: imported once the first cards were painted
+    from app.commands.base import Command
+    from app.commands.log import LogEntry
+    from app.commands.runner import Step
     from app.store import MemoryStore
     from ui.runtime.controller import Controller
 
@@ -67,6 +67,7 @@ class UndoHistory(QObject):
         self.stack = QUndoStack(self)
         self._moving = False  # the stack is loaded or moved to match the log: its steps write nothing
         self._entries: list[LogEntry] | None = None
+        self._asked = False  # the log was read once (`load_once`)
 
     # -- what the menu shows ------------------------------------------------------------------------
 
@@ -80,10 +81,18 @@ class UndoHistory(QObject):
 
     # -- the log ------------------------------------------------------------------------------------
 
+    def load_once(self) -> None:
+        """The log's first read for this store (the window calls it once its first cards are shown)."""
+        if not self._asked:
+            self.reload()
+
     def reload(self) -> None:
         """Read the log (off the GUI thread) and show it, when it differs from what the stack shows."""
+        from app.commands.runner import history
+
+        self._asked = True
         store = self.controller.store
-        self.controller.runner.submit(lambda: runner.history(store), self._loaded, self.controller.report)
+        self.controller.runner.submit(lambda: history(store), self._loaded, self.controller.report)
 
     def _loaded(self, entries: list[LogEntry]) -> None:
         if entries == self._entries:
@@ -101,9 +110,9 @@ class UndoHistory(QObject):
 
     def forget(self) -> None:
         """Another database opened: its own log follows (`reload`)."""
-        self._entries = None
         self._loaded([])
         self._entries = None
+        self._asked = False
 
     # -- doing, undoing, redoing --------------------------------------------------------------------
 
@@ -115,14 +124,15 @@ class UndoHistory(QObject):
         *,
         relist: bool = True,
     ) -> bool:
-        """Run `command` as a write of the window (logged), then show the log again."""
+        """Run `command` as a write of the window (logged); the stack shows it before `done` runs."""
+        from app.commands.runner import execute, history
 
-        def finish(result: T) -> None:
-            done(result)
-            self.reload()
+        def finish(result: tuple[T, list[LogEntry]]) -> None:
+            self._loaded(result[1])
+            done(result[0])
 
-        def work(store: MemoryStore) -> T:
-            return runner.execute(store, command, WINDOW)
+        def work(store: MemoryStore) -> tuple[T, list[LogEntry]]:
+            return execute(store, command, WINDOW), history(store)
 
         return self.controller.write(work, finish, on_error, relist=relist)
 
@@ -147,13 +157,15 @@ class UndoHistory(QObject):
             self._write(entry, back, move=False)
 
     def _write(self, entry: LogEntry, back: bool, *, move: bool) -> None:
-        def work(store: MemoryStore) -> tuple[runner.Step | None, list[Memory]]:
-            made = runner.undo(store, expect=entry.id) if back else runner.redo(store, expect=entry.id)
-            ids = list(made.memory_ids) if made is not None else []
-            return made, store.get_many(ids, deleted=False)
+        from app.commands.runner import history, redo, undo
 
-        def done(result: tuple[runner.Step | None, list[Memory]]) -> None:
-            made, memories = result
+        def work(store: MemoryStore) -> tuple[Step | None, list[Memory], list[LogEntry]]:
+            made = undo(store, expect=entry.id) if back else redo(store, expect=entry.id)
+            ids = list(made.memory_ids) if made is not None else []
+            return made, store.get_many(ids, deleted=False), history(store)
+
+        def done(result: tuple[Step | None, list[Memory], list[LogEntry]]) -> None:
+            made, memories, entries = result
             if made is not None and move:
                 self._moving = True
                 try:
@@ -161,9 +173,9 @@ class UndoHistory(QObject):
                 finally:
                     self._moving = False
                 self.changed.emit()
+            self._loaded(entries)
             if made is not None:
                 self._shown_again(made, memories, back)
-            self.reload()
 
         def failed(exc: BaseException) -> None:
             self.controller.report(exc)
@@ -172,7 +184,7 @@ class UndoHistory(QObject):
 
         self.controller.write(work, done, failed)
 
-    def _shown_again(self, made: runner.Step, memories: list[Memory], back: bool) -> None:
+    def _shown_again(self, made: Step, memories: list[Memory], back: bool) -> None:
         present = {memory.id for memory in memories}
         for memory in memories:
             self.controller.memoryChanged.emit(memory)
