@@ -77,7 +77,6 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     from app.cli.commands import memory as memory_commands
     from app.cli.commands import schedule as schedule_commands
     from app.cli.commands import sources as source_commands
-    from app.cli.commands import undo as undo_commands
     from app.cli.commands import write as write_commands
 
     parser = argparse.ArgumentParser(
@@ -103,9 +102,10 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     digest_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
-    importlib.import_module("app.cli.commands.runs").register(subparsers, parents)
+    runs_commands = importlib.import_module("app.cli.commands.runs")
+    runs_commands.register(subparsers, parents)
     hub_commands.register(subparsers, parents)
-    undo_commands.register(subparsers, parents)
+    runs_commands.register_undo(subparsers, parents)  # undo, redo
     try:
         review = importlib.import_module("app.cli.commands.review")
     except ImportError:

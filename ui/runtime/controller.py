@@ -103,7 +103,7 @@ class Controller(QObject):
         self._listing_token = 0
         self._refreshing = False
         self._refresh_again = False
-        self.undo_history = UndoHistory(self)  # Undo and Redo over the command log
+        self.undo_history = UndoHistory(self, self)  # Undo and Redo over the command log
         self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
         self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)

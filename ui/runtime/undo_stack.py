@@ -12,9 +12,9 @@ for is then written in order, and the stack is loaded again from the log, so a r
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.core.models import Memory
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the command log loads SQLAlchemy: imported once the first c
     from app.commands.log import LogEntry
     from app.commands.runner import Step
     from app.store import MemoryStore
-    from ui.runtime.controller import Controller
+    from ui.runtime.tasks import TaskRunner
 
 WINDOW = "window"
 T = TypeVar("T")
@@ -40,6 +40,31 @@ def one_result(kind: type[X], done: Callable[[X], None]) -> Callable[[object], N
         done(result)
 
     return call
+
+
+class Writer(Protocol):
+    """What the history needs of the window's controller (`ui.runtime.controller.Controller`)."""
+
+    memoryChanged: SignalInstance
+    memoryRemoved: SignalInstance
+    message: SignalInstance
+
+    @property
+    def store(self) -> MemoryStore: ...
+
+    @property
+    def runner(self) -> TaskRunner: ...
+
+    def write(
+        self,
+        work: Callable[[MemoryStore], Any],
+        done: Callable[[Any], None],
+        on_error: Callable[[BaseException], None] | None = None,
+        *,
+        relist: bool = True,
+    ) -> bool: ...
+
+    def report(self, exc: BaseException) -> None: ...
 
 
 class LoggedStep(QUndoCommand):
@@ -61,8 +86,8 @@ class LoggedStep(QUndoCommand):
 class UndoHistory(QObject):
     changed = Signal()  # the stack was loaded or moved: labels and enabled states may differ
 
-    def __init__(self, controller: Controller) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: Writer, parent: QObject) -> None:
+        super().__init__(parent)
         self.controller = controller
         self.stack = QUndoStack(self)
         self._moving = False  # the stack is loaded or moved to match the log: its steps write nothing
