@@ -255,3 +255,15 @@ def test_a_read_only_store_reads_the_log_and_refuses_to_undo(store: MemoryStore,
     finally:
         reader.close()
     assert store.get(5, observe=False).status == MemoryStatus.ACTIVE
+
+
+def test_undo_of_reactivating_many_puts_back_the_expiry_of_one_already_active(
+    store: MemoryStore, host_db: Path
+) -> None:
+    store.set_expiry(1, LATER)  # #1 active with an expiry, #2 dismissed
+    assert runner.execute(store, Reactivate([1, 2], LATER + 1), "cli") == [2]  # only #2's status moves
+    one_step(store, host_db, back=True)
+    assert [(m.status, m.expires_at) for m in store.get_many([1, 2])] == [
+        ("active", LATER),
+        ("dismissed", None),
+    ]
