@@ -17,8 +17,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("app", "ui")
 # The packages from the bottom up: a package imports only packages of a lower rank (and itself). `app`
-# below `ui`; in `app`, the pure modules below the store, the store below what uses it, the command line on
-# top; in `ui`, the actions and widgets below the views, the views below the windows, the entry point last.
+# below `ui`; in `app`, the pure modules below the store, the store below the commands (every change a
+# person makes is one), the commands below what uses them (the review, the hub's pull), the command line
+# on top; in `ui`, the actions and widgets below the views, the views below the windows, the entry point
+# last.
 LAYERING: dict[str, int] = {
     "app": 0,
     "app.core": 0,
@@ -26,11 +28,11 @@ LAYERING: dict[str, int] = {
     "app.present": 1,
     "app.transfer": 1,
     "app.store": 2,
-    "app.review": 3,
-    "app.hub": 3,
-    "app.schedule": 3,
-    "app.demo": 3,
-    "app.commands": 4,
+    "app.commands": 3,
+    "app.review": 4,
+    "app.hub": 4,
+    "app.schedule": 4,
+    "app.demo": 4,
     "app.cli": 5,
     "app.__main__": 6,
     "ui": 10,

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.commands.other import UndoRun
 from app.core.clock import format_instant
 from app.present.card import shown_word
 from app.store import MemoryStore
@@ -214,7 +215,7 @@ class RunsDialog(QDialog):
         )
         if not self.confirm("Undo this run", question):
             return
-        self.controller.write(lambda store: store.undo_run(run_id), self._undone)
+        self.controller.undo_history.execute(UndoRun(run_id), self._undone)
 
     def _undone(self, result: UndoResult) -> None:
         self.notice.setText("\n".join(undo_lines(result)))

@@ -140,7 +140,7 @@ class HubSession(QObject):
         def done(memory: Any) -> None:
             self.copied.emit(f"Copied {machine} #{memory_id} to this machine as #{memory.id}")
 
-        self._submit(lambda: pull(self.open_local, self.url, machine, memory_id), done, priority=1)
+        self._submit(lambda: pull(self.open_local, self.url, machine, memory_id, "window"), done, priority=1)
 
     def dismiss_everywhere(self, sources: list[Key], reason: str | None = None) -> None:
         """Dismiss on every machine: `hub request-dismiss` for each text of the card."""
