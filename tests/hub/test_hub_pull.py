@@ -96,38 +96,36 @@ HIDDEN = {
 
 
 def test_hidden_characters_from_the_hub_are_refused_as_the_review_refuses_them(
-    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
-    publish_file(laptop, postgres_db, "laptop")
+    publish_file(laptop, hub_db, "laptop")
     for memory_id, content in HIDDEN.items():
-        hub_sql(
-            postgres_db, "UPDATE hub_memories SET content = %s WHERE memory_id = %s", (content, memory_id)
-        )
+        hub_sql(hub_db, "UPDATE hub_memories SET content = %s WHERE memory_id = %s", (content, memory_id))
     before = local_memories(desktop)
     for memory_id, content in HIDDEN.items():
         with pytest.raises(VerdictError) as refused:
             parse_verdict({"promote": [{"content": content, "candidate_ids": [46]}]})
         [review_says] = refused.value.problems
-        pull = ["--db", str(desktop), "hub", "pull", "laptop", str(memory_id), "--to", postgres_db]
+        pull = ["--db", str(desktop), "hub", "pull", "laptop", str(memory_id), "--to", hub_db]
         assert main(pull) == 1
         err = capsys.readouterr().err
         assert review_says.removeprefix("promote[0].content: ") in err  # the review's own words
         assert "nothing was copied" in err and "--allow-hidden" in err
         assert local_memories(desktop) == before
     for memory_id, content in HIDDEN.items():
-        pull = ["--db", str(desktop), "hub", "pull", "laptop", str(memory_id), "--to", postgres_db]
+        pull = ["--db", str(desktop), "hub", "pull", "laptop", str(memory_id), "--to", hub_db]
         assert main([*pull, "--allow-hidden", "--json"]) == 0
         copied = json.loads(capsys.readouterr().out)["memory_id"]
         assert query(desktop, "SELECT content FROM user_memories WHERE id = ?", (copied,)) == [(content,)]
 
 
 def test_ids_past_what_the_host_holds_are_refused(
-    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
-    publish_file(laptop, postgres_db, "laptop")
-    hub_sql(postgres_db, "UPDATE hub_memories SET content = 'Only on the laptop' WHERE memory_id = 5")
+    publish_file(laptop, hub_db, "laptop")
+    hub_sql(hub_db, "UPDATE hub_memories SET content = 'Only on the laptop' WHERE memory_id = 5")
     entry = {"session_id": "ses_a", "source_compartment_start": None, "source_compartment_end": None}
     hostile = {
         "source_candidate_ids": ("[46, 18446744073709551616]", "source_candidate_ids[1]"),
@@ -157,28 +155,28 @@ def test_ids_past_what_the_host_holds_are_refused(
     before = local_memories(desktop)
     for what, (value, named) in hostile.items():
         column = "source_candidate_ids" if what.startswith("source") else "source_candidate_provenance"
-        hub_sql(postgres_db, f"UPDATE hub_memories SET {column} = %s WHERE memory_id = 5", (value,))
-        assert main(["--db", str(desktop), "hub", "pull", "laptop", "5", "--to", postgres_db]) == 1, what
+        hub_sql(hub_db, f"UPDATE hub_memories SET {column} = %s WHERE memory_id = 5", (value,))
+        assert main(["--db", str(desktop), "hub", "pull", "laptop", "5", "--to", hub_db]) == 1, what
         err = capsys.readouterr().err
         assert "refused; nothing was copied" in err and named in err, what
         assert "Traceback" not in err
         assert local_memories(desktop) == before
-        hub_sql(postgres_db, f"UPDATE hub_memories SET {column} = NULL WHERE memory_id = 5")
+        hub_sql(hub_db, f"UPDATE hub_memories SET {column} = NULL WHERE memory_id = 5")
 
 
-def test_a_name_or_id_from_a_hostile_row_is_refused_before_the_copy(postgres_db: str, tmp_path: Path) -> None:
+def test_a_name_or_id_from_a_hostile_row_is_refused_before_the_copy(hub_db: str, tmp_path: Path) -> None:
     """The window copies what the hub's listing names: a machine and an id any publisher could write."""
     laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
-    publish_file(laptop, postgres_db, "laptop")
+    publish_file(laptop, hub_db, "laptop")
     hub_sql(
-        postgres_db,
+        hub_db,
         "UPDATE hub_memories SET machine = %s, memory_id = -5, content = 'Only on the laptop'"
         " WHERE memory_id = 5",
         ("lap\u202etop",),
     )
     before = local_memories(desktop)
     with pytest.raises(InvalidInputError) as refused:
-        pull(opener(desktop), postgres_db, "lap\u202etop", -5)
+        pull(opener(desktop), hub_db, "lap\u202etop", -5)
     assert "the machine's name: holds 1 hidden character(s)" in refused.value.message
     assert "the memory's id: -5 is not an id" in refused.value.message
     assert "lap⟦U+202E⟧top" in refused.value.message  # named with its hidden character shown

@@ -12,15 +12,16 @@ from hub_host import host_file, publish_file
 from app.cli import main
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
+hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 
 MACHINE = "lap\u202etop\tbox"  # a right-to-left override and a tab: any publisher may choose such a name
 
 
 def test_status_shows_a_machine_name_with_its_hidden_characters_visible(
-    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    publish_file(host_file(tmp_path / "laptop.db"), postgres_db, MACHINE)
-    assert main(["hub", "status", "--hub", postgres_db]) == 0
+    publish_file(host_file(tmp_path / "laptop.db"), hub_db, MACHINE)
+    assert main(["hub", "status", "--hub", hub_db]) == 0
     out = capsys.readouterr().out
     assert "lap⟦U+202E⟧top\\tbox" in out
     assert "\u202e" not in out and "\t" not in out
@@ -29,11 +30,11 @@ def test_status_shows_a_machine_name_with_its_hidden_characters_visible(
 
 
 def test_pull_names_the_machine_with_its_hidden_characters_visible(
-    postgres_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    publish_file(host_file(tmp_path / "laptop.db"), postgres_db, MACHINE)
+    publish_file(host_file(tmp_path / "laptop.db"), hub_db, MACHINE)
     desktop = host_file(tmp_path / "desktop.db")
-    pull = ["--db", str(desktop), "hub", "pull", MACHINE, "5", "--to", postgres_db]
+    pull = ["--db", str(desktop), "hub", "pull", MACHINE, "5", "--to", hub_db]
     assert main(pull) == 1  # refused: the name holds a hidden character
     assert "the hub's copy of lap⟦U+202E⟧top\\tbox #5 is refused" in capsys.readouterr().err
     assert main([*pull[:5], "99", *pull[6:]]) == 1
