@@ -12,7 +12,7 @@ from pathlib import Path
 import hub_host
 import pytest
 from hostdb import query
-from hub_host import NOW, host_file, hub_query, hub_sql, publish_file
+from hub_host import NOW, host_file, hub_query, hub_sql, local_memories, publish_file
 from hub_machines import EDIT, FIRST_ID, publish_machines
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
@@ -315,3 +315,21 @@ def test_a_huge_text_without_spaces_is_shown_by_its_start(qtbot: QtBot, two_mach
     assert panel.text == alone.text and not panel.whole  # the panel shows its start, with Show all
     assert len(panel.view.toPlainText()) < SHOWN_CHARS + SHOWN_CHARS // BLOCK_CHARS + 1
     window.grab()
+
+
+def test_copy_to_this_machine_refuses_hidden_characters_as_hub_pull_does(
+    qtbot: QtBot, two_machines: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub_sql(two_machines, "UPDATE hub_memories SET content = %s WHERE memory_id = 4 AND machine = 'laptop'",
+            ("Prefers \u202epnpm",))  # fmt: skip
+    local = host_file(tmp_path / "here.db")
+    before = local_memories(local)
+    window = make_window(qtbot, two_machines, local)
+    loaded(qtbot, window)
+    select(qtbot, window, "laptop", 4)
+    assert "⟦U+202E⟧" in window.detail.text.view.toPlainText()
+    monkeypatch.setattr(window, "confirm", answering([], True))
+    window.acts.copy_here.trigger()
+    qtbot.waitUntil(window.banner.isVisible, timeout=10_000)
+    assert "hidden character(s)" in window.banner.text() and "--allow-hidden" in window.banner.text()
+    assert local_memories(local) == before
