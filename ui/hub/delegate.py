@@ -5,7 +5,7 @@ Colours come from the palette and `ui.widgets.theme` tones, as the main window's
 shown is untrusted: the text is painted as plain text by the main window's cards' own means (its start
 only, hidden characters made visible: `card_text`; at most two lines laid out: `clamp_lines`), so a
 megabyte without a space paints as fast as a sentence; machine names and statuses are cut and made
-visible (`app.present.hub_words`).
+visible (`app.hub.words`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from app.hub.cards import ACTIVE, DISMISSED, HubCard, MachineCopy
-from app.present.hub_words import copy_name, copy_status, machine_name
+from app.hub.words import copy_name, copy_status, machine_name
 from app.present.timefmt import relative
 from ui.cards.layout import CardFonts, card_text, clamp_lines
 from ui.hub.model import CARD_ROLE

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.hub.cards import HubCard, Version
-from app.present.hub_words import copy_list, copy_status, machine_list, machine_name
+from app.hub.words import copy_list, copy_status, machine_list, machine_name
 from app.present.timefmt import relative
 from ui.diff.slot import DiffSlot
 from ui.widgets.long_text import LongTextView

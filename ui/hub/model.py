@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from app.hub.cards import HubCard, Key
-from app.present.hub_words import copy_name, copy_status, machine_list
+from app.hub.words import copy_name, copy_status, machine_list
 from ui.cards.layout import card_text
 from ui.widgets.plain_tip import plain_tip
 

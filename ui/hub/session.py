@@ -26,7 +26,7 @@ from app.core.paths import DatabaseChoice
 from app.core.settings import hub_machine_setting, load_settings
 from app.hub.browse import PAGE_CARDS, FirstScreen, HubBrowser, HubListing
 from app.hub.cards import HubCard, Key
-from app.present.hub_words import machine_name
+from app.hub.words import machine_name
 from app.store import MemoryStore
 from ui.runtime.tasks import TaskRunner
 

@@ -5,7 +5,7 @@ machine). The reads and actions run in `ui.hub.session`; this file holds layout 
 Texts arrive a page at a time after the listing; cards scrolled to before their page came are read
 first. A failure (the hub down, the local database read-only) shows in a banner and the status bar.
 Labels, titles and questions are plain text; what publishers wrote in them (machine names) is cut and
-made visible (`app.present.hub_words`), so no row of the hub sizes the window.
+made visible (`app.hub.words`), so no row of the hub sizes the window.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 from app.core.paths import is_url
 from app.hub.browse import HubListing
 from app.hub.cards import DISMISSED, HubCard
+from app.hub.words import copy_list, machine_list, machine_name
 from app.present.card import shown_word
-from app.present.hub_words import copy_list, machine_list, machine_name
 from ui.hub.actions import HubActions, build_hub_menus
 from ui.hub.card_list import HubCardList
 from ui.hub.detail import HubDetail
