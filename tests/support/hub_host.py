@@ -105,8 +105,8 @@ def hub_query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple
 
 
 def hub_sql(url: str, sql: str, params: tuple[object, ...] = ()) -> None:
-    """Write the hub's rows as the URL's role (a publisher changes its own rows as it likes): what a hostile
-    publisher could leave there."""
+    """Write the hub's rows with plain SQL as the URL's role (the hub's schema first on the search path):
+    what a publisher could leave there that the app would not."""
     with psycopg.connect(libpq_conninfo(url), options=f"-c search_path={SCHEMA}") as conn:
         conn.execute(sql, params or None)
 
