@@ -1,39 +1,119 @@
-"""`MemoryStore`: the one object the CLI, the window and the review use to read and change memories.
+"""`MemoryStore`: the one object the CLI, the window, the review and the hub use to read and change
+memories: a thin facade over the store's services.
 
-It opens the database (host file, URL, or the embedded store), migrates the dashboard's own tables,
-fills the search index and sweeps expired memories; its methods come from one part per role, each
-beside the modules it uses:
+`open` opens the database (host file, URL, or the embedded store), migrates the dashboard's own tables,
+fills the search index and sweeps expired memories. The store is one `Database` unit
+(`app.store.database`: transactions, the clock, how a read-only store keeps what it cannot write) given
+to small services, each holding what it is given and no state of another:
 
-- `app.store.base.StoreBase`: the opened database, the clock, transactions (`write`, one profile bump),
-  the lease rule for the candidate pool (`_triage`) and the evidence archive's intake (`archive_in`);
-- `app.store.observe.store_observe.Observing`: `observe`, outside rewrites recorded on every listing;
-- `app.store.search.store_upkeep.SearchUpkeep`: filling the search index and indexing changes that wait;
-- `app.store.read.store_reads.Reads`: listings, `get`, `history`, counts, the profile, recall, marks;
-- `app.store.evidence.store_past.Past`: evidence, review runs, blame, as-of and the digest;
-- `app.store.write.store_writes.Writes`: one public method per user-facing write (the review's verdicts
+- `Observer` (`app.store.observe.observer`): `observe`, outside rewrites recorded;
+- `SearchIndex` (`app.store.search.upkeep`): filling the search index, indexing changes that wait;
+- `MemoryQueries` (`app.store.read.queries`): listings, `get`, counts, the profile, recall, marks;
+- `EvidenceRecords` (`app.store.evidence.records`): the evidence archive, review runs, undo of a run;
+- `History` (`app.store.past.history`): revisions, blame, as-of, the digest and its watermark;
+- `MemoryEdits` (`app.store.write.edits`): one public method per user-facing write (the review's verdicts
   go through `app.review.apply`).
+
+The facade forwards each service's public names, so callers say `store.list_ids(...)` as they always did.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from sqlalchemy import Connection
 
 from app.core.clock import Clock, clock_from_env
 from app.core.errors import DatabaseLockedError
 from app.core.paths import DatabaseChoice, choose_database, is_url
-from app.store.base import StoreBase
-from app.store.connect.engine import open_sqlite_file, open_url, sqlite_file_of
-from app.store.evidence.store_past import Past
-from app.store.observe.store_observe import Observing
-from app.store.read.store_reads import FIRST_HITS_CHUNK, FIRST_WINDOW, Reads
+from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of
+from app.store.database import Database
+from app.store.evidence.records import EvidenceRecords
+from app.store.keeping import archive_in
+from app.store.kinds import USER_WRITES
+from app.store.observe.observer import Observer
+from app.store.past.history import History
+from app.store.read.queries import FIRST_HITS_CHUNK, FIRST_WINDOW, MemoryQueries
 from app.store.schema.migrate import upgrade
-from app.store.search.store_upkeep import SearchUpkeep
-from app.store.write.store_writes import KEEP, Writes
+from app.store.search.upkeep import SearchIndex
+from app.store.write.edits import KEEP, MemoryEdits
+from app.store.write.revision_log import WriteContext
 
 __all__ = ["FIRST_HITS_CHUNK", "FIRST_WINDOW", "KEEP", "MemoryStore"]
 
 
-class MemoryStore(Writes, Past, Reads, Observing, SearchUpkeep, StoreBase):
+class MemoryStore:
+    def __init__(self, opened: OpenedDatabase, clock: Clock, origin: str = "--db") -> None:
+        self.database = db = Database(opened, clock, (USER_WRITES,))
+        self.clock = clock
+        self.origin = origin
+        self.warnings: list[str] = db.warnings
+        self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
+        self.observer = observer = Observer(db)
+        self.search = search = SearchIndex(db)
+        self.queries = queries = MemoryQueries(db, search, observer)
+        self.records = records = EvidenceRecords(db, observer)
+        self.past = past = History(db, queries, records, observer)
+        self.edits = edits = MemoryEdits(db, queries)
+        # What this database is, and its transactions.
+        self.now = db.now
+        self.file_problem = db.file_problem
+        self.write = db.write
+        # Observation and the search index.
+        self.observe = observer.observe
+        self.changed_elsewhere = observer.changed_elsewhere
+        self.fill_search_index = search.fill
+        self.index_pending_changes = search.index_pending_changes
+        # Reads.
+        self.list_ids = queries.list_ids
+        self.first_ids = queries.first_ids
+        self.first_hits = queries.first_hits
+        self.get_many = queries.get_many
+        self.list_memories = queries.list_memories
+        self.get = queries.get
+        self.candidates = queries.candidates
+        self.counts = queries.counts
+        self.profile = queries.profile
+        self.recall = queries.recall
+        self.trust_marks = queries.trust_marks
+        self.contributions = queries.contributions
+        # Evidence and runs.
+        self.evidence = records.evidence
+        self.runs = records.runs
+        self.run = records.run
+        self.undo_run = records.undo_run
+        # The past.
+        self.history = past.history
+        self.revision = past.revision
+        self.blame = past.blame
+        self.as_of = past.as_of
+        self.profile_as_of = past.profile_as_of
+        self.memory_as_of = past.memory_as_of
+        self.first_ids_as_of = past.first_ids_as_of
+        self.watermark = past.watermark
+        self.digest = past.digest
+        self.changed_since_look = past.changed_since_look
+        self.mark_seen = past.mark_seen
+        # Writes.
+        self.add = edits.add
+        self.edit = edits.edit
+        self.update_content = edits.update_content
+        self.promote = edits.promote
+        self.merge_candidates = edits.merge_candidates
+        self.discard_candidates = edits.discard_candidates
+        self.copy_from_machine = edits.copy_from_machine
+        self.dismiss = edits.dismiss
+        self.reactivate = edits.reactivate
+        self.delete = edits.delete
+        self.restore = edits.restore
+        self.set_expiry = edits.set_expiry
+        self.put_back = edits.put_back
+        self.sweep = edits.sweep
+        self.set_trust = edits.set_trust
+        self.import_export = edits.import_export
+
     @classmethod
     def open(
         cls,
@@ -60,9 +140,10 @@ class MemoryStore(Writes, Past, Reads, Observing, SearchUpkeep, StoreBase):
         except BaseException:
             opened.close()  # a refused open keeps no connection (nor a private snapshot) behind
             raise
-        if not store.read_only:
+        upkeep = store.database.keeping.upkeep  # a read-only store keeps no index and sweeps nothing
+        if upkeep:
             store.fill_search_index()
-        if sweep and not store.read_only:
+        if sweep and upkeep:
             try:
                 store.swept = store.sweep()
             except DatabaseLockedError as exc:
@@ -73,7 +154,38 @@ class MemoryStore(Writes, Past, Reads, Observing, SearchUpkeep, StoreBase):
         """This database opened once more, with connections of its own, in the same mode and on the same
         clock, not swept: for work on another thread (the window's hub publish) beside this store's. A
         server's URL keeps its password here (the location shown hides it)."""
-        engine_url = self._db.engine.url
-        target = self.location if self._db.is_sqlite else engine_url.render_as_string(hide_password=False)
+        url = self.database.engine.url
+        target = self.location if self.database.is_sqlite else url.render_as_string(hide_password=False)
         choice = DatabaseChoice(target, self.origin)
         return MemoryStore.open(choice, read_only=self.read_only, clock=self.clock, sweep=False)
+
+    def close(self) -> None:
+        self.database.close()
+
+    @property
+    def read_only(self) -> bool:
+        return self.database.read_only
+
+    @property
+    def read_only_reason(self) -> str | None:
+        return self.database.read_only_reason
+
+    @property
+    def location(self) -> str:
+        return self.database.location
+
+    @property
+    def has_own_tables(self) -> bool:
+        return self.database.own
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[Connection]:
+        """One read transaction over the tables themselves, for a reader that copies whole tables at
+        once (the hub's publish): one snapshot, nothing written."""
+        with self.database.read() as conn:
+            yield conn
+
+    def archive_in(self, ctx: WriteContext) -> int:
+        """Inside a write the caller opened, before it consumes candidates (the review's apply): archive
+        every candidate not archived yet; returns how many."""
+        return archive_in(self.database, ctx)

@@ -37,7 +37,7 @@ def begun(store: MemoryStore) -> Iterator[list[str]]:
         if sql == "BEGIN IMMEDIATE":
             seen.append(sql)
 
-    engine = store._db.engine
+    engine = store.database.engine
     event.listen(engine, "before_cursor_execute", statement)
     try:
         yield seen

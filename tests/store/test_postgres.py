@@ -165,7 +165,7 @@ def test_read_only_creates_nothing_and_the_server_refuses_writes(postgres_db: st
         assert store.get(5).content == "Prefers pnpm" and not store.has_own_tables
         with pytest.raises(ReadOnlyError):
             store.dismiss(5)
-        with store._db.engine.connect() as conn, pytest.raises(Exception, match="read-only transaction"):
+        with store.database.engine.connect() as conn, pytest.raises(Exception, match="read-only transaction"):
             conn.exec_driver_sql("DELETE FROM user_memories")
     assert host.query("SELECT status FROM user_memories WHERE id = 5") == [("active",)]
 

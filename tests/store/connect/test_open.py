@@ -71,7 +71,7 @@ def test_embedded_store_is_created_in_host_shape() -> None:
     try:
         assert store.origin == "embedded" and not store.read_only
         assert store.list_memories() == []
-        with transaction(store._db.engine, write=False, location=store.location) as conn:
+        with transaction(store.database.engine, write=False, location=store.location) as conn:
             assert set(fence_fingerprints(conn))  # host tables exist
     finally:
         store.close()
@@ -164,7 +164,7 @@ def test_fence_unchanged_after_migration_and_every_writer(host_db: Path) -> None
     def fingerprints() -> dict[str, str]:
         store = MemoryStore.open(host_db, read_only=True)
         try:
-            with transaction(store._db.engine, write=False, location=store.location) as c:
+            with transaction(store.database.engine, write=False, location=store.location) as c:
                 return fence_fingerprints(c)
         finally:
             store.close()

@@ -159,8 +159,8 @@ def test_read_only_flag_with_a_hot_journal_rolls_back_only_a_copy(tmp_path: Path
     finally:
         store.close()
     assert listing(db.parent) == before
-    assert store._db.access is not None and store._db.access.private_folder is not None
-    assert not store._db.access.private_folder.exists()  # the snapshot goes with the store
+    assert store.database.opened.access is not None and store.database.opened.access.private_folder is not None
+    assert not store.database.opened.access.private_folder.exists()  # the snapshot goes with the store
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,7 @@ def host_rewrite(path: Path, memory_id: int, content: str | bytes) -> None:
 
 
 def nothing_to_observe(store: MemoryStore) -> bool:
-    with transaction(store._db.engine, write=False, location=store.location) as conn:
+    with transaction(store.database.engine, write=False, location=store.location) as conn:
         return not find_changes(conn)
 
 

@@ -164,7 +164,7 @@ def test_one_memory_as_of(timeline: MemoryStore) -> None:
 @pytest.mark.parametrize("hours", [-1, 0, 0.5, 1, 2.5, 3, 3.5, 4, 5, 6, 7, 8])
 def test_the_query_agrees_with_the_revisions_read_one_by_one(timeline: MemoryStore, hours: float) -> None:
     """`fetch_facts` (one set-based query) against `facts_from_history` over each memory's history."""
-    with timeline._read() as conn:  # the query itself is under test
+    with timeline.database.read() as conn:  # the query itself is under test
         found = sorted(fetch_facts(conn, at(hours)), key=lambda item: item.memory_id)
     assert [item.memory_id for item in found] == [1, 2, 3, 4, 5, 6, 7]
     for item in found:

@@ -168,7 +168,7 @@ def timeline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Timeline]:
 def _reference(timeline: Timeline, histories: dict[int, list[Revision]], when: int) -> list[MemoryAsOf]:
     """Every memory at `when`, its facts recomputed from its history read revision by revision."""
     store = timeline.store
-    with store._read() as conn:  # the set-based query gives the facts that are no revision's
+    with store.database.read() as conn:  # the set-based query gives the facts that are no revision's
         facts = fetch_facts(conn, when)
     now = store.now()
     at = min(when, now)
@@ -191,7 +191,7 @@ def _instants(timeline: Timeline) -> list[int]:
 
 
 def test_the_timeline_has_what_the_reads_must_handle(timeline: Timeline) -> None:
-    with timeline.store._read() as conn:
+    with timeline.store.database.read() as conn:
         facts = fetch_facts(conn, timeline.store.now())
     kinds = {rev.kind for item in facts for rev in timeline.store.history(item.memory_id, observe=False)}
     assert kinds == set(RevisionKind)
@@ -207,7 +207,7 @@ def test_the_whole_past_read_at_once_is_the_one_rebuilt_revision_by_revision(
 ) -> None:
     monkeypatch.setattr(as_of_scan, "FEW_AFTER", few_up_to)
     store = timeline.store
-    with store._read() as conn:
+    with store.database.read() as conn:
         everyone = [item.memory_id for item in fetch_facts(conn, store.now())]
     histories = {mid: store.history(mid, observe=False) for mid in everyone}
     for when in _instants(timeline):

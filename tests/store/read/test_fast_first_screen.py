@@ -76,7 +76,7 @@ def stores_statements(store: MemoryStore) -> list[Statement]:
         if sql.startswith("SELECT"):
             seen.append((sql, tuple(params)))
 
-    engine = store._db.engine  # the store's own engine: what it runs is what the fast read must run
+    engine = store.database.engine  # the store's own engine: what it runs is what the fast read must run
     event.listen(engine, "before_cursor_execute", record)
     try:
         stores_screen(store)

@@ -65,8 +65,8 @@ def _search(store: MemoryStore, text: str, *, observe: bool = True) -> set[int]:
 
 def _narrowed(store: MemoryStore, text: str) -> list[str]:
     """The terms the store would hand to the index now."""
-    with store._read() as conn:  # the choice itself is under test
-        return store._indexed_terms(conn, MemoryFilter(status="all", search=text))
+    with store.database.read() as conn:  # the choice itself is under test
+        return store.search.indexed_terms(conn, MemoryFilter(status="all", search=text))
 
 
 def test_the_index_is_on_our_copy_and_finds_exactly_what_the_scan_finds(
@@ -104,7 +104,7 @@ def test_a_common_term_scans(many: tuple[MemoryStore, PostgresHostDb]) -> None:
     """Past `cap` hits the index is not asked (the scan is as fast); too short a term cannot be narrowed."""
     store, _ = many
     store.list_ids()
-    with store._read() as conn:
+    with store.database.read() as conn:
         chosen = search_index.selective_terms(conn, ["pnpm", "nothing-like-this", "pn"], cap=5)
     assert chosen == ["nothing-like-this"]
 

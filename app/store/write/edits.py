@@ -1,9 +1,10 @@
-"""`Writes`: every change a person, the CLI, the hub or the demo makes is one public method here.
+"""`MemoryEdits`: every change a person, the CLI, the hub or the demo makes is one public method here.
 
-Each method is one `write` (`BEGIN IMMEDIATE`, one profile bump when what the host injects changed) around
-the writers of this package, and its one-line docstring names the user action that uses it. Writes to the
-candidate pool go through `_triage` (the review's lease rule, `app.store.base`); the review's verdicts go
-through `app.review.apply`. The store's upkeep writes (observing, the search index) live with their roles.
+Each method is one `Database.write` (`BEGIN IMMEDIATE`, one profile bump when what the host injects
+changed) around the writers of this package, and its one-line docstring names the user action that uses
+it. Writes to the candidate pool go through `triage` (the review's lease rule); the review's verdicts go
+through `app.review.apply`. The store's upkeep writes (observing, the search index) live with their
+services; the undo of a review run with the runs (`app.store.evidence.records`).
 
 Dismiss, reactivate, delete, expiry and restore act on one id or on many: many are one transaction (every
 id checked first: one that is not there changes nothing), one revision per memory changed and one profile
@@ -13,20 +14,19 @@ bump. One id returns what it always did; a sequence returns the ids that changed
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import overload
 
-from app.core.errors import ConflictError, InvalidInputError, NotFoundError
+from app.core.errors import ConflictError, InvalidInputError
 from app.core.models import Memory, MemoryStatus, Revision, RevisionSource
 from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT, source_problem
-from app.store.evidence import runs as review_runs
-from app.store.evidence import undo as run_undo
-from app.store.read import digest as digest_read
-from app.store.read.digest import Watermark
+from app.store.database import Database
+from app.store.keeping import archive_in
+from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
-from app.store.read.store_reads import Reads
-from app.store.write import expiry_sweep, importer, revision_log, synced, triage, trust_marks, writes
-from app.store.write.watermark import save_watermark
+from app.store.write import expiry_sweep, importer, lease, revision_log, synced, triage, writes
+from app.store.write.revision_log import WriteContext
 from app.transfer.export_format import ExportFile
 
 KEEP = writes.KEEP
@@ -36,25 +36,39 @@ def _as_ids(memory_ids: int | Sequence[int]) -> list[int]:
     return [memory_ids] if isinstance(memory_ids, int) else list(memory_ids)
 
 
-class Writes(Reads):
+class MemoryEdits:
+    def __init__(self, db: Database, queries: MemoryQueries) -> None:
+        self._db = db
+        self._queries = queries
+
+    @contextmanager
+    def triage(self) -> Iterator[WriteContext]:
+        """A write to the candidate pool outside the automated review (promote, merge, discard): refused
+        while the review holds its lease, since it is about to consume the same pool and taking the lease
+        from it would abort its whole run. The one place this rule is decided."""
+        with self._db.write() as ctx:
+            lease.ensure_free(ctx.conn, ctx.now)
+            archive_in(self._db, ctx)  # the candidates' words outlive their consumption
+            yield ctx
+
     # -- a memory's text -------------------------------------------------------------------------------
 
     def add(self, content: str) -> Memory:
         """`add`, the window's New memory: a memory a person writes, trusted (`writes.add_memory`)."""
         # As the host writes a promotion (one `now`), of no candidates, its source `user:dashboard`.
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             memory_id = writes.add_memory(ctx, content)
-        return self.get(memory_id, observe=False)
+        return self._queries.get(memory_id, observe=False)
 
     def edit(self, memory_id: int, content: str, *, expected: Memory | None = None) -> Memory:
         """`edit`, the window's Edit dialog and its undo: with `expected` (the memory as the person last saw
         it), refused if its text, status or time moved since."""
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             if expected is not None:
                 self._refuse_moved(ctx, memory_id, expected)
             if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
                 revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
-        return self.get(memory_id, observe=False)
+        return self._queries.get(memory_id, observe=False)
 
     def update_content(
         self,
@@ -66,11 +80,11 @@ class Writes(Reads):
         source: str = RevisionSource.DASHBOARD,
     ) -> Memory:
         """The demo's review runs: new content (and candidate ids) as a run of `source` writes it."""
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             writes.update_content(
                 ctx, memory_id, content, appended_candidate_ids, run_id=run_id, source=source
             )
-        return self.get(memory_id, observe=False)
+        return self._queries.get(memory_id, observe=False)
 
     # -- the candidate pool: refused while the review holds its lease (`_triage`) --------------------
 
@@ -84,9 +98,9 @@ class Writes(Reads):
     ) -> Memory:
         """`promote`, the window's review queue, the demo: candidates become one memory (`triage.promote`)."""
         # The content defaults to the candidates', joined into one line (`triage.one_line`).
-        with self._triage() as ctx:
+        with self.triage() as ctx:
             memory_id = triage.promote(ctx, candidate_ids, content, run_id=run_id, source=source)
-        return self.get(memory_id, observe=False)
+        return self._queries.get(memory_id, observe=False)
 
     def merge_candidates(
         self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None
@@ -94,22 +108,22 @@ class Writes(Reads):
         """The window's review queue Merge: candidates folded into a memory (`triage.merge`)."""
         # Ids and provenance appended, candidates consumed, in one transaction and one profile bump;
         # `content` None keeps the text and adds the candidates' lines.
-        with self._triage() as ctx:
+        with self.triage() as ctx:
             triage.merge(ctx, memory_id, candidate_ids, content)
-        return self.get(memory_id, observe=False)
+        return self._queries.get(memory_id, observe=False)
 
     def discard_candidates(self, candidate_ids: Sequence[int]) -> int:
         """`discard`, the window's review queue, the demo: candidates deleted unused; returns how many."""
         if not candidate_ids:
             return 0
-        with self._triage() as ctx:
+        with self.triage() as ctx:
             return triage.discard(ctx, candidate_ids)
 
     def copy_from_machine(self, memory: synced.MachineMemory) -> Memory:
         """`hub pull` ("Copy to this machine"): another machine's memory as a new one here (`synced`)."""
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             memory_id = synced.copy_memory(ctx, memory)
-        return self.get(memory_id, observe=False)
+        return self._queries.get(memory_id, observe=False)
 
     # -- status, deletion and expiry: one id or many (see the module's docstring) ----------------------
 
@@ -119,7 +133,7 @@ class Writes(Reads):
     def dismiss(self, memory_ids: Sequence[int], reason: str | None = None) -> list[int]: ...
     def dismiss(self, memory_ids: int | Sequence[int], reason: str | None = None) -> Memory | list[int]:
         """`dismiss`, `retire`, the window's Dismiss and its undo, a hub request: no longer injected."""
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             changed = writes.set_statuses(ctx, ids, MemoryStatus.DISMISSED, reason=reason)
         return self._written(memory_ids, [i for i in ids if i in changed])
@@ -132,7 +146,7 @@ class Writes(Reads):
         self, memory_ids: int | Sequence[int], new_expiry: int | object | None = KEEP
     ) -> Memory | list[int]:
         """`reactivate`, the window's Reactivate and undo: active again (expired ones need `new_expiry`)."""
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             changed = [i for i in ids if writes.reactivate(ctx, i, new_expiry) is not None]  # type: ignore[arg-type]
         return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
@@ -146,7 +160,7 @@ class Writes(Reads):
     ) -> Revision | list[int]:
         """`delete`, `retire --delete`, the window's Delete and undo: one id returns its delete revision.
         With `expected` (the undo of a promotion), refused if its text, status or time moved since."""
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             if expected is not None:
                 if ids != [expected.id]:
@@ -155,7 +169,7 @@ class Writes(Reads):
             revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
         if not isinstance(memory_ids, int):
             return ids
-        with self._read() as conn:
+        with self._db.read() as conn:
             revision = fetch_revision(conn, revision_ids[0])
         assert revision is not None
         return revision
@@ -169,7 +183,7 @@ class Writes(Reads):
         # Without a revision (and for many ids) each memory must be deleted, and comes back from its
         # latest delete revision; history is never rewritten.
         ids = list(dict.fromkeys(_as_ids(memory_ids)))
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             if revision_id is None:
                 writes.restore_deleted(ctx, ids, source=RevisionSource.RESTORE)
             elif len(ids) != 1:
@@ -190,7 +204,7 @@ class Writes(Reads):
         """`expire`, the window's Expiry dialog and undo, the demo: set or clear (None) the expiry."""
         # The same for every id or each its own (a mapping, as an undo puts them back); one already
         # passed dismisses the memory at once.
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             changed = []
             for memory_id in ids:
@@ -204,7 +218,7 @@ class Writes(Reads):
         """The window's Undo of Reactivate and of an expiry change: each memory's status (None: left as it
         is) and expiry as they were before, in one write; one whose expiry put back has passed stays
         dismissed (as the sweep leaves any expired memory). Returns the ids that changed."""
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             ids = writes.require_all(ctx, list(before))
             changed = {i for i in ids if writes.set_expiry(ctx, i, before[i][1]) is not None}
             lapsed = {i for i in ids if (at := before[i][1]) is not None and at <= ctx.now}
@@ -224,7 +238,7 @@ class Writes(Reads):
         if (row.content, row.status, row.updated_at) != seen:
             raise ConflictError(
                 f"memory #{memory_id} changed since you opened it",
-                self._memories(ctx.conn, [memory_id], ctx.now)[0],
+                self._queries.memories(ctx.conn, [memory_id], ctx.now)[0],
             )
 
     @overload
@@ -233,16 +247,16 @@ class Writes(Reads):
     def _written(self, asked: Sequence[int], ids: list[int]) -> list[int]: ...
     def _written(self, asked: int | Sequence[int], ids: list[int]) -> Memory | list[int]:
         """What a writer of one id or many returns: the memory (changed or not), or the ids that changed."""
-        return self.get(asked, observe=False) if isinstance(asked, int) else ids
+        return self._queries.get(asked, observe=False) if isinstance(asked, int) else ids
 
     def sweep(self) -> list[int]:
         """`sweep`, every writable open, the window's minute timer: dismiss memories whose expiry passed."""
-        if self.read_only or not self._own:
+        if not self._db.keeping.upkeep:
             return []
-        with self._read() as conn:
-            if not expiry_sweep.due_ids(conn, self.now()):
+        with self._db.read() as conn:
+            if not expiry_sweep.due_ids(conn, self._db.now()):
                 return []
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             return expiry_sweep.sweep(ctx)
 
     # -- marks, the digest's look, imports and runs --------------------------------------------------
@@ -255,33 +269,8 @@ class Writes(Reads):
         problem = source_problem(source)
         if problem is not None:
             raise InvalidInputError(f"the source {problem}; no mark was set")
-        if self._marks is not None:
-            if trust == DEFAULT_MARK:
-                self._marks.pop(source, None)
-            else:
-                self._marks[source] = trust
-        else:
-            with self.write() as ctx:
-                trust_marks.set_mark(ctx, source, trust)
-        return self.trust_marks()
-
-    def mark_seen(self, upto: Watermark | None = None) -> Watermark:
-        """`digest --mark-seen`, the digest dialog's Mark seen, a first open: the watermark moves."""
-        # To `upto` (a digest's), or to everything recorded now.
-        # A read-only store keeps it in memory; it never bumps the profile version (nothing the host
-        # injects changed).
-        if upto is None:
-            self.observe()  # what the host changed so far is seen too, and later changes compare with it
-            with self._read() as conn:
-                newest = digest_read.newest_revision_id(conn) if self._own else 0
-            upto = Watermark(self.now(), newest, self._kept_upto())
-        if self.read_only or not self._own:
-            self._look = upto
-            self._looked_in_memory = upto.kept
-            return upto
-        with self.write() as ctx:
-            save_watermark(ctx.conn, upto)
-        return upto
+        self._db.keeping.set_mark(self._db, source, trust)
+        return self._queries.trust_marks()
 
     def import_export(
         self, export: ExportFile, label: str, *, dry_run: bool = False
@@ -289,23 +278,9 @@ class Writes(Reads):
         """`import`, the window's Import: an export file merged (`importer`); `dry_run` only reads."""
         # One transaction, one profile bump; an imported memory whose expiry has passed is dismissed at once.
         if dry_run:
-            with self._read() as conn:
+            with self._db.read() as conn:
                 return importer.plan(conn, export)
-        with self.write() as ctx:
+        with self._db.write() as ctx:
             result = importer.import_memories(ctx, export, label)
             expiry_sweep.sweep(ctx)
         return result
-
-    def undo_run(self, run_id: str) -> run_undo.UndoResult:
-        """`runs undo`, the Runs dialog's Undo: every memory a run changed put back as it was before it."""
-        # One write: one restore revision per memory, one profile bump; memories changed since are
-        # listed, not touched.
-        with self.write() as ctx:
-            found = review_runs.find_run(ctx.conn, run_id) if self._own else None
-            if found is None:
-                raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
-            if not found.readable:
-                raise InvalidInputError(
-                    f"run {run_id!r} is an unreadable run ({found.problem}); nothing undone"
-                )
-            return run_undo.undo_run(ctx, found, review_runs.run_changes(ctx.conn, found))

@@ -1,8 +1,8 @@
-"""`Past`: the part of `MemoryStore` that answers what happened: the evidence archive's words, review
-runs, blame, memories as of an instant, and the digest of what changed since the person last looked.
+"""`History`: what happened to memories: each one's revisions, blame, memories as of an instant, and
+the digest of what changed since the person last looked (and marking it seen).
 
-Each reads the revisions (and the archive) after observing, unless told not to; none writes (undoing a
-run and marking the digest seen are writes: `app.store.write.store_writes`).
+Revisions are stored in `mdash_revisions`; a read-only store adds those it observed in this process
+(`app.store.keeping`). Each read observes first unless told not to.
 """
 
 from __future__ import annotations
@@ -13,51 +13,67 @@ from sqlalchemy import Connection
 
 from app.core.clock import format_instant
 from app.core.errors import NotFoundError
-from app.store.evidence import archive as evidence_archive
-from app.store.evidence import runs as review_runs
-from app.store.evidence.model import Evidence
+from app.core.models import Revision
+from app.store.database import Database
+from app.store.evidence.records import EvidenceRecords
+from app.store.observe.observer import Observer
 from app.store.past import as_of as as_of_read
 from app.store.past import as_of_scan
 from app.store.past import blame as blame_read
 from app.store.read import digest as digest_read
 from app.store.read.digest import Digest, Watermark
-from app.store.read.reads import fetch_rows
-from app.store.read.store_reads import Reads
+from app.store.read.queries import MemoryQueries
+from app.store.read.reads import fetch_revision, fetch_revisions, fetch_rows
 
 
-class Past(Reads):
-    # -- the evidence archive and review runs ----------------------------------------------------------
+class History:
+    def __init__(
+        self, db: Database, queries: MemoryQueries, evidence: EvidenceRecords, observer: Observer
+    ) -> None:
+        self._db = db
+        self._queries = queries
+        self._evidence = evidence
+        self._observer = observer
 
-    def evidence(self, candidate_ids: Sequence[int]) -> dict[int, Evidence]:
-        """The archived words, session and compartments of candidates, by id; an id missing from the
-        answer was never seen by the dashboard (`app.store.evidence.model.NOT_ARCHIVED`). No observing:
-        call after a read that looked (a listing, `get`, `history`)."""
-        ids = list(dict.fromkeys(candidate_ids))
-        found: dict[int, Evidence] = {}
-        if self._archive_stored and ids:
-            with self._read() as conn:
-                found = evidence_archive.fetch_evidence(conn, ids)
-        if self._memory_archive is not None:
-            found.update(self._memory_archive.find([item for item in ids if item not in found]))
+    # -- revisions -------------------------------------------------------------------------------------
+
+    def history(
+        self, memory_id: int, *, observe: bool = True, texts: bool = True, newest_whole: bool = False
+    ) -> list[Revision]:
+        """Every revision of a memory (deleted ones too), oldest first; `texts=False` reads them without
+        their contents (`Revision.texts_loaded` False; `revision` reads one whole), except the newest
+        one's when `newest_whole` (the diff a history panel shows first).
+
+        One read transaction when nothing new is there to observe: a selection in the window reads this
+        and waits for it before its diff."""
+        if not observe or self._observer.looks_tell():
+            with self._db.read() as conn:
+                if not observe or self._observer.nothing_new(conn):
+                    return self._history(conn, memory_id, texts, newest_whole)
+        self._observer.observe()
+        with self._db.read() as conn:
+            return self._history(conn, memory_id, texts, newest_whole)
+
+    def _history(self, conn: Connection, memory_id: int, texts: bool, newest_whole: bool) -> list[Revision]:
+        stored = fetch_revisions(conn, memory_id, texts=texts) if self._db.own else []
+        extra = self._db.keeping.revisions_of(memory_id)
+        found = sorted([*stored, *extra], key=lambda rev: (rev.changed_at, abs(rev.id)))
+        if newest_whole and found and not found[-1].texts_loaded:
+            whole = fetch_revision(conn, found[-1].id)
+            if whole is not None:
+                found[-1] = whole
         return found
 
-    def runs(self) -> list[review_runs.Run]:
-        """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
-        Observes first, so a host run's inferred changes include what was just rewritten."""
-        self.observe()
-        with self._read() as conn:
-            return review_runs.all_runs(conn, self._kept_revisions(), own=self._own)
-
-    def run(self, run_id: str) -> review_runs.RunDetail:
-        """One run with its changes, oldest first; NotFoundError for an id no run has."""
-        self.observe()
-        with self._read() as conn:
-            kept = self._kept_revisions()
-            found = review_runs.find_run(conn, run_id, kept, own=self._own)
-            if found is None:
-                raise NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
-            changes = review_runs.run_changes(conn, found, kept, own=self._own)
-        return review_runs.RunDetail(found, tuple(changes))
+    def revision(self, revision_id: int) -> Revision:
+        """One revision with its texts (a revision kept in memory only, on a read-only store, too)."""
+        revision = self._db.keeping.revision(revision_id)
+        if revision is not None:
+            return revision
+        with self._db.read() as conn:
+            revision = fetch_revision(conn, revision_id) if self._db.own else None
+        if revision is None:
+            raise NotFoundError(f"revision #{revision_id} does not exist")
+        return revision
 
     # -- blame and as-of ------------------------------------------------------------------------------
 
@@ -66,12 +82,12 @@ class Past(Reads):
         form, and the words of the candidates those revisions cite (`app.store.past.blame`)."""
         revisions = self.history(memory_id, observe=observe)
         cited = blame_read.cited_ids(revisions)
-        archived = self.evidence(cited)
-        with self._read() as conn:
+        archived = self._evidence.evidence(cited)
+        with self._db.read() as conn:
             rows = fetch_rows(conn, [memory_id])
             if not rows and not revisions:
                 raise NotFoundError(f"memory #{memory_id} does not exist")
-            first_seen = as_of_read.recorded_first_seen(conn, memory_id) if self._own else None
+            first_seen = as_of_read.recorded_first_seen(conn, memory_id) if self._db.own else None
             evidence = blame_read.evidence_words(conn, cited, archived)
         current = rows[0].content if rows else None
         return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
@@ -84,14 +100,14 @@ class Past(Reads):
 
     def _as_of(self, at: int, ids: Sequence[int] | None, *, profile: bool) -> list[as_of_read.MemoryAsOf]:
         """`as_of`; with `profile`, only the memories injected at `at` and those unknown then."""
-        self.observe()
-        now = self.now()
+        self._observer.observe()
+        now = self._db.now()
         at = min(at, now)
-        kept = self._memory_log is not None and bool(self._memory_log.revisions)
-        with self._read() as conn:
-            if self._own and ids is None and not kept and at < now:
+        kept = bool(self._db.keeping.revisions())
+        with self._db.read() as conn:
+            if self._db.own and ids is None and not kept and at < now:
                 return as_of_scan.states_as_of(conn, at, now, profile=profile)  # every revision is stored
-            if self._own:
+            if self._db.own:
                 facts = as_of_read.fetch_facts(conn, at, ids)
             else:
                 facts = as_of_read.host_only_facts(conn, ids)
@@ -105,7 +121,7 @@ class Past(Reads):
         self, conn: Connection, facts: list[as_of_read.Facts], at: int
     ) -> list[as_of_read.Facts]:
         """A read-only store's facts, recomputed for the memories it observed changing in this process."""
-        kept = self._memory_log.revisions if self._memory_log is not None else {}
+        kept = {rev.memory_id for rev in self._db.keeping.revisions()}
         return [
             as_of_read.facts_from_history(item, self._history(conn, item.memory_id, True, False), at)
             if item.memory_id in kept
@@ -121,46 +137,43 @@ class Past(Reads):
         found = self.as_of(at, [memory_id])
         if found:
             return found[0]
-        if not self.history(memory_id, observe=False) and not self.get_many([memory_id]):
+        if not self.history(memory_id, observe=False) and not self._queries.get_many([memory_id]):
             raise NotFoundError(f"memory #{memory_id} does not exist")
-        raise NotFoundError(f"memory #{memory_id} did not exist at {format_instant(min(at, self.now()))}")
+        raise NotFoundError(f"memory #{memory_id} did not exist at {format_instant(min(at, self._db.now()))}")
 
     def first_ids_as_of(self, at: int, limit: int) -> list[int]:
         """The first `limit` ids of the memories as of `at`, newest (highest id) first, without observing
         or counting: the ids of host rows promoted by then (`as_of` of them says which existed and how);
         the window's first screen of the past, before the whole past is read."""
-        with self._read() as conn:
-            return as_of_read.first_ids(conn, min(at, self.now()), limit)
+        with self._db.read() as conn:
+            return as_of_read.first_ids(conn, min(at, self._db.now()), limit)
 
     # -- the digest: what changed since the person last looked ----------------------------------------
 
     def watermark(self) -> Watermark | None:
         """The person's last look (None: never), kept per database; in memory on a read-only store."""
-        if self._look is not None or not self._own:
-            return self._look
-        with self._read() as conn:
-            return digest_read.read_watermark(conn)
+        return self._db.keeping.watermark(self._db)
 
     def digest(self, since: int | None = None, *, observe: bool = True) -> Digest:
         """What changed since the last look (or since the instant `since`), outside rewrites observed
         first; `Digest.upto` marks exactly these as seen (`mark_seen`)."""
         if observe:
-            self.observe()
+            self._observer.observe()
         mark = None if since is not None else self.watermark()
         start = since if since is not None else (mark.at if mark is not None else None)
-        with self._read() as conn:
-            newest = digest_read.newest_revision_id(conn) if self._own else 0
+        with self._db.read() as conn:
+            newest = digest_read.newest_revision_id(conn) if self._db.own else 0
             found = (
                 digest_read.stored_revisions(
                     conn, after_id=mark.revision_id if mark is not None else None, since=since
                 )
-                if self._own
+                if self._db.own
                 else []
             )
             candidates = digest_read.new_candidates(conn, start, inclusive=since is not None)
-        found += self._kept_observations(since)
+        found += self._db.keeping.observations_since(since)
         return digest_read.build_digest(
-            start, found, candidates, Watermark(self.now(), newest, self._kept_upto())
+            start, found, candidates, Watermark(self._db.now(), newest, self._db.keeping.kept_upto())
         )
 
     def changed_since_look(self) -> frozenset[int] | None:
@@ -169,8 +182,21 @@ class Past(Reads):
         if mark is None:
             return None
         found: set[int] = set()
-        if self._own:
-            with self._read() as conn:
+        if self._db.own:
+            with self._db.read() as conn:
                 found = digest_read.changed_memory_ids(conn, mark.revision_id)
-        found.update(rev.memory_id for rev in self._kept_observations(None))
+        found.update(rev.memory_id for rev in self._db.keeping.observations_since(None))
         return frozenset(found)
+
+    def mark_seen(self, upto: Watermark | None = None) -> Watermark:
+        """`digest --mark-seen`, the digest dialog's Mark seen, a first open: the watermark moves."""
+        # To `upto` (a digest's), or to everything recorded now. It never bumps the profile version
+        # (nothing the host injects changed).
+        if upto is None:
+            # What the host changed so far is seen too, and later changes compare with it.
+            self._observer.observe()
+            with self._db.read() as conn:
+                newest = digest_read.newest_revision_id(conn) if self._db.own else 0
+            upto = Watermark(self._db.now(), newest, self._db.keeping.kept_upto())
+        self._db.keeping.save_watermark(self._db, upto)
+        return upto

@@ -1,8 +1,8 @@
-"""`Reads`: the part of `MemoryStore` that answers what memories there are: listings, one memory, its
-history, counts, the profile, recall, candidates and the trust marks.
+"""`MemoryQueries`: what memories there are: listings, one memory, counts, the profile, recall,
+candidates, sources and the trust marks.
 
-A listing observes outside rewrites first (`Observing.observe`) unless told not to; memories are built
-from the host's rows, the dashboard's own facts (the trash for deleted ones) and the person's marks.
+Memories are built from the host's rows, the dashboard's own facts (the trash for deleted ones) and the
+person's marks (`app.store.keeping`: stored, or kept by a read-only store).
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from sqlalchemy import Connection, Select, func, select
 
 from app.core.errors import NotFoundError
-from app.core.models import Candidate, Counts, Memory, MemoryStatus, Revision
-from app.store.observe.store_observe import Observing
+from app.core.models import Candidate, Counts, Memory, MemoryStatus
+from app.store.database import Database
+from app.store.observe.observer import Observer
 from app.store.read.query import (
     MemoryFilter,
     count_by_status,
@@ -22,20 +23,13 @@ from app.store.read.query import (
     select_first_hits,
     select_ids,
 )
-from app.store.read.reads import (
-    chunks,
-    fetch_candidates,
-    fetch_own_facts,
-    fetch_revision,
-    fetch_revisions,
-    fetch_rows,
-)
+from app.store.read.reads import chunks, fetch_candidates, fetch_own_facts, fetch_rows
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
 from app.store.read.rows import build_memories
-from app.store.read.sources import judged_trust, load_marks, split_contributions
+from app.store.read.sources import judged_trust, split_contributions
 from app.store.read.trash import fetch_deleted_rows
 from app.store.schema.tables import user_memories, user_memory_candidates
-from app.store.search.store_upkeep import SearchUpkeep
+from app.store.search.upkeep import SearchIndex
 
 # A search the index does not narrow looks for its first screen among this many times as many of the
 # listing's first ids (without the search) before it scans every row: a term in one memory of 8 or more
@@ -44,44 +38,41 @@ FIRST_WINDOW = 8
 FIRST_HITS_CHUNK = 500  # ids per query of `first_hits`
 
 
-class Reads(Observing, SearchUpkeep):
-    def _memories(
-        self, conn: Connection, ids: Sequence[int], now: int, *, trash: bool = True
-    ) -> list[Memory]:
+class MemoryQueries:
+    def __init__(self, db: Database, search: SearchIndex, observer: Observer) -> None:
+        self._db = db
+        self._search = search
+        self._observer = observer
+
+    def memories(self, conn: Connection, ids: Sequence[int], now: int, *, trash: bool = True) -> list[Memory]:
         """The memories of `ids`; with `trash`, ids no longer in the host's table come from the trash
         (status `deleted`, `app.store.read.trash`)."""
         rows = fetch_rows(conn, ids)
-        if trash and self._own and len(rows) < len(set(ids)):  # ids not in the host's table
+        if trash and self._db.own and len(rows) < len(set(ids)):  # ids not in the host's table
             found = {row.id for row in rows}
             deleted = {row.id: row for row in fetch_deleted_rows(conn, [i for i in ids if i not in found])}
             if deleted:
                 by_id = {row.id: row for row in rows} | deleted
                 rows = [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
-        facts = fetch_own_facts(conn, ids) if self._own else {}
-        if self._memory_log is not None:
-            for memory_id in ids:
-                merged = self._memory_log.facts(facts.get(memory_id), memory_id)
-                if merged is not None:
-                    facts[memory_id] = merged
-        marks = self._marks if self._marks is not None else load_marks(conn)
-        return build_memories(rows, facts, now, marks)
+        facts = fetch_own_facts(conn, ids) if self._db.own else {}
+        self._db.keeping.merge_facts(facts, ids)
+        return build_memories(rows, facts, now, self._db.keeping.marks(conn))
 
     def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
         """The listing's ids in order (observing outside rewrites first, unless told not to)."""
         if observe:
-            self.observe()
+            self._observer.observe()
         flt = flt or MemoryFilter()
-        with self._read() as conn:
+        with self._db.read() as conn:
             ids = list(conn.execute(self._ids_query(conn, flt)).scalars().all())
             return self._of_trust(conn, ids, flt.trust) if flt.trust else ids
 
     def _of_trust(self, conn: Connection, ids: Sequence[int], trust: str) -> list[int]:
         """The ids whose memory has `trust` (`screened`: untrusted for its content) under the marks; the
         trash's cards are judged as cards (they are not in the host's table)."""
-        marks = self._marks if self._marks is not None else load_marks(conn)
-        judged = judged_trust(conn, ids, marks, self._own)
+        judged = judged_trust(conn, ids, self._db.keeping.marks(conn), self._db.own)
         missing = [i for i in ids if i not in judged]
-        for memory in self._memories(conn, missing, self.now()) if missing else ():
+        for memory in self.memories(conn, missing, self._db.now()) if missing else ():
             judged[memory.id] = (memory.trust, memory.has_hidden_characters)
         if trust == "screened":
             return [i for i in ids if i in judged and judged[i][1]]
@@ -99,15 +90,15 @@ class Reads(Observing, SearchUpkeep):
             every = self.list_ids(flt, observe=False)
             return every[:limit], len(every)
         searching = bool(flt.search.strip())
-        with self._read() as conn:
-            indexed = self._indexed_terms(conn, flt)
-            now = self.now()
+        with self._db.read() as conn:
+            indexed = self._search.indexed_terms(conn, flt)
+            now = self._db.now()
             if searching and not indexed:
-                window = select_first_hits(flt, now, self._own, FIRST_WINDOW * limit, limit)
+                window = select_first_hits(flt, now, self._db.own, FIRST_WINDOW * limit, limit)
                 ids = list(conn.execute(window).scalars().all())
                 if len(ids) == limit:
                     return ids, None
-            query = select_ids(flt, now, self._own, indexed)
+            query = select_ids(flt, now, self._db.own, indexed)
             if indexed:  # at most a few thousand hits (`selective_terms`): all of them, no LIMIT, which on
                 # PostgreSQL tempts the planner to walk the whole table in listing order, filtering
                 every = list(conn.execute(query).scalars().all())
@@ -135,32 +126,32 @@ class Reads(Observing, SearchUpkeep):
         if flt.status == "deleted" or flt.trust or not flt.search.strip():
             return None
         hits: list[int] = []
-        with self._read() as conn:
-            if self._indexed_terms(conn, flt):
+        with self._db.read() as conn:
+            if self._search.indexed_terms(conn, flt):
                 return None
-            now = self.now()
+            now = self._db.now()
             for chunk in chunks(order, FIRST_HITS_CHUNK):
-                found = set(conn.execute(select_among(flt, now, self._own, chunk)).scalars())
+                found = set(conn.execute(select_among(flt, now, self._db.own, chunk)).scalars())
                 hits += [memory_id for memory_id in chunk if memory_id in found]
                 if len(hits) >= limit or not go_on():
                     break
         return hits[:limit]
 
     def _ids_query(self, conn: Connection, flt: MemoryFilter) -> Select[int]:
-        return select_ids(flt, self.now(), self._own, self._indexed_terms(conn, flt))
+        return select_ids(flt, self._db.now(), self._db.own, self._search.indexed_terms(conn, flt))
 
     def get_many(self, ids: Sequence[int], *, deleted: bool = True) -> list[Memory]:
         """Memories by id, in the order given (no observation: callers page through a listing); deleted
         ones from the trash (status `deleted`) unless told not to."""
-        with self._read() as conn:
-            return self._memories(conn, ids, self.now(), trash=deleted)
+        with self._db.read() as conn:
+            return self.memories(conn, ids, self._db.now(), trash=deleted)
 
     def list_memories(self, flt: MemoryFilter | None = None) -> list[Memory]:
         return self.get_many(self.list_ids(flt))
 
     def get(self, memory_id: int, *, observe: bool = True) -> Memory:
         if observe:
-            self.observe()
+            self._observer.observe()
         found = self.get_many([memory_id], deleted=False)
         if not found:
             raise NotFoundError(f"memory #{memory_id} does not exist")
@@ -169,56 +160,16 @@ class Reads(Observing, SearchUpkeep):
     def candidates(self, ids: Sequence[int] | None = None) -> list[Candidate]:
         """The candidates in the pool (or those of `ids`); a look at the file first, as every listing's,
         so each candidate shown is archived before the host can consume or prune it."""
-        self.observe()
-        with self._read() as conn:
+        self._observer.observe()
+        with self._db.read() as conn:
             return fetch_candidates(conn, ids)
 
-    def history(
-        self, memory_id: int, *, observe: bool = True, texts: bool = True, newest_whole: bool = False
-    ) -> list[Revision]:
-        """Every revision of a memory (deleted ones too), oldest first; `texts=False` reads them without
-        their contents (`Revision.texts_loaded` False; `revision` reads one whole), except the newest
-        one's when `newest_whole` (the diff a history panel shows first).
-
-        One read transaction when nothing new is there to observe: a selection in the window reads this
-        and waits for it before its diff."""
-        if not observe or self._looks_tell():
-            with self._read() as conn:
-                if not observe or self._nothing_new(conn):
-                    return self._history(conn, memory_id, texts, newest_whole)
-        self.observe()
-        with self._read() as conn:
-            return self._history(conn, memory_id, texts, newest_whole)
-
-    def _history(self, conn: Connection, memory_id: int, texts: bool, newest_whole: bool) -> list[Revision]:
-        stored = fetch_revisions(conn, memory_id, texts=texts) if self._own else []
-        extra = self._memory_log.revisions.get(memory_id, []) if self._memory_log is not None else []
-        found = sorted([*stored, *extra], key=lambda rev: (rev.changed_at, abs(rev.id)))
-        if newest_whole and found and not found[-1].texts_loaded:
-            whole = fetch_revision(conn, found[-1].id)
-            if whole is not None:
-                found[-1] = whole
-        return found
-
-    def revision(self, revision_id: int) -> Revision:
-        """One revision with its texts (a revision kept in memory only, on a read-only store, too)."""
-        if self._memory_log is not None:
-            for kept in self._memory_log.revisions.values():
-                found = next((rev for rev in kept if rev.id == revision_id), None)
-                if found is not None:
-                    return found
-        with self._read() as conn:
-            revision = fetch_revision(conn, revision_id) if self._own else None
-        if revision is None:
-            raise NotFoundError(f"revision #{revision_id} does not exist")
-        return revision
-
     def counts(self) -> Counts:
-        now = self.now()
-        with self._read() as conn:
+        now = self._db.now()
+        with self._db.read() as conn:
             by_status: dict[str, int] = {str(s): int(n) for s, n in conn.execute(count_by_status())}
             expired = conn.execute(
-                select(func.count()).select_from(user_memories).where(is_expired(now, self._own))
+                select(func.count()).select_from(user_memories).where(is_expired(now, self._db.own))
             )
             pending = conn.execute(select(func.count()).select_from(user_memory_candidates))
             active = int(by_status.pop(MemoryStatus.ACTIVE, 0))
@@ -232,26 +183,24 @@ class Reads(Observing, SearchUpkeep):
             )
 
     def profile(self) -> list[Memory]:
-        self.observe()
-        now = self.now()
-        with self._read() as conn:
-            return self._memories(conn, profile_ids(conn, now, self._own), now)
+        self._observer.observe()
+        now = self._db.now()
+        with self._db.read() as conn:
+            return self.memories(conn, profile_ids(conn, now, self._db.own), now)
 
     def recall(
         self, search: str = "", *, limit: int | None = None, order: RecallOrder = "recent"
     ) -> list[Memory]:
-        self.observe()
-        now = self.now()
-        with self._read() as conn:
-            ids = recall_ids(conn, now, self._own, search=search, limit=limit, order=order)
-            return self._memories(conn, ids, now)
+        self._observer.observe()
+        now = self._db.now()
+        with self._db.read() as conn:
+            ids = recall_ids(conn, now, self._db.own, search=search, limit=limit, order=order)
+            return self.memories(conn, ids, now)
 
     def trust_marks(self) -> dict[str, str]:
         """The person's marks: source (or scheme, `session:`) -> `trusted` or `untrusted`."""
-        if self._marks is not None:
-            return dict(self._marks)
-        with self._read() as conn:
-            return load_marks(conn)
+        with self._db.read() as conn:
+            return dict(self._db.keeping.marks(conn))
 
     def contributions(self, source: str) -> tuple[list[Memory], list[Memory]]:
         """Everything `source` (or a whole scheme) contributed, any status: (memories where it is the only

@@ -1,0 +1,70 @@
+"""`EvidenceRecords`: what the candidates said and what each review run did.
+
+The evidence archive's words of candidates (stored, and on a read-only store also kept in this process:
+`app.store.keeping`), the review runs (the dashboard's own and the host's, `app.store.evidence.runs`)
+with their changes, and the undo of a run (one write: one restore revision per memory, one profile
+bump; memories changed since are listed, not touched).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.core.errors import InvalidInputError, NotFoundError
+from app.store.database import Database
+from app.store.evidence import archive as evidence_archive
+from app.store.evidence import runs as review_runs
+from app.store.evidence import undo as run_undo
+from app.store.evidence.model import Evidence
+from app.store.observe.observer import Observer
+
+
+def _no_run(run_id: str) -> NotFoundError:
+    return NotFoundError(f"no review run {run_id!r} (see `runs` for the runs there are)")
+
+
+class EvidenceRecords:
+    def __init__(self, db: Database, observer: Observer) -> None:
+        self._db = db
+        self._observer = observer
+
+    def evidence(self, candidate_ids: Sequence[int]) -> dict[int, Evidence]:
+        """The archived words, session and compartments of candidates, by id; an id missing from the
+        answer was never seen by the dashboard (`app.store.evidence.model.NOT_ARCHIVED`)."""
+        ids = list(dict.fromkeys(candidate_ids))
+        found: dict[int, Evidence] = {}
+        if self._db.archive_stored and ids:
+            with self._db.read() as conn:
+                found = evidence_archive.fetch_evidence(conn, ids)
+        found.update(self._db.keeping.more_evidence([item for item in ids if item not in found]))
+        return found
+
+    def runs(self) -> list[review_runs.Run]:
+        """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
+        Observes first, so a host run's inferred changes include what was just rewritten."""
+        self._observer.observe()
+        with self._db.read() as conn:
+            return review_runs.all_runs(conn, self._db.keeping.revisions(), own=self._db.own)
+
+    def run(self, run_id: str) -> review_runs.RunDetail:
+        """One run with its changes, oldest first; NotFoundError for an id no run has."""
+        self._observer.observe()
+        with self._db.read() as conn:
+            kept = self._db.keeping.revisions()
+            found = review_runs.find_run(conn, run_id, kept, own=self._db.own)
+            if found is None:
+                raise _no_run(run_id)
+            changes = review_runs.run_changes(conn, found, kept, own=self._db.own)
+        return review_runs.RunDetail(found, tuple(changes))
+
+    def undo_run(self, run_id: str) -> run_undo.UndoResult:
+        """`runs undo`, the Runs dialog's Undo: every memory a run changed put back as it was before it."""
+        with self._db.write() as ctx:
+            found = review_runs.find_run(ctx.conn, run_id) if self._db.own else None
+            if found is None:
+                raise _no_run(run_id)
+            if not found.readable:
+                raise InvalidInputError(
+                    f"run {run_id!r} is an unreadable run ({found.problem}); nothing undone"
+                )
+            return run_undo.undo_run(ctx, found, review_runs.run_changes(ctx.conn, found))
