@@ -33,7 +33,8 @@ def database_choice(args: argparse.Namespace) -> DatabaseChoice:
 
 @contextmanager
 def open_store(args: argparse.Namespace, write: bool = False) -> Iterator[MemoryStore]:
-    """The store for one command; a writer on a read-only store is refused by the store itself."""
+    """The store for one command, outside rewrites recorded (`observe`) before the command reads: no
+    read of the store observes by itself. A writer on a read-only store is refused by the store itself."""
     try:
         clock = clock_from_env()
     except ValueError as exc:
@@ -47,6 +48,7 @@ def open_store(args: argparse.Namespace, write: bool = False) -> Iterator[Memory
             f"{store.location} is open read-only ({store.read_only_reason}); nothing was written"
         )
     try:
+        store.observe()
         yield store
     finally:
         for warning in store.warnings:

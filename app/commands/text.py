@@ -26,7 +26,7 @@ class _OneMemory(MemoryChange[Memory]):
         write()
         after = states(store, [memory_id], text=True)
         self.changes = changes_between([memory_id], before, after)
-        return store.get(memory_id, observe=False)
+        return store.get(memory_id)
 
 
 class Edit(_OneMemory):

@@ -149,7 +149,7 @@ def _review_rewrites(
     for run in range(6):
         clock.set(end - (30 - run * 5) * DAY_MS)
         for memory_id in rng.sample(ids[: len(ids) * 2 // 3], 14):
-            memory = store.get(memory_id, observe=False)
+            memory = store.get(memory_id)
             extra = _add_candidates(
                 path, _candidate_rows(rng, memory.content, clock.now_ms(), rng.randint(1, 12))
             )

@@ -91,7 +91,7 @@ def apply_pending(store: MemoryStore, hub: psycopg.Connection[Any], machine: str
     dismissed: list[int] = []
     for request_id, memory_id, requested_on, reason in pending:
         try:
-            before = store.get(int(memory_id), observe=False).status
+            before = store.get(int(memory_id)).status
             after = store.dismiss(int(memory_id), hub_reason(str(requested_on), reason)).status
             if after != before:
                 dismissed.append(int(memory_id))

@@ -88,6 +88,9 @@ def render_prompt(memories: Sequence[Memory], candidates: Sequence[Candidate]) -
 
 
 def build_prompt(store: MemoryStore) -> str:
-    """The prompt for the store as it is now: memories the agent is shown, every pending candidate."""
+    """The prompt for the store as it is now: memories the agent is shown, every pending candidate
+    (observed first: outside rewrites recorded, and each candidate archived before the review consumes
+    it)."""
+    store.observe()
     memories = [m for m in store.list_memories(MemoryFilter(status="active")) if m.injected]
     return render_prompt(memories, store.candidates())

@@ -6,7 +6,8 @@ fills the search index and sweeps expired memories. The store is one `Database` 
 (`app.store.database`: transactions, the clock, how a read-only store keeps what it cannot write) given
 to small services, each holding what it is given and no state of another:
 
-- `Observer` (`app.store.observe.observer`): `observe`, outside rewrites recorded;
+- `Observer` (`app.store.observe.observer`): `observe`, outside rewrites recorded, called by whoever
+  needs fresh data (the window's watch, the CLI's opener, the hub's publish, the review), never by a read;
 - `SearchIndex` (`app.store.search.upkeep`): filling the search index, indexing changes that wait;
 - `MemoryQueries` (`app.store.read.queries`): listings, `get`, counts, the profile, recall, marks;
 - `EvidenceRecords` (`app.store.evidence.records`): the evidence archive, review runs, undo of a run;
@@ -53,9 +54,9 @@ class MemoryStore:
         self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
         self.observer = observer = Observer(db)
         self.search = search = SearchIndex(db)
-        self.queries = queries = MemoryQueries(db, search, observer)
-        self.records = records = EvidenceRecords(db, observer)
-        self.past = past = History(db, queries, records, observer)
+        self.queries = queries = MemoryQueries(db, search)
+        self.records = records = EvidenceRecords(db)
+        self.past = past = History(db, queries, records)
         self.edits = edits = MemoryEdits(db, queries)
         # What this database is, and its transactions.
         self.now = db.now

@@ -33,7 +33,7 @@ def edited(seeded_host: HostDb, monkeypatch: pytest.MonkeyPatch) -> str:
     database is a host-shaped file or PostgreSQL (`seeded_host`); returns what `--db` takes."""
     clock = ManualClock(parse_instant(FIRST_LOOK))
     store = MemoryStore.open(seeded_host.target, clock=clock)
-    store.list_ids()
+    store.observe()
     clock.set(EDIT)
     store.update_content(4, "Lives in Berlin (CET)\nRuns pytest -q.", [151], run_id="run-3", source="review")
     store.close()

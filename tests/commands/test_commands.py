@@ -254,7 +254,7 @@ def test_a_read_only_store_reads_the_log_and_refuses_to_undo(store: MemoryStore,
             runner.undo(reader)
     finally:
         reader.close()
-    assert store.get(5, observe=False).status == MemoryStatus.ACTIVE
+    assert store.get(5).status == MemoryStatus.ACTIVE
 
 
 def test_undo_of_reactivating_many_puts_back_the_expiry_of_one_already_active(

@@ -32,7 +32,7 @@ def test_demo_store_has_every_card_state(tmp_path: Path) -> None:
         assert any("user:dashboard" in m.sources for m in memories)
         origins = {entry.origin for m in memories for entry in m.provenance or ()}
         assert origins == {"promotion", "update", "manual"}
-        sources = {r.source for m in memories for r in store.history(m.id, observe=False)}
+        sources = {r.source for m in memories for r in store.history(m.id)}
         assert {"review", "dashboard", "observed", "expiry"} <= sources
         assert len(store.candidates()) == 12
     finally:

@@ -191,7 +191,7 @@ def test_a_legacy_row_without_provenance_gains_only_the_found_entries(
 
 
 def test_a_host_rewrite_not_yet_seen_is_recorded_before_the_review(store: MemoryStore, host_db: Path) -> None:
-    store.list_memories()  # the store has looked once
+    store.observe()  # the store has looked once
     host_sql(
         host_db,
         "UPDATE user_memories SET content = 'Prefers pnpm, says the host', updated_at = ? WHERE id = 5",

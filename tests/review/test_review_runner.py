@@ -129,7 +129,7 @@ def test_a_cancelled_review_stops_the_reviewer_and_applies_nothing(
         "time.sleep(600)\n"
         f"print('```json\\n' + {answer!r} + '\\n```')\n"
     )
-    before = store.get(5, observe=False)
+    before = store.get(5)
     cancel = ReviewCancel()
     outcome: list[BaseException] = []
 
@@ -149,7 +149,7 @@ def test_a_cancelled_review_stops_the_reviewer_and_applies_nothing(
     assert str(outcome[0]) == "Review cancelled; nothing was changed."
     with pytest.raises(ProcessLookupError):
         os.kill(int(started.read_text()), 0)  # stopped and reaped
-    assert store.get(5, observe=False) == before
+    assert store.get(5) == before
 
 
 def test_a_review_cancelled_before_it_starts_never_runs_the_reviewer(

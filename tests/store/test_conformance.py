@@ -230,6 +230,7 @@ def test_observed_rewrite_is_recorded_once(backend: Backend) -> None:
     add_candidate(host, 1, "a", "ses_a")
     memory = store.promote([1], "original")
     host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 7, memory.id))
+    store.observe()
     seen = store.get(memory.id)
     assert seen.rewritten and seen.content_changed_at == NOW + 7
     history = store.history(memory.id)
@@ -240,7 +241,7 @@ def test_observed_rewrite_is_recorded_once(backend: Backend) -> None:
         "host version",
         NOW + 7,
     )
-    store.list_memories()
+    store.observe()
     assert len([r for r in store.history(memory.id) if r.source == "observed"]) == 1
 
 
@@ -252,6 +253,7 @@ def test_delete_keeps_revisions_and_restore_brings_it_back(
     memory = store.promote([1], "keep me")
     store.set_expiry(memory.id, NOW + 99_000)
     revision = store.delete(memory.id)
+    store.observe()
     with pytest.raises(NotFoundError):
         store.get(memory.id)
     assert [r.kind for r in store.history(memory.id)] == ["create", "expiry", "delete"]
@@ -315,6 +317,7 @@ def test_digest_lists_what_changed_since_the_look_and_import_skips_what_is_here(
     store.mark_seen()
     host.sql("UPDATE user_memories SET content='host version', updated_at=? WHERE id=?", (NOW + 5, memory.id))
     clock.advance(60_000)
+    store.observe()
     digest = store.digest()
     assert [(c.memory_id, c.kind, c.by) for c in digest.changes] == [(memory.id, "rewritten", "observed")]
     store.mark_seen(digest.upto)
@@ -349,6 +352,7 @@ def test_blame_and_as_of_after_an_edit_an_outside_rewrite_and_a_delete(backend: 
         ("Prefers pnpm. Uses workspaces. Never yarn.", NOW + 2000, memory.id),
     )
     clock.set(NOW + 3000)
+    store.observe()
     blame = store.blame(memory.id)
     assert [(line.text.strip(), line.origin.source) for line in blame.lines] == [
         ("Prefers pnpm.", "dashboard"),

@@ -61,7 +61,7 @@ def lived_in(path: Path) -> Path:
     build_host_db(path)
     store = MemoryStore.open(path, clock=ManualClock(REVIEW_TIME - 5 * HOUR))
     try:
-        store.list_ids()  # the first look: the baseline
+        store.observe()  # the first look: the baseline
         store.edit(5, "Prefers pnpm, always")
         store.update_content(
             1, "Works in Python, Rust and TypeScript", run_id="run-7", source=RevisionSource.REVIEW
@@ -74,7 +74,7 @@ def lived_in(path: Path) -> Path:
             "UPDATE user_memories SET content = 'Legacy, rewritten', updated_at = ? WHERE id = 3",
             (REVIEW_TIME - HOUR,),
         )
-        store.list_ids()
+        store.observe()
         store.delete(2)
     finally:
         store.close()

@@ -66,8 +66,11 @@ def _store_filter(flt: ViewFilter) -> MemoryFilter:
 def load_listing(
     store: MemoryStore, flt: ViewFilter, wanted: Sequence[int], first: int, *, observe: bool = True
 ) -> Listing:
-    """`observe=False` skips recording outside rewrites: a quick first paint before the real listing."""
-    ids = store.list_ids(_store_filter(flt), observe=observe)
+    """The listing, with outside rewrites recorded first (`observe`) unless told not to: a quick first
+    paint before the real listing skips that."""
+    if observe:
+        store.observe()
+    ids = store.list_ids(_store_filter(flt))
     present = set(ids)
     rows_for = list(dict.fromkeys([*ids[:first], *(i for i in wanted if i in present)]))
     return Listing(flt, ids, store.get_many(rows_for), store.counts(), len(ids))

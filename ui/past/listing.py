@@ -80,7 +80,7 @@ def _counted(states: Sequence[MemoryAsOf]) -> tuple[int, int]:
 def history_until(store: MemoryStore, memory_id: int, at: int) -> list[Revision]:
     """A memory's revisions at or before `at`, newest first; the newest with its texts (its diff is
     shown first), the others' read when one is selected."""
-    revisions = [rev for rev in store.history(memory_id, observe=False, texts=False) if rev.changed_at <= at]
+    revisions = [rev for rev in store.history(memory_id, texts=False) if rev.changed_at <= at]
     revisions.reverse()
     if revisions and not revisions[0].texts_loaded:
         revisions[0] = store.revision(revisions[0].id)

@@ -47,6 +47,7 @@ class SinceLastLook(QObject):
         store = self.controller.store
 
         def work() -> Digest | None:
+            store.observe()  # what the host changed while the window was closed is in the digest
             if store.watermark() is None:
                 store.mark_seen()  # kept in memory on a read-only store
                 return None
@@ -63,7 +64,12 @@ class SinceLastLook(QObject):
     def show_now(self) -> None:
         """The digest on demand (View menu), whatever it holds."""
         store = self.controller.store
-        self._submit(store.digest, self.digestReady.emit, priority=NOW)
+
+        def work() -> Digest:
+            store.observe()
+            return store.digest()
+
+        self._submit(work, self.digestReady.emit, priority=NOW)
 
     def refresh_marks(self) -> None:
         store = self.controller.store

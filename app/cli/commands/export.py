@@ -29,7 +29,7 @@ from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
 def _with_evidence(store: MemoryStore) -> tuple[list[Memory], dict[int, list[Revision]], EvidenceFound]:
     """Every memory, its revisions, and the archived words of every candidate they name."""
     memories = store.list_memories()
-    histories = {memory.id: store.history(memory.id, observe=False) for memory in memories}
+    histories = {memory.id: store.history(memory.id) for memory in memories}
     ids = [item for memory in memories for item in memory_candidate_ids(memory)]
     ids += [
         item for revisions in histories.values() for revision in revisions for item in revision.candidate_ids

@@ -72,7 +72,7 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
         try:
             memory = store.get(args.id)
         except NotFoundError:
-            raise _not_found(args.id, store.history(args.id, observe=False)) from None
+            raise _not_found(args.id, store.history(args.id)) from None
         now = store.now()
         found = store.evidence(memory_candidate_ids(memory))
     if args.json:

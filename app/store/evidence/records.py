@@ -16,7 +16,6 @@ from app.store.evidence import archive as evidence_archive
 from app.store.evidence import runs as review_runs
 from app.store.evidence import undo as run_undo
 from app.store.evidence.model import Evidence
-from app.store.observe.observer import Observer
 
 
 def _no_run(run_id: str) -> NotFoundError:
@@ -24,9 +23,8 @@ def _no_run(run_id: str) -> NotFoundError:
 
 
 class EvidenceRecords:
-    def __init__(self, db: Database, observer: Observer) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
-        self._observer = observer
 
     def evidence(self, candidate_ids: Sequence[int]) -> dict[int, Evidence]:
         """The archived words, session and compartments of candidates, by id; an id missing from the
@@ -41,14 +39,13 @@ class EvidenceRecords:
 
     def runs(self) -> list[review_runs.Run]:
         """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
-        Observes first, so a host run's inferred changes include what was just rewritten."""
-        self._observer.observe()
+        Observe first (`Observer.observe`) for a host run's inferred changes to include what was just
+        rewritten."""
         with self._db.read() as conn:
             return review_runs.all_runs(conn, self._db.keeping.revisions(), own=self._db.own)
 
     def run(self, run_id: str) -> review_runs.RunDetail:
         """One run with its changes, oldest first; NotFoundError for an id no run has."""
-        self._observer.observe()
         with self._db.read() as conn:
             kept = self._db.keeping.revisions()
             found = review_runs.find_run(conn, run_id, kept, own=self._db.own)

@@ -2,7 +2,8 @@
 the digest of what changed since the person last looked (and marking it seen).
 
 Revisions are stored in `mdash_revisions`; a read-only store adds those it observed in this process
-(`app.store.keeping`). Each read observes first unless told not to.
+(`app.store.keeping`). No read observes: whoever wants outside rewrites among them calls
+`Observer.observe` first.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from app.core.errors import NotFoundError
 from app.core.models import Revision
 from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
-from app.store.observe.observer import Observer
 from app.store.past import as_of as as_of_read
 from app.store.past import as_of_scan
 from app.store.past import blame as blame_read
@@ -27,30 +27,18 @@ from app.store.read.reads import fetch_revision, fetch_revisions, fetch_rows
 
 
 class History:
-    def __init__(
-        self, db: Database, queries: MemoryQueries, evidence: EvidenceRecords, observer: Observer
-    ) -> None:
+    def __init__(self, db: Database, queries: MemoryQueries, evidence: EvidenceRecords) -> None:
         self._db = db
         self._queries = queries
         self._evidence = evidence
-        self._observer = observer
 
     # -- revisions -------------------------------------------------------------------------------------
 
-    def history(
-        self, memory_id: int, *, observe: bool = True, texts: bool = True, newest_whole: bool = False
-    ) -> list[Revision]:
+    def history(self, memory_id: int, *, texts: bool = True, newest_whole: bool = False) -> list[Revision]:
         """Every revision of a memory (deleted ones too), oldest first; `texts=False` reads them without
         their contents (`Revision.texts_loaded` False; `revision` reads one whole), except the newest
-        one's when `newest_whole` (the diff a history panel shows first).
-
-        One read transaction when nothing new is there to observe: a selection in the window reads this
-        and waits for it before its diff."""
-        if not observe or self._observer.looks_tell():
-            with self._db.read() as conn:
-                if not observe or self._observer.nothing_new(conn):
-                    return self._history(conn, memory_id, texts, newest_whole)
-        self._observer.observe()
+        one's when `newest_whole` (the diff a history panel shows first). One read transaction: a
+        selection in the window reads this and waits for it before its diff."""
         with self._db.read() as conn:
             return self._history(conn, memory_id, texts, newest_whole)
 
@@ -77,10 +65,10 @@ class History:
 
     # -- blame and as-of ------------------------------------------------------------------------------
 
-    def blame(self, memory_id: int, *, observe: bool = True) -> blame_read.Blame:
+    def blame(self, memory_id: int) -> blame_read.Blame:
         """Each sentence (or line) of the memory's text with the revision that put it there in its current
         form, and the words of the candidates those revisions cite (`app.store.past.blame`)."""
-        revisions = self.history(memory_id, observe=observe)
+        revisions = self.history(memory_id)
         cited = blame_read.cited_ids(revisions)
         archived = self._evidence.evidence(cited)
         with self._db.read() as conn:
@@ -93,14 +81,13 @@ class History:
         return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
 
     def as_of(self, at: int, ids: Sequence[int] | None = None) -> list[as_of_read.MemoryAsOf]:
-        """Every memory (or those of `ids`) as it was at instant `at`, rebuilt from the revisions after
-        observing outside changes; a memory that did not exist then is left out, one the dashboard has
+        """Every memory (or those of `ids`) as it was at instant `at`, rebuilt from the revisions; a
+        memory that did not exist then is left out, one the dashboard has
         no record of then is marked unknown. An instant after now is now."""
         return self._as_of(at, ids, profile=False)
 
     def _as_of(self, at: int, ids: Sequence[int] | None, *, profile: bool) -> list[as_of_read.MemoryAsOf]:
         """`as_of`; with `profile`, only the memories injected at `at` and those unknown then."""
-        self._observer.observe()
         now = self._db.now()
         at = min(at, now)
         kept = bool(self._db.keeping.revisions())
@@ -137,7 +124,7 @@ class History:
         found = self.as_of(at, [memory_id])
         if found:
             return found[0]
-        if not self.history(memory_id, observe=False) and not self._queries.get_many([memory_id]):
+        if not self.history(memory_id) and not self._queries.get_many([memory_id]):
             raise NotFoundError(f"memory #{memory_id} does not exist")
         raise NotFoundError(f"memory #{memory_id} did not exist at {format_instant(min(at, self._db.now()))}")
 
@@ -154,11 +141,9 @@ class History:
         """The person's last look (None: never), kept per database; in memory on a read-only store."""
         return self._db.keeping.watermark(self._db)
 
-    def digest(self, since: int | None = None, *, observe: bool = True) -> Digest:
-        """What changed since the last look (or since the instant `since`), outside rewrites observed
-        first; `Digest.upto` marks exactly these as seen (`mark_seen`)."""
-        if observe:
-            self._observer.observe()
+    def digest(self, since: int | None = None) -> Digest:
+        """What changed since the last look (or since the instant `since`); `Digest.upto` marks exactly
+        these as seen (`mark_seen`)."""
         mark = None if since is not None else self.watermark()
         start = since if since is not None else (mark.at if mark is not None else None)
         with self._db.read() as conn:
@@ -190,11 +175,9 @@ class History:
 
     def mark_seen(self, upto: Watermark | None = None) -> Watermark:
         """`digest --mark-seen`, the digest dialog's Mark seen, a first open: the watermark moves."""
-        # To `upto` (a digest's), or to everything recorded now. It never bumps the profile version
-        # (nothing the host injects changed).
+        # To `upto` (a digest's), or to everything recorded now (observe first for what the host changed
+        # so far to be seen too). It never bumps the profile version (nothing the host injects changed).
         if upto is None:
-            # What the host changed so far is seen too, and later changes compare with it.
-            self._observer.observe()
             with self._db.read() as conn:
                 newest = digest_read.newest_revision_id(conn) if self._db.own else 0
             upto = Watermark(self._db.now(), newest, self._db.keeping.kept_upto())

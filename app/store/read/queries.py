@@ -14,7 +14,6 @@ from sqlalchemy import Connection, Select, func, select
 from app.core.errors import NotFoundError
 from app.core.models import Candidate, Counts, Memory, MemoryStatus
 from app.store.database import Database
-from app.store.observe.observer import Observer
 from app.store.read.query import (
     MemoryFilter,
     count_by_status,
@@ -39,10 +38,9 @@ FIRST_HITS_CHUNK = 500  # ids per query of `first_hits`
 
 
 class MemoryQueries:
-    def __init__(self, db: Database, search: SearchIndex, observer: Observer) -> None:
+    def __init__(self, db: Database, search: SearchIndex) -> None:
         self._db = db
         self._search = search
-        self._observer = observer
 
     def memories(self, conn: Connection, ids: Sequence[int], now: int, *, trash: bool = True) -> list[Memory]:
         """The memories of `ids`; with `trash`, ids no longer in the host's table come from the trash
@@ -58,10 +56,8 @@ class MemoryQueries:
         self._db.keeping.merge_facts(facts, ids)
         return build_memories(rows, facts, now, self._db.keeping.marks(conn))
 
-    def list_ids(self, flt: MemoryFilter | None = None, *, observe: bool = True) -> list[int]:
-        """The listing's ids in order (observing outside rewrites first, unless told not to)."""
-        if observe:
-            self._observer.observe()
+    def list_ids(self, flt: MemoryFilter | None = None) -> list[int]:
+        """The listing's ids in order."""
         flt = flt or MemoryFilter()
         with self._db.read() as conn:
             ids = list(conn.execute(self._ids_query(conn, flt)).scalars().all())
@@ -87,7 +83,7 @@ class MemoryQueries:
         the listing's first `FIRST_WINDOW * limit` ids, and only a search that leaves the screen short
         there scans every row. A listing without a search is counted (the status index answers)."""
         if flt.trust:  # judged in Python, under the marks: no LIMIT query
-            every = self.list_ids(flt, observe=False)
+            every = self.list_ids(flt)
             return every[:limit], len(every)
         searching = bool(flt.search.strip())
         with self._db.read() as conn:
@@ -149,18 +145,15 @@ class MemoryQueries:
     def list_memories(self, flt: MemoryFilter | None = None) -> list[Memory]:
         return self.get_many(self.list_ids(flt))
 
-    def get(self, memory_id: int, *, observe: bool = True) -> Memory:
-        if observe:
-            self._observer.observe()
+    def get(self, memory_id: int) -> Memory:
         found = self.get_many([memory_id], deleted=False)
         if not found:
             raise NotFoundError(f"memory #{memory_id} does not exist")
         return found[0]
 
     def candidates(self, ids: Sequence[int] | None = None) -> list[Candidate]:
-        """The candidates in the pool (or those of `ids`); a look at the file first, as every listing's,
-        so each candidate shown is archived before the host can consume or prune it."""
-        self._observer.observe()
+        """The candidates in the pool (or those of `ids`). Observe first (`Observer.observe`) to archive
+        each candidate shown before the host can consume or prune it."""
         with self._db.read() as conn:
             return fetch_candidates(conn, ids)
 
@@ -183,7 +176,6 @@ class MemoryQueries:
             )
 
     def profile(self) -> list[Memory]:
-        self._observer.observe()
         now = self._db.now()
         with self._db.read() as conn:
             return self.memories(conn, profile_ids(conn, now, self._db.own), now)
@@ -191,7 +183,6 @@ class MemoryQueries:
     def recall(
         self, search: str = "", *, limit: int | None = None, order: RecallOrder = "recent"
     ) -> list[Memory]:
-        self._observer.observe()
         now = self._db.now()
         with self._db.read() as conn:
             ids = recall_ids(conn, now, self._db.own, search=search, limit=limit, order=order)

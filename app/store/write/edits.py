@@ -58,7 +58,7 @@ class MemoryEdits:
         # As the host writes a promotion (one `now`), of no candidates, its source `user:dashboard`.
         with self._db.write() as ctx:
             memory_id = writes.add_memory(ctx, content)
-        return self._queries.get(memory_id, observe=False)
+        return self._queries.get(memory_id)
 
     def edit(self, memory_id: int, content: str, *, expected: Memory | None = None) -> Memory:
         """`edit`, the window's Edit dialog and its undo: with `expected` (the memory as the person last saw
@@ -68,7 +68,7 @@ class MemoryEdits:
                 self._refuse_moved(ctx, memory_id, expected)
             if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
                 revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
-        return self._queries.get(memory_id, observe=False)
+        return self._queries.get(memory_id)
 
     def update_content(
         self,
@@ -84,7 +84,7 @@ class MemoryEdits:
             writes.update_content(
                 ctx, memory_id, content, appended_candidate_ids, run_id=run_id, source=source
             )
-        return self._queries.get(memory_id, observe=False)
+        return self._queries.get(memory_id)
 
     # -- the candidate pool: refused while the review holds its lease (`_triage`) --------------------
 
@@ -100,7 +100,7 @@ class MemoryEdits:
         # The content defaults to the candidates', joined into one line (`triage.one_line`).
         with self.triage() as ctx:
             memory_id = triage.promote(ctx, candidate_ids, content, run_id=run_id, source=source)
-        return self._queries.get(memory_id, observe=False)
+        return self._queries.get(memory_id)
 
     def merge_candidates(
         self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None
@@ -110,7 +110,7 @@ class MemoryEdits:
         # `content` None keeps the text and adds the candidates' lines.
         with self.triage() as ctx:
             triage.merge(ctx, memory_id, candidate_ids, content)
-        return self._queries.get(memory_id, observe=False)
+        return self._queries.get(memory_id)
 
     def discard_candidates(self, candidate_ids: Sequence[int]) -> int:
         """`discard`, the window's review queue, the demo: candidates deleted unused; returns how many."""
@@ -123,7 +123,7 @@ class MemoryEdits:
         """`hub pull` ("Copy to this machine"): another machine's memory as a new one here (`synced`)."""
         with self._db.write() as ctx:
             memory_id = synced.copy_memory(ctx, memory)
-        return self._queries.get(memory_id, observe=False)
+        return self._queries.get(memory_id)
 
     # -- status, deletion and expiry: one id or many (see the module's docstring) ----------------------
 
@@ -247,7 +247,7 @@ class MemoryEdits:
     def _written(self, asked: Sequence[int], ids: list[int]) -> list[int]: ...
     def _written(self, asked: int | Sequence[int], ids: list[int]) -> Memory | list[int]:
         """What a writer of one id or many returns: the memory (changed or not), or the ids that changed."""
-        return self._queries.get(asked, observe=False) if isinstance(asked, int) else ids
+        return self._queries.get(asked) if isinstance(asked, int) else ids
 
     def sweep(self) -> list[int]:
         """`sweep`, every writable open, the window's minute timer: dismiss memories whose expiry passed."""

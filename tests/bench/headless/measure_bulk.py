@@ -174,7 +174,7 @@ def trust_filter(db: BenchDb, work: Path, rounds: int) -> Result:
 
     def ours() -> Callable[[], object]:
         def run() -> None:
-            found["ours"] = len(store.list_ids(MemoryFilter(status="all", trust="untrusted"), observe=False))
+            found["ours"] = len(store.list_ids(MemoryFilter(status="all", trust="untrusted")))
 
         return run
 

@@ -44,7 +44,7 @@ def test_an_open_store_has_no_file_problem_while_the_host_writes(store: MemorySt
 
 
 def test_a_deleted_database_refuses_every_write(store: MemoryStore, host_db: Path) -> None:
-    store.list_ids()
+    store.observe()
     delete_database(host_db)
     with pytest.raises(DatabaseOpenError, match=f"{REOPEN}.*reopen it") as refused:
         store.edit(5, "Prefers yarn")
@@ -54,14 +54,14 @@ def test_a_deleted_database_refuses_every_write(store: MemoryStore, host_db: Pat
             write()
     problem = store.file_problem()  # what a window polls
     assert problem is not None and REOPEN in problem and "no file is there now" in problem
-    assert store.get(5, observe=False).content == "Prefers pnpm"  # nothing went into the unlinked file
+    assert store.get(5).content == "Prefers pnpm"  # nothing went into the unlinked file
     assert store.list_ids() == [1, 2, 3, 4, 5]  # reads go on, from the file as it was
 
 
 def test_a_database_replaced_by_a_rename_refuses_writes_and_is_left_as_it_is(
     store: MemoryStore, host_db: Path, tmp_path: Path
 ) -> None:
-    store.list_ids()
+    store.observe()
     other = tmp_path / "other.db"
     shutil.copyfile(host_db, other)
     host_sql(other, "UPDATE user_memories SET content = 'from the other file' WHERE id = 5")
@@ -79,7 +79,7 @@ def test_a_file_deleted_during_a_write_keeps_nothing(store: MemoryStore, host_db
     with pytest.raises(DatabaseOpenError, match=REOPEN), store.write() as ctx:
         writes.set_status(ctx, 4, "dismissed")
         delete_database(host_db)
-    assert store.get(4, observe=False).status == "active"  # rolled back, not committed unseen
+    assert store.get(4).status == "active"  # rolled back, not committed unseen
 
 
 def test_a_read_only_store_says_so_too(host_db: Path) -> None:

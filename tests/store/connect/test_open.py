@@ -128,7 +128,7 @@ def test_read_only_observes_in_memory(host_db: Path) -> None:
     host.execute("SELECT count(*) FROM user_memories").fetchone()
     store = MemoryStore.open(host_db, read_only=True, clock=ManualClock(NOW))
     try:
-        store.list_memories()
+        store.observe()
         host_sql(host_db, "UPDATE user_memories SET content='rewritten', updated_at=updated_at+1 WHERE id=4")
         observed = store.observe()
         assert [(r.memory_id, r.source, r.new_content) for r in observed] == [(4, "observed", "rewritten")]

@@ -159,8 +159,9 @@ def test_read_only_flag_with_a_hot_journal_rolls_back_only_a_copy(tmp_path: Path
     finally:
         store.close()
     assert listing(db.parent) == before
-    assert store.database.opened.access is not None and store.database.opened.access.private_folder is not None
-    assert not store.database.opened.access.private_folder.exists()  # the snapshot goes with the store
+    access = store.database.opened.access
+    assert access is not None and access.private_folder is not None
+    assert not access.private_folder.exists()  # the snapshot goes with the store
 
 
 @pytest.mark.parametrize(
@@ -184,7 +185,7 @@ def test_read_only_store_reads_live_while_the_host_has_the_file_open(host_db: Pa
     store = MemoryStore.open(host_db, read_only=True, clock=ManualClock(NOW))
     try:
         assert store.read_only_reason == "opened with --read-only"
-        store.list_ids()
+        store.observe()
         host_sql(host_db, "UPDATE user_memories SET content = 'Lives in Hamburg' WHERE id = 4")
         assert store.get(4).content == "Lives in Hamburg"
         store.close()

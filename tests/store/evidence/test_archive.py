@@ -80,12 +80,12 @@ def test_every_provenance_id_the_dashboard_saw_keeps_its_words(
     seeded_store: MemoryStore, seeded_host: HostDb
 ) -> None:
     store, host_db = seeded_store, seeded_host
-    store.list_ids()  # the dashboard looks: every pending candidate is archived
+    store.observe()  # the dashboard looks: every pending candidate is archived
     host_promotes(host_db, 60, [151, 152])  # the host consumes two
     host_deletes(host_db, [146])  # and prunes one
     update = {"memory_id": 5, "content": "Prefers pnpm, workspaces", "candidate_ids": [141, 143, 145]}
     apply_verdict(store, parse_verdict(verdict(update_existing=[update], consume=[141, 143, 145])))
-    store.list_ids()
+    store.observe()
     memories = store.list_memories(MemoryFilter(status="all"))
     named = {entry.candidate_id for memory in memories for entry in memory.provenance or ()}
     assert {141, 143, 145, 151, 152} <= named
@@ -100,7 +100,7 @@ def test_candidates_deleted_by_the_host_and_consumed_by_a_review_keep_their_word
     seeded_store: MemoryStore, seeded_host: HostDb
 ) -> None:
     store, host_db = seeded_store, seeded_host
-    store.list_ids()  # the dashboard looks at the file
+    store.observe()  # the dashboard looks at the file
     host_deletes(host_db, [151, 152])  # pruned by the host after the look
     result = apply_verdict(store, parse_verdict(seed_verdict()))
     assert result.consumed == len(SEED_UPDATE_IDS)
@@ -121,7 +121,7 @@ def test_the_review_archives_candidates_added_after_the_last_look(
     seeded_store: MemoryStore, seeded_host: HostDb
 ) -> None:
     store, host_db = seeded_store, seeded_host
-    store.list_ids()
+    store.observe()
     host_adds(host_db, 160, "Likes short answers")
     promotion = parse_verdict(
         {
@@ -133,11 +133,14 @@ def test_the_review_archives_candidates_added_after_the_last_look(
     assert store.evidence([160])[160].content == "Likes short answers"
 
 
-def test_reading_the_pool_archives_what_it_shows(seeded_store: MemoryStore, seeded_host: HostDb) -> None:
-    """`candidates` (the CLI's listing of the pool, the window's review queue, the review's prompt) is a
-    look at the file: a candidate shown there keeps its words after the host consumes it."""
+def test_observing_archives_the_pool_before_it_is_shown(
+    seeded_store: MemoryStore, seeded_host: HostDb
+) -> None:
+    """Whoever shows the pool observes first (the CLI's opener, the window's watch, the review's prompt):
+    a candidate shown then keeps its words after the host consumes it."""
     store, host_db = seeded_store, seeded_host
     host_adds(host_db, 180, "Prefers tabs")
+    store.observe()
     shown = {c.id: c.content for c in store.candidates()}
     assert shown[180] == "Prefers tabs"
     host_deletes(host_db, [180])
@@ -167,7 +170,7 @@ def test_odd_candidate_rows_are_archived_as_they_are_and_shown_escaped(
     conn.execute("INSERT INTO user_memory_candidates VALUES (181, 42, 'ses\u202e', NULL, NULL, 1)")
     conn.commit()
     conn.close()
-    store.list_ids()
+    store.observe()
     host_deletes(SqliteHostDb(host_db), [180, 181])
     raw = query(
         host_db,
@@ -187,18 +190,18 @@ def test_odd_candidate_rows_are_archived_as_they_are_and_shown_escaped(
 
 def test_a_look_with_nothing_new_writes_nothing(seeded_store: MemoryStore, seeded_host: HostDb) -> None:
     store, host_db = seeded_store, seeded_host
-    store.list_ids()
+    store.observe()
     archived = host_db.query("SELECT candidate_id, first_seen_at FROM mdash_evidence ORDER BY 1")
     host_db.sql("UPDATE dream_state SET value = value WHERE 1 = 0")  # a commit by someone else
     host_db.sql("INSERT INTO dream_state VALUES ('other', 'x')")
-    store.list_ids()
+    store.observe()
     assert host_db.query("SELECT candidate_id, first_seen_at FROM mdash_evidence ORDER BY 1") == archived
     assert [row[0] for row in archived] == sorted(WORDS)
 
 
 def test_nothing_is_written_to_the_host_tables(seeded_store: MemoryStore, seeded_host: HostDb) -> None:
     before = seeded_host.query("SELECT * FROM user_memory_candidates ORDER BY id")
-    seeded_store.list_ids()
+    seeded_store.observe()
     assert seeded_host.query("SELECT * FROM user_memory_candidates ORDER BY id") == before
 
 
@@ -207,11 +210,11 @@ def test_a_read_only_store_keeps_its_archive_in_memory(seeded_host: HostDb, cloc
     with host_has_it_open(host_db):  # read live: the store sees the host's later commits
         read_only = MemoryStore.open(host_db.target, read_only=True, clock=clock)
         try:
-            read_only.list_ids()
+            read_only.observe()
             host_adds(host_db, 200, "added after the first look")
-            read_only.list_ids()  # a later look keeps only what is new
+            read_only.observe()  # a later look keeps only what is new
             host_deletes(host_db, [141, 143, 200])
-            read_only.list_ids()
+            read_only.observe()
             found = read_only.evidence([141, 143, 200, 46])
             assert found[141].content == WORDS[141] and found[143].content == WORDS[143]
             assert found[200].content == "added after the first look"
@@ -224,13 +227,13 @@ def test_a_read_only_store_keeps_its_archive_in_memory(seeded_host: HostDb, cloc
 def test_a_read_only_store_reads_the_stored_archive_too(seeded_host: HostDb, clock: ManualClock) -> None:
     host_db = seeded_host
     writable = MemoryStore.open(host_db.target, clock=clock)
-    writable.list_ids()
+    writable.observe()
     writable.close()
     host_deletes(host_db, [141])
     host_adds(host_db, 190, "later")
     read_only = MemoryStore.open(host_db.target, read_only=True, clock=clock)
     try:
-        read_only.list_ids()
+        read_only.observe()
         host_deletes(host_db, [190])
         found = read_only.evidence([141, 190])
         assert found[141].content == WORDS[141] and found[190].content == "later"
@@ -250,9 +253,9 @@ def test_without_autoincrement_a_reused_id_below_the_watermark_is_still_found(tm
     conn.close()
     store = MemoryStore.open(path, clock=ManualClock(REVIEW_TIME))
     try:
-        store.list_ids()
+        store.observe()
         host_sql(path, "INSERT INTO user_memory_candidates VALUES (3, 'three', 's', NULL, NULL, 1)")
-        store.list_ids()
+        store.observe()
         assert store.evidence([3])[3].content == "three"
     finally:
         store.close()

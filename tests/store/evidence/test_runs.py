@@ -95,12 +95,12 @@ def test_undo_restores_content_and_status_changed_in_one_run_as_one_revision(
     seeded_store: MemoryStore, seeded_host: HostDb
 ) -> None:
     store, host = seeded_store, seeded_host
-    store.list_ids()
+    store.observe()
     start = REVIEW_TIME + HOUR
     host_rewrites(host, 1, "Works in Go", start, status="dismissed")
     host_rewrites(host, 1, "Works in Go only", start + 10, status="dismissed")
     add_dream_run(host, 9, start - 1, start + 60_000, review_tasks("review-user-memories"))
-    store.list_ids()
+    store.observe()
     before = len(store.history(1))
     ((_, revision_id),) = store.undo_run("host:9").restored
     memory = store.get(1)
@@ -146,7 +146,7 @@ def test_host_runs_with_inferred_changes_and_unreadable_rows(
     seeded_store: MemoryStore, seeded_host: HostDb
 ) -> None:
     store, host = seeded_store, seeded_host
-    store.list_ids()
+    store.observe()
     start = REVIEW_TIME + HOUR
     host_rewrites(host, 4, "Lives in Lisbon", start + 5)
     add_dream_run(host, 1, start, start + 60_000, review_tasks("verify", "review-user-memories"))
@@ -154,6 +154,7 @@ def test_host_runs_with_inferred_changes_and_unreadable_rows(
     add_dream_run(host, 3, start - HOUR, start - HOUR, "{not json")
     add_dream_run(host, 4, start, start, '{"name": "review-user-memories"}')  # an object, not a list
     add_dream_run(host, 5, start - 2 * HOUR, start - 2 * HOUR, '[1, {"name": 5}, "review-user-memories"]')
+    store.observe()
     found = {run.run_id: run for run in store.runs()}
     assert set(found) == {"host:1", "host:3", "host:4", "host:5"}
     assert found["host:1"].inferred == 1 and found["host:1"].readable
@@ -181,11 +182,11 @@ def test_odd_cells_of_a_host_run_are_notes(store: MemoryStore, host_db: Path) ->
 
 def test_a_host_run_can_be_undone(seeded_store: MemoryStore, seeded_host: HostDb) -> None:
     store, host = seeded_store, seeded_host
-    store.list_ids()
+    store.observe()
     start = REVIEW_TIME + HOUR
     host_rewrites(host, 4, "Lives in Lisbon", start)
     add_dream_run(host, 7, start - 1, start + 1, review_tasks("review-user-memories"))
-    store.list_ids()  # the rewrite is observed
+    store.observe()  # the rewrite is observed
     result = store.undo_run("host:7")
     assert [mid for mid, _ in result.restored] == [4]
     assert store.get(4).content == "Lives in Berlin (CET)"
@@ -212,11 +213,11 @@ def test_a_read_only_store_attributes_what_it_observed_in_memory(
 
 
 def attributes_in_memory(read_only: MemoryStore, host: HostDb) -> None:
-    read_only.list_ids()
+    read_only.observe()
     start = REVIEW_TIME + HOUR
     host_rewrites(host, 4, "Lives in Lisbon", start)
     add_dream_run(host, 8, start - 1, start + 1, review_tasks("review-user-memories"))
-    read_only.list_ids()
+    read_only.observe()
     (run,) = read_only.runs()  # the store has no tables of its own: its observations live in memory
     assert run.inferred == 1
     (change,) = read_only.run("host:8").changes

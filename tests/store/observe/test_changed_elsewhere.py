@@ -15,8 +15,8 @@ NOW = 1_800_000_000_000
 def test_own_writes_do_not_count_and_the_hosts_do(host_db: Path) -> None:
     store = MemoryStore.open(host_db, clock=ManualClock(NOW))
     assert store.changed_elsewhere()  # nothing looked at yet: it cannot tell
-    store.list_ids()  # records every memory's baseline (a write), then
-    store.list_ids()  # a look that finds nothing new
+    store.observe()  # records every memory's baseline (a write), then
+    store.observe()  # a look that finds nothing new
     assert not store.changed_elsewhere()
     store.edit(2, "Prefers tabs, width 4")
     store.index_pending_changes()
@@ -25,14 +25,14 @@ def test_own_writes_do_not_count_and_the_hosts_do(host_db: Path) -> None:
         host_db, "UPDATE user_memories SET content = 'Lives in Hamburg', updated_at = ? WHERE id = 4", (NOW,)
     )
     assert store.changed_elsewhere()
-    store.list_ids()  # records the rewrite (a write of its own), then
-    store.list_ids()  # a look that finds nothing new
+    store.observe()  # records the rewrite (a write of its own), then
+    store.observe()  # a look that finds nothing new
     assert not store.changed_elsewhere()
     store.close()
 
 
 def test_a_read_only_store_over_a_memory_log_always_says_yes(host_db: Path) -> None:
     store = MemoryStore.open(host_db, clock=ManualClock(NOW), read_only=True)
-    store.list_ids()
+    store.observe()
     assert store.changed_elsewhere()
     store.close()

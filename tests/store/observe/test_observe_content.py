@@ -52,7 +52,7 @@ def running_host(host_db: Path) -> Iterator[sqlite3.Connection]:
 
 
 def test_a_same_millisecond_rewrite_is_an_observed_revision(store: MemoryStore, host_db: Path) -> None:
-    store.list_ids()
+    store.observe()
     updated_at = query(host_db, "SELECT updated_at FROM user_memories WHERE id = 4")
     host_rewrite(host_db, 4, "Lives in Hamburg (CET)")
     assert query(host_db, "SELECT updated_at FROM user_memories WHERE id = 4") == updated_at
@@ -66,11 +66,11 @@ def test_a_same_millisecond_rewrite_is_an_observed_revision(store: MemoryStore, 
 def test_search_finds_the_new_text_once_indexed(store: MemoryStore, host_db: Path) -> None:
     if not has_table(host_db, "mdash_search"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
-    store.list_ids()
+    store.observe()
     while store.index_pending_changes():
         pass
     host_rewrite(host_db, 4, "Lives in Hamburg (CET)")
-    store.list_ids()  # observes the rewrite
+    store.observe()  # observes the rewrite
     while store.index_pending_changes():
         pass
     assert search_index_intact(host_db)
@@ -96,7 +96,7 @@ def test_a_read_only_store_sees_a_same_millisecond_rewrite(
 ) -> None:
     store = MemoryStore.open(host_db, read_only=True, clock=ManualClock(REVIEW_TIME))
     try:
-        store.list_ids()
+        store.observe()
         host_rewrite(host_db, 4, "Lives in Hamburg (CET)")
         observed = store.observe()
         assert [(r.memory_id, r.previous_content, r.new_content) for r in observed] == [
@@ -125,7 +125,7 @@ def _seen_is_exact(path: Path) -> bool:
 def test_odd_contents_are_seen_byte_for_byte_and_never_found_changed_again(
     store: MemoryStore, host_db: Path
 ) -> None:
-    store.list_ids()
+    store.observe()
     _store_odd_contents(host_db)
     assert {r.memory_id for r in store.observe()} == {3, 4}
     assert _seen_is_exact(host_db)

@@ -53,7 +53,7 @@ def pg(postgres_db: str, tmp_path: Path) -> Iterator[tuple[MemoryStore, Postgres
 
 def test_own_writes_are_no_outside_change_and_the_hosts_are(pg: tuple[MemoryStore, PostgresHostDb]) -> None:
     store, host = pg
-    store.list_ids()
+    store.observe()
     assert not store.changed_elsewhere()
     store.edit(5, "Prefers pnpm, always")  # our own commit
     store.dismiss(4)
@@ -68,7 +68,7 @@ def test_own_writes_are_no_outside_change_and_the_hosts_are(pg: tuple[MemoryStor
 
 def test_a_rewrite_keeping_updated_at_is_seen(pg: tuple[MemoryStore, PostgresHostDb]) -> None:
     store, host = pg
-    store.list_ids()
+    store.observe()
     host.sql("UPDATE user_memories SET content = 'Prefers tabs, always' WHERE id = 2")
     assert store.changed_elsewhere()
     assert [revision.memory_id for revision in store.observe()] == [2]
@@ -78,7 +78,7 @@ def test_a_commit_elsewhere_that_changes_nothing_costs_one_scan(
     pg: tuple[MemoryStore, PostgresHostDb],
 ) -> None:
     store, host = pg
-    store.list_ids()
+    store.observe()
     host.sql("INSERT INTO dream_state VALUES ('other', 'x')")  # a commit, not to the memories
     assert store.changed_elsewhere()  # the snapshot cannot tell which table: a scan tells
     assert store.observe() == []
@@ -91,7 +91,7 @@ def test_a_transaction_running_during_the_look_is_seen_when_it_commits(
     store, host = pg
     with psycopg.connect(libpq_conninfo(host.url)) as other:
         other.execute("UPDATE user_memories SET content = 'Lives in Lisbon' WHERE id = 4")  # not committed
-        store.list_ids()  # the look: that transaction still runs
+        store.observe()  # the look: that transaction still runs
         assert not store.changed_elsewhere()
         other.commit()
     assert store.changed_elsewhere()
@@ -101,7 +101,7 @@ def test_a_transaction_running_during_the_look_is_seen_when_it_commits(
 def test_a_read_only_store_tells_too(postgres_db: str, tmp_path: Path) -> None:
     host = seed_postgres(postgres_db, tmp_path)
     with closing(MemoryStore.open(postgres_db, read_only=True, clock=ManualClock(NOW))) as store:
-        store.list_ids()
+        store.observe()
         assert not store.changed_elsewhere()
         host.sql("UPDATE user_memories SET content = 'Works in Go' WHERE id = 1")
         assert store.changed_elsewhere()

@@ -53,14 +53,14 @@ def host_writes(host: HostDb, now: int) -> None:
 @pytest.fixture
 def timeline(seeded_store: MemoryStore, clock: ManualClock, seeded_host: HostDb) -> MemoryStore:
     store, host_db = seeded_store, seeded_host
-    store.list_ids()  # t0: the first look
+    store.observe()  # t0: the first look
     clock.set(at(1))
     store.edit(4, "Lives in Berlin (CET). Works remotely.")
     clock.set(at(2))
     assert store.promote([141]).id == 6
     host_writes(host_db, at(3))
     clock.set(at(3.75))
-    store.list_ids()  # the dashboard observes the host's writes
+    store.observe()  # the dashboard observes the host's writes
     clock.set(at(4))
     store.dismiss(1)
     clock.set(at(5))
@@ -168,21 +168,22 @@ def test_the_query_agrees_with_the_revisions_read_one_by_one(timeline: MemorySto
         found = sorted(fetch_facts(conn, at(hours)), key=lambda item: item.memory_id)
     assert [item.memory_id for item in found] == [1, 2, 3, 4, 5, 6, 7]
     for item in found:
-        assert facts_from_history(item, timeline.history(item.memory_id, observe=False), at(hours)) == item
+        assert facts_from_history(item, timeline.history(item.memory_id), at(hours)) == item
 
 
 def test_read_only_store_uses_what_it_observed_in_memory(seeded_host: HostDb, clock: ManualClock) -> None:
     host_db = seeded_host
     MemoryStore.open(host_db.target, clock=clock).close()  # the own tables exist; the first look is in them
     writable = MemoryStore.open(host_db.target, clock=clock)
-    writable.list_ids()
+    writable.observe()
     writable.close()
     with host_has_it_open(host_db):  # the host has the file open: the read-only store reads live
         store = MemoryStore.open(host_db.target, clock=clock, read_only=True)
         try:
-            store.list_ids()
+            store.observe()
             clock.set(at(2))
             host_writes(host_db, at(1))
+            store.observe()
             assert content(store, at(1) - 1)[5] == "Prefers pnpm"
             assert content(store, at(1))[5] == "Prefers pnpm, never yarn"
         finally:
@@ -199,7 +200,7 @@ def test_odd_host_rows_are_shown_not_raised(host_db: Path, clock: ManualClock) -
     conn.close()
     store = MemoryStore.open(host_db, clock=clock)
     try:
-        store.list_ids()
+        store.observe()
         odd = store.memory_as_of(8, clock.now_ms())
         assert odd.known and odd.content == "hi\ufffd"
         assert odd.status == "x'616374697665'" and not odd.injected  # a blob 'active' is not injected
@@ -252,11 +253,11 @@ def test_the_whole_past_at_once_reads_odd_rows_as_one_by_one(
     host.commit()
     store = MemoryStore.open(host_db, clock=clock)
     try:
-        store.list_ids()  # t0: the first look
+        store.observe()  # t0: the first look
         clock.set(at(1))
         host.executescript(_ODD_REWRITES)
         clock.set(at(1.5))
-        store.list_ids()  # observed: a revision each
+        store.observe()  # observed: a revision each
         clock.set(at(2))
         store.edit(4, "Lives in Berlin (CET). Works remotely.")  # a revision after the instants below
         clock.set(at(3))

@@ -102,7 +102,7 @@ class Writer:
             self.host_write(live, now)
 
     def restore_old_text(self, memory_id: int) -> None:
-        texts = [rev for rev in self.store.history(memory_id, observe=False) if rev.new_content is not None]
+        texts = [rev for rev in self.store.history(memory_id) if rev.new_content is not None]
         if texts:
             self.store.restore(memory_id, self.rng.choice(texts).id)
 
@@ -120,7 +120,7 @@ class Writer:
             self.host_row(now, rewritten=choice >= 0.75)
         else:
             host_sql(self.path, "DELETE FROM user_memories WHERE id = ?", (memory_id,))
-        self.store.list_ids()  # the store's next read observes it
+        self.store.observe()  # the store's next read observes it
 
     def host_row(self, now: int, *, rewritten: bool) -> None:
         """A new row of the host's; `rewritten`: promoted earlier and rewritten before the store saw it."""
@@ -151,7 +151,7 @@ def timeline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Timeline]:
     conn.close()
     clock = ManualClock(REVIEW_TIME)
     store = MemoryStore.open(path, clock=clock)
-    store.list_ids()  # the first look
+    store.observe()  # the first look
     made = Timeline(store, clock.now_ms())
     made.states.append((clock.now_ms(), _host_truth(path)))
     writer = Writer(store, path, clock, rng)
@@ -193,7 +193,7 @@ def _instants(timeline: Timeline) -> list[int]:
 def test_the_timeline_has_what_the_reads_must_handle(timeline: Timeline) -> None:
     with timeline.store.database.read() as conn:
         facts = fetch_facts(conn, timeline.store.now())
-    kinds = {rev.kind for item in facts for rev in timeline.store.history(item.memory_id, observe=False)}
+    kinds = {rev.kind for item in facts for rev in timeline.store.history(item.memory_id)}
     assert kinds == set(RevisionKind)
     assert len(facts) >= EARLIER_ROWS + WRITES // 4
     assert timeline.arrived_rewritten
@@ -209,7 +209,7 @@ def test_the_whole_past_read_at_once_is_the_one_rebuilt_revision_by_revision(
     store = timeline.store
     with store.database.read() as conn:
         everyone = [item.memory_id for item in fetch_facts(conn, store.now())]
-    histories = {mid: store.history(mid, observe=False) for mid in everyone}
+    histories = {mid: store.history(mid) for mid in everyone}
     for when in _instants(timeline):
         expected = _reference(timeline, histories, when)
         assert store.as_of(when) == expected, when

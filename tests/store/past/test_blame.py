@@ -29,7 +29,7 @@ def texts(blame: Blame) -> list[tuple[str, str]]:
 
 def test_first_seen_text_is_not_guessed(seeded_store: MemoryStore, clock: ManualClock) -> None:
     store = seeded_store
-    store.list_ids()
+    store.observe()
     blame = store.blame(4)
     (line,) = blame.lines
     assert line.text == "Lives in Berlin (CET)"
@@ -40,7 +40,7 @@ def test_first_seen_text_is_not_guessed(seeded_store: MemoryStore, clock: Manual
 
 def test_edit_then_review_then_restore(seeded_store: MemoryStore, clock: ManualClock) -> None:
     store = seeded_store
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     edited = store.edit(5, "Prefers pnpm. Uses workspaces.")
     edit_rev = store.history(5)[-1].id
@@ -91,7 +91,7 @@ def test_edit_then_review_then_restore(seeded_store: MemoryStore, clock: ManualC
 
 def test_restore_owns_the_sentences_it_brings_back(seeded_store: MemoryStore, clock: ManualClock) -> None:
     store = seeded_store
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin (CET). Works remotely.")
     clock.advance(HOUR)
@@ -110,13 +110,14 @@ def test_outside_rewrite_is_the_hosts(
     seeded_store: MemoryStore, seeded_host: HostDb, clock: ManualClock
 ) -> None:
     store = seeded_store
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     seeded_host.sql(
         "UPDATE user_memories SET content = ?, updated_at = ? WHERE id = 1",
         ("Works mostly in Python and TypeScript\nAvoids Java.", clock.now_ms()),
     )
-    blame = store.blame(1)  # observes the rewrite first
+    store.observe()  # the rewrite recorded first
+    blame = store.blame(1)
     assert texts(blame) == [
         ("Works mostly in Python and TypeScript", FIRST_SEEN),
         ("Avoids Java.", RevisionSource.OBSERVED),
@@ -126,7 +127,7 @@ def test_outside_rewrite_is_the_hosts(
 
 def test_multi_line_content_is_blamed_by_line(seeded_store: MemoryStore, clock: ManualClock) -> None:
     store = seeded_store
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin (CET).\nCommutes by bike. Likes trains.\nSpeaks German.")
     first = store.history(4)[-1].id
@@ -144,7 +145,7 @@ def test_multi_line_content_is_blamed_by_line(seeded_store: MemoryStore, clock: 
 
 def test_evidence_words_of_the_candidates_cited(seeded_store: MemoryStore, clock: ManualClock) -> None:
     store = seeded_store
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.update_content(4, "Lives in Berlin (CET). Runs pytest -q.", [151], run_id="run-2", source="review")
     blame = store.blame(4)
@@ -167,7 +168,7 @@ def test_evidence_from_the_pool_was_never_archived(host_db: Path, clock: ManualC
     # A store without the archive table reads a cited candidate's words from the host's pool: the same
     # `Evidence`, with no archiving instant to claim (null in JSON).
     store = MemoryStore.open(host_db, clock=clock)
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.update_content(4, "Lives in Berlin (CET). Runs pytest -q.", [151], run_id="r", source="review")
     store.close()
@@ -192,7 +193,7 @@ def test_evidence_from_the_pool_was_never_archived(host_db: Path, clock: ManualC
 
 def test_deleted_memory_blames_its_last_text(seeded_store: MemoryStore, clock: ManualClock) -> None:
     store = seeded_store
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin. Bikes.")
     clock.advance(HOUR)
@@ -206,8 +207,9 @@ def test_read_only_store_blames_what_it_observed(seeded_host: HostDb, clock: Man
     with host_has_it_open(seeded_host):  # the host has the file open: a read-only store reads it live
         store = MemoryStore.open(seeded_host.target, clock=clock, read_only=True)
         try:
-            store.list_ids()
+            store.observe()
             seeded_host.sql("UPDATE user_memories SET content = 'Prefers tabs. Always.' WHERE id = 2")
+            store.observe()
             blame = store.blame(2)
             assert texts(blame) == [
                 ("Prefers tabs.", RevisionSource.OBSERVED),

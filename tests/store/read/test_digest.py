@@ -44,6 +44,7 @@ def opened(path: Path, at: int, *, read_only: bool = False) -> MemoryStore:
 def looked(host_db: Path) -> Iterator[MemoryStore]:
     """The seed's store at REVIEW_TIME, just after a look."""
     store = opened(host_db, REVIEW_TIME)
+    store.observe()
     store.mark_seen()
     yield store
     store.close()
@@ -68,6 +69,7 @@ def test_no_look_yet_then_mark_seen_leaves_nothing_new(host_db: Path) -> None:
 
 def test_an_outside_rewrite_made_while_nothing_was_open_shows(host_db: Path) -> None:
     store = opened(host_db, REVIEW_TIME)
+    store.observe()
     store.mark_seen()
     store.close()
     rewritten_at = REVIEW_TIME + HOUR
@@ -80,6 +82,7 @@ def test_an_outside_rewrite_made_while_nothing_was_open_shows(host_db: Path) -> 
     host_process(host_db, "DELETE FROM user_memories WHERE id = 3")
     store = opened(host_db, REVIEW_TIME + 2 * HOUR)
     try:
+        store.observe()
         digest = store.digest()
         kinds = {(c.memory_id, c.kind, c.by) for c in digest.changes}
         assert kinds == {
@@ -142,6 +145,7 @@ def test_since_reads_by_time_and_leaves_the_watermark(looked: MemoryStore, host_
 def look_then_host_rewrites_4(host_db: Path) -> None:
     """A look (then closed), and the host's rewrite of #4 by another process."""
     writer = opened(host_db, REVIEW_TIME)
+    writer.observe()
     writer.mark_seen()
     writer.close()
     host_process(
@@ -156,8 +160,10 @@ def test_a_read_only_store_keeps_its_look_in_memory(host_db: Path) -> None:
     before = query(host_db, "SELECT key, value FROM mdash_meta ORDER BY key")
     store = opened(host_db, REVIEW_TIME + HOUR, read_only=True)
     try:
+        store.observe()
         assert [(c.memory_id, c.kind) for c in store.digest().changes] == [(4, ChangeKind.REWRITTEN)]
         assert store.changed_since_look() == frozenset({4})
+        store.observe()
         store.mark_seen()
         assert not store.digest()
         assert store.changed_since_look() == frozenset()
@@ -209,6 +215,7 @@ def test_marking_a_digest_seen_leaves_what_came_after_it_new(host_db: Path) -> N
     look_then_host_rewrites_4(host_db)
     store = opened(host_db, REVIEW_TIME + HOUR)
     try:
+        store.observe()
         shown = store.digest()
         assert [c.memory_id for c in shown.changes] == [4]
         host_process(

@@ -48,7 +48,7 @@ def test_first_ids_is_the_head_of_the_listing_and_its_size(
 
 
 def test_first_ids_does_not_observe(listing_store: MemoryStore, tmp_path: Path) -> None:
-    listing_store.list_ids()
+    listing_store.observe()
     host_sql(
         tmp_path / "context.db",
         "UPDATE user_memories SET content = 'Rewritten by the host', updated_at = ? WHERE id = 12",
@@ -56,6 +56,7 @@ def test_first_ids_does_not_observe(listing_store: MemoryStore, tmp_path: Path) 
     )
     ids, total = listing_store.first_ids(MemoryFilter(search="Rewritten"), 5)
     assert (ids, total) == ([12], 1)
-    assert [r.source for r in listing_store.history(12, observe=False)] == []  # nothing recorded yet
+    assert [r.source for r in listing_store.history(12)] == []  # nothing recorded yet
+    listing_store.observe()
     assert [r.source for r in listing_store.history(12)] == ["observed"]
     listing_store.close()

@@ -45,29 +45,32 @@ def test_newest_whole_reads_the_newest_revisions_texts_and_no_other(store: Memor
     assert store.history(4_000, texts=False, newest_whole=True) == []  # no revisions: nothing to read
 
 
-def test_history_still_observes_a_rewrite_committed_elsewhere(host_db: Path, store: MemoryStore) -> None:
-    # The read looks for outside commits in its own transaction; one found means an observation first.
-    store.history(5, texts=False, newest_whole=True)
+def test_history_shows_a_rewrite_committed_elsewhere_once_observed(host_db: Path, store: MemoryStore) -> None:
+    # A read never observes: the window's watch (or a CLI command) observes, then reads.
+    store.observe()
     host_sql(
         host_db,
         "UPDATE user_memories SET content = 'Prefers yarn', updated_at = ? WHERE id = 5",
         (REVIEW_TIME + 1,),
     )
+    assert all(rev.source != "observed" for rev in store.history(5, texts=False, newest_whole=True))
+    store.observe()
     newest = store.history(5, texts=False, newest_whole=True)[-1]
     assert newest.source == "observed" and newest.new_content == "Prefers yarn" and newest.texts_loaded
-    assert store.history(5, texts=False, newest_whole=True, observe=False)[-1] == newest
+    assert store.history(5, texts=False, newest_whole=True)[-1] == newest
 
 
 def test_revisions_kept_in_memory_on_a_read_only_store(host_db: Path) -> None:
     host = sqlite3.connect(host_db)  # the host has the file open (its -wal, -shm exist): a live read
     host.execute("SELECT count(*) FROM user_memories").fetchone()
     store = MemoryStore.open(host_db, read_only=True, clock=ManualClock(REVIEW_TIME))
-    store.list_ids()
+    store.observe()
     host_sql(
         host_db,
         "UPDATE user_memories SET content = 'Lives in Hamburg', updated_at = ? WHERE id = 4",
         (REVIEW_TIME,),
     )
+    store.observe()
     observed = store.history(4, texts=False)[-1]
     assert observed.id < 0 and observed.texts_loaded  # kept in memory, whole
     assert store.revision(observed.id).new_content == "Lives in Hamburg"

@@ -82,7 +82,7 @@ def test_index_is_built_and_finds_exactly_what_the_scan_finds(many: Path) -> Non
 
 def test_outside_rewrites_and_deletes_reach_the_index(many: Path) -> None:
     store = MemoryStore.open(many, clock=ManualClock(NOW))
-    store.list_ids()
+    store.observe()
     host_sql(
         many, "UPDATE user_memories SET content = 'now about kubernetes', updated_at = ? WHERE id = 7", (NOW,)
     )
@@ -97,7 +97,7 @@ def test_outside_rewrites_and_deletes_reach_the_index(many: Path) -> None:
 
 def test_filled_in_small_steps(many: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = MemoryStore.open(many, clock=ManualClock(NOW))
-    first.list_ids()  # the baseline of every memory in mdash_seen, indexed as it is recorded
+    first.observe()  # the baseline of every memory in mdash_seen, indexed as it is recorded
     first.close()
     conn = sqlite3.connect(many)
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'mdash_search'").fetchone():
@@ -131,7 +131,7 @@ def test_read_only_and_unobserved_searches_scan(many: Path) -> None:
     reader.close()
     writer = MemoryStore.open(many, clock=ManualClock(NOW))
     # Not observed yet: mdash_seen still has the old text, so the index must not be trusted.
-    assert set(writer.list_ids(MemoryFilter(status="all", search="kubernetes"), observe=False)) == {3}
+    assert set(writer.list_ids(MemoryFilter(status="all", search="kubernetes"))) == {3}
     writer.close()
 
 
@@ -139,7 +139,7 @@ def test_writes_leave_indexing_to_idle_steps_and_searches_stay_exact(many: Path)
     store = MemoryStore.open(many, clock=ManualClock(NOW))
     if not has_table(many, "mdash_search"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
-    store.list_ids()
+    store.observe()
     while store.index_pending_changes():  # the baseline of every memory, recorded by that first look
         pass
     assert pending_index_changes(many) == 0 and search_index_intact(many)
@@ -152,7 +152,7 @@ def test_writes_leave_indexing_to_idle_steps_and_searches_stay_exact(many: Path)
             (NOW + memory_id, memory_id + 100),
         )
     host_sql(many, "DELETE FROM user_memories WHERE id IN (20, 21)")
-    store.list_ids()  # observes the host's rewrites and deletes
+    store.observe()  # observes the host's rewrites and deletes
     assert pending_index_changes(many) == 14
     assert not search_index_intact(many)  # the index still holds the old texts
     for text in [*QUERIES, "kubernetes", "helm", "rewrote"]:
@@ -174,7 +174,7 @@ def test_indexing_goes_in_steps_and_a_downgrade_indexes_what_waits(
     store = MemoryStore.open(many, clock=ManualClock(NOW))
     if not has_table(many, "mdash_search"):
         pytest.skip("this SQLite has no FTS5 trigram tokenizer")
-    store.list_ids()  # 300 baselines wait to be indexed
+    store.observe()  # 300 baselines wait to be indexed
     monkeypatch.setattr(search_index, "INDEX_CHUNK", 7)
     assert store.index_pending_changes() is True
     assert pending_index_changes(many) == 300 - 7

@@ -60,7 +60,9 @@ def many(postgres_db: str) -> Iterator[tuple[MemoryStore, PostgresHostDb]]:
 
 
 def _search(store: MemoryStore, text: str, *, observe: bool = True) -> set[int]:
-    return set(store.list_ids(MemoryFilter(status="all", search=text), observe=observe))
+    if observe:
+        store.observe()
+    return set(store.list_ids(MemoryFilter(status="all", search=text)))
 
 
 def _narrowed(store: MemoryStore, text: str) -> list[str]:
@@ -78,7 +80,7 @@ def test_the_index_is_on_our_copy_and_finds_exactly_what_the_scan_finds(
     ]
     indexes = "SELECT indexname FROM pg_indexes WHERE tablename = 'user_memories' ORDER BY 1"
     assert host.query(indexes) == [("idx_um_status",), ("user_memories_pkey",)]  # the host's own, no more
-    store.list_ids()
+    store.observe()
     assert _narrowed(store, "berlin review") == ["berlin", "review"]
     for text in QUERIES:
         assert _search(store, text) == _scan(host, text), text
@@ -86,7 +88,7 @@ def test_the_index_is_on_our_copy_and_finds_exactly_what_the_scan_finds(
 
 def test_an_outside_rewrite_is_found_before_it_is_observed(many: tuple[MemoryStore, PostgresHostDb]) -> None:
     store, host = many
-    store.list_ids()
+    store.observe()
     host.sql("UPDATE user_memories SET content = 'now about kubernetes' WHERE id = 7")
     host.sql("DELETE FROM user_memories WHERE id = 8")
     assert _narrowed(store, "kubernetes") == []  # our copy is stale: the index is not trusted
@@ -103,7 +105,7 @@ def test_an_outside_rewrite_is_found_before_it_is_observed(many: tuple[MemorySto
 def test_a_common_term_scans(many: tuple[MemoryStore, PostgresHostDb]) -> None:
     """Past `cap` hits the index is not asked (the scan is as fast); too short a term cannot be narrowed."""
     store, _ = many
-    store.list_ids()
+    store.observe()
     with store.database.read() as conn:
         chosen = search_index.selective_terms(conn, ["pnpm", "nothing-like-this", "pn"], cap=5)
     assert chosen == ["nothing-like-this"]
@@ -127,7 +129,7 @@ def test_without_the_right_to_create_the_extension_there_is_no_index_and_search_
             assert admin.query(
                 "SELECT count(*) FROM pg_indexes WHERE indexname = ?", (server_index.INDEX_NAME,)
             ) == [(0,)]
-            store.list_ids()
+            store.observe()
             assert _narrowed(store, "berlin") == []
             for text in QUERIES:
                 assert _search(store, text) == _scan(admin, text), text

@@ -50,7 +50,7 @@ def test_dismiss_many_is_one_bump_and_one_revision_each(store: MemoryStore, host
     ids=["dismiss", "reactivate", "delete", "expiry", "restore"],
 )
 def test_one_bad_id_changes_nothing(store: MemoryStore, host_db: Path, write: object) -> None:
-    store.list_ids()  # the first look's baseline is written before the snapshot
+    store.observe()  # the first look's baseline is written before the snapshot
     before = snapshot(host_db)
     with pytest.raises((NotFoundError, InvalidInputError)) as raised:
         write(store)  # type: ignore[operator]
@@ -87,7 +87,7 @@ def test_delete_many_then_restore_them_from_the_trash(store: MemoryStore, host_d
 
 
 def test_an_observed_delete_is_in_the_trash_and_comes_back(store: MemoryStore, host_db: Path) -> None:
-    store.list_ids()  # seen
+    store.observe()  # seen
     host_sql(host_db, "DELETE FROM user_memories WHERE id = 4")
     store.observe()
     [gone] = store.list_memories(MemoryFilter(status="deleted"))

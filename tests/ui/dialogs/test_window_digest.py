@@ -39,6 +39,7 @@ def menu_actions(window: MainWindow, title: str) -> list[QAction]:
 def looked_then_rewritten(host_db: Path) -> None:
     """A look, then the host rewrites #4 while nothing has the file open."""
     store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    store.observe()
     store.mark_seen()
     store.close()
     host_sql(
@@ -85,6 +86,7 @@ def test_the_digest_opens_with_the_outside_rewrite_and_opens_its_card(
 
 def test_a_change_the_filter_hides_opens_under_all(qtbot: QtBot, host_db: Path, tmp_path: Path) -> None:
     store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    store.observe()
     store.mark_seen()
     store.dismiss(1)
     window = make_window(qtbot, store, tmp_path)
@@ -120,6 +122,7 @@ def test_a_first_open_records_the_look_and_shows_nothing(qtbot: QtBot, host_db: 
 
 def test_on_demand_from_the_view_menu_and_its_key(qtbot: QtBot, host_db: Path, tmp_path: Path) -> None:
     store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    store.observe()
     store.mark_seen()
     window = make_window(qtbot, store, tmp_path)
     assert window.acts.digest.shortcut().toString() == "Ctrl+Shift+L"
