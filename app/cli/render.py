@@ -13,15 +13,15 @@ from typing import Any
 
 from app.core.clock import format_instant
 from app.core.models import Candidate, Memory, Revision, RevisionKind
-from app.core.screening import make_visible
-from app.present.card import MALFORMED, card_meta, shown_word
-from app.present.timefmt import relative
-from app.store.evidence.model import (
+from app.core.models.evidence import (
     Evidence,
     evidence_json,
     evidence_lines,
     evidence_words,
 )
+from app.core.screening import make_visible
+from app.present.card import MALFORMED, card_meta, shown_word
+from app.present.timefmt import relative
 
 EvidenceFound = Mapping[int, Evidence]  # `MemoryStore.evidence`: an id missing was never archived
 

@@ -7,8 +7,8 @@ import argparse
 from collections.abc import Sequence
 
 from app.cli.arguments import int64, source_name
+from app.core.models.filters import STATUS_FILTERS, StatusFilter
 from app.store import InvalidInputError, MemoryFilter, MemoryStore
-from app.store.read.query import STATUS_FILTERS, StatusFilter
 
 SHOWN_IDS = 20  # ids named in a summary line
 

@@ -15,8 +15,8 @@ from app.commands.base import Command, MemoryChange
 from app.commands.payload import PayloadError, as_opt_str, as_str, exact_keys
 from app.commands.state import changes_between, states
 from app.core.errors import InvalidInputError
+from app.core.models.runs import UndoResult
 from app.core.trust import DEFAULT_MARK
-from app.store.evidence.undo import UndoResult
 
 if TYPE_CHECKING:
     from app.store import MemoryStore

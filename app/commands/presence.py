@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from app.commands.base import MemoryChange
 from app.commands.state import changes_between, states
 from app.core.models import Memory, Revision
-from app.store.write.importer import ImportResult
+from app.core.models.imports import ImportResult
 from app.store.write.synced import MachineMemory
 from app.transfer.export_format import ExportFile
 

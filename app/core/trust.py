@@ -41,7 +41,7 @@ NO_MARKS: TrustMarks = MappingProxyType({})
 SCREENED_SHOWN = 3  # hidden characters named in a screened memory's reason
 # A source a person names (a filter, a trust mark): far longer than any session id, and short enough that
 # the LIKE pattern a filter makes of it stays far inside SQLite's limit of 50,000 bytes (as a search's
-# text does: `app.store.filters.MAX_SEARCH_CHARS`, the same number).
+# text does: `app.core.models.filters.MAX_SEARCH_CHARS`, the same number).
 MAX_SOURCE_CHARS = 1_000
 
 

@@ -21,7 +21,7 @@ from app.core.errors import (
 )
 from app.core.lazy import lazy_names
 from app.core.models import Candidate, Counts, Memory, Revision
-from app.store.filters import MemoryFilter
+from app.core.models.filters import MemoryFilter
 
 if TYPE_CHECKING:
     from app.store.store import KEEP, MemoryStore

@@ -19,12 +19,13 @@ from sqlalchemy import Connection
 
 from app.core.errors import DatabaseLockedError, DatabaseReplacedError
 from app.core.models import Revision
+from app.core.models.digest import Watermark
+from app.core.models.evidence import Evidence
 from app.core.trust import DEFAULT_MARK
 from app.store.evidence import archive as evidence_archive
-from app.store.evidence.model import Evidence
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
-from app.store.read.digest import Watermark, read_watermark
+from app.store.read.digest import read_watermark
 from app.store.read.reads import fetch_revisions_by_id
 from app.store.read.rows import OwnFacts
 from app.store.read.sources import load_marks
@@ -139,11 +140,12 @@ class KeptInTables(Keeping):
                 return []
         try:
             with db.write() as ctx:
+                during = watch.look_in_write(ctx.conn)
                 archive_in(db, ctx)
                 if found:
                     record_changes(ctx, found)
                 ids = list(ctx.revision_ids)
-            watch.mark_recorded(look)
+            watch.mark_recorded(look, during)
         except (DatabaseLockedError, DatabaseReplacedError) as exc:
             db.warnings.append(f"outside changes not recorded yet: {exc}")
             return []

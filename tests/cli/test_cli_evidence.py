@@ -14,7 +14,7 @@ from review_helpers import seed_verdict, write_json
 from runs_helpers import add_dream_run
 
 from app.cli import main
-from app.store.evidence.model import NOT_ARCHIVED
+from app.core.models.evidence import NOT_ARCHIVED
 
 REVIEW_TIME = "2026-10-21T03:13:32Z"
 WORDS_141 = "Prefers pnpm over npm for every JavaScript project"

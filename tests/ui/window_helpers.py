@@ -33,7 +33,7 @@ def edited_store(host_db: str | Path, clock: ManualClock) -> MemoryStore:
     """The seed's store after its first look, #4 edited in the dashboard an hour later and rewritten by
     the review an hour after that (run-5, candidate 151); the clock an hour past the review."""
     store = MemoryStore.open(host_db, clock=clock)
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.edit(4, "Lives in Berlin (CET)\nWorks remotely.")
     clock.advance(HOUR)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from app.core.models import Memory
-from app.store.evidence.model import Evidence, evidence_words, memory_candidate_ids
+from app.core.models.evidence import Evidence, evidence_words, memory_candidate_ids
 
 SHOWN_IDS = 12  # candidates listed with their words in one tooltip
 WORDS_CHARS = 100

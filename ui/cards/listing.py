@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from app.core.models import Counts, Memory
-from app.store.filters import STATUS_FILTERS, MemoryFilter, SortKey, StatusFilter, TrustFilter
+from app.core.models.filters import STATUS_FILTERS, MemoryFilter, SortKey, StatusFilter, TrustFilter
 
 if TYPE_CHECKING:
     from app.store import MemoryStore

@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
 
 from app.core.clock import format_instant
 from app.core.models import ChangeKind
+from app.core.models.digest import Digest, DigestChange
 from app.core.screening import make_visible
+from app.present.digest import headline
 from app.present.timefmt import relative
-from app.store.read.digest import Digest, DigestChange, headline
 from ui.diff.view import DiffView
 from ui.history.panel import plain_label
 

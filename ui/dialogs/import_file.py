@@ -16,7 +16,7 @@ from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
 from ui.runtime.controller import Controller
 
 if TYPE_CHECKING:
-    from app.store.write.importer import ImportResult
+    from app.core.models.imports import ImportResult
 
 SHOWN_LINES = 30  # a message box lists this many memories, then says how many more
 

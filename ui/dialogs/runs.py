@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
 
 from app.commands.other import UndoRun
 from app.core.clock import format_instant
+from app.core.models.evidence import Evidence, evidence_words, flat
+from app.core.models.runs import Run, RunChange, RunDetail, UndoResult, undo_lines
 from app.present.card import shown_word
 from app.store import MemoryStore
-from app.store.evidence.model import Evidence, evidence_words, flat
-from app.store.evidence.runs import Run, RunChange, RunDetail
-from app.store.evidence.undo import UndoResult, undo_lines
 from ui.history.panel import plain_label
 from ui.runtime.controller import Controller
 from ui.widgets.focus_ring import show_focus

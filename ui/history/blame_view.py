@@ -16,7 +16,7 @@ from ui.history.revision_table import REVISION_ROLE
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
-    from app.store.past.blame import Blame, BlameLine
+    from app.core.models.blame import Blame, BlameLine
 
 HEADERS = ("Revision", "When", "Who", "Text", "Evidence")
 TEXT, EVIDENCE = 3, 4
@@ -43,7 +43,7 @@ def evidence_cell(blame: Blame, line: BlameLine) -> str:
 def row_tip(blame: Blame, line: BlameLine) -> str:
     origin = line.origin
     when = format_instant(origin.at) if origin.at is not None else "unknown time"
-    from app.store.past.blame import origin_label  # SQLAlchemy: only once a blame was read
+    from app.core.models.blame import origin_label  # SQLAlchemy: only once a blame was read
 
     parts = [f"{origin_label(origin)} · {when}", "", line.text]
     if origin.candidate_ids:
@@ -89,7 +89,7 @@ class BlameView(QTreeWidget):
 
     def set_blame(self, blame: Blame) -> None:
         self.clear()
-        from app.store.past.blame import origin_label  # SQLAlchemy: only once a blame was read
+        from app.core.models.blame import origin_label  # SQLAlchemy: only once a blame was read
 
         self.memory_id = blame.memory_id
         now = self._now()

@@ -39,7 +39,7 @@ from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 if TYPE_CHECKING:
-    from app.store.past.blame import Blame
+    from app.core.models.blame import Blame
 
 DEBOUNCE_MS = 120  # the longest a selection waits for the history read still running
 _NOTHING = object()  # no selection waiting to be shown

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableWidge
 
 from app.core.clock import format_instant
 from app.core.models import Memory
+from app.core.models.evidence import Evidence, evidence_words, memory_candidate_ids
 from app.core.provenance import ProvenanceEntry, compartment_span
 from app.present.card import shown_word
 from app.present.timefmt import relative
-from app.store.evidence.model import Evidence, evidence_words, memory_candidate_ids
 from ui.widgets.plain_tip import plain_tip
 
 SESSION_CHARS = 120

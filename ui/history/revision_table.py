@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTree
 
 from app.core.clock import format_instant
 from app.core.models import Revision, RevisionKind
+from app.core.models.evidence import Evidence, evidence_lines
 from app.present.card import candidate_summary
 from app.present.timefmt import relative
-from app.store.evidence.model import Evidence, evidence_lines
 from ui.widgets.plain_tip import plain_tip
 
 HEADERS = ("When", "Source", "Change", "Run", "Candidates")

@@ -15,7 +15,7 @@ from ui.cards.parts import Badge, MetaPiece
 from ui.widgets.theme import Tone
 
 if TYPE_CHECKING:
-    from app.store.past.as_of import MemoryAsOf
+    from app.core.models.as_of import MemoryAsOf
 
 UNKNOWN = "unknown"
 _TONES: dict[str, Tone] = {MemoryStatus.ACTIVE: Tone.GREEN, MemoryStatus.DISMISSED: Tone.NEUTRAL}

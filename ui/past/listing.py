@@ -17,8 +17,8 @@ from app.core.models import REWRITE_THRESHOLD_MS, Revision
 from ui.cards.listing import EXPIRING_OR_EXPIRED
 
 if TYPE_CHECKING:
+    from app.core.models.as_of import MemoryAsOf
     from app.store import MemoryStore
-    from app.store.past.as_of import MemoryAsOf
 
 
 @dataclass(frozen=True, slots=True)

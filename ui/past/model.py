@@ -19,7 +19,7 @@ from ui.past.listing import folded, kept, listing_order
 from ui.widgets.guard import answer, never_raises
 
 if TYPE_CHECKING:
-    from app.store.past.as_of import MemoryAsOf
+    from app.core.models.as_of import MemoryAsOf
 
 STATE_ROLE = Qt.ItemDataRole.UserRole + 5
 AnyIndex = QModelIndex | QPersistentModelIndex

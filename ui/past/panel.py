@@ -32,7 +32,7 @@ from ui.widgets.long_text import LongTextView
 from ui.widgets.theme import muted_text
 
 if TYPE_CHECKING:
-    from app.store.past.as_of import MemoryAsOf
+    from app.core.models.as_of import MemoryAsOf
 
 
 def facts_text(state: MemoryAsOf) -> str:

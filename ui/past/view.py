@@ -46,7 +46,7 @@ from ui.past.panel import PastPanel
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 if TYPE_CHECKING:
-    from app.store.past.as_of import MemoryAsOf
+    from app.core.models.as_of import MemoryAsOf
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 LAYOUT_BATCH = 1000
@@ -67,7 +67,7 @@ class PastCardDelegate(CardDelegate):
         super().__init__(lambda: 0, parent)
 
     def _layout(self, option: QStyleOptionViewItem, index: AnyIndex) -> tuple[CardLayout, None]:
-        from app.store.past.as_of import MemoryAsOf  # loaded by then: a past is shown
+        from app.core.models.as_of import MemoryAsOf  # loaded by then: a past is shown
 
         state = index.data(STATE_ROLE)
         parts = card_parts(state) if isinstance(state, MemoryAsOf) else None
@@ -282,7 +282,7 @@ class AsOfView(QWidget):
     def _current_changed(self, index: QModelIndex) -> None:
         if self._replacing:
             return
-        from app.store.past.as_of import MemoryAsOf  # loaded by then: a past is shown
+        from app.core.models.as_of import MemoryAsOf  # loaded by then: a past is shown
 
         state = index.data(STATE_ROLE) if index.isValid() else None
         self.panel.show_state(state if isinstance(state, MemoryAsOf) else None)

@@ -45,8 +45,8 @@ from ui.runtime.tasks import TaskRunner
 from ui.runtime.undo_stack import UndoHistory, one_result
 
 if TYPE_CHECKING:
+    from app.core.models.evidence import Evidence
     from app.store import MemoryStore
-    from app.store.evidence.model import Evidence
 
 T = TypeVar("T")
 NOW = 10  # the runner's priority of a read a person waits for

@@ -17,7 +17,7 @@ from ui.cards.model import MemoryListModel
 from ui.runtime.controller import NOW, Controller
 
 if TYPE_CHECKING:
-    from app.store.read.digest import Digest, Watermark
+    from app.core.models.digest import Digest, Watermark
 
 T = TypeVar("T")
 

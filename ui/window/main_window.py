@@ -44,8 +44,8 @@ from ui.window.status_line import ErrorBanner, MessageBar, StatusLine
 from ui.window.welcome import WelcomePage
 
 if TYPE_CHECKING:
+    from app.core.models.digest import Digest
     from app.store import MemoryStore
-    from app.store.read.digest import Digest
     from ui.dialogs.digest import DigestDialog
     from ui.past.view import AsOfView
     from ui.review.queue import ReviewQueue

@@ -10,9 +10,10 @@ from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json
 from app.core.clock import format_instant
 from app.core.models import ChangeKind
+from app.core.models.digest import Digest, DigestChange
 from app.core.screening import make_visible
 from app.diff.text_diff import word_diff
-from app.store.read.digest import Digest, DigestChange, headline
+from app.present.digest import headline
 
 DIFF_CHARS = 600  # a rewrite's word diff on a terminal is cut after this many characters
 

@@ -19,10 +19,10 @@ from app.cli.render import (
 from app.cli.safe_output import check_output, write_bytes
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision
+from app.core.models.evidence import evidence_json, evidence_words, memory_candidate_ids
 from app.core.screening import make_visible
 from app.present.card import card_meta
 from app.store import MemoryStore
-from app.store.evidence.model import evidence_json, evidence_words, memory_candidate_ids
 from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
 
 

@@ -11,9 +11,9 @@ from app.cli.render import one_line, print_json
 from app.core.clock import format_instant
 from app.core.errors import InvalidInputError
 from app.core.models import MemoryStatus
+from app.core.models.as_of import MemoryAsOf, state_details
+from app.core.models.blame import Blame, origin_label
 from app.core.screening import make_visible
-from app.store.past.as_of import MemoryAsOf, state_details
-from app.store.past.blame import Blame, origin_label
 
 # `list --status` choices that mean the same at a past instant (the others need facts kept only for now).
 AS_OF_STATUSES = ("all", "active", "dismissed", "expired", "other")

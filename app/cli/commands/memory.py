@@ -22,9 +22,9 @@ from app.cli.render import (
 from app.core.clock import format_instant
 from app.core.errors import NotFoundError
 from app.core.models import Revision, RevisionKind
+from app.core.models.evidence import memory_candidate_ids
+from app.core.models.filters import STATUS_FILTERS, TRUST_FILTERS, MemoryFilter
 from app.core.screening import make_visible
-from app.store.evidence.model import memory_candidate_ids
-from app.store.read.query import STATUS_FILTERS, TRUST_FILTERS, MemoryFilter
 from app.store.read.recall import RECALL_ORDERS
 
 

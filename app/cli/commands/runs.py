@@ -20,8 +20,7 @@ from app.commands.other import UndoRun
 from app.commands.runner import execute
 from app.core.clock import format_instant
 from app.core.errors import InvalidInputError, StoreError
-from app.store.evidence.runs import Run, RunDetail
-from app.store.evidence.undo import NOT_RESURRECTED, undo_lines
+from app.core.models.runs import NOT_RESURRECTED, Run, RunDetail, undo_lines
 
 
 def run_line(run: Run) -> str:

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import BigInteger, Connection, bindparam, exists, func, insert, inspect, literal, select
 
+from app.core.models.evidence import Evidence
 from app.core.text_input import INT64_MAX, INT64_MIN
-from app.store.evidence.model import Evidence
 from app.store.read.reads import SELECT_CANDIDATES, chunks
 from app.store.read.rows import CANDIDATE_COLUMNS, build_candidate
 from app.store.schema.tables import evidence, user_memory_candidates

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.core.errors import InvalidInputError, NotFoundError
+from app.core.models.evidence import Evidence
+from app.core.models.runs import Run, RunDetail, UndoResult
 from app.store.database import Database
 from app.store.evidence import archive as evidence_archive
 from app.store.evidence import runs as review_runs
 from app.store.evidence import undo as run_undo
-from app.store.evidence.model import Evidence
 
 
 def _no_run(run_id: str) -> NotFoundError:
@@ -28,7 +29,7 @@ class EvidenceRecords:
 
     def evidence(self, candidate_ids: Sequence[int]) -> dict[int, Evidence]:
         """The archived words, session and compartments of candidates, by id; an id missing from the
-        answer was never seen by the dashboard (`app.store.evidence.model.NOT_ARCHIVED`)."""
+        answer was never seen by the dashboard (`app.core.models.evidence.NOT_ARCHIVED`)."""
         ids = list(dict.fromkeys(candidate_ids))
         found: dict[int, Evidence] = {}
         if self._db.archive_stored and ids:
@@ -37,14 +38,14 @@ class EvidenceRecords:
         found.update(self._db.keeping.more_evidence([item for item in ids if item not in found]))
         return found
 
-    def runs(self) -> list[review_runs.Run]:
+    def runs(self) -> list[Run]:
         """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
         Observe first (`Observer.observe`) for a host run's inferred changes to include what was just
         rewritten."""
         with self._db.read() as conn:
             return review_runs.all_runs(conn, self._db.keeping.revisions(), own=self._db.own)
 
-    def run(self, run_id: str) -> review_runs.RunDetail:
+    def run(self, run_id: str) -> RunDetail:
         """One run with its changes, oldest first; NotFoundError for an id no run has."""
         with self._db.read() as conn:
             kept = self._db.keeping.revisions()
@@ -52,9 +53,9 @@ class EvidenceRecords:
             if found is None:
                 raise _no_run(run_id)
             changes = review_runs.run_changes(conn, found, kept, own=self._db.own)
-        return review_runs.RunDetail(found, tuple(changes))
+        return RunDetail(found, tuple(changes))
 
-    def undo_run(self, run_id: str) -> run_undo.UndoResult:
+    def undo_run(self, run_id: str) -> UndoResult:
         """`runs undo`, the Runs dialog's Undo: every memory a run changed put back as it was before it."""
         with self._db.write() as ctx:
             found = review_runs.find_run(ctx.conn, run_id) if self._db.own else None

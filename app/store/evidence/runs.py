@@ -11,12 +11,12 @@ run", and times are read as `host_cells` reads any host timestamp. Nothing here 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, and_, inspect, select
 
 from app.core.models import Revision, RevisionSource
+from app.core.models.runs import ORIGIN_DASHBOARD, ORIGIN_HOST, Run, RunChange
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import describe, text_value, time_note, time_value
 from app.store.read.reads import chunks, revision_from_row
@@ -25,88 +25,7 @@ from app.store.schema.tables import review_runs, revisions
 HOST_REVIEW_TASK = "review-user-memories"  # the host's Dreamer task that reviews user memories
 HOST_RUNS_TABLE = "dream_runs"
 HOST_PREFIX = "host:"
-ORIGIN_DASHBOARD = "dashboard"
-ORIGIN_HOST = "host"
-UNREADABLE = "unreadable run"
 r = revisions.c
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """One review run. Counts are None where nobody recorded them (a host run: see `inferred`)."""
-
-    run_id: str
-    origin: str  # ORIGIN_DASHBOARD or ORIGIN_HOST
-    started_at: int
-    finished_at: int | None
-    holder: str
-    promoted: int | None = None
-    rewrote: int | None = None
-    dismissed: int | None = None
-    consumed: int | None = None
-    inferred: int = 0  # outside changes observed inside a host run's window
-    problem: str | None = None  # why the row cannot be read as a review run (an "unreadable run")
-    notes: tuple[str, ...] = ()  # odd cells, escaped
-
-    @property
-    def readable(self) -> bool:
-        return self.problem is None
-
-    @property
-    def label(self) -> str:
-        return UNREADABLE if self.problem else f"{self.origin} review"
-
-    def counts_line(self) -> str:
-        if self.problem:
-            return self.problem  # beside the label, which says "unreadable run"
-        if self.origin == ORIGIN_HOST:
-            return f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
-        return (
-            f"promoted {self.promoted or 0}, rewrote {self.rewrote or 0}, dismissed {self.dismissed or 0}, "
-            f"consumed {self.consumed or 0}"
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "origin": self.origin,
-            "label": self.label,
-            "started_at": self.started_at,
-            "finished_at": self.finished_at,
-            "holder": self.holder,
-            "promoted": self.promoted,
-            "rewrote": self.rewrote,
-            "dismissed": self.dismissed,
-            "consumed": self.consumed,
-            "inferred_changes": self.inferred,
-            "readable": self.readable,
-            "problem": self.problem,
-            "notes": list(self.notes),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class RunChange:
-    """A change a run made; `inferred` when only its time ties it to a host run."""
-
-    revision: Revision
-    inferred: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {**self.revision.to_json(), "inferred": self.inferred}
-
-
-@dataclass(frozen=True, slots=True)
-class RunDetail:
-    run: Run
-    changes: tuple[RunChange, ...] = field(default_factory=tuple)
-
-    @property
-    def memory_ids(self) -> list[int]:
-        return list(dict.fromkeys(change.revision.memory_id for change in self.changes))
-
-    def to_json(self) -> dict[str, Any]:
-        return {**self.run.to_json(), "changes": [change.to_json() for change in self.changes]}
 
 
 # -- the dashboard's runs --------------------------------------------------------------------------

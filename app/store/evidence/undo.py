@@ -11,48 +11,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select, update
 
-from app.core.clock import format_instant
 from app.core.errors import InvalidInputError
 from app.core.models import Revision, RevisionKind, RevisionSource
-from app.store.evidence.model import flat
-from app.store.evidence.runs import Run, RunChange
+from app.core.models.runs import UNDO_KEY, Run, RunChange, UndoResult
 from app.store.observe.batch import catch_up
 from app.store.read.reads import fetch_revision, fetch_row, revision_from_row
 from app.store.schema.tables import revisions
-from app.store.write import writes
+from app.store.write import removal, writes
 from app.store.write.revision_log import WriteContext, add_revision, mark_seen
 
-UNDO_KEY = "undo_of_run"
-NOT_RESURRECTED = (
-    "candidates the run consumed are not put back in the host's pool; "
-    "their words stay in the evidence archive"
-)
 r = revisions.c
-
-
-@dataclass(frozen=True, slots=True)
-class UndoResult:
-    run_id: str
-    restored: tuple[tuple[int, int], ...]  # (memory id, its restore revision id)
-    kept: tuple[tuple[int, Revision], ...]  # (memory id, the later change that keeps it as it is)
-    not_restorable: tuple[tuple[int, str], ...]  # (memory id, why)
-    consumed: int | None  # candidates the run consumed (not put back in the host's pool)
-    candidate_ids: tuple[int, ...]  # the candidates its revisions name (their words stay in the archive)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "restored": [{"memory_id": mid, "revision_id": rid} for mid, rid in self.restored],
-            "kept": [{"memory_id": mid, "later_change": later.to_json()} for mid, later in self.kept],
-            "not_restorable": [{"memory_id": mid, "reason": why} for mid, why in self.not_restorable],
-            "consumed_not_resurrected": self.consumed,
-            "candidate_ids": list(self.candidate_ids),
-        }
 
 
 def _later_change(ctx: WriteContext, memory_id: int, last: Revision, run_ids: set[int]) -> Revision | None:
@@ -101,7 +72,7 @@ def _restore(ctx: WriteContext, memory_id: int, made: Sequence[Revision], run_id
     if first.kind == RevisionKind.CREATE:
         if row is None:
             return "the memory the run created is gone already"
-        revision_id = writes.delete_memory(ctx, memory_id, source=RevisionSource.RESTORE)
+        revision_id = removal.delete_memory(ctx, memory_id, source=RevisionSource.RESTORE)
         _note(ctx, revision_id, run_id)
         return revision_id
     if row is None:
@@ -164,28 +135,3 @@ def undo_run(ctx: WriteContext, run: Run, changes: Sequence[RunChange]) -> UndoR
             refused.append((memory_id, done))
     named = dict.fromkeys(item for change in changes for item in change.revision.candidate_ids)
     return UndoResult(run.run_id, tuple(restored), tuple(kept), tuple(refused), run.consumed, tuple(named))
-
-
-def undo_lines(result: UndoResult) -> list[str]:
-    """What an undo did, for a person: restored, kept (with the later change), refused; candidates."""
-    run = flat(result.run_id, 80)
-    count = len(result.restored)
-    if count:
-        lines = [f"undid run {run}: {count:,} {'memory' if count == 1 else 'memories'} restored"]
-    elif result.kept or result.not_restorable:
-        lines = [f"nothing undone: no memory run {run} changed is still as the run left it"]
-    else:
-        lines = [f"nothing undone: run {run} changed no memory"]
-    lines += [f"  memory #{mid}: restored (revision r{rid})" for mid, rid in result.restored]
-    for mid, later in result.kept:
-        when = format_instant(later.changed_at)
-        if later.detail.get(UNDO_KEY) == result.run_id:
-            lines.append(f"  memory #{mid}: already undone (r{later.id}, at {when})")
-            continue
-        lines.append(
-            f"  memory #{mid}: not touched, changed again since the run: r{later.id} {later.kind} by "
-            f"{later.source} at {when}; restore it from its history if you want"
-        )
-    lines += [f"  memory #{mid}: not touched: {why}" for mid, why in result.not_restorable]
-    lines.append(NOT_RESURRECTED)
-    return lines

@@ -56,9 +56,23 @@ class ChangeWatch:
     def mark_clean(self, look: Look | None) -> None:
         self._clean = look
 
-    def mark_recorded(self, look: Look | None) -> None:
-        """What a scan under `look` found is recorded: on SQLite that write moved the version the look
-        holds (it is another connection's commit), so the next look scans again."""
+    def look_in_write(self, conn: Connection) -> Look | None:
+        """The version as a write of ours begins (for `mark_recorded`)."""
+        return self.look(conn)
+
+    def mark_recorded(self, look: Look | None, during: Look | None = None) -> None:
+        """What a scan under `look` found is recorded. That write moved the version other connections
+        see, so the next look scans again, unless the write ran on the look's own connection and nobody
+        committed between the look and the write (`during`, the version as the write began, is the
+        look's): then what it recorded is all there was, and our own commit leaves that connection's
+        version as it is."""
+        if (
+            look is not None
+            and during is not None
+            and during.connection is look.connection
+            and during.version == look.version
+        ):
+            self._clean = during
 
     def note_write(self, conn: Connection) -> None:
         """Inside one of our write transactions: nothing to note where our commits move no version."""

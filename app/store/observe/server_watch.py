@@ -77,7 +77,10 @@ class ServerChangeWatch(ChangeWatch):
             oldest = look.version.xmin  # an id below it ended before this look: never asked about again
             self._own = {item for item in self._own if item >= oldest}
 
-    def mark_recorded(self, look: Look | None) -> None:
+    def look_in_write(self, conn: Connection) -> Look | None:
+        return None  # a snapshot is all `mark_recorded` needs: no query for it
+
+    def mark_recorded(self, look: Look | None, during: Look | None = None) -> None:
         """What a scan under `look` found is recorded (by a write of ours, noted): the tables are as
         seen at that look; anything that ended since is another look's."""
         self.mark_clean(look)

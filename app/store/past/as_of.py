@@ -20,13 +20,12 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import BindParameter, Connection, Select, bindparam, case, or_, select, union
 
-from app.core.clock import format_instant
-from app.core.models import MemoryStatus, Revision, RevisionKind
-from app.core.screening import make_visible
+from app.core.models import Revision, RevisionKind
+from app.core.models.as_of import MemoryAsOf
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import status_value, text_value, time_value
 from app.store.read.reads import chunks
@@ -39,54 +38,6 @@ m = user_memories.c
 FIRST_SEEN_KEY = "first_seen_at"
 FIRST_SEEN = select(seen.c.first_seen_at).where(seen.c.memory_id == bindparam("b_id"))
 _AT = bindparam("b_at", type_=INT64)
-
-
-class MemoryAsOf(NamedTuple):
-    """One memory at instant `at`: its text and status then, or (known False) unknown before a date.
-
-    A named tuple (immutable, as the frozen read models): a read of the whole past builds one per memory,
-    and a tuple is built without a Python call per field as a frozen dataclass's `__init__` makes."""
-
-    memory_id: int
-    at: int
-    known: bool
-    content: str | None
-    status: str | None
-    promoted_at: int | None  # the host's, when the memory still exists
-    changed_at: int | None  # its last recorded change at or before `at`
-    expires_at: int | None
-    exists_now: bool
-    unknown_before: int | None = None  # unknown: the dashboard's first record of it
-
-    @property
-    def expired(self) -> bool:
-        return self.expires_at is not None and self.at >= self.expires_at
-
-    @property
-    def injected(self) -> bool:
-        """In the profile the agent was shown at `at` (as `Memory.injected`)."""
-        return self.known and self.status == MemoryStatus.ACTIVE and not self.expired
-
-    @property
-    def unknown_note(self) -> str:
-        when = format_instant(self.unknown_before) if self.unknown_before is not None else "the first look"
-        return f"unknown before {when} (first seen)"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.memory_id,
-            "as_of": self.at,
-            "known": self.known,
-            "content": self.content,
-            "status": self.status,
-            "promoted_at": self.promoted_at,
-            "changed_at": self.changed_at,
-            "expires_at": self.expires_at,
-            "expired": self.expired,
-            "injected": self.injected,
-            "exists_now": self.exists_now,
-            "unknown_before": self.unknown_before,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,26 +144,6 @@ def facts_query(memory: Any) -> Select[Any]:
 
 
 _FACTS = {by_ids: facts_query(_ids(by_ids)) for by_ids in (False, True)}
-
-
-def state_details(state: MemoryAsOf) -> str:
-    """One memory at its instant as plain text: its text then and its facts (the CLI's `show --as-of`,
-    the window's view of the past)."""
-    lines = [f"Memory #{state.memory_id} as of {format_instant(state.at)}"]
-    if not state.known:
-        lines.append(state.unknown_note)
-        return "\n".join(lines)
-    lines += [f"status    {make_visible(state.status or '')}", "", make_visible(state.content or ""), ""]
-    if state.changed_at is not None:
-        lines.append(f"changed   {format_instant(state.changed_at)} (its last recorded change by then)")
-    if state.expires_at is not None:
-        lines.append(
-            f"expires   {format_instant(state.expires_at)}" + (" (expired)" if state.expired else "")
-        )
-    lines.append(f"injected  {'yes' if state.injected else 'no'} (in the profile the agent was shown then)")
-    if not state.exists_now:
-        lines.append("deleted since")
-    return "\n".join(lines)
 
 
 def host_state(content: Any, status: Any, promoted_at: Any) -> tuple[str, str, int]:

@@ -25,8 +25,9 @@ from typing import Any
 from sqlalchemy import Connection, Select, bindparam, case, func, or_, select
 
 from app.core.models import MemoryStatus, RevisionKind
+from app.core.models.as_of import MemoryAsOf
 from app.store.connect.engine import plain_rows
-from app.store.past.as_of import MemoryAsOf, facts_of_rows, facts_query, host_state, ordered, resolve
+from app.store.past.as_of import facts_of_rows, facts_query, host_state, ordered, resolve
 from app.store.read.reads import chunks
 from app.store.schema.tables import INT64, expiry, revisions, seen, user_memories
 

@@ -15,13 +15,15 @@ from sqlalchemy import Connection
 from app.core.clock import format_instant
 from app.core.errors import NotFoundError
 from app.core.models import Revision
+from app.core.models.as_of import MemoryAsOf
+from app.core.models.blame import Blame
+from app.core.models.digest import Digest, Watermark
 from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
 from app.store.past import as_of as as_of_read
 from app.store.past import as_of_scan
 from app.store.past import blame as blame_read
 from app.store.read import digest as digest_read
-from app.store.read.digest import Digest, Watermark
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision, fetch_revisions, fetch_rows
 
@@ -65,7 +67,7 @@ class History:
 
     # -- blame and as-of ------------------------------------------------------------------------------
 
-    def blame(self, memory_id: int) -> blame_read.Blame:
+    def blame(self, memory_id: int) -> Blame:
         """Each sentence (or line) of the memory's text with the revision that put it there in its current
         form, and the words of the candidates those revisions cite (`app.store.past.blame`)."""
         revisions = self.history(memory_id)
@@ -80,13 +82,13 @@ class History:
         current = rows[0].content if rows else None
         return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
 
-    def as_of(self, at: int, ids: Sequence[int] | None = None) -> list[as_of_read.MemoryAsOf]:
+    def as_of(self, at: int, ids: Sequence[int] | None = None) -> list[MemoryAsOf]:
         """Every memory (or those of `ids`) as it was at instant `at`, rebuilt from the revisions; a
         memory that did not exist then is left out, one the dashboard has
         no record of then is marked unknown. An instant after now is now."""
         return self._as_of(at, ids, profile=False)
 
-    def _as_of(self, at: int, ids: Sequence[int] | None, *, profile: bool) -> list[as_of_read.MemoryAsOf]:
+    def _as_of(self, at: int, ids: Sequence[int] | None, *, profile: bool) -> list[MemoryAsOf]:
         """`as_of`; with `profile`, only the memories injected at `at` and those unknown then."""
         now = self._db.now()
         at = min(at, now)
@@ -116,11 +118,11 @@ class History:
             for item in facts
         ]
 
-    def profile_as_of(self, at: int) -> list[as_of_read.MemoryAsOf]:
+    def profile_as_of(self, at: int) -> list[MemoryAsOf]:
         """What the agent was shown at `at`: memories injected then, and those whose state then is unknown."""
         return self._as_of(at, None, profile=True)
 
-    def memory_as_of(self, memory_id: int, at: int) -> as_of_read.MemoryAsOf:
+    def memory_as_of(self, memory_id: int, at: int) -> MemoryAsOf:
         found = self.as_of(at, [memory_id])
         if found:
             return found[0]

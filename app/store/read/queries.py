@@ -13,15 +13,9 @@ from sqlalchemy import Connection, Select, func, select
 
 from app.core.errors import NotFoundError
 from app.core.models import Candidate, Counts, Memory, MemoryStatus
+from app.core.models.filters import MemoryFilter
 from app.store.database import Database
-from app.store.read.query import (
-    MemoryFilter,
-    count_by_status,
-    is_expired,
-    select_among,
-    select_first_hits,
-    select_ids,
-)
+from app.store.read.query import count_by_status, is_expired, select_among, select_first_hits, select_ids
 from app.store.read.reads import chunks, fetch_candidates, fetch_own_facts, fetch_rows
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
 from app.store.read.rows import build_memories

@@ -13,40 +13,40 @@ from dataclasses import replace
 from sqlalchemy import ColumnElement, Select, and_, exists, false, func, not_, or_, select, true
 
 from app.core.models import REWRITE_THRESHOLD_MS, MemoryStatus, RevisionKind
-from app.core.text_input import whole_number_int64
-from app.store.filters import (  # re-exported: where the selectors' callers found them
+from app.core.models.filters import (  # re-exported: where the selectors' callers found them
     MAX_SEARCH_CHARS as MAX_SEARCH_CHARS,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     MAX_SEARCH_WORDS as MAX_SEARCH_WORDS,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     SORT_KEYS as SORT_KEYS,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     STATUS_FILTERS as STATUS_FILTERS,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     TRUST_FILTERS as TRUST_FILTERS,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     MemoryFilter as MemoryFilter,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     SortKey as SortKey,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     StatusFilter as StatusFilter,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     TrustFilter as TrustFilter,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     check_search as check_search,
 )
-from app.store.filters import (
+from app.core.models.filters import (
     search_problem as search_problem,
 )
+from app.core.text_input import whole_number_int64
 from app.store.read.sources import source_predicate
 from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.search import index as search_index

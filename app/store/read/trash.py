@@ -1,6 +1,6 @@
 """The trash: memories no longer in the host's table, shown from their last delete revision.
 
-A memory the dashboard deleted keeps its whole row in the delete revision (`writes.delete_memory`); one
+A memory the dashboard deleted keeps its whole row in the delete revision (`removal.delete_memory`); one
 observed deleted (the host or another process removed it) keeps only its last content and status. Either
 comes back as a `HostRow` with status `deleted`, so the listing, the cards and the CLI show it like any
 memory; `deleted_snapshot` is also the row a restore puts back.

@@ -10,8 +10,8 @@ from __future__ import annotations
 from sqlalchemy import Connection
 
 from app.core.errors import DatabaseLockedError, DatabaseReplacedError
+from app.core.models.filters import MemoryFilter
 from app.store.database import Database
-from app.store.filters import MemoryFilter
 from app.store.search import index as search_index
 
 

@@ -20,12 +20,13 @@ from typing import overload
 
 from app.core.errors import ConflictError, InvalidInputError
 from app.core.models import Memory, MemoryStatus, Revision, RevisionSource
+from app.core.models.imports import ImportResult
 from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT, source_problem
 from app.store.database import Database
 from app.store.keeping import archive_in
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
-from app.store.write import expiry_sweep, importer, lease, revision_log, synced, triage, writes
+from app.store.write import expiry_sweep, importer, lease, removal, revision_log, synced, triage, writes
 from app.store.write.revision_log import WriteContext
 from app.transfer.export_format import ExportFile
 
@@ -166,7 +167,7 @@ class MemoryEdits:
                 if ids != [expected.id]:
                     raise InvalidInputError("a delete expecting a memory's state deletes that memory alone")
                 self._refuse_moved(ctx, expected.id, expected)
-            revision_ids = [writes.delete_memory(ctx, memory_id) for memory_id in ids]
+            revision_ids = [removal.delete_memory(ctx, memory_id) for memory_id in ids]
         if not isinstance(memory_ids, int):
             return ids
         with self._db.read() as conn:
@@ -185,11 +186,11 @@ class MemoryEdits:
         ids = list(dict.fromkeys(_as_ids(memory_ids)))
         with self._db.write() as ctx:
             if revision_id is None:
-                writes.restore_deleted(ctx, ids, source=RevisionSource.RESTORE)
+                removal.restore_deleted(ctx, ids, source=RevisionSource.RESTORE)
             elif len(ids) != 1:
                 raise InvalidInputError("a revision belongs to one memory: restore many without one")
             else:
-                writes.restore(ctx, ids[0], revision_id, source=RevisionSource.RESTORE)
+                removal.restore(ctx, ids[0], revision_id, source=RevisionSource.RESTORE)
         return self._written(memory_ids, ids)
 
     @overload
@@ -272,9 +273,7 @@ class MemoryEdits:
         self._db.keeping.set_mark(self._db, source, trust)
         return self._queries.trust_marks()
 
-    def import_export(
-        self, export: ExportFile, label: str, *, dry_run: bool = False
-    ) -> importer.ImportResult:
+    def import_export(self, export: ExportFile, label: str, *, dry_run: bool = False) -> ImportResult:
         """`import`, the window's Import: an export file merged (`importer`); `dry_run` only reads."""
         # One transaction, one profile bump; an imported memory whose expiry has passed is dismissed at once.
         if dry_run:

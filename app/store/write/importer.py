@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, text
 
 from app.core.models import RevisionKind, RevisionSource
+from app.core.models.imports import Imported, ImportResult, Skipped
+from app.core.models.runs import UNDO_KEY
 from app.core.provenance import serialize_candidate_ids
 from app.core.trust import MEMORY_SOURCE_UNKNOWN
 from app.store.connect.server import is_server
-from app.store.evidence.undo import UNDO_KEY
 from app.store.read.digest import IMPORTED_FROM, IMPORTED_SOURCE
 from app.store.schema.tables import expiry, revisions, user_memories
 from app.store.write.revision_log import INSERT_SEEN, WriteContext, add_own_source, add_revision, inserted_id
@@ -45,47 +45,6 @@ _MOVE_IDENTITY = text(
     " FROM (SELECT pg_get_serial_sequence('user_memories', 'id')::regclass AS seq) AS found"
     " WHERE seq IS NOT NULL"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Imported:
-    from_id: int
-    memory_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Skipped:
-    from_id: int
-    reason: str
-    existing_id: int | None = None
-
-
-@dataclass
-class ImportResult:
-    imported: list[Imported] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    dry_run: bool = False
-
-    def summary_lines(self) -> list[str]:
-        """`imported 3 memories, skipped 1`, then a line per memory, for a terminal or a message box."""
-        verb = "would import" if self.dry_run else "imported"
-        count = len(self.imported)
-        lines = [f"{verb} {count} memor{'y' if count == 1 else 'ies'}, skipped {len(self.skipped)}"]
-        for item in self.imported:
-            lines.append(f"  #{item.from_id}" + (f" → #{item.memory_id}" if item.memory_id else ""))
-        for skipped in self.skipped:
-            here = f" (#{skipped.existing_id} here)" if skipped.existing_id is not None else ""
-            lines.append(f"  skipped #{skipped.from_id}: {skipped.reason}{here}")
-        return lines
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "dry_run": self.dry_run,
-            "imported": [{"from_id": i.from_id, "memory_id": i.memory_id} for i in self.imported],
-            "skipped": [
-                {"from_id": s.from_id, "reason": s.reason, "existing_id": s.existing_id} for s in self.skipped
-            ],
-        }
 
 
 def _provenance_json(memory: ExportedMemory) -> str | None:

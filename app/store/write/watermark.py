@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, delete, insert
 
-from app.store.read.digest import WATERMARK_AT, WATERMARK_REVISION, Watermark
+from app.core.models.digest import Watermark
+from app.store.read.digest import WATERMARK_AT, WATERMARK_REVISION
 from app.store.schema.tables import meta
 
 

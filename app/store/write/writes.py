@@ -30,13 +30,10 @@ from app.core.provenance import (
 from app.core.text_input import content_problem, text_problem
 from app.core.trust import MEMORY_SOURCE_USER_EDIT
 from app.store.observe.batch import catch_up, catch_up_rows
-from app.store.past.as_of import FIRST_SEEN, FIRST_SEEN_KEY
-from app.store.read.reads import chunks, fetch_candidates, fetch_revision, fetch_row, fetch_rows
+from app.store.read.reads import chunks, fetch_candidates, fetch_row, fetch_rows
 from app.store.read.rows import HostRow
-from app.store.read.trash import deleted_snapshot, first_recorded, last_deletes
 from app.store.schema.tables import (
     expiry,
-    seen,
     user_memories,
     user_memory_candidates,
 )
@@ -311,87 +308,6 @@ def set_statuses(
     return {row.id: revision_id for row, revision_id in zip(moving, revision_ids, strict=True)}
 
 
-def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = RevisionSource.DASHBOARD) -> int:
-    """Delete the host row; its revisions survive it, and the delete revision keeps the row for a restore."""
-    row = require_row(ctx, memory_id)
-    expires_at = ctx.conn.execute(select(expiry.c.expires_at).where(expiry.c.memory_id == memory_id)).scalar()
-    snapshot = {
-        "row": {
-            "content": row.content,
-            "status": row.status,
-            "promoted_at": row.promoted_at,
-            "created_at": row.created_at,
-            "updated_at": row.updated_at,
-            "source_candidate_ids": row.source_candidate_ids,
-            "source_candidate_provenance": row.source_candidate_provenance,
-        },
-        "expires_at": expires_at,
-        # mdash_seen goes with the row: when the dashboard first saw it is kept here (as-of, blame).
-        FIRST_SEEN_KEY: ctx.conn.execute(FIRST_SEEN, {"b_id": memory_id}).scalar(),
-    }
-    ctx.conn.execute(delete(user_memories).where(m.id == memory_id))
-    ctx.conn.execute(delete(seen).where(seen.c.memory_id == memory_id))
-    ctx.conn.execute(delete(expiry).where(expiry.c.memory_id == memory_id))
-    ctx.profile_changed = True
-    return add_revision(
-        ctx,
-        memory_id,
-        RevisionKind.DELETE,
-        source,
-        previous_content=row.content,
-        previous_status=row.status,
-        detail=snapshot,
-    )
-
-
-def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -> int:
-    """Put a deleted memory back (same id) from the row its delete revision kept, or, for a delete the
-    store observed, from its last content and status (`trash.deleted_snapshot`)."""
-    revision = fetch_revision(ctx.conn, revision_id)
-    if revision is None or revision.memory_id != memory_id or revision.kind != RevisionKind.DELETE:
-        raise NotFoundError(f"revision #{revision_id} of memory #{memory_id} cannot bring it back")
-    if fetch_row(ctx.conn, memory_id) is not None:
-        raise InvalidInputError(f"memory #{memory_id} exists; nothing to bring back")
-    snapshot = deleted_snapshot(revision, first_recorded(ctx.conn, memory_id))
-    if not isinstance(snapshot.get("updated_at"), int) or not isinstance(snapshot.get("content"), str):
-        raise InvalidInputError(f"revision #{revision_id} does not hold a row to bring back")
-    updated_at = next_updated_at(ctx.now, int(snapshot["updated_at"]))
-    values = {**snapshot, "id": memory_id, "updated_at": updated_at}
-    ctx.conn.execute(insert(user_memories).values(**values))
-    expires_at = revision.detail.get("expires_at")
-    if isinstance(expires_at, int):
-        ctx.conn.execute(insert(expiry).values(memory_id=memory_id, expires_at=expires_at, set_at=ctx.now))
-    mark_seen(ctx, memory_id)
-    ctx.profile_changed = True
-    return add_revision(
-        ctx,
-        memory_id,
-        RevisionKind.CREATE,
-        source,
-        new_content=snapshot["content"],
-        new_status=snapshot["status"],
-        detail={"restored_from": revision_id},
-        changed_at=updated_at,
-    )
-
-
-def restore_deleted(ctx: WriteContext, memory_ids: Sequence[int], *, source: str) -> list[int]:
-    """Bring deleted memories back, each from its latest delete revision (the trash's restore); every id
-    must be in the trash, or nothing is written."""
-    wanted = list(dict.fromkeys(memory_ids))
-    deletes = last_deletes(ctx.conn, wanted)
-    present: set[int] = set()
-    for part in chunks(wanted):
-        present.update(int(i) for i in ctx.conn.execute(select(m.id).where(m.id.in_(part))).scalars())
-    refused = [f"#{item}" for item in wanted if item not in deletes or item in present]
-    if refused or not wanted:
-        shown = ", ".join(refused[:10]) + (f" and {len(refused) - 10:,} more" if len(refused) > 10 else "")
-        raise InvalidInputError(
-            f"memory {shown or '(none)'} is not deleted: name a revision to restore; nothing was changed"
-        )
-    return [undelete(ctx, item, deletes[item].id, source) for item in wanted]
-
-
 def add_memory(ctx: WriteContext, content: str) -> int:
     """A memory a person wrote: written as the host writes a promotion, of no candidates, origin
     `manual` (in its revision) and its one source `user:dashboard` (trusted)."""
@@ -405,19 +321,6 @@ def add_memory(ctx: WriteContext, content: str) -> int:
     )
     add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
     return memory_id
-
-
-def restore(ctx: WriteContext, memory_id: int, revision_id: int, *, source: str) -> int | None:
-    """Bring back the content a revision left (a new revision; history is never rewritten)."""
-    revision = fetch_revision(ctx.conn, revision_id)
-    if revision is None or revision.memory_id != memory_id:
-        raise NotFoundError(f"memory #{memory_id} has no revision #{revision_id}")
-    if revision.kind == RevisionKind.DELETE or fetch_row(ctx.conn, memory_id) is None:
-        return undelete(ctx, memory_id, revision_id, source)
-    content = revision.new_content if revision.new_content is not None else revision.previous_content
-    if content is None:
-        raise InvalidInputError(f"revision #{revision_id} holds no content to restore")
-    return update_content(ctx, memory_id, content, source=source, detail={"restored_from": revision_id})
 
 
 def set_expiry(

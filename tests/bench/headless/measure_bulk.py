@@ -66,7 +66,7 @@ def bulk_dismiss(db: BenchDb, work: Path, rounds: int) -> Result:
     def ours() -> Callable[[], object]:
         path = fresh_copy(db.path, work)
         store = MemoryStore.open(path)
-        store.list_ids()  # the window's first look
+        store.observe()  # the window's first look
         ids = _selection(path, db)
 
         def run() -> None:
@@ -105,7 +105,7 @@ def _session(path: Path) -> str:
 def retire_dry_run(db: BenchDb, work: Path, rounds: int) -> Result:
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()
+    store.observe()
     session = _session(path)
     raw = sqlite3.connect(path)
     found: dict[str, int] = {}
@@ -145,7 +145,7 @@ def every_session_dry_run(db: BenchDb, work: Path, rounds: int) -> Result:
     """The scheme `session:`: nearly every memory, the worst case of a dry run."""
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()
+    store.observe()
     raw = sqlite3.connect(path)
 
     def ours() -> Callable[[], object]:
@@ -167,7 +167,7 @@ def trust_filter(db: BenchDb, work: Path, rounds: int) -> Result:
     judged. The floor reads the columns it judges (content and provenance) in raw sqlite3."""
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()
+    store.observe()
     store.set_trust(f"session:{_session(path)}", "untrusted")
     raw = sqlite3.connect(path)
     found: dict[str, int] = {}

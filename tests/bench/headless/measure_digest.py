@@ -23,7 +23,7 @@ TARGET_S = 0.300
 def digest(db: BenchDb, work: Path, rounds: int) -> Result:
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()  # the first look: the baseline
+    store.observe()  # the first look: the baseline
     mark = store.mark_seen()
     _rewrite(path, db, seed=7)
     store.observe()  # the rewrites recorded, as the window's first listing does

@@ -47,7 +47,7 @@ def _someone_commits(path: Path) -> None:
 def archive_pass(db: BenchDb, work: Path, rounds: int) -> Result:
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()  # the first look archives every pending candidate
+    store.observe()  # the first look archives every pending candidate
     _someone_commits(path)
     raw = sqlite3.connect(path)
     found: dict[str, object] = {}
@@ -109,7 +109,7 @@ def runs_list(db: BenchDb, work: Path, rounds: int) -> Result:
     path = fresh_copy(db.path, work)
     _runs(path, db)
     store = MemoryStore.open(path)
-    store.list_ids()
+    store.observe()
     raw = sqlite3.connect(path)
     found: dict[str, int] = {}
 

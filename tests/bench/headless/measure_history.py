@@ -34,7 +34,7 @@ def _side_by_side(
     """Ours and the floor on a fresh copy after the store's first look; each call returns a count."""
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()  # the first look, as when the window opened
+    store.observe()  # the first look, as when the window opened
     raw = sqlite3.connect(path)
     ours, floor = calls(store, raw)
     found: dict[str, int] = {}
@@ -90,7 +90,7 @@ def profile_as_of(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     nth = "SELECT changed_at FROM mdash_revisions ORDER BY changed_at LIMIT 1 OFFSET ?"
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()  # the first look, as when the window opened
+    store.observe()  # the first look, as when the window opened
     raw = sqlite3.connect(path)
     results = []
     for where, part, whole in AS_OF_POSITIONS:

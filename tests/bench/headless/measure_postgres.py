@@ -117,7 +117,7 @@ def _both(
     stores = {"pg": MemoryStore.open(url), "sqlite": MemoryStore.open(fresh_copy(db.path, work))}
     found: dict[str, int] = {}
     for store in stores.values():
-        store.list_ids()  # the first look, as when the window opened
+        store.observe()  # the first look, as when the window opened
 
     def calling(engine: str) -> Callable[[], Callable[[], object]]:
         return lambda: lambda: found.__setitem__(engine, call(stores[engine]))
@@ -213,7 +213,7 @@ def _observe(copies: _Copies, rounds: int) -> Result:
         def prepare() -> Callable[[], object]:
             target = copies.fresh(engine)
             store = MemoryStore.open(target)
-            store.list_ids()
+            store.observe()
             copies.rewrite(engine, target)
 
             def run() -> None:
@@ -268,7 +268,7 @@ def _edit(copies: _Copies, rounds: int) -> Result:
             tidy()
             target = copies.fresh(engine)
             store = MemoryStore.open(target)
-            store.list_ids()
+            store.observe()
 
             def close() -> None:
                 store.close()

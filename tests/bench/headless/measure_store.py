@@ -35,7 +35,7 @@ PANEL_SCREEN = (63, 116)
 def search(db: BenchDb, work: Path, rounds: int, term: str, label: str) -> Result:
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()  # first look: the store's baseline, as when the window opened
+    store.observe()  # first look: the store's baseline, as when the window opened
     raw = sqlite3.connect(path)
     found: dict[str, int] = {}
 
@@ -64,7 +64,7 @@ def diff(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     """
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()
+    store.observe()
     revisions = store.history(db.diff_memory_id)
     newest = next(r for r in reversed(revisions) if r.kind == RevisionKind.CONTENT)
     old, new = newest.previous_content or "", newest.new_content or ""
@@ -171,7 +171,7 @@ def observe(db: BenchDb, work: Path, rounds: int) -> Result:
     def ours() -> Callable[[], object]:
         path = fresh_copy(db.path, work)
         store = MemoryStore.open(path)
-        store.list_ids()
+        store.observe()
         _rewrite(path, db, seed=len(found))
 
         def run() -> None:
@@ -205,7 +205,7 @@ def _deferred_indexing(db: BenchDb, work: Path) -> tuple[int, float]:
     """Steps and seconds of the indexing an observation of 1,000 rewrites leaves for idle time."""
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()
+    store.observe()
     _rewrite(path, db, seed=99)
     store.observe()
     steps, started = 0, time.perf_counter()

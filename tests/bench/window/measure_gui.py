@@ -202,7 +202,7 @@ def diff_panel(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     application(offscreen=True)
     path = fresh_copy(db.path, work)
     store = MemoryStore.open(path)
-    store.list_ids()
+    store.observe()
     view = DiffView()
     view._timer.setInterval(0)
     view.resize(700, 900)

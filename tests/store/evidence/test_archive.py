@@ -17,10 +17,10 @@ from review_helpers import SEED_UPDATE_IDS, seed_verdict, verdict
 from runs_helpers import host_has_it_open
 
 from app.core.clock import ManualClock
+from app.core.models.evidence import NOT_ARCHIVED, evidence_words
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryFilter, MemoryStore
-from app.store.evidence.model import NOT_ARCHIVED, evidence_words
 
 WORDS = {cid: content for cid, content, *_ in PENDING}
 

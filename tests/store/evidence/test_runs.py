@@ -16,10 +16,10 @@ from runs_helpers import add_dream_run, host_has_it_open, review_tasks
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError, ReadOnlyError
 from app.core.models import RevisionSource
+from app.core.models.runs import UNREADABLE
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
-from app.store.evidence.runs import UNREADABLE
 
 NEW_TEXT = "Prefers pnpm: workspaces, and pnpm in every example"
 

@@ -36,3 +36,18 @@ def test_a_read_only_store_over_a_memory_log_always_says_yes(host_db: Path) -> N
     store.observe()
     assert store.changed_elsewhere()
     store.close()
+
+
+def test_a_look_that_recorded_everything_needs_no_second_look(host_db: Path) -> None:
+    # Observing is an explicit call now (no read observes again behind it): a look whose write recorded
+    # all there was, with nobody committing in between, leaves the store knowing it is current.
+    store = MemoryStore.open(host_db, clock=ManualClock(NOW))
+    assert store.observe() == []  # the first look records every memory's baseline
+    assert not store.changed_elsewhere()
+    host_sql(
+        host_db, "UPDATE user_memories SET content = 'Lives in Hamburg', updated_at = ? WHERE id = 4", (NOW,)
+    )
+    assert store.changed_elsewhere()
+    assert [rev.memory_id for rev in store.observe()] == [4]
+    assert not store.changed_elsewhere()
+    store.close()

@@ -22,10 +22,11 @@ from sqlalchemy.exc import OperationalError
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
 from app.core.models import MemoryStatus
+from app.core.models.as_of import MemoryAsOf
 from app.store import MemoryStore
 from app.store.connect.engine import plain_rows
 from app.store.past import as_of_scan
-from app.store.past.as_of import MemoryAsOf, facts_from_history, fetch_facts
+from app.store.past.as_of import facts_from_history, fetch_facts
 from app.store.read.host_cells import UndecodableText, decode_text
 from app.store.schema.tables import user_memories
 

@@ -17,10 +17,11 @@ from runs_helpers import host_has_it_open
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
 from app.core.models import RevisionSource
+from app.core.models.blame import Blame, origin_label
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
-from app.store.past.blame import FIRST_SEEN, Blame, origin_label, units
+from app.store.past.blame import FIRST_SEEN, units
 
 
 def texts(blame: Blame) -> list[tuple[str, str]]:

@@ -19,8 +19,8 @@ from hostdb import HOUR, build_host_db, profile_version, query
 from app.cli import main
 from app.core.clock import ManualClock
 from app.core.models import ChangeKind, RevisionSource
+from app.core.models.digest import BY_HOST
 from app.store import MemoryStore
-from app.store.read.digest import BY_HOST
 
 NOW_ISO = "2026-10-21T03:13:32Z"  # REVIEW_TIME
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.models import ChangeKind, RevisionSource
-from app.store.read.digest import BY_HOST, Digest, DigestChange, Watermark
+from app.core.models.digest import BY_HOST, Digest, DigestChange, Watermark
 from ui.dialogs.digest import MAX_SHOWN, DigestDialog
 
 NOW = 1_800_000_000_000

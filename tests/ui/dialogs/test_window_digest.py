@@ -17,8 +17,8 @@ from window_helpers import make_window, settle
 
 from app.cli import main
 from app.core.clock import ManualClock
+from app.core.models.imports import ImportResult
 from app.store import MemoryStore
-from app.store.write.importer import ImportResult
 from ui.cards.model import HIGHLIGHT_ROLE
 from ui.dialogs.digest import DigestDialog
 from ui.dialogs.import_file import import_file

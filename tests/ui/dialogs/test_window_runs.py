@@ -14,10 +14,10 @@ from review_helpers import seed_verdict
 from runs_helpers import add_dream_run
 from window_helpers import card_content, make_window, select, settle
 
+from app.core.models.evidence import NOT_ARCHIVED
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
-from app.store.evidence.model import NOT_ARCHIVED
 from ui.dialogs.runs import RunsDialog
 from ui.window.main_window import MainWindow
 

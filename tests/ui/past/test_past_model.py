@@ -18,7 +18,7 @@ from ui.past.model import STATE_ROLE, PastListModel
 def test_the_model_passes_the_model_tester_through_listings_and_filters(
     store: MemoryStore, clock: ManualClock, qtmodeltester: ModelTester
 ) -> None:
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     states = listing_order(store.as_of(store.now()))
     model = PastListModel()
@@ -41,7 +41,7 @@ def test_the_model_passes_the_model_tester_through_listings_and_filters(
 
 
 def test_the_filter_reads_the_state_then(store: MemoryStore, clock: ManualClock) -> None:
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.set_expiry(1, store.now() + HOUR)
     clock.advance(HOUR)
@@ -63,7 +63,7 @@ def test_the_filter_reads_the_state_then(store: MemoryStore, clock: ManualClock)
 
 
 def test_the_toolbar_order_reads_the_past(store: MemoryStore, clock: ManualClock) -> None:
-    store.list_ids()
+    store.observe()
     clock.advance(HOUR)
     store.edit(1, "Works mostly in Python")
     clock.advance(HOUR)
