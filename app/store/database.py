@@ -25,7 +25,7 @@ from app.core.errors import DatabaseReplacedError, ReadOnlyError
 from app.store.connect.engine import OpenedDatabase, transaction
 from app.store.evidence import archive as evidence_archive
 from app.store.keeping import Keeping, KeptInProcess, KeptInTables
-from app.store.kinds import WriteProtocol
+from app.store.kinds import MemoryKind
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.server_watch import watch_for
 from app.store.read.sources import has_marks_table, load_marks
@@ -34,11 +34,11 @@ from app.store.write.revision_log import WriteContext
 
 
 class Database:
-    def __init__(self, opened: OpenedDatabase, clock: Clock, protocols: Sequence[WriteProtocol]) -> None:
+    def __init__(self, opened: OpenedDatabase, clock: Clock, kinds: Sequence[MemoryKind]) -> None:
         self.opened = opened
         self.clock = clock
         self.warnings: list[str] = list(opened.notes)  # what a person should be told (CLI, window)
-        self._protocols = tuple(protocols)  # each kind's protocol, called once at the end of a write
+        self._protocols = tuple(kind.writes for kind in kinds)  # each called once at a write's end
         self._open_write = threading.local()  # the write open on each thread: a nested one joins it
         with self.read() as conn:
             refuse_newer(conn, opened.location)

@@ -33,7 +33,7 @@ from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url,
 from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
 from app.store.keeping import archive_in
-from app.store.kinds import USER_WRITES
+from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.observe.observer import Observer
 from app.store.past.history import History
 from app.store.read.queries import FIRST_HITS_CHUNK, FIRST_WINDOW, MemoryQueries
@@ -46,18 +46,21 @@ __all__ = ["FIRST_HITS_CHUNK", "FIRST_WINDOW", "KEEP", "MemoryStore"]
 
 
 class MemoryStore:
-    def __init__(self, opened: OpenedDatabase, clock: Clock, origin: str = "--db") -> None:
-        self.database = db = Database(opened, clock, (USER_WRITES,))
+    def __init__(
+        self, opened: OpenedDatabase, clock: Clock, origin: str = "--db", kind: MemoryKind = USER_MEMORIES
+    ) -> None:
+        self.kind = kind
+        self.database = db = Database(opened, clock, (kind,))
         self.clock = clock
         self.origin = origin
         self.warnings: list[str] = db.warnings
         self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
         self.observer = observer = Observer(db)
         self.search = search = SearchIndex(db)
-        self.queries = queries = MemoryQueries(db, search)
+        self.queries = queries = MemoryQueries(db, search, kind)
         self.records = records = EvidenceRecords(db)
         self.past = past = History(db, queries, records)
-        self.edits = edits = MemoryEdits(db, queries)
+        self.edits = edits = MemoryEdits(db, queries, kind)
         # What this database is, and its transactions.
         self.now = db.now
         self.file_problem = db.file_problem

@@ -15,6 +15,7 @@ from app.core.errors import NotFoundError
 from app.core.models import Candidate, Counts, Memory, MemoryStatus
 from app.core.models.filters import MemoryFilter
 from app.store.database import Database
+from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.read.query import count_by_status, is_expired, select_among, select_first_hits, select_ids
 from app.store.read.reads import chunks, fetch_candidates, fetch_own_facts, fetch_rows
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
@@ -32,9 +33,10 @@ FIRST_HITS_CHUNK = 500  # ids per query of `first_hits`
 
 
 class MemoryQueries:
-    def __init__(self, db: Database, search: SearchIndex) -> None:
+    def __init__(self, db: Database, search: SearchIndex, kind: MemoryKind = USER_MEMORIES) -> None:
         self._db = db
         self._search = search
+        self._kind = kind
 
     def memories(self, conn: Connection, ids: Sequence[int], now: int, *, trash: bool = True) -> list[Memory]:
         """The memories of `ids`; with `trash`, ids no longer in the host's table come from the trash
@@ -172,7 +174,7 @@ class MemoryQueries:
     def profile(self) -> list[Memory]:
         now = self._db.now()
         with self._db.read() as conn:
-            return self.memories(conn, profile_ids(conn, now, self._db.own), now)
+            return self.memories(conn, profile_ids(conn, now, self._db.own, self._kind), now)
 
     def recall(
         self, search: str = "", *, limit: int | None = None, order: RecallOrder = "recent"

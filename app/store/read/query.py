@@ -47,6 +47,7 @@ from app.core.models.filters import (
     search_problem as search_problem,
 )
 from app.core.text_input import whole_number_int64
+from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.read.sources import source_predicate
 from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.search import index as search_index
@@ -74,9 +75,10 @@ def with_expiry(own: bool, when: ColumnElement[bool] | None = None) -> ColumnEle
     return m.id.in_(ids.where(when) if when is not None else ids)
 
 
-def injected_predicate(now: int, own: bool) -> ColumnElement[bool]:
-    """What the agent is shown: status exactly `active` (as the host selects) and not expired."""
-    return and_(m.status == MemoryStatus.ACTIVE, not_expired(now, own))
+def injected_predicate(now: int, own: bool, kind: MemoryKind = USER_MEMORIES) -> ColumnElement[bool]:
+    """What the agent is shown: the kind's injection rule (user memories: status exactly `active`, as the
+    host selects) and not expired."""
+    return and_(kind.injection_rule(now), not_expired(now, own))
 
 
 def _memory_id(term: str) -> int | None:

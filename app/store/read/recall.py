@@ -11,6 +11,7 @@ from typing import Literal
 
 from sqlalchemy import Connection, select
 
+from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.read.host_cells import text_value, time_value
 from app.store.read.query import injected_predicate, search_predicate
 from app.store.schema.tables import user_memories
@@ -20,9 +21,12 @@ RECALL_ORDERS: tuple[RecallOrder, ...] = ("recent", "relevance")
 m = user_memories.c
 
 
-def profile_ids(conn: Connection, now: int, own: bool) -> list[int]:
-    """What the host injects, in its order (promoted_at, id), minus what has expired."""
-    query = select(m.id).where(injected_predicate(now, own)).order_by(m.promoted_at, m.id)
+def profile_ids(conn: Connection, now: int, own: bool, kind: MemoryKind = USER_MEMORIES) -> list[int]:
+    """What the host injects, in its order (the kind's: user memories by promoted_at, id), minus what
+    has expired."""
+    table = kind.table
+    query = select(table.c[kind.id_column]).where(injected_predicate(now, own, kind))
+    query = query.order_by(*kind.injection_order())
     return [int(row[0]) for row in conn.execute(query)]
 
 

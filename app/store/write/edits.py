@@ -24,6 +24,7 @@ from app.core.models.imports import ImportResult
 from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT, source_problem
 from app.store.database import Database
 from app.store.keeping import archive_in
+from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
 from app.store.write import expiry_sweep, importer, lease, removal, revision_log, synced, triage, writes
@@ -38,9 +39,10 @@ def _as_ids(memory_ids: int | Sequence[int]) -> list[int]:
 
 
 class MemoryEdits:
-    def __init__(self, db: Database, queries: MemoryQueries) -> None:
+    def __init__(self, db: Database, queries: MemoryQueries, kind: MemoryKind = USER_MEMORIES) -> None:
         self._db = db
         self._queries = queries
+        self._protocol = kind.writes  # told of each row written (`app.store.kinds`)
 
     @contextmanager
     def triage(self) -> Iterator[WriteContext]:
@@ -69,6 +71,7 @@ class MemoryEdits:
                 self._refuse_moved(ctx, memory_id, expected)
             if writes.update_content(ctx, memory_id, content, source=RevisionSource.DASHBOARD) is not None:
                 revision_log.add_own_source(ctx, memory_id, MEMORY_SOURCE_USER_EDIT)
+                self._protocol.content_written(ctx, memory_id)
         return self._queries.get(memory_id)
 
     def update_content(
@@ -82,9 +85,11 @@ class MemoryEdits:
     ) -> Memory:
         """The demo's review runs: new content (and candidate ids) as a run of `source` writes it."""
         with self._db.write() as ctx:
-            writes.update_content(
+            written = writes.update_content(
                 ctx, memory_id, content, appended_candidate_ids, run_id=run_id, source=source
             )
+            if written is not None:
+                self._protocol.content_written(ctx, memory_id)
         return self._queries.get(memory_id)
 
     # -- the candidate pool: refused while the review holds its lease (`_triage`) --------------------
@@ -137,6 +142,8 @@ class MemoryEdits:
         with self._db.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             changed = writes.set_statuses(ctx, ids, MemoryStatus.DISMISSED, reason=reason)
+            for memory_id in changed:
+                self._protocol.status_written(ctx, memory_id)
         return self._written(memory_ids, [i for i in ids if i in changed])
 
     @overload
@@ -150,6 +157,8 @@ class MemoryEdits:
         with self._db.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             changed = [i for i in ids if writes.reactivate(ctx, i, new_expiry) is not None]  # type: ignore[arg-type]
+            for memory_id in changed:
+                self._protocol.status_written(ctx, memory_id)
         return self._written(memory_ids, changed if not isinstance(memory_ids, int) else ids)
 
     @overload
@@ -190,7 +199,8 @@ class MemoryEdits:
             elif len(ids) != 1:
                 raise InvalidInputError("a revision belongs to one memory: restore many without one")
             else:
-                removal.restore(ctx, ids[0], revision_id, source=RevisionSource.RESTORE)
+                if removal.restore(ctx, ids[0], revision_id, source=RevisionSource.RESTORE) is not None:
+                    self._protocol.content_written(ctx, ids[0])
         return self._written(memory_ids, ids)
 
     @overload
