@@ -1,9 +1,10 @@
 """The tree is the architecture, and stays so: every module of `app/` and `ui/` read with `ast` (imports
 under `TYPE_CHECKING` and inside functions included, and module names written as strings, as
 `importlib.import_module` and the packages' lazy names take them), then checked for import cycles, for
-packages that import upwards (the layers below, ARCHITECTURE.md), for Qt or the window in `app/`, packages
-without a docstring, and timings in module docstrings (they go stale; measured figures belong in
-tests/bench/RESULTS.md)."""
+packages that import upwards (the layers below, ARCHITECTURE.md; inside the store, its folders and the
+modules that sit apart from theirs, such as its services over the `Database` unit), for Qt or the window
+in `app/`, packages without a docstring, and timings in module docstrings (they go stale; measured
+figures belong in tests/bench/RESULTS.md)."""
 
 from __future__ import annotations
 
@@ -16,40 +17,68 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("app", "ui")
-# The packages from the bottom up: a package imports only packages of a lower rank (and itself). `app`
-# below `ui`; in `app`, the pure modules below the store, the store below the commands (every change a
-# person makes is one), the commands below what uses them (the review, the hub's pull), the command line
-# on top; in `ui`, the actions and widgets below the views, the views below the windows, the entry point
-# last.
+# The packages from the bottom up: a package imports only packages of a lower rank (and itself); a
+# module named here (`app.store.read.queries`) has a rank of its own, apart from its folder's (the
+# longest name that is a prefix of a module decides). `app` below `ui`; in `app`, the pure modules
+# below the store, the store below the commands (every change a person makes is one), the commands
+# below what uses them (the review, the hub's pull), the command line on top; in `ui`, the actions and
+# widgets below the views, the views below the windows, the entry point last.
+#
+# Inside the store, from the bottom: the tables, the host's cells, opening a database, migrating, the
+# revision log and the kinds of memory, the search index, the read helpers, the past, observing, the
+# writers, evidence and runs; then what a read-only store keeps (`keeping`), the `Database` unit, the
+# services over it (each given what it uses, so one that uses another sits above it), the facade.
 LAYERING: dict[str, int] = {
     "app": 0,
     "app.core": 0,
-    "app.diff": 1,
-    "app.present": 1,
-    "app.transfer": 1,
-    "app.store": 2,
-    "app.commands": 3,
-    "app.review": 4,
-    "app.hub": 4,
-    "app.schedule": 4,
-    "app.demo": 4,
-    "app.cli": 5,
-    "app.__main__": 6,
-    "ui": 10,
-    "ui.actions": 10,
-    "ui.widgets": 11,
-    "ui.cards": 12,
-    "ui.diff": 12,
-    "ui.history": 13,
-    "ui.past": 14,
-    "ui.runtime": 15,
-    "ui.review": 16,
-    "ui.dialogs": 16,
-    "ui.hub": 16,
-    "ui.window": 17,
-    "ui.cli_hooks": 18,
-    "ui.main": 19,
-    "ui.__main__": 20,
+    "app.diff": 10,
+    "app.present": 10,
+    "app.transfer": 10,
+    "app.store.schema": 20,
+    "app.store.read.host_cells": 21,
+    "app.store.connect": 22,
+    "app.store.schema.migrate": 23,
+    "app.store.write.revision_log": 24,
+    "app.store.kinds": 25,
+    "app.store.search": 26,
+    "app.store.read": 27,
+    "app.store.past": 28,
+    "app.store.observe": 29,
+    "app.store.write": 30,
+    "app.store.evidence": 31,
+    "app.store.keeping": 32,
+    "app.store.database": 33,
+    "app.store.observe.observer": 34,
+    "app.store.search.upkeep": 34,
+    "app.store.evidence.records": 34,
+    "app.store.first_screen": 34,
+    "app.store.read.queries": 35,
+    "app.store.past.history": 36,
+    "app.store.write.edits": 36,
+    "app.store.store": 37,
+    "app.store": 38,
+    "app.commands": 50,
+    "app.review": 60,
+    "app.hub": 60,
+    "app.schedule": 60,
+    "app.demo": 60,
+    "app.cli": 70,
+    "app.__main__": 80,
+    "ui": 100,
+    "ui.actions": 100,
+    "ui.widgets": 110,
+    "ui.cards": 120,
+    "ui.diff": 120,
+    "ui.history": 130,
+    "ui.past": 140,
+    "ui.runtime": 150,
+    "ui.review": 160,
+    "ui.dialogs": 160,
+    "ui.hub": 160,
+    "ui.window": 170,
+    "ui.cli_hooks": 180,
+    "ui.main": 190,
+    "ui.__main__": 200,
 }
 # Alembic's revision scripts: loaded by path from their folder, not imported as a package.
 NOT_PACKAGES = {Path("app/store/schema/migrations/versions")}
@@ -292,12 +321,31 @@ def test_a_planted_upward_import_is_found(tmp_path: Path, text: str) -> None:
     )
 
 
+def test_the_store_is_layered_inside() -> None:
+    # Each part of the store has a rank of its own (none falls back to the facade's), so a knot among
+    # them is an upward import somewhere.
+    loose = sorted(
+        name for name in MODULES if name.startswith("app.store.") and package_of(name) == "app.store"
+    )
+    assert not loose
+
+
+def test_an_upward_import_inside_the_store_is_found(tmp_path: Path) -> None:
+    _plant(tmp_path, "app.store.database", "class Database: ...\n")
+    _plant(tmp_path, "app.store.read.rows", "from app.store.database import Database\n")
+    _plant(tmp_path, "ui.widgets.icon", "")
+    found = upward_imports(import_graph(_modules(tmp_path)))
+    assert found == [
+        "app.store.read.rows (app.store.read, rank 27) imports app.store.database (app.store.database, rank 33)"
+    ]
+
+
 def test_app_never_names_the_window_even_as_a_string(tmp_path: Path) -> None:
     _plant(tmp_path, "ui.cli_hooks", "")
     _plant(tmp_path, "app.cli.entry", "import importlib\nhooks = importlib.import_module('ui.cli_hooks')\n")
     modules = _modules(tmp_path)
     assert upward_imports(import_graph(modules)) == [
-        "app.cli.entry (app.cli, rank 5) imports ui.cli_hooks (ui.cli_hooks, rank 18)"
+        "app.cli.entry (app.cli, rank 70) imports ui.cli_hooks (ui.cli_hooks, rank 180)"
     ]
 
 
