@@ -39,8 +39,12 @@ def search(db: BenchDb, work: Path, rounds: int, term: str, label: str) -> Resul
     raw = sqlite3.connect(path)
     found: dict[str, int] = {}
 
+    def listing() -> None:  # as the window's complete listing reads it: a look first, then the ids
+        store.observe()
+        found["ours"] = len(store.list_ids(MemoryFilter(status="all", search=term)))
+
     def ours() -> Callable[[], object]:
-        return lambda: found.__setitem__("ours", len(store.list_ids(MemoryFilter(status="all", search=term))))
+        return listing
 
     def floor() -> Callable[[], object]:
         sql = "SELECT id FROM user_memories WHERE content LIKE ?"
