@@ -336,7 +336,8 @@ def test_an_upward_import_inside_the_store_is_found(tmp_path: Path) -> None:
     _plant(tmp_path, "ui.widgets.icon", "")
     found = upward_imports(import_graph(_modules(tmp_path)))
     assert found == [
-        "app.store.read.rows (app.store.read, rank 27) imports app.store.database (app.store.database, rank 33)"
+        "app.store.read.rows (app.store.read, rank 27) imports "
+        "app.store.database (app.store.database, rank 33)"
     ]
 
 
