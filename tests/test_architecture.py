@@ -330,6 +330,23 @@ def test_the_store_is_layered_inside() -> None:
     assert not loose
 
 
+# The one part of the store the window reads apart from the facade: the launch's first cards, read with
+# `sqlite3` before SQLAlchemy is loaded.
+WINDOW_READS_OF_THE_STORE = {"app.store", "app.store.first_screen"}
+
+
+def test_the_window_reads_the_store_through_its_facade() -> None:
+    # The read models the window shows live in `app.core.models`, not in the store's internals.
+    offending = sorted(
+        f"{name} imports {target}"
+        for name, targets in import_graph().items()
+        if name.split(".")[0] == "ui"
+        for target in targets
+        if target.startswith("app.store") and target not in WINDOW_READS_OF_THE_STORE
+    )
+    assert not offending
+
+
 def test_an_upward_import_inside_the_store_is_found(tmp_path: Path) -> None:
     _plant(tmp_path, "app.store.database", "class Database: ...\n")
     _plant(tmp_path, "app.store.read.rows", "from app.store.database import Database\n")
