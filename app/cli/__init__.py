@@ -68,6 +68,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     from app.cli.commands import runs as run_commands
     from app.cli.commands import schedule as schedule_commands
     from app.cli.commands import sources as source_commands
+    from app.cli.commands import tidy as tidy_commands
     from app.cli.commands import write as write_commands
 
     parser = argparse.ArgumentParser(
@@ -91,6 +92,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     history_views.register(subparsers, parents)
     source_commands.register(subparsers, parents)
     digest_commands.register(subparsers, parents)
+    tidy_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
     run_commands.register(subparsers, parents)

@@ -111,6 +111,7 @@ def find_groups(
     components = _Components(len(normals))
     close: list[tuple[int, int, Edge]] = []
     best_within: dict[int, tuple[int, Edge, tuple[float, int]]] = {}
+    reps_of: dict[int, int] = {}
     clashes: list[Contradiction] = []
     compared = 0
     share = len(items) / max(1, len(normals))
@@ -137,6 +138,7 @@ def find_groups(
                     _keep_best(best_within, short, long, edge, len(normals[long]))
             elif isinstance(verdict, Clash):
                 clashes.append(Contradiction(a.id, b.id, verdict.reason, verdict.shared))
+                reps_of[a.id], reps_of[b.id] = rep, other
         steps.done = 2 * len(items) + int((rep + 1) * share)
         if rep % 256 == 0:
             steps.report()
@@ -146,7 +148,24 @@ def find_groups(
     steps.done = steps.total
     steps.report()
     groups = _groups(items, members, components, close)
-    return TidyReport(tuple(groups), tuple(clashes), len(items), compared)
+    return TidyReport(
+        tuple(groups), tuple(_once_per_groups(clashes, reps_of, components)), len(items), compared
+    )
+
+
+def _once_per_groups(
+    clashes: list[Contradiction], reps_of: dict[int, int], components: _Components
+) -> list[Contradiction]:
+    """One pair per two groups: when #3 and #9 are duplicates, "#3 may contradict #5" says all that
+    "#9 may contradict #5" would."""
+    seen: set[frozenset[int]] = set()
+    kept = []
+    for pair in clashes:
+        key = frozenset((components.find(reps_of[pair.a]), components.find(reps_of[pair.b])))
+        if key not in seen:
+            seen.add(key)
+            kept.append(pair)
+    return kept
 
 
 def _keep_best(

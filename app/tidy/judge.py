@@ -32,7 +32,7 @@ CLOSE_THRESHOLD = 80.0
 PARTIAL_SHARE = 0.6
 FIRST_LOOK = 0.5  # share of the smaller memory's words a pair must share to be read further
 STEM_CHARS = 5  # words of at least this many letters that begin alike are forms of one word
-WORD_ALIKE = 80  # rapidfuzz ratio at which two words are one (a typo, an inflection)
+WORD_ALIKE = 85  # rapidfuzz ratio at which two words are one (a typo, an inflection)
 
 
 class Side:
@@ -159,7 +159,8 @@ def _clash(a: Side, b: Side) -> Clash | bool | None:
     if choice is None:
         return None
     subject = shared_subject(first, second)
-    if subject or first.switches or second.switches:
+    switched = first.switches or second.switches
+    if switched or (subject and (first.chooses or second.chooses)):
         name, mine, theirs = choice
         reason = f"{name}: {', '.join(sorted(mine))} in #{a.id}, {', '.join(sorted(theirs))} in #{b.id}"
         return Clash(reason, tuple(subject))

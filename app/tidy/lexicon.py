@@ -11,7 +11,7 @@ from __future__ import annotations
 CHOICES: dict[str, frozenset[str]] = {
     "package manager": frozenset({"npm", "pnpm", "yarn", "bun"}),
     "Python tooling": frozenset({"uv", "poetry", "pip", "pip-tools", "hatch", "pipenv", "conda", "pdm"}),
-    "test runner": frozenset({"pytest", "unittest", "vitest", "jest", "mocha", "nose"}),
+    "test runner": frozenset({"pytest", "unittest", "vitest", "jest", "mocha", "nose", "go-test"}),
     "formatter": frozenset({"ruff", "black", "prettier", "gofmt", "rustfmt", "yapf", "autopep8"}),
     "editor": frozenset(
         {"neovim", "vim", "vscode", "helix", "zed", "emacs", "pycharm", "intellij", "sublime"}

@@ -64,13 +64,6 @@ class Group:
                 found.append(f"with #{other}: {edge.why()}")
         return found
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "members": list(self.members),
-            "score": round(self.score, 1),
-            "edges": [edge.to_json() for edge in self.edges],
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Contradiction:
@@ -94,11 +87,3 @@ class TidyReport:
     contradictions: tuple[Contradiction, ...]
     memories: int
     compared: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "memories": self.memories,
-            "compared_pairs": self.compared,
-            "groups": [group.to_json() for group in self.groups],
-            "may_contradict": [pair.to_json() for pair in self.contradictions],
-        }

@@ -39,6 +39,7 @@ class Stance:
     choices: dict[str, frozenset[str]]  # category -> its members named (asserted or refused)
     scopes: dict[str, frozenset[str]]  # scope -> its members named
     switches: bool  # says something replaced something ("switched to", "moved from")
+    chooses: bool  # says something is chosen ("prefers", "uses", "wants", "default")
 
 
 def _clause_words(clause: str) -> list[str]:
@@ -60,7 +61,8 @@ def _reached(clause: list[str], switching: bool) -> set[int]:
             or (word == "from" and switching)
         )
         if starts:
-            reach = True
+            # "never other cloud options": what is refused is left unnamed, the cloud itself is not
+            reach = clause[position + 1 : position + 2] not in (["other"], ["another"])
         elif reach and word in CLAUSE_BREAKS:
             reach = False
         elif reach:
@@ -88,6 +90,7 @@ def read_stance(normal: str) -> Stance:
         choices=_grouped(meaningful, MEMBER_OF),
         scopes=_grouped(meaningful, SCOPE_OF),
         switches=switches,
+        chooses=any(word in CHOICE_VERBS for word in every),
     )
 
 

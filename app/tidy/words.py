@@ -89,6 +89,7 @@ PHRASES = (
     ("gitlab ci", "gitlab-ci"),
     ("ruff format", "ruff"),
     ("docker compose", "docker-compose"),
+    ("go test", "go-test"),
     ("no longer", "no-longer"),
     ("instead of", "instead-of"),
     ("rather than", "rather-than"),

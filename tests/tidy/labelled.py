@@ -52,14 +52,19 @@ def run_on(pairs: list[Pair]) -> tuple[dict[str, int], TidyReport]:
 def scores(pairs: list[Pair], label: str) -> Scores:
     """Precision and recall of `label` (duplicate: same group; contradiction: listed) over `pairs`."""
     ids, report = run_on(pairs)
-    group_of = {member: number for number, group in enumerate(report.groups) for member in group.members}
-    listed = {frozenset((c.a, c.b)) for c in report.contradictions}
+    group_of = {member: -number for number, group in enumerate(report.groups, 1) for member in group.members}
+
+    def where(memory: int) -> int:
+        return group_of.get(memory, memory)  # a group (negative) or the memory itself
+
+    # A pair is listed once per two groups: "#3 may contradict #5" stands for #3's duplicates too.
+    listed = {frozenset((where(c.a), where(c.b))) for c in report.contradictions}
 
     def found(pair: Pair) -> bool:
         a, b = ids[pair.a], ids[pair.b]
         if label == DUPLICATE:
             return a in group_of and group_of.get(a) == group_of.get(b)
-        return frozenset((a, b)) in listed
+        return frozenset((where(a), where(b))) in listed
 
     hits = [pair for pair in pairs if found(pair)]
     right = [pair for pair in hits if pair.label == label]
