@@ -114,6 +114,12 @@ class WindowActions:
             "What changed since you last looked, by who did it; each change opens its card",
             keys("Ctrl+Shift+L"),
         )
+        self.tidy = make_action(
+            parent,
+            "Tidy…",
+            "Likely duplicate memories and pairs that may contradict, with why; selecting one shows its card",
+            keys("Ctrl+Shift+T"),
+        )
         self.import_file = make_action(
             parent,
             "Import…",

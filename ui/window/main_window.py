@@ -282,14 +282,14 @@ class MainWindow(QMainWindow):
         from ui.dialogs.digest import DigestDialog  # its modules load with the first digest
 
         dialog = DigestDialog(digest, self.controller.store.now, self)
-        dialog.openMemory.connect(self._open_card)
+        dialog.openMemory.connect(self.open_card)
         dialog.markSeen.connect(self.looks.mark_seen)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         self.digest_dialog = dialog
         return dialog
 
-    def _open_card(self, memory_id: int) -> None:
+    def open_card(self, memory_id: int) -> None:
         """Select a digest's memory; one the filter hides is shown under All, the search cleared."""
         if self.select_id(memory_id, center=True):
             return

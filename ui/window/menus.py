@@ -56,6 +56,8 @@ def build_menus(window: WindowParts) -> None:
     view.addAction(a.blame)
     view.addAction(a.as_of)
     view.addAction(a.digest)
+    view.addAction(a.tidy)
+    a.tidy.triggered.connect(lambda: show_tidy(window))
     review = bar.addMenu("&Review")
     review.addAction(a.review_queue)
     review.addAction(a.run_review)
@@ -117,6 +119,17 @@ def show_runs(window: WindowParts) -> None:
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
+
+
+def show_tidy(window: WindowParts) -> None:
+    """View → Tidy…: a new search for duplicates each time (the memories may have changed since)."""
+    from ui.tidy.dialog import TidyDialog
+
+    dialog = TidyDialog(window.controller, window.window())
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.openMemory.connect(window.open_card)
+    dialog.show()
+    dialog.start()
 
 
 def show_about(window: WindowParts) -> None:
