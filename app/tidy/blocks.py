@@ -50,7 +50,7 @@ def blocks(keys: Sequence[set[str]]) -> tuple[list[list[str]], dict[str, list[in
     chosen: list[list[str]] = []
     index: dict[str, list[int]] = {}
     for position, found in enumerate(keys):
-        rare = sorted(found & usable, key=lambda key: (frequency[key], key))
+        rare = sorted(sorted(found & usable), key=frequency.__getitem__)  # rarest first, ties by name
         mine = rare[:PREFIX] + sorted(found & categories)
         chosen.append(mine)
         for key in mine:
