@@ -12,6 +12,7 @@ callable or a `threading.Event`); a cancelled run raises `TidyCancelled`.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Sequence
 
@@ -85,6 +86,19 @@ def find_groups(
     items: Sequence[TidyItem], progress: Progress | None = None, cancel: CancelCheck | None = None
 ) -> TidyReport:
     """Groups of likely duplicates among `items` and the pairs that may contradict."""
+    # The finder makes millions of small objects and no reference cycles; with 100,000 memories alive in
+    # the caller, each of the collector's full passes would walk all of them again (in the bench, a
+    # quarter of the run). Paused for the run, resumed as it was.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _find(items, progress, cancel)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCheck | None) -> TidyReport:
     steps = _Steps(3 * len(items), progress, cancel)
     classes: dict[str, list[int]] = {}
     for position, item in enumerate(items):

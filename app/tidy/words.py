@@ -60,6 +60,8 @@ ALIASES = {
     "prs": "pull-request",
     "pull": "pull-request",
     "colour": "color",
+    "repo": "repository",
+    "repos": "repository",
     "k8s": "kubernetes",
     "ifs": "if",
 }
