@@ -425,7 +425,8 @@ class MainWindow(QMainWindow):
             and (many or (memory is not None and (memory.status != MemoryStatus.ACTIVE or memory.expired)))
         )
         a.restore_deleted.setEnabled(writable and deleted)
-        a.new_memory.setEnabled(writable)
+        for action in (a.new_memory, a.import_file):  # also after the past, which disabled them
+            action.setEnabled(writable)
         a.run_review.setEnabled(writable and not self.review.running)
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
         for action in (a.review_queue, a.runs):  # windows that write
