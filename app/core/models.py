@@ -31,6 +31,9 @@ class RevisionKind(StrEnum):
     EXPIRY = "expiry"
 
 
+UNDO_KEY: Final = "undo_of_run"  # in the detail of each revision a run's undo wrote: the run's id
+
+
 class RevisionSource(StrEnum):
     """Who made a revision (stored as these strings); not a memory's trust source (`app.core.trust`)."""
 

@@ -27,13 +27,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.clock import format_instant
-from app.core.models import Memory, Revision, RevisionKind, RevisionSource
+from app.core.models import Memory, Revision, RevisionKind
 from app.present.card import card_meta, expiry_line, updated_at
+from app.present.revision import revision_summary, unchanged_text_caption
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
 from ui.history.blame_view import BlameView, select_revision
 from ui.history.provenance_table import ProvenanceTable
-from ui.history.revision_table import RevisionTable, change_text
+from ui.history.revision_table import RevisionTable
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone, badge_colors, muted_text
@@ -89,33 +90,6 @@ def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
     return label
 
 
-_WHO: dict[str, str] = {
-    RevisionSource.OBSERVED: "outside the dashboard (observed)",
-    RevisionSource.REVIEW: "by the review",
-    RevisionSource.DASHBOARD: "in the dashboard",
-    RevisionSource.RESTORE: "in the dashboard",
-    RevisionSource.EXPIRY: "by the expiry sweep",
-}
-_WHAT: dict[str, str] = {
-    RevisionKind.CONTENT: "Content rewritten",
-    RevisionKind.CREATE: "Created",
-    RevisionKind.DELETE: "Deleted",
-    RevisionKind.EXPIRY: "Expiry changed",
-}
-
-
-def revision_summary(revision: Revision) -> str:
-    """`Revision 7: Content rewritten by the review (run r-1), adding candidates 141, 143`."""
-    what = _WHAT.get(revision.kind, revision.kind.capitalize())
-    if revision.kind == RevisionKind.STATUS or revision.detail.get("restored_from") is not None:
-        what = change_text(revision).capitalize()
-    who = _WHO.get(revision.source, f"by {revision.source}")
-    run = f" (run {revision.run_id})" if revision.run_id else ""
-    ids = ", ".join(map(str, revision.candidate_ids))
-    added = f", adding candidates {ids}" if ids else ""
-    return f"Revision {revision.id}: {what} {who}{run}{added}"
-
-
 def no_revisions_text(memory: Memory) -> str:
     """What an empty history means: as promoted, or rewritten before the dashboard ever read it (the
     host's `updated_at` says when; the text before that was never seen, so there is nothing to diff)."""
@@ -133,7 +107,7 @@ def show_change(
     revision: Revision, summary: QLabel, diff: DiffSlot, content: str, want: Callable[[int], object]
 ) -> None:
     """A revision's summary and its diff; its texts asked for with `want` first when not read yet. A
-    status or expiry change shows `content` (the memory's text) unchanged."""
+    status or expiry change shows `content` (the memory's text) unchanged, captioned with what it changed."""
     summary.setText(revision_summary(revision))
     if not revision.texts_loaded:
         diff.show_message("Loading this revision…")
@@ -142,7 +116,7 @@ def show_change(
     old, new = revision.previous_content, revision.new_content
     if old is None and new is None:  # a status or expiry change: the content stayed as it was
         old = new = content
-    diff.show_texts(old, new)
+    diff.show_texts(old, new, unchanged_text_caption(revision) or "")
 
 
 def take_revision(table: RevisionTable, revision: Revision) -> Revision | None:

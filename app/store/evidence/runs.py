@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, inspect, select
 
 from app.core.clock import format_instant
-from app.core.models import Revision, RevisionSource
+from app.core.models import UNDO_KEY, Revision, RevisionSource
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import describe, text_value, time_note, time_value
 from app.store.read.reads import chunks, revision_from_row
@@ -29,7 +29,6 @@ HOST_PREFIX = "host:"
 ORIGIN_DASHBOARD = "dashboard"
 ORIGIN_HOST = "host"
 UNREADABLE = "unreadable run"
-UNDO_KEY = "undo_of_run"  # in the detail of each revision a run's undo made: the run's id
 r = revisions.c
 
 

@@ -19,10 +19,11 @@ from sqlalchemy import select, update
 
 from app.core.clock import format_instant
 from app.core.errors import InvalidInputError
+from app.core.models import UNDO_KEY as UNDO_KEY  # re-exported: the importer names it here
 from app.core.models import Revision, RevisionKind, RevisionSource
 from app.core.provenance import without_candidates
 from app.store.evidence.model import flat
-from app.store.evidence.runs import UNDO_KEY, Run, RunChange
+from app.store.evidence.runs import Run, RunChange
 from app.store.observe.batch import catch_up
 from app.store.read.reads import fetch_revision, fetch_row, revision_from_row
 from app.store.schema.tables import revisions

@@ -127,7 +127,7 @@ def test_the_history_gives_each_added_candidates_words(
 
     def tip() -> str:
         item = revisions.topLevelItem(0)
-        return item.toolTip(4) if item is not None else ""
+        return item.toolTip(5) if item is not None else ""
 
     qtbot.waitUntil(lambda: WORDS_141 in tip(), timeout=10_000)
     assert "candidates added: 141, 143, 145, 146" in tip() and "ses_c3f1" in tip()

@@ -157,7 +157,7 @@ def test_a_deleted_memory_and_no_change(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "gone now", None)
     assert view.summary.text() == "+0 −2 words"
     _show(qtbot, view, "same", "same")
-    assert view.summary.text() == "No change"
+    assert view.summary.text() == "Text unchanged"
     assert view.text() == "same"
     _show(qtbot, view, None, None)  # still answered, so a caller waiting for its token is not left hanging
     assert view.text() == "Empty on both sides."
