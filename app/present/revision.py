@@ -8,7 +8,7 @@ Pure functions of a `Revision`, so the History, the As of… panel and Blame can
 from __future__ import annotations
 
 from app.core.clock import format_instant
-from app.core.models import UNDO_KEY, Revision, RevisionKind, RevisionSource
+from app.core.models import IMPORTED_FROM, IMPORTED_SOURCE, UNDO_KEY, Revision, RevisionKind, RevisionSource
 from app.present.card import shown_word
 
 RESTORED_FROM = "restored_from"  # a restore's detail: the revision whose state it brought back
@@ -53,10 +53,27 @@ def _restored_from(revision: Revision) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _imported_source(revision: Revision) -> str | None:
+    """Who made an old revision an import copied in, where it was made (None for any other revision)."""
+    if revision.source != RevisionSource.IMPORT or IMPORTED_FROM in revision.detail:
+        return None
+    source = revision.detail.get(IMPORTED_SOURCE)
+    return source if isinstance(source, str) else RevisionSource.IMPORT
+
+
+def _the_import(revision: Revision) -> bool:
+    """The revision an import adds to each memory it brings (the copied ones keep their own kinds)."""
+    return revision.source == RevisionSource.IMPORT and IMPORTED_FROM in revision.detail
+
+
 def source_words(revision: Revision) -> str:
-    """Who made it, for the History's Source column: `review`, `restore`, `run undo`, …"""
+    """Who made it, for the History's Source column: `review`, `restore`, `run undo`, `review (imported)`
+    for a revision an import copied in, …"""
     if undone_run(revision) is not None:
         return "run undo"
+    copied = _imported_source(revision)
+    if copied is not None and copied != RevisionSource.IMPORT:
+        return f"{_SOURCE_WORDS.get(copied, shown_word(copied))} (imported)"
     return _SOURCE_WORDS.get(revision.source, shown_word(revision.source))
 
 
@@ -77,6 +94,8 @@ def change_words(revision: Revision) -> str:
         return f"{shown_word(revision.previous_status or '?')} → {shown_word(revision.new_status or '?')}"
     if revision.kind == RevisionKind.EXPIRY:
         return f"expiry: {expiry_change(revision)}"
+    if _the_import(revision):
+        return "imported"  # its own history, copied in before it, holds its creation
     restored = _restored_from(revision)
     if restored is not None and undone_run(revision) is not None and revision.kind != RevisionKind.DELETE:
         return f"put back as before {revision_name(restored)}"
@@ -89,16 +108,23 @@ def revision_summary(revision: Revision) -> str:
     """The caption above a revision's diff, saying what its row says: `Revision r7: Content rewritten by
     the review (run r-1), adding candidates 141, 143`; `Revision r9: Deleted by undoing run r-2`."""
     what = change_words(revision)
-    undone = undone_run(revision)
-    who = (
-        f"by undoing run {undone}"
-        if undone
-        else _WHO.get(revision.source, f"by {shown_word(revision.source)}")
-    )
+    who = _who(revision)
     run = f" (run {revision.run_id})" if revision.run_id else ""
     ids = ", ".join(map(str, revision.candidate_ids))
     added = f", adding candidates {ids}" if ids else ""
     return f"Revision {revision_name(revision.id)}: {what[:1].upper()}{what[1:]} {who}{run}{added}"
+
+
+def _who(revision: Revision) -> str:
+    undone = undone_run(revision)
+    if undone is not None:
+        return f"by undoing run {undone}"
+    if _the_import(revision):
+        return f"from {shown_word(str(revision.detail[IMPORTED_FROM]), 200)}"
+    copied = _imported_source(revision)
+    if copied is not None and copied != RevisionSource.IMPORT:
+        return f"{_WHO.get(copied, f'by {shown_word(copied)}')}, before it was imported"
+    return _WHO.get(revision.source, f"by {shown_word(revision.source)}")
 
 
 def unchanged_text_caption(revision: Revision) -> str | None:

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from hostdb import build_host_db
 from PySide6.QtWidgets import QTreeWidget
 from pytestqt.qtbot import QtBot
 from window_helpers import make_window, select, settle
 
+from app.cli import main
 from app.core.clock import format_instant
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from app.transfer.export_format import parse_export
 from ui.diff.view import DiffView
 from ui.window.main_window import MainWindow
 
@@ -92,3 +96,27 @@ def test_a_run_undos_deletion_says_so_in_its_row_and_its_caption(
     assert (column(revisions, 2)[0], column(revisions, 3)[0]) == ("run undo", "deleted")
     qtbot.waitUntil(lambda: window.panel.revision_summary.text() != "", timeout=10_000)
     assert window.panel.revision_summary.text().endswith(": Deleted by undoing run review-7")
+
+
+def test_an_imported_memory_is_created_once_and_imported_once(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    added = store.add("Prefers pnpm, always").id  # its history starts with its creation
+    exported = tmp_path / "mine.json"
+    assert main(["--db", str(store.location), "export", "-o", str(exported)]) == 0
+    capsys.readouterr()
+    target = MemoryStore.open(build_host_db(tmp_path / "other.db", seed=False), clock=store.clock)
+    try:
+        result = target.import_export(parse_export(exported.read_text(encoding="utf-8")), "mine.json")
+        imported = next(item.memory_id for item in result.imported if item.from_id == added)
+        window = make_window(qtbot, target, tmp_path)
+        select(qtbot, window, imported)
+        revisions = window.panel.revisions
+        qtbot.waitUntil(lambda: revisions.topLevelItemCount() == 2, timeout=10_000)
+        assert column(revisions, 3) == ["imported", "created"]
+        assert column(revisions, 2) == ["import", "dashboard (imported)"]
+        qtbot.waitUntil(lambda: window.panel.revision_summary.text() != "", timeout=10_000)
+        assert window.panel.revision_summary.text().endswith(": Imported from mine.json")
+        settle(qtbot, window)
+    finally:
+        target.close()
