@@ -37,6 +37,7 @@ from ui.history.provenance_table import ProvenanceTable
 from ui.history.revision_table import RevisionTable
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
+from ui.widgets.shown_time import ShownTime
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 if TYPE_CHECKING:
@@ -156,6 +157,8 @@ class HistoryPanel(QWidget):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._apply_pending)
         self._stack, self.empty = empty_or_details(self, NOTHING_SELECTED, self._build_details())
+        if isinstance(now, ShownTime):
+            now.moved.connect(lambda: self._fill_times(self._memory))
 
     def _build_details(self) -> QWidget:
         page = QWidget(self)
@@ -312,6 +315,12 @@ class HistoryPanel(QWidget):
             return
         self._wanted_revision = (memory_id, revision_id)
 
+    def _fill_times(self, memory: Memory | None) -> None:
+        """The header's relative times ("updated 10m ago"), counted from the shown instant."""
+        if memory is not None:
+            expiry = expiry_line(memory, self._now())
+            self.meta.setText(card_meta(memory, self._now()) + (f"\n{expiry}" if expiry else ""))
+
     def update_memory(self, memory: Memory) -> None:
         """The shown memory changed in the store (an edit, a rewrite): refresh it and its history.
 
@@ -323,10 +332,10 @@ class HistoryPanel(QWidget):
                 self._apply_pending()
 
     def _fill(self, memory: Memory) -> None:
-        now = self._now()
+        if isinstance(self._now, ShownTime):
+            self._now.tick()  # the cards count from the instant this memory is shown at, too
         self.title.setText(f"Memory #{memory.id}")
-        expiry = expiry_line(memory, now)
-        self.meta.setText(card_meta(memory, now) + (f"\n{expiry}" if expiry else ""))
+        self._fill_times(memory)
         found = panel_warnings(memory, SHOWN_CHARS)
         self.warning.setVisible(bool(found))
         self.warning.setText("\n".join(found))

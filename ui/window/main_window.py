@@ -92,7 +92,7 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.setWindowTitle("Memory Dashboard")
-        self.list = CardList(self.model, self.controller.store.now, self)
+        self.list = CardList(self.model, lambda: self.controller.store.now(), self)
         self.list.addActions(self.acts.card_actions)
         self.no_match = plain_label("No memories match this filter.")
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
         left_layout.setSpacing(0)
         left_layout.addWidget(self.list_header)
         left_layout.addWidget(self.cards, 1)
-        self.panel = HistoryPanel(self.controller.store.now, self)
+        self.panel = HistoryPanel(self.list.shown_time, self)  # one instant for the cards and the panel
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(self.panel)
@@ -498,7 +498,7 @@ class MainWindow(QMainWindow):
         self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
 
     def _each_minute(self) -> None:
-        self.list.viewport().update()  # relative times move on
+        self.list.shown_time.tick()  # relative times move on, on the cards and in the panel alike
         self.controller.check_file()
         self.controller.sweep()
 
