@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision, RevisionKind
-from app.present.card import card_meta, expiry_line, updated_at
+from app.present.card import card_meta, expiry_line, shown_source, sources_line, updated_at
 from app.present.revision import revision_summary, unchanged_text_caption
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
@@ -341,13 +341,11 @@ class HistoryPanel(QWidget):
         self.warning.setText("\n".join(found))
         self.content_box.set_text(memory.content)
         trust = TRUST_WORDS.get(memory.trust, memory.trust)
-        shown = ", ".join(memory.sources[:4]) or "none"
-        more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
-        self.sources.setText(f"{trust} · sources: {shown}{more}")
+        self.sources.setText(f"{trust} · sources: {sources_line(memory.sources)}")
         self.sources.setToolTip(
             plain_tip(
                 "Sources (trust is the weakest one's):\n"
-                + "\n".join(memory.sources)
+                + "\n".join(shown_source(source) for source in memory.sources)
                 + "".join(f"\n{reason}" for reason in memory.trust_reasons)
             )
         )

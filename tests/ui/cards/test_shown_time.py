@@ -47,4 +47,3 @@ def test_the_card_and_the_panel_say_the_same_relative_time(
     window.minute.timeout.emit()  # the window's minute turns: both move on together
     assert updated(card_meta_line(window, 5)) == updated(window.panel.meta.text()) == "updated 11m ago"
     settle(qtbot, window)
-
