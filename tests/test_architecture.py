@@ -32,9 +32,9 @@ LAYERING: dict[str, int] = {
     "app.review": 4,
     "app.hub": 4,
     "app.schedule": 4,
-    "app.demo": 4,
-    "app.cli": 5,
-    "app.__main__": 6,
+    "app.demo": 5,  # its review runs are real verdicts, applied by the review
+    "app.cli": 6,
+    "app.__main__": 7,
     "ui": 10,
     "ui.actions": 10,
     "ui.widgets": 11,
@@ -297,7 +297,7 @@ def test_app_never_names_the_window_even_as_a_string(tmp_path: Path) -> None:
     _plant(tmp_path, "app.cli.entry", "import importlib\nhooks = importlib.import_module('ui.cli_hooks')\n")
     modules = _modules(tmp_path)
     assert upward_imports(import_graph(modules)) == [
-        "app.cli.entry (app.cli, rank 5) imports ui.cli_hooks (ui.cli_hooks, rank 18)"
+        "app.cli.entry (app.cli, rank 6) imports ui.cli_hooks (ui.cli_hooks, rank 18)"
     ]
 
 

@@ -363,11 +363,24 @@ def test_shown_text_holds_no_hidden_character_and_no_line_break(old: str, new: s
 
 def test_markup_is_plain_text_and_hidden_characters_are_highlighted_markers() -> None:
     styled = styled_line(word_diff("pay <b>alice</b>", "pay \u202eecila\u200b"))
-    assert styled.text == "pay <b>alice</b>⟦U+202E⟧ecila⟦U+200B⟧"
+    assert styled.text == "pay <b>alice</b> ⟦U+202E⟧ecila⟦U+200B⟧"  # the deleted and inserted kept apart
     hidden = [styled.text[start:end] for start, end, kind in styled.spans if kind == "hidden"]
     assert hidden == ["⟦U+202E⟧", "⟦U+200B⟧"]
     inserted = [styled.text[start:end] for start, end, kind in styled.spans if kind == "insert"]
     assert inserted == ["⟦U+202E⟧ecila⟦U+200B⟧"]  # a marker stays inside its change
+
+
+def test_inline_a_deleted_word_and_the_word_inserted_for_it_never_run_together() -> None:
+    lines = _inline(DiffStream("Always follow\nthe guide", "Always Prefers\nthe guide", False).rest())
+    shown = styled_line(lines[0].ops)
+    assert shown.text == "Always follow Prefers"
+    assert [(kind, shown.text[start:end]) for start, end, kind in shown.spans] == [
+        ("delete", "follow"),
+        ("insert", "Prefers"),
+    ]  # the separator is neither: it is no part of either text
+    apart = [DiffOp("delete", "npm "), DiffOp("insert", "pnpm")]
+    assert styled_line(apart).text == "npm pnpm"  # a space already there is not doubled
+    assert styled_line([DiffOp("delete", "npm\n"), DiffOp("insert", "pnpm")]).text == "npm↵pnpm"
 
 
 def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_break() -> None:
@@ -377,7 +390,7 @@ def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_bre
 def test_a_changed_line_break_shows_as_an_arrow_in_its_change() -> None:
     lines = _inline(DiffStream("I prefer pnpm\n", "I prefer npm\nnow\n", side_by_side=False).rest())
     shown = [styled_line(line.ops) for line in lines]
-    assert [line.text for line in shown] == ["I prefer pnpmnpm", "now↵"]
+    assert [line.text for line in shown] == ["I prefer pnpm npm", "now↵"]
     assert [(kind, shown[0].text[start:end]) for start, end, kind in shown[0].spans] == [
         ("delete", "pnpm"),
         ("insert", "npm"),

@@ -27,15 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.clock import format_instant
-from app.core.models import Memory, Revision, RevisionKind, RevisionSource
-from app.present.card import card_meta, expiry_line, updated_at
+from app.core.models import Memory, Revision, RevisionKind
+from app.present.card import card_meta, expiry_line, shown_source, sources_line, updated_at
+from app.present.revision import revision_summary, unchanged_text_caption
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
 from ui.history.blame_view import BlameView, select_revision
 from ui.history.provenance_table import ProvenanceTable
-from ui.history.revision_table import RevisionTable, change_text
+from ui.history.revision_table import RevisionTable
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
+from ui.widgets.shown_time import ShownTime
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 if TYPE_CHECKING:
@@ -89,33 +91,6 @@ def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
     return label
 
 
-_WHO: dict[str, str] = {
-    RevisionSource.OBSERVED: "outside the dashboard (observed)",
-    RevisionSource.REVIEW: "by the review",
-    RevisionSource.DASHBOARD: "in the dashboard",
-    RevisionSource.RESTORE: "in the dashboard",
-    RevisionSource.EXPIRY: "by the expiry sweep",
-}
-_WHAT: dict[str, str] = {
-    RevisionKind.CONTENT: "Content rewritten",
-    RevisionKind.CREATE: "Created",
-    RevisionKind.DELETE: "Deleted",
-    RevisionKind.EXPIRY: "Expiry changed",
-}
-
-
-def revision_summary(revision: Revision) -> str:
-    """`Revision 7: Content rewritten by the review (run r-1), adding candidates 141, 143`."""
-    what = _WHAT.get(revision.kind, revision.kind.capitalize())
-    if revision.kind == RevisionKind.STATUS or revision.detail.get("restored_from") is not None:
-        what = change_text(revision).capitalize()
-    who = _WHO.get(revision.source, f"by {revision.source}")
-    run = f" (run {revision.run_id})" if revision.run_id else ""
-    ids = ", ".join(map(str, revision.candidate_ids))
-    added = f", adding candidates {ids}" if ids else ""
-    return f"Revision {revision.id}: {what} {who}{run}{added}"
-
-
 def no_revisions_text(memory: Memory) -> str:
     """What an empty history means: as promoted, or rewritten before the dashboard ever read it (the
     host's `updated_at` says when; the text before that was never seen, so there is nothing to diff)."""
@@ -133,7 +108,7 @@ def show_change(
     revision: Revision, summary: QLabel, diff: DiffSlot, content: str, want: Callable[[int], object]
 ) -> None:
     """A revision's summary and its diff; its texts asked for with `want` first when not read yet. A
-    status or expiry change shows `content` (the memory's text) unchanged."""
+    status or expiry change shows `content` (the memory's text) unchanged, captioned with what it changed."""
     summary.setText(revision_summary(revision))
     if not revision.texts_loaded:
         diff.show_message("Loading this revision…")
@@ -142,7 +117,7 @@ def show_change(
     old, new = revision.previous_content, revision.new_content
     if old is None and new is None:  # a status or expiry change: the content stayed as it was
         old = new = content
-    diff.show_texts(old, new)
+    diff.show_texts(old, new, unchanged_text_caption(revision) or "")
 
 
 def take_revision(table: RevisionTable, revision: Revision) -> Revision | None:
@@ -182,6 +157,8 @@ class HistoryPanel(QWidget):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._apply_pending)
         self._stack, self.empty = empty_or_details(self, NOTHING_SELECTED, self._build_details())
+        if isinstance(now, ShownTime):
+            now.moved.connect(lambda: self._fill_times(self._memory))
 
     def _build_details(self) -> QWidget:
         page = QWidget(self)
@@ -338,6 +315,12 @@ class HistoryPanel(QWidget):
             return
         self._wanted_revision = (memory_id, revision_id)
 
+    def _fill_times(self, memory: Memory | None) -> None:
+        """The header's relative times ("updated 10m ago"), counted from the shown instant."""
+        if memory is not None:
+            expiry = expiry_line(memory, self._now())
+            self.meta.setText(card_meta(memory, self._now()) + (f"\n{expiry}" if expiry else ""))
+
     def update_memory(self, memory: Memory) -> None:
         """The shown memory changed in the store (an edit, a rewrite): refresh it and its history.
 
@@ -349,22 +332,20 @@ class HistoryPanel(QWidget):
                 self._apply_pending()
 
     def _fill(self, memory: Memory) -> None:
-        now = self._now()
+        if isinstance(self._now, ShownTime):
+            self._now.tick()  # the cards count from the instant this memory is shown at, too
         self.title.setText(f"Memory #{memory.id}")
-        expiry = expiry_line(memory, now)
-        self.meta.setText(card_meta(memory, now) + (f"\n{expiry}" if expiry else ""))
+        self._fill_times(memory)
         found = panel_warnings(memory, SHOWN_CHARS)
         self.warning.setVisible(bool(found))
         self.warning.setText("\n".join(found))
         self.content_box.set_text(memory.content)
         trust = TRUST_WORDS.get(memory.trust, memory.trust)
-        shown = ", ".join(memory.sources[:4]) or "none"
-        more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
-        self.sources.setText(f"{trust} · sources: {shown}{more}")
+        self.sources.setText(f"{trust} · sources: {sources_line(memory.sources)}")
         self.sources.setToolTip(
             plain_tip(
                 "Sources (trust is the weakest one's):\n"
-                + "\n".join(memory.sources)
+                + "\n".join(shown_source(source) for source in memory.sources)
                 + "".join(f"\n{reason}" for reason in memory.trust_reasons)
             )
         )

@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.setWindowTitle("Memory Dashboard")
-        self.list = CardList(self.model, self.controller.store.now, self)
+        self.list = CardList(self.model, lambda: self.controller.store.now(), self)
         self.list.addActions(self.acts.card_actions)
         self.no_match = plain_label("No memories match this filter.")
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
         )
         left_layout.addWidget(self.title_row)
         left_layout.addWidget(self.cards, 1)
-        self.panel = HistoryPanel(self.controller.store.now, self)
+        self.panel = HistoryPanel(self.list.shown_time, self)  # one instant for the cards and the panel
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(self.panel)
@@ -418,7 +418,8 @@ class MainWindow(QMainWindow):
             and (many or (memory is not None and (memory.status != MemoryStatus.ACTIVE or memory.expired)))
         )
         a.restore_deleted.setEnabled(writable and deleted)
-        a.new_memory.setEnabled(writable)
+        for action in (a.new_memory, a.import_file):  # also after the past, which disabled them
+            action.setEnabled(writable)
         a.run_review.setEnabled(writable and not self.review.running)
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
         for action in (a.review_queue, a.runs):  # windows that write
@@ -490,7 +491,7 @@ class MainWindow(QMainWindow):
         self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
 
     def _each_minute(self) -> None:
-        self.list.viewport().update()  # relative times move on
+        self.list.shown_time.tick()  # relative times move on, on the cards and in the panel alike
         self.controller.check_file()
         self.controller.sweep()
 

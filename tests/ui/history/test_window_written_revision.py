@@ -25,7 +25,7 @@ def newest_revision_is_shown(window: MainWindow, memory_id: int, kind: str) -> b
         and shown is not None
         and shown.id == listed[0].id
         and shown.kind == kind
-        and panel.revision_summary.text().startswith(f"Revision {shown.id}:")
+        and panel.revision_summary.text().startswith(f"Revision r{shown.id}:")
     )
 
 

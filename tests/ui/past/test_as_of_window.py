@@ -250,3 +250,18 @@ def test_leaving_drops_the_past_still_being_read(qtbot: QtBot, window: MainWindo
     window.controller.open_database(timeline[0].location)  # another database leaves the past
     qtbot.waitUntil(lambda: not window.looking_back, timeout=10_000)
     settle(qtbot, window)
+
+
+def test_leaving_the_past_enables_again_every_action_enabled_before(
+    qtbot: QtBot, window: MainWindow, timeline: Past
+) -> None:
+    acts = window.acts
+    every = [action for action in window.findChildren(QAction) if action.text()]
+    before = {action for action in every if action.isEnabled()}
+    assert acts.import_file in before
+    look_back(qtbot, window, timeline[1].edited)
+    assert not acts.import_file.isEnabled()
+    window.leave_as_of()
+    assert not window.looking_back
+    again = {action for action in every if action.isEnabled()}
+    assert sorted(a.text() for a in before - again) == []

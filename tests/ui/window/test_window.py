@@ -122,7 +122,7 @@ def test_restore_this_version_writes_a_new_revision(
     qtbot.waitUntil(lambda: card_content(window, 5) == "Prefers pnpm v2", timeout=10_000)
     qtbot.waitUntil(lambda: revisions.topLevelItemCount() >= 3, timeout=10_000)
     newest = revisions.topLevelItem(0)
-    assert newest is not None and newest.text(1) == "restore"
+    assert newest is not None and newest.text(2) == "restore" and newest.text(3).startswith("restored from r")
     settle(qtbot, window)
 
 

@@ -35,7 +35,7 @@ def test_live_refresh_after_an_outside_write_keeps_the_selection(
     qtbot.waitUntil(lambda: window.panel.content.toPlainText() == "Lives in Hamburg (CET)", timeout=10_000)
     qtbot.waitUntil(
         lambda: any(
-            (item := window.panel.revisions.topLevelItem(i)) is not None and item.text(1) == "observed"
+            (item := window.panel.revisions.topLevelItem(i)) is not None and item.text(2) == "observed"
             for i in range(window.panel.revisions.topLevelItemCount())
         ),
         timeout=10_000,
