@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import host_sql
-from pg_host import HostDb
-from review_helpers import seed_verdict, write_json
-from runs_helpers import add_dream_run
 
 from app.cli import main
 from app.store.evidence.model import NOT_ARCHIVED
+from tests.review.review_helpers import seed_verdict, write_json
+from tests.support.hostdb import host_sql
+from tests.support.pg_host import HostDb
+from tests.support.runs_helpers import add_dream_run
 
 REVIEW_TIME = "2026-10-21T03:13:32Z"
 WORDS_141 = "Prefers pnpm over npm for every JavaScript project"

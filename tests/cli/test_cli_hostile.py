@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, host_sql, query
 
 import app
 from app.store import InvalidInputError, MemoryFilter, MemoryStore
+from tests.support.hostdb import build_host_db, host_sql, query
 from ui.main import main
 
 try:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import query
-
 from app.core.clock import ManualClock
 from app.core.provenance import host_can_read
 from app.demo import build
 from app.demo.build import build_demo_store, ensure_demo_store
 from app.store import MemoryStore
+from tests.support.hostdb import query
 
 NOW = 1_800_000_000_000
 

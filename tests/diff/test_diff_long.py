@@ -8,10 +8,8 @@ The work is counted (`diff_work`), not timed: speed is measured by `make bench`.
 from __future__ import annotations
 
 import pytest
-from diff_work import count_diff_work
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_diff import _assert_well_formed, edited_pairs
 
 from app.diff import engine as diff_engine
 from app.diff import match as diff_match
@@ -21,6 +19,8 @@ from app.diff.match import opcodes
 from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
 from app.diff.style import styled_line
 from app.diff.text_diff import DiffOp, word_diff
+from tests.diff.test_diff import _assert_well_formed, edited_pairs
+from tests.support.diff_work import count_diff_work
 
 MIB = 1024 * 1024
 # Finding the common ends walks back to a token boundary at most `LONG_TOKEN` characters, in both texts,

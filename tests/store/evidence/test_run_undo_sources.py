@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 
-from pg_host import HostDb
-from review_helpers import SEED_UPDATE_IDS, seed_verdict, verdict
-
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from tests.review.review_helpers import SEED_UPDATE_IDS, seed_verdict, verdict
+from tests.support.pg_host import HostDb
 
 NEW_TEXT = "Prefers pnpm: workspaces, and pnpm in every example"
 SOURCES = "SELECT source_candidate_ids, source_candidate_provenance FROM user_memories WHERE id = ?"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.ui.window_helpers import make_window, select, settle
 from ui.window.main_window import MainWindow
 
 MINUTE = 60_000

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pg_host import HostDb
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
-from review_helpers import seed_verdict
-from runs_helpers import add_dream_run
-from window_helpers import card_content, make_window, select, settle
 
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
 from app.store.evidence.model import NOT_ARCHIVED
+from tests.review.review_helpers import seed_verdict
+from tests.support.pg_host import HostDb
+from tests.support.runs_helpers import add_dream_run
+from tests.ui.window_helpers import card_content, make_window, select, settle
 from ui.dialogs.runs import RunsDialog
 from ui.window.main_window import MainWindow
 

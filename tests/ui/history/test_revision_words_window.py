@@ -7,10 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db
 from PySide6.QtWidgets import QTreeWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.cli import main
 from app.core.clock import format_instant
@@ -18,6 +16,8 @@ from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
 from app.transfer.export_format import parse_export
+from tests.support.hostdb import build_host_db
+from tests.ui.window_helpers import make_window, select, settle
 from ui.diff.view import DiffView
 from ui.window.main_window import MainWindow
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hostdb import host_sql
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.store import MemoryStore
+from tests.support.hostdb import host_sql
+from tests.ui.window_helpers import make_window, select, settle
 
 EMPTY_SESSION = [
     {"candidate_id": 9, "session_id": "", "source_compartment_start": 1, "source_compartment_end": 2}

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import host_sql, profile_version, query
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, open_queue, select, settle, with_older_revision_selected
 
 from app.core.models import RevisionKind
 from app.store import MemoryStore
+from tests.support.hostdb import host_sql, profile_version, query
+from tests.ui.window_helpers import (
+    card_content,
+    make_window,
+    open_queue,
+    select,
+    settle,
+    with_older_revision_selected,
+)
 from ui.window.main_window import MainWindow
 
 

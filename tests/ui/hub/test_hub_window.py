@@ -9,19 +9,19 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import query
-from hub_host import NOW, host_file, hub_query, hub_sql, local_memories, publish_file
-from hub_machines import EDIT, FIRST_ID, publish_machines
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window as make_main_window
 
 from app.core.paths import DatabaseChoice
 from app.hub.cards import HubCard
 from app.store import MemoryStore
+from tests.support import hub_host
+from tests.support.hostdb import query
+from tests.support.hub_host import NOW, host_file, hub_query, hub_sql, local_memories, publish_file
+from tests.support.hub_machines import EDIT, FIRST_ID, publish_machines
+from tests.ui.window_helpers import make_window as make_main_window
 from ui.cards.layout import CARD_CHARS
 from ui.hub.delegate import pills
 from ui.hub.model import CARD_ROLE

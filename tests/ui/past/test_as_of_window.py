@@ -7,16 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from window_helpers import edited_store, make_window, select, settle
 
 from app.core.clock import ManualClock, format_instant
 from app.core.models import Revision
 from app.store import MemoryStore
+from tests.support.hostdb import HOUR
+from tests.ui.window_helpers import edited_store, make_window, select, settle
 from ui.history.revision_table import REVISION_ROLE
 from ui.past.cards import card_parts
 from ui.past.listing import PastListing

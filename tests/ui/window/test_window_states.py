@@ -6,16 +6,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import build_host_db, host_sql
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.present.timefmt import DAY_MS
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import build_host_db, host_sql
+from tests.ui.window_helpers import card_content, make_window, select, settle
 from ui.dialogs.expiry import NEVER
 
 
