@@ -46,10 +46,10 @@ from app.core.settings import (
     with_hub,
 )
 from app.core.text_input import text_problem
-from ui.history.panel import plain_label
 from ui.runtime.hub_publishing import HubPublishing
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 URL_TIP = (

@@ -33,9 +33,9 @@ from app.core.settings import (
     settings_path,
     where_saved,
 )
-from ui.history.panel import plain_label
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 COMMAND_TIP = (

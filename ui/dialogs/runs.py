@@ -33,9 +33,9 @@ from app.store import MemoryStore
 from app.store.evidence.model import Evidence, evidence_words, flat
 from app.store.evidence.runs import Run, RunChange, RunDetail
 from app.store.evidence.undo import UndoResult, undo_lines
-from ui.history.panel import plain_label
 from ui.runtime.controller import Controller
 from ui.widgets.focus_ring import show_focus
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 RUN_HEADERS = ("Started", "Run", "Kind", "What it did", "Holder")

@@ -14,27 +14,24 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.clock import format_instant
-from app.core.models import Memory, Revision, RevisionKind
-from app.present.card import card_meta, expiry_line, shown_source, sources_line, updated_at
-from app.present.revision import revision_summary, unchanged_text_caption
+from app.core.models import Memory, Revision
+from app.present.card import card_meta, expiry_line, shown_source, sources_line
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
 from ui.history.blame_view import BlameView, select_revision
 from ui.history.provenance_table import ProvenanceTable
 from ui.history.revision_table import RevisionTable
+from ui.history.revision_view import no_revisions_text, restorable, show_change, take_revision
+from ui.widgets.labels import boxed, empty_or_details, plain_label, tint, title_label
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
 from ui.widgets.shown_time import ShownTime
@@ -48,92 +45,7 @@ _NOTHING = object()  # no selection waiting to be shown
 TRUST_WORDS = {"trusted": "Trusted", "semi": "Semi-trusted", "untrusted": "Untrusted"}
 
 
-def section_label(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    font = label.font()
-    font.setWeight(font.Weight.DemiBold)
-    label.setFont(font)
-    return label
-
-
-def title_label() -> QLabel:
-    """A panel's title: larger, demi-bold, on one line."""
-    label = plain_label(wrap=False)
-    font = label.font()
-    font.setPointSizeF(font.pointSizeF() * 1.25)
-    font.setWeight(font.Weight.DemiBold)
-    label.setFont(font)
-    return label
-
-
 NOTHING_SELECTED = "Select a memory to see its content, provenance and history."
-
-
-def empty_or_details(panel: QWidget, empty_text: str, details: QWidget) -> tuple[QStackedWidget, QLabel]:
-    """A panel's two pages, in its margins: a centred line while nothing is selected, and `details`."""
-    stack = QStackedWidget(panel)
-    empty = plain_label(empty_text)
-    empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    stack.addWidget(empty)
-    stack.addWidget(details)
-    outer = QVBoxLayout(panel)
-    outer.setContentsMargins(10, 8, 12, 8)
-    outer.addWidget(stack)
-    return stack, empty
-
-
-def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
-
-
-def no_revisions_text(memory: Memory) -> str:
-    """What an empty history means: as promoted, or rewritten before the dashboard ever read it (the
-    host's `updated_at` says when; the text before that was never seen, so there is nothing to diff)."""
-    if not memory.rewritten:
-        return "No revisions recorded yet: this memory is as it was promoted."
-    first = memory.first_seen_at
-    seen = f" on {format_instant(first)}" if first is not None else ""
-    return (
-        f"Updated on {format_instant(updated_at(memory))}, before the dashboard first saw it{seen}: "
-        "its earlier text was never seen, so no diff can be shown."
-    )
-
-
-def show_change(
-    revision: Revision, summary: QLabel, diff: DiffSlot, content: str, want: Callable[[int], object]
-) -> None:
-    """A revision's summary and its diff; its texts asked for with `want` first when not read yet. A
-    status or expiry change shows `content` (the memory's text) unchanged, captioned with what it changed."""
-    summary.setText(revision_summary(revision))
-    if not revision.texts_loaded:
-        diff.show_message("Loading this revision…")
-        want(revision.id)
-        return
-    old, new = revision.previous_content, revision.new_content
-    if old is None and new is None:  # a status or expiry change: the content stayed as it was
-        old = new = content
-    diff.show_texts(old, new, unchanged_text_caption(revision) or "")
-
-
-def take_revision(table: RevisionTable, revision: Revision) -> Revision | None:
-    """A revision read with its texts, put in its row of `table`; returned when it is the selected one
-    (its diff to be shown), else None."""
-    if not table.replace_revision(revision):
-        return None
-    current = table.current_revision()
-    return current if current is not None and current.id == revision.id else None
-
-
-def restorable(revision: Revision | None, memory: Memory | None) -> bool:
-    if revision is None or memory is None:
-        return False
-    content = revision.new_content if revision.new_content is not None else revision.previous_content
-    return revision.kind != RevisionKind.DELETE and content is not None and content != memory.content
 
 
 class HistoryPanel(QWidget):
@@ -189,9 +101,9 @@ class HistoryPanel(QWidget):
         splitter = QSplitter(Qt.Orientation.Vertical, page)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(top)
-        splitter.addWidget(_boxed("Provenance", self.provenance))
-        splitter.addWidget(_boxed("History", self._history_tabs(page)))
-        diff_box = _boxed("Change", self.revision_summary, self.diff)
+        splitter.addWidget(boxed("Provenance", self.provenance))
+        splitter.addWidget(boxed("History", self._history_tabs(page)))
+        diff_box = boxed("Change", self.revision_summary, self.diff)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.restore_button)
@@ -404,19 +316,3 @@ class HistoryPanel(QWidget):
         revision = self.revisions.current_revision()
         if revision is not None and self._memory is not None:
             self.restoreRequested.emit(self._memory, revision.id)
-
-
-def tint(label: QLabel, color: QColor) -> None:
-    palette = label.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, color)
-    label.setPalette(palette)
-
-
-def _boxed(title: str, *widgets: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 10, 0, 0)
-    layout.addWidget(section_label(title))
-    for widget in widgets:
-        layout.addWidget(widget)
-    return box

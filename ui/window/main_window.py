@@ -27,13 +27,14 @@ from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
 from ui.cards.trash_restore import TitleRow
-from ui.history.panel import HistoryPanel, plain_label, tint
+from ui.history.panel import HistoryPanel
 from ui.past.listing import PastListing
 from ui.review.controller import ReviewController
 from ui.runtime.controller import Controller
 from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
+from ui.widgets.labels import plain_label, tint
 from ui.widgets.theme import muted_text
 from ui.window.commands import WindowCommands
 from ui.window.keyboard import install_keyboard
