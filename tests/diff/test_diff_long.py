@@ -19,7 +19,7 @@ from app.diff.match import opcodes
 from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
 from app.diff.style import styled_line
 from app.diff.text_diff import DiffOp, word_diff
-from tests.diff.test_diff import _assert_well_formed, edited_pairs
+from tests.diff.diff_cases import assert_well_formed, edited_pairs
 from tests.support.diff_work import count_diff_work
 
 MIB = 1024 * 1024
@@ -100,7 +100,7 @@ def test_line_level_inline_rows_with_their_folds_join_to_the_diff(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(diff_engine, "WORD_LEVEL_MAX_TOTAL", -1)  # every diff line by line
         ops = word_diff(old, new)
-        _assert_well_formed(old, new, ops)
+        assert_well_formed(old, new, ops)
         stream = DiffStream(old, new, side_by_side=False, context=context)
         rows = stream.rest()
     assert stream.done and stream.line_level

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow, screen_lines
 from app.diff.text_diff import SideBySideRow, diff_stats, side_by_side, word_diff
 from tests.bench.bench_diff import SEED, cases
-from tests.diff.test_diff import edited_pairs
+from tests.diff.diff_cases import edited_pairs
 
 
 def _unfolded(rows: list[ViewRow]) -> list[SideBySideRow]:
