@@ -17,8 +17,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("app", "ui")
 # The packages from the bottom up: a package imports only packages of a lower rank (and itself). `app`
-# below `ui`; in `app`, the pure modules below the store, the store below what uses it, the command line on
-# top; in `ui`, the actions and widgets below the views, the views below the windows, the entry point last.
+# below `ui`; in `app`, the pure modules below the store, the store below the commands (every change a
+# person makes is one), the commands below what uses them (the review, the hub's pull), the command line
+# on top; in `ui`, the actions and widgets below the views, the views below the windows, the entry point
+# last.
 LAYERING: dict[str, int] = {
     "app": 0,
     "app.core": 0,
@@ -26,14 +28,14 @@ LAYERING: dict[str, int] = {
     "app.present": 1,
     "app.transfer": 1,
     "app.store": 2,
-    "app.review": 3,
-    "app.tidy": 3,
-    "app.hub": 3,
-    "app.schedule": 3,
-    "app.demo": 3,
-    "app.commands": 4,
-    "app.cli": 5,
-    "app.__main__": 6,
+    "app.commands": 3,
+    "app.review": 4,
+    "app.tidy": 4,
+    "app.hub": 4,
+    "app.schedule": 4,
+    "app.demo": 5,  # its review runs are real verdicts, applied by the review
+    "app.cli": 6,
+    "app.__main__": 7,
     "ui": 10,
     "ui.actions": 10,
     "ui.widgets": 11,
@@ -297,7 +299,7 @@ def test_app_never_names_the_window_even_as_a_string(tmp_path: Path) -> None:
     _plant(tmp_path, "app.cli.entry", "import importlib\nhooks = importlib.import_module('ui.cli_hooks')\n")
     modules = _modules(tmp_path)
     assert upward_imports(import_graph(modules)) == [
-        "app.cli.entry (app.cli, rank 5) imports ui.cli_hooks (ui.cli_hooks, rank 18)"
+        "app.cli.entry (app.cli, rank 6) imports ui.cli_hooks (ui.cli_hooks, rank 18)"
     ]
 
 

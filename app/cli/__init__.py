@@ -97,6 +97,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     schedule_commands.register(subparsers, parents)
     run_commands.register(subparsers, parents)
     hub_commands.register(subparsers, parents)
+    run_commands.register_undo(subparsers, parents)  # undo, redo
     review_commands.register(subparsers, parents)
     if gui is not None:
         gui.register(subparsers, parents)

@@ -13,6 +13,8 @@ from typing import Any
 
 import psycopg
 
+from app.commands.presence import CopyFromMachine
+from app.commands.runner import execute
 from app.core.errors import NotFoundError
 from app.core.hub_layout import MEMORIES
 from app.core.models import Memory
@@ -43,11 +45,20 @@ def machine_memory(url: str, machine: str, memory_id: int) -> MachineMemory:
     return MachineMemory(machine, memory_id, str(row[0]), row[1], row[2])
 
 
-def pull(store_opener: Any, url: str, machine: str, memory_id: int, *, allow_hidden: bool = False) -> Memory:
-    """Copy memory `memory_id` of `machine` into the store `store_opener()` opens for writing;
+def pull(
+    store_opener: Any,
+    url: str,
+    machine: str,
+    memory_id: int,
+    origin: str = "cli",
+    *,
+    allow_hidden: bool = False,
+) -> Memory:
+    """Copy memory `memory_id` of `machine` into the store `store_opener()` opens for writing, as a
+    command of the log (`app.commands`: `undo` deletes the copy); `origin` is where it was asked;
     `allow_hidden`: content with hidden characters too (`InvalidInputError` otherwise)."""
     memory = machine_memory(url, machine, memory_id)
     check_memory(memory, allow_hidden=allow_hidden)
     opened: AbstractContextManager[MemoryStore] = store_opener()
     with opened as store:
-        return store.copy_from_machine(memory)
+        return execute(store, CopyFromMachine(memory), origin)

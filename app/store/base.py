@@ -10,6 +10,7 @@ consumes them. The roles build on it: `app.store.observe.store_observe`, `app.st
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -34,6 +35,8 @@ class StoreBase:
         self.origin = origin
         self.warnings: list[str] = list(opened.notes)
         self.swept: list[int] = []  # dismissed by the sweep that ran when the store was opened
+        # The write transaction open on each thread (`write`): a write or read inside it joins it.
+        self._open_write = threading.local()
         with self._read() as conn:
             refuse_newer(conn, opened.location)
             self._own = own_tables_ready(conn)
@@ -95,8 +98,17 @@ class StoreBase:
 
     # -- transactions ----------------------------------------------------------------------------------
 
+    def _joined(self) -> revision_log.WriteContext | None:
+        """The write transaction this thread has open on this store, if any."""
+        ctx: revision_log.WriteContext | None = getattr(self._open_write, "ctx", None)
+        return ctx
+
     @contextmanager
     def _read(self) -> Iterator[Connection]:
+        joined = self._joined()
+        if joined is not None:  # inside a write: read what it wrote so far, on its connection
+            yield joined.conn
+            return
         with transaction(self._db.engine, write=False, location=self.location) as conn:
             yield conn
 
@@ -109,15 +121,27 @@ class StoreBase:
 
     @contextmanager
     def write(self) -> Iterator[revision_log.WriteContext]:
-        """One write transaction (`BEGIN IMMEDIATE`); the profile version moves once if anything changed."""
+        """One write transaction (`BEGIN IMMEDIATE`); the profile version moves once if anything changed.
+
+        A write opened inside another on the same thread joins it (same connection, same `now`, the one
+        bump at the outer end): a command (`app.commands`) runs the store's writers and records itself in
+        its log in one transaction, so a crash never leaves the log and the data disagreeing."""
         if self.read_only:
             raise ReadOnlyError(
                 f"{self.location} is open read-only ({self.read_only_reason}); nothing was written"
             )
+        joined = self._joined()
+        if joined is not None:
+            yield joined
+            return
         with transaction(self._db.engine, write=True, location=self.location) as conn:
             self._refuse_replaced()  # before the writer's work...
             ctx = revision_log.WriteContext(conn, self.now())
-            yield ctx
+            self._open_write.ctx = ctx
+            try:
+                yield ctx
+            finally:
+                self._open_write.ctx = None
             if ctx.profile_changed:
                 revision_log.bump_profile_version(conn, ctx.now)
             self._watch.note_write(conn)  # PostgreSQL: our own commit is no outside change

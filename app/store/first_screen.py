@@ -29,7 +29,7 @@ from app.store.read.rows import OwnFactRows, build_memories, host_row, own_facts
 
 # Our tables as the store reads them at head (`app.store.schema.migrate.HEAD_REVISION`, `OWN_TABLES`
 # and the trust marks' table): the test holds these equal to the store's.
-HEAD_REVISION = "0009_pg_trgm_search"
+HEAD_REVISION = "0010_command_log"
 VERSION_TABLE = "mdash_alembic_version"
 OWN_TABLES = (
     "mdash_revisions",

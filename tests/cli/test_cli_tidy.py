@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import host_dump
-from tidy_memories import PLANTED, tidy_db
 
 from app.cli import main
+from tests.support.hostdb import host_dump
+from tests.support.tidy_memories import PLANTED, tidy_db
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -8,10 +8,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import host_sql, profile_version, query
-from hub_host import host_file, hub_sql, hub_tables, local_memories, open_store, opener, publish_file
 
 from app.cli import main
 from app.core.errors import InvalidInputError
@@ -19,6 +16,17 @@ from app.core.provenance import host_can_read_entry
 from app.hub.pull import pull
 from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict
+from tests.support import hub_host
+from tests.support.hostdb import host_sql, profile_version, query
+from tests.support.hub_host import (
+    host_file,
+    hub_sql,
+    hub_tables,
+    local_memories,
+    open_store,
+    opener,
+    publish_file,
+)
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher

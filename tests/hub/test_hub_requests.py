@@ -8,11 +8,11 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-import hub_host
 import pytest
-from hub_host import host_file, hub_query, publish_file
 
 from app.cli import main
+from tests.support import hub_host
+from tests.support.hub_host import host_file, hub_query, publish_file
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher

@@ -12,19 +12,27 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import hub_host
 import psycopg
 import pytest
-from hostdb import host_dump
-from hub_host import as_role, drop_role, host_file, hub_query, machine_memories, make_role, publish_file
-from hub_legacy import make_legacy_hub
-from pg_host import libpq_conninfo
 from sqlalchemy import make_url
 
 from app.cli import main
 from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.core.hub_layout import OWNER, SCHEMA
 from app.hub.schema.tables import SCHEMA_VERSION
+from tests.support import hub_host
+from tests.support.hostdb import host_dump
+from tests.support.hub_host import (
+    as_role,
+    drop_role,
+    host_file,
+    hub_query,
+    machine_memories,
+    make_role,
+    publish_file,
+)
+from tests.support.hub_legacy import make_legacy_hub
+from tests.support.pg_host import libpq_conninfo
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hub_host
 import pytest
-from hub_host import host_file, publish_file
 
 from app.cli import main
+from tests.support import hub_host
+from tests.support.hub_host import host_file, hub_sql, publish_file
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
@@ -41,3 +41,14 @@ def test_pull_names_the_machine_with_its_hidden_characters_visible(
     err = capsys.readouterr().err
     assert "no memory #99 of machine 'lap⟦U+202E⟧top\\tbox'" in err
     assert "\u202e" not in err and "\t" not in err
+
+
+def test_list_shows_a_status_with_its_hidden_characters_visible(
+    hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    publish_file(host_file(tmp_path / "laptop.db"), hub_db, "laptop")
+    hub_sql(hub_db, "UPDATE hub_memories SET status = %s WHERE memory_id = 5", ("\x1b[2Jactive\u202e\t",))
+    assert main(["hub", "list", "--hub", hub_db]) == 0
+    out = capsys.readouterr().out
+    assert "⟦U+001B⟧[2Jactive⟦U+202E⟧\\t" in out
+    assert "\x1b" not in out and "\u202e" not in out and "\t" not in out

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db
-from pg_host import HostDb, PostgresHostDb, SqliteHostDb
 
 from app.cli.commands.export import export_data
+from app.commands import runner
+from app.commands.other import UndoRun
 from app.core.clock import ManualClock
 from app.core.paths import embedded_database_path
 from app.core.provenance import host_can_read
@@ -25,6 +25,8 @@ from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import ExpiryRequiredError, MemoryFilter, MemoryStore, NotFoundError
 from app.transfer.export_format import parse_export
+from tests.support.hostdb import build_host_db
+from tests.support.pg_host import HostDb, PostgresHostDb, SqliteHostDb
 
 NOW = 1_800_000_000_000
 
@@ -363,7 +365,7 @@ def test_blame_and_as_of_after_an_edit_an_outside_rewrite_and_a_delete(backend: 
         store.memory_as_of(memory.id, NOW - 1)  # promoted after that instant
 
 
-def test_evidence_outlives_the_candidate_and_a_run_undoes_in_one_write(backend: Backend) -> None:
+def test_evidence_outlives_the_candidate_and_a_run_undoes_in_one_write_the_log_too(backend: Backend) -> None:
     store, host, clock = backend
     add_candidate(host, 1, "prefers pnpm", "ses_a")
     add_candidate(host, 2, "uses pnpm workspaces", "ses_b")
@@ -386,7 +388,11 @@ def test_evidence_outlives_the_candidate_and_a_run_undoes_in_one_write(backend: 
     assert [run.run_id for run in store.runs()] == [run_id]
     clock.advance(1_000)
     before = host.profile_version()
-    undone = store.undo_run(run_id)
+    undone = runner.execute(store, UndoRun(run_id), "cli")  # a command in the log (`app.commands`)
     assert [memory_id for memory_id, _ in undone.restored] == [memory.id]
     assert store.get(memory.id).content == "Prefers pnpm"
     assert host.profile_version() == before + 1
+    assert runner.undo(store) is not None and store.get(memory.id).content == "Prefers pnpm everywhere"
+    assert runner.redo(store) is not None and store.get(memory.id).content == "Prefers pnpm"
+    assert host.profile_version() == before + 3  # one bump each
+    assert [(entry.kind, entry.done) for entry in runner.history(store)] == [("run-undo", True)]

@@ -14,9 +14,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from hostdb import PROMOTED_5, build_host_db
-from pg_cluster import server_bindir, start, stop
-from pg_host import libpq_conninfo
 from sqlalchemy import make_url
 
 from app.core.clock import ManualClock
@@ -24,6 +21,9 @@ from app.core.hub_layout import SCHEMA
 from app.hub.publish import PublishReport, publish
 from app.hub.schema.setup import setup_hub
 from app.store import MemoryStore
+from tests.support.hostdb import PROMOTED_5, build_host_db
+from tests.support.pg_cluster import server_bindir, start, stop
+from tests.support.pg_host import libpq_conninfo
 
 NOW = PROMOTED_5 + 30 * 86_400_000
 SECRET = "correct horse battery"
@@ -105,8 +105,8 @@ def hub_query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple
 
 
 def hub_sql(url: str, sql: str, params: tuple[object, ...] = ()) -> None:
-    """Write the hub's rows as the URL's role (a publisher changes its own rows as it likes): what a hostile
-    publisher could leave there."""
+    """Write the hub's rows with plain SQL as the URL's role (the hub's schema first on the search path):
+    what a publisher could leave there that the app would not."""
     with psycopg.connect(libpq_conninfo(url), options=f"-c search_path={SCHEMA}") as conn:
         conn.execute(sql, params or None)
 

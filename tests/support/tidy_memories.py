@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from hostdb import DAY, T0, build_host_db, memory_row
+from tests.support.hostdb import DAY, T0, build_host_db, memory_row
 
 PLANTED = [
     "Prefers pnpm over npm",

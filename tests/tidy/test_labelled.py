@@ -7,7 +7,7 @@ contradictions precision 0.93, recall 1.00. The floors below leave a margin of 0
 
 from __future__ import annotations
 
-from labelled import CONTRADICTION, DUPLICATE, UNRELATED, labelled_pairs, run_on, scores
+from tests.tidy.labelled import CONTRADICTION, DUPLICATE, UNRELATED, labelled_pairs, run_on, scores
 
 MARGIN = 0.05
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tidy_memories import PLANTED, tidy_db
-
 from app.store import MemoryStore
 from app.tidy.finder import find_groups
 from app.tidy.source import active_items
+from tests.support.tidy_memories import PLANTED, tidy_db
 
 
 def test_active_memories_are_read_and_grouped(tmp_path: Path) -> None:

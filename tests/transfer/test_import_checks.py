@@ -10,11 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import has_table, host_dump, profile_version, query
 
 from app.cli import main
 from app.transfer.export_format import parse_export
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import has_table, host_dump, profile_version, query
 
 INT64_MAX = 2**63 - 1
 HIDDEN = "Prefers tabs\u202e, always"  # a right-to-left override inside

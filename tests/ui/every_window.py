@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, select, settle
 
 from app.core.settings import hub_machine_setting, load_settings
+from tests.ui.window_helpers import card_content, select, settle
 from ui.dialogs.as_of import AsOfDialog
 from ui.dialogs.hub_settings import HubSettingsDialog
 from ui.dialogs.runs import RunsDialog

@@ -28,7 +28,7 @@ from app.core.screening import make_visible
 from app.present.timefmt import relative
 from app.store.read.digest import Digest, DigestChange, headline
 from ui.diff.view import DiffView
-from ui.history.panel import plain_label
+from ui.widgets.labels import plain_label
 
 CHANGE_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_CHARS = 90

@@ -10,6 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from app.cli.arguments import read_text_input
+from app.commands.presence import Import
+from app.commands.runner import execute
 from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
 from ui.runtime.controller import Controller
 
@@ -38,12 +40,14 @@ def import_file(
     store, name = controller.store, Path(path).name
 
     def work() -> ImportResult:
-        return store.import_export(parse_export(read_text_input(path, MAX_EXPORT_BYTES), name), name)
+        export = parse_export(read_text_input(path, MAX_EXPORT_BYTES), name)
+        return execute(store, Import(export, name), "window")  # a command of the log: Undo takes it back
 
     def finished(result: ImportResult) -> None:
         lines = result.summary_lines()
         controller.message.emit(f"Import of {name}: {lines[0]}")
         controller.refresh()
+        controller.undo_history.reload()
         more = [f"… and {len(lines) - 1 - SHOWN_LINES} more"] if len(lines) - 1 > SHOWN_LINES else []
         box = QMessageBox(
             QMessageBox.Icon.Information,

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.history.panel import plain_label
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 
 HEADERS = ("Keys", "What it does", "Where")
 MOVING = ("Tab · Shift+Tab", "Next / previous panel (each table is left in one press)", "anywhere")

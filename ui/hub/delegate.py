@@ -1,8 +1,11 @@
 """Paints one hub card: a pill per machine with that machine's status, the machines without a copy, a
 "differs" pill, two lines of the newest text, and when it was last updated. `sizeHint` beside `paint`.
 
-Colours come from the palette and `ui.widgets.theme` tones, as the main window's cards do; the text is
-untrusted and painted as plain text with its invisible characters made visible.
+Colours come from the palette and `ui.widgets.theme` tones, as the main window's cards do. Everything
+shown is untrusted: the text is painted as plain text by the main window's cards' own means (its start
+only, hidden characters made visible: `card_text`; at most two lines laid out: `clamp_lines`), so a
+megabyte without a space paints as fast as a sentence; machine names and statuses are cut and made
+visible (`app.hub.words`).
 """
 
 from __future__ import annotations
@@ -13,10 +16,10 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QS
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from app.core.screening import make_visible
 from app.hub.cards import ACTIVE, DISMISSED, HubCard, MachineCopy
+from app.hub.words import copy_name, copy_status, machine_name
 from app.present.timefmt import relative
-from ui.cards.layout import CardFonts
+from ui.cards.layout import CardFonts, card_text, clamp_lines
 from ui.hub.model import CARD_ROLE
 from ui.widgets.guard import answer, never_raises
 from ui.widgets.theme import Tone, badge_colors, blend, card_border, muted_text
@@ -33,8 +36,8 @@ def copy_tone(copy: MachineCopy) -> Tone:
 
 
 def pills(card: HubCard) -> list[tuple[str, Tone]]:
-    shown = [(f"{c.machine} #{c.memory_id} · {c.shown_status}", copy_tone(c)) for c in card.copies]
-    shown += [(f"not on {machine}", Tone.NEUTRAL) for machine in card.missing]
+    shown = [(f"{copy_name(c)} · {copy_status(c)}", copy_tone(c)) for c in card.copies]
+    shown += [(f"not on {machine_name(machine)}", Tone.NEUTRAL) for machine in card.missing]
     if card.differs:
         shown.append((f"differs: {len(card.versions())} texts", Tone.PURPLE))
     return shown
@@ -115,25 +118,8 @@ class HubCardDelegate(QStyledItemDelegate):
         if not card.loaded:
             painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "loading…")
             return
-        metrics = QFontMetrics(painter.font())
-        words = " ".join(make_visible(card.text).split())
-        line_height = metrics.lineSpacing()
-        for number in range(LINES):
-            if not words:
-                break
-            last = number == LINES - 1
-            line = metrics.elidedText(words, Qt.TextElideMode.ElideRight, rect.width()) if last else words
-            if not last:
-                line = _fit(metrics, words, rect.width())
-            words = words[len(line) :].lstrip()
+        line_height = QFontMetrics(painter.font()).lineSpacing()
+        lines = clamp_lines(card_text(card.text), painter.font(), rect.width(), LINES)
+        for number, line in enumerate(lines):
             line_rect = QRect(rect.left(), rect.top() + number * line_height, rect.width(), line_height)
             painter.drawText(line_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line)
-
-
-def _fit(metrics: QFontMetrics, words: str, width: int) -> str:
-    """The longest head of `words` that fits `width`, cut at a space where there is one."""
-    if metrics.horizontalAdvance(words) <= width:
-        return words
-    head = metrics.elidedText(words, Qt.TextElideMode.ElideRight, width)[:-1]  # without the ellipsis
-    cut = head.rfind(" ")
-    return head[:cut] if cut > 0 else head

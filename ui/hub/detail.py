@@ -2,6 +2,11 @@
 and where machines differ, a diff between two of its versions (`ui.diff.slot.DiffSlot`, computed off the
 GUI thread by `app.diff`). The versions to compare are picked in two lists; by default the oldest text
 against the newest.
+
+Nothing here sizes from what publishers wrote: the text is shown by the main window's means for a text of
+any length (`LongTextView`: its start, `Show all` for the rest, lines cut for the layout), machine names
+and statuses are cut with hidden characters visible, lists of machines counted past a few, and the
+pickers' width does not follow their items.
 """
 
 from __future__ import annotations
@@ -15,24 +20,26 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.screening import make_visible
 from app.hub.cards import HubCard, Version
+from app.hub.words import copy_list, copy_status, machine_list, machine_name
 from app.present.timefmt import relative
 from ui.diff.slot import DiffSlot
 from ui.widgets.focus_ring import show_focus
+from ui.widgets.long_text import LongTextView
 
 COLUMNS = ("Machine", "Id", "Status", "Updated")
+TABLE_ROWS = 8  # rows the copies' table is tall; more scroll
+PICKER_CHARS = 24  # a picker's width, in characters, whatever its items say
 
 
 def version_label(number: int, version: Version) -> str:
-    return f"Text {number}: {version.machines}"
+    return f"Text {number}: {copy_list(version.copies)}"
 
 
 class HubDetail(QWidget):
@@ -54,17 +61,18 @@ class HubDetail(QWidget):
         self.copies.verticalHeader().hide()
         self.copies.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.copies.horizontalHeader().setStretchLastSection(True)
-        self.text = QPlainTextEdit(self)
-        self.text.setReadOnly(True)
-        self.text.setAccessibleName("The memory's text (the same on every machine)")
-        for shown in (self.copies, self.text):  # a table without a current row, a read-only text
-            show_focus(shown)  # (no cursor): neither shows the focus of its own
+        self.text = LongTextView(self)  # it shows its own focus
+        self.text.view.setAccessibleName("The memory's text (the same on every machine)")
+        show_focus(self.copies)  # a table without a current row shows no focus of its own
         self.older = QComboBox(self)
         self.newer = QComboBox(self)
         self.older.setAccessibleName("Diff from this text")
         self.newer.setAccessibleName("Diff to this text")
         self.older.setToolTip("The text the diff starts from (the machines that hold it)")
         self.newer.setToolTip("The text the diff goes to (the machines that hold it)")
+        for combo in (self.older, self.newer):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(PICKER_CHARS)
         self.diff = DiffSlot(self)
         self.diff.setAccessibleName("Difference between the machines' texts")
         self._build()
@@ -99,17 +107,17 @@ class HubDetail(QWidget):
         self.text.setVisible(not differs)
         if card is None:
             self.title.setText("Select a card to see each machine's copy")
-            self.text.setPlainText("")
+            self.text.set_text("")
             return
         where = f"On {len(card.machines)} machine{'s' if len(card.machines) != 1 else ''}"
-        missing = f" · not on {', '.join(card.missing)}" if card.missing else ""
+        missing = f" · not on {machine_list(card.missing)}" if card.missing else ""
         if not card.loaded:
             self.title.setText(f"{where}{missing}")
-            self.text.setPlainText("loading…")
+            self.text.set_text("loading…")
             return
         if not differs:
             self.title.setText(f"{where}{missing} · the same text on each")
-            self.text.setPlainText(make_visible(card.text))
+            self.text.set_text(card.text)
             return
         self._versions = card.versions()
         self.title.setText(f"{where}{missing} · {len(self._versions)} different texts")
@@ -128,17 +136,16 @@ class HubDetail(QWidget):
         self.copies.setRowCount(len(copies))
         header = self.copies.horizontalHeader().height() + 2 * self.copies.frameWidth()
         row_height = self.copies.verticalHeader().defaultSectionSize()
-        self.copies.setFixedHeight(header + max(len(copies), 1) * row_height)
+        self.copies.setFixedHeight(header + min(max(len(copies), 1), TABLE_ROWS) * row_height)
         for row, copy in enumerate(copies):
             cells = (
-                copy.machine,
+                machine_name(copy.machine),
                 f"#{copy.memory_id}",
-                copy.shown_status,
+                copy_status(copy),
                 relative(copy.updated_at, self._now()),
             )
             for column, value in enumerate(cells):
-                item = QTableWidgetItem(make_visible(value))
-                self.copies.setItem(row, column, item)
+                self.copies.setItem(row, column, QTableWidgetItem(value))
 
     def _show_diff(self) -> None:
         old, new = self.older.currentIndex(), self.newer.currentIndex()

@@ -1,7 +1,9 @@
 """The hub window's list model: an adapter over the listing's cards (`app.hub.cards.HubCard`).
 
 It holds the cards in listing order and the ones a text filter keeps. A page of texts replaces its cards
-in place (`dataChanged` with `CARD_ROLE`, no reset); a filter is a reset of the rows shown.
+in place (`dataChanged` with `CARD_ROLE`, no reset); a filter is a reset of the rows shown. What a card
+says in words is bounded whatever publishers wrote: the start of its text (`card_text`, as the main
+window's cards), machine names cut, a long list of copies counted.
 """
 
 from __future__ import annotations
@@ -10,18 +12,24 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from app.core.screening import make_visible
 from app.hub.cards import HubCard, Key
+from app.hub.words import copy_name, copy_status, machine_list
+from ui.cards.layout import card_text
+from ui.widgets.plain_tip import plain_tip
 
 CARD_ROLE = Qt.ItemDataRole.UserRole + 1
+SUMMARY_COPIES = 12  # copies a card's tooltip names one by one
 AnyIndex = QModelIndex | QPersistentModelIndex
 _NO_INDEX = QModelIndex()
 
 
 def card_summary(card: HubCard) -> str:
     """What a card says in words: its machines with their statuses, and what differs (tooltip, a11y)."""
-    parts = [f"{c.machine} #{c.memory_id}: {c.shown_status}" for c in card.copies]
-    parts += [f"not on {machine}" for machine in card.missing]
+    parts = [f"{copy_name(c)}: {copy_status(c)}" for c in card.copies[:SUMMARY_COPIES]]
+    if len(card.copies) > SUMMARY_COPIES:
+        parts.append(f"{len(card.copies) - SUMMARY_COPIES:,} more copies")
+    if card.missing:
+        parts.append(f"not on {machine_list(card.missing)}")
     if card.differs:
         parts.append(f"{len(card.versions())} different texts")
     return "; ".join(parts)
@@ -46,8 +54,10 @@ class HubCardModel(QAbstractListModel):
         if role == CARD_ROLE:
             return card
         if role == Qt.ItemDataRole.DisplayRole:
-            return make_visible(card.text) if card.loaded else "loading…"
-        if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleDescriptionRole):
+            return card_text(card.text) if card.loaded else "loading…"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tip(card_summary(card))  # Qt would guess rich text in a machine's name
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
             return card_summary(card)
         return None
 

@@ -26,6 +26,7 @@ from app.core.paths import DatabaseChoice
 from app.core.settings import hub_machine_setting, load_settings
 from app.hub.browse import PAGE_CARDS, FirstScreen, HubBrowser, HubListing
 from app.hub.cards import HubCard, Key
+from app.hub.words import machine_name
 from app.store import MemoryStore
 from ui.runtime.tasks import TaskRunner
 
@@ -138,9 +139,9 @@ class HubSession(QObject):
         from app.hub.pull import pull
 
         def done(memory: Any) -> None:
-            self.copied.emit(f"Copied {machine} #{memory_id} to this machine as #{memory.id}")
+            self.copied.emit(f"Copied {machine_name(machine)} #{memory_id} to this machine as #{memory.id}")
 
-        self._submit(lambda: pull(self.open_local, self.url, machine, memory_id), done, priority=1)
+        self._submit(lambda: pull(self.open_local, self.url, machine, memory_id, "window"), done, priority=1)
 
     def dismiss_everywhere(self, sources: list[Key], reason: str | None = None) -> None:
         """Dismiss on every machine: `hub request-dismiss` for each text of the card."""
@@ -152,7 +153,7 @@ class HubSession(QObject):
             if not queued:
                 self.dismissQueued.emit("Nothing queued: every copy is dismissed or has a request pending")
             else:
-                shown = ", ".join(f"{item.machine} #{item.memory_id}" for item in queued)
+                shown = ", ".join(f"{machine_name(item.machine)} #{item.memory_id}" for item in queued)
                 self.dismissQueued.emit(
                     f"Dismissal queued for {shown}; each machine applies it on its next publish"
                 )

@@ -4,6 +4,8 @@ machine). The reads and actions run in `ui.hub.session`; this file holds layout 
 
 Texts arrive a page at a time after the listing; cards scrolled to before their page came are read
 first. A failure (the hub down, the local database read-only) shows in a banner and the status bar.
+Labels, titles and questions are plain text; what publishers wrote in them (machine names) is cut and
+made visible (`app.hub.words`), so no row of the hub sizes the window.
 """
 
 from __future__ import annotations
@@ -27,15 +29,21 @@ from PySide6.QtWidgets import (
 from app.core.paths import is_url
 from app.hub.browse import HubListing
 from app.hub.cards import DISMISSED, HubCard
+from app.hub.words import copy_list, machine_list, machine_name
+from app.present.card import shown_word
 from ui.hub.actions import HubActions, build_hub_menus
 from ui.hub.card_list import HubCardList
 from ui.hub.detail import HubDetail
 from ui.hub.model import HubCardModel
 from ui.hub.session import HubSession
+from ui.widgets.plain_tip import plain_tip
 from ui.widgets.theme import Tone
 
 SEARCH_DEBOUNCE_MS = 200  # typing: one search per pause, not per key
 SCROLL_DEBOUNCE_MS = 30
+MACHINES_IN_TOOLTIP = 40
+MACHINES_CHARS = 40  # of the machines' names in the counts
+LOCATION_CHARS = 60  # of the hub's location, as the main window shows its database's
 
 
 class HubWindow(QMainWindow):
@@ -47,7 +55,7 @@ class HubWindow(QMainWindow):
         self.session = session
         session.setParent(self)
         self.listing: HubListing | None = None
-        self.setWindowTitle(f"Hub — {session.location}")
+        self.setWindowTitle(f"Hub — {shown_word(session.location, LOCATION_CHARS)}")
         self.acts = HubActions(self)
         self.model = HubCardModel(self)
         self.list = HubCardList(self.model, now, self)
@@ -96,8 +104,9 @@ class HubWindow(QMainWindow):
         self.counts = QLabel(self)
         self.counts.setTextFormat(Qt.TextFormat.PlainText)
         self.counts.setAccessibleName("Hub counts")
+
         self.statusBar().addPermanentWidget(self.counts)
-        self.hub_label = QLabel(f"Hub: {self.session.location}", self)
+        self.hub_label = QLabel(f"Hub: {shown_word(self.session.location, LOCATION_CHARS)}", self)
         self.hub_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addWidget(self.hub_label)
         self.statusBar().showMessage(f"Reading {self.session.location}…")
@@ -148,10 +157,15 @@ class HubWindow(QMainWindow):
         c = self.listing.counts
         shown = self.model.rowCount()
         found = f" · {shown:,} found" if shown != c.cards else ""
+        # The machines' names are the publishers': a few, cut, so the label never widens the window
+        # (its tooltip names more of them).
+        names = machine_list(c.machines)
+        names = names if len(names) <= MACHINES_CHARS else names[: MACHINES_CHARS - 1] + "…"
         self.counts.setText(
-            f"{len(c.machines)} machines ({', '.join(c.machines)}) · {c.cards:,} cards{found} · "
+            f"{len(c.machines)} machines ({names}) · {c.cards:,} cards{found} · "
             f"{c.differing:,} differ between machines · {c.on_every_machine:,} on every machine"
         )
+        self.counts.setToolTip(plain_tip(machine_list(c.machines, MACHINES_IN_TOOLTIP, separator="\n")))
         local = self.session.local.target if self.session.local is not None else None
         self.acts.set_local(local)
 
@@ -253,9 +267,10 @@ class HubWindow(QMainWindow):
         machine, memory_id = self.chosen_copy(card)
         where = self.session.local.target
         kind = "database" if is_url(where) else "file"
+        name = machine_name(machine)
         text = (
-            f"Copy {machine} #{memory_id} to this machine?\n\nIt becomes a new active memory in the local "
-            f"{kind} {where}: a manual promotion whose provenance names {machine} (origin sync). Nothing "
+            f"Copy {name} #{memory_id} to this machine?\n\nIt becomes a new active memory in the local "
+            f"{kind} {where}: a manual promotion whose provenance names {name} (origin sync). Nothing "
             "is written to the hub or to the other machine."
         )
         if self.confirm("Copy to this machine", text):
@@ -266,11 +281,11 @@ class HubWindow(QMainWindow):
         sources = card.dismissable() if card is not None else []
         if card is None or not sources:
             return
-        shown = ", ".join(f"{c.machine} #{c.memory_id}" for c in card.copies if c.status != DISMISSED)
+        shown = copy_list([c for c in card.copies if c.status != DISMISSED])
         text = (
             f"Dismiss this memory on every machine?\n\nThe hub queues a dismissal for {shown}; each "
             "machine dismisses its copy on its next publish (a dashboard write with its own revision, "
-            f"naming {self.session.machine} as the machine that asked)."
+            f"naming {machine_name(self.session.machine)} as the machine that asked)."
         )
         if self.confirm("Dismiss on every machine", text):
             self.session.dismiss_everywhere([c.key for c in sources])

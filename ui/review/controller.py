@@ -1,7 +1,8 @@
 """The review queue's side of the controller: manual triage of candidates and the automated review run.
 
-Triage goes through the store's `promote`, `merge_candidates` and `discard_candidates` (the same
-writers as the review, refused while the review holds its lease) on the controller's serial runner. A review
+Triage goes through the commands `Promote`, `Merge` and `Discard` (`app.commands`: the store's writers
+the review shares, refused while the review holds its lease; Undo takes a promotion or a merge back) on
+the controller's serial runner. A review
 run (the reviewer command can take minutes) has its own worker so reads keep flowing meanwhile; the
 store's transactions keep the two apart.
 """
@@ -13,17 +14,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from app.commands.text import Merge
 from app.core.models import Memory
 from app.core.settings import load_settings
 from app.review.errors import ReviewCancelled
-from ui.runtime import undo as undo_ops
 from ui.runtime.controller import Controller, describe_error
 from ui.runtime.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from app.review.apply import ApplyResult
     from app.review.runner import ReviewCancel
-    from app.store import MemoryStore
 
 
 def last_run_line(result: ApplyResult) -> str:
@@ -66,33 +66,28 @@ class ReviewController(QObject):
         content: str | None,
         on_done: Callable[[Memory], None] | None = None,
     ) -> None:
+        from app.commands.presence import Promote  # SQLAlchemy: loaded once the first cards were painted
+
         ids = list(candidate_ids)
 
         def done(memory: Memory) -> None:
-            entry = undo_ops.after_promote(memory)
-            self.controller.changed(memory, f"Promoted {len(ids)} candidate(s) into #{memory.id}", entry)
+            self.controller.changed(memory, f"Promoted {len(ids)} candidate(s) into #{memory.id}")
             self.controller.load_candidates()
             if on_done:
                 on_done(memory)
 
-        self.controller.write(lambda store: store.promote(ids, content), done)
+        self.controller.undo_history.execute(Promote(ids, content), done)
 
     def merge(self, memory_id: int, candidate_ids: Sequence[int], content: str | None = None) -> None:
         """Fold candidates into memory `memory_id` (None content: its text plus theirs, one per line)."""
         ids = list(candidate_ids)
 
-        def work(store: MemoryStore) -> tuple[Memory, Memory]:
-            before = store.get(memory_id, observe=False)
-            return before, store.merge_candidates(memory_id, ids, content)
-
-        def done(result: tuple[Memory, Memory]) -> None:
-            before, after = result
+        def done(after: Memory) -> None:
             # The text can go back; the candidates stay consumed and their ids stay (ids only accumulate).
-            entry = undo_ops.after_merge(before, after)
-            self.controller.changed(after, f"Merged {len(ids)} candidate(s) into #{after.id}", entry)
+            self.controller.changed(after, f"Merged {len(ids)} candidate(s) into #{after.id}")
             self.controller.load_candidates()
 
-        self.controller.write(work, done)
+        self.controller.undo_history.execute(Merge(memory_id, ids, content), done)
 
     def discard(self, candidate_ids: Sequence[int]) -> None:
         ids = list(candidate_ids)
@@ -101,7 +96,9 @@ class ReviewController(QObject):
             self.controller.message.emit(f"Discarded {count} candidate(s)")
             self.controller.load_candidates()
 
-        self.controller.write(lambda store: store.discard_candidates(ids), done)
+        from app.commands.other import Discard
+
+        self.controller.undo_history.execute(Discard(ids), done)
 
     def configured_command(self) -> str | None:
         try:

@@ -32,10 +32,10 @@ from app.core.provenance import compartment_span
 from app.present.card import shown_word
 from app.present.timefmt import relative
 from ui.cards.layout import card_text
-from ui.history.panel import plain_label
 from ui.history.provenance_table import SESSION_CHARS
 from ui.review.controller import ReviewController
 from ui.widgets.id_box import MemoryIdBox
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.commands.status import Dismiss, Reactivate, SetExpiry
+from app.commands.text import Edit, RestoreRevision
 from app.core.errors import ConflictError, ExpiryRequiredError, StoreError, is_sqlalchemy_error
-from app.core.models import KEEP, Candidate, Memory, Revision, RevisionKind
+from app.core.models import KEEP, Candidate, Memory, Revision
 from app.core.paths import DatabaseChoice
 from ui.cards.listing import (
     FIRST_PAGE,
@@ -36,11 +38,11 @@ from ui.cards.listing import (
 )
 from ui.past import listing as past
 from ui.past.listing import PastListing
-from ui.runtime import undo as undo_ops
 from ui.runtime.first_page import FirstPageRead
 from ui.runtime.idle_indexing import IdleIndexing
 from ui.runtime.pending_store import PendingStore
 from ui.runtime.tasks import TaskRunner
+from ui.runtime.undo_stack import UndoHistory, one_result
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
@@ -101,7 +103,8 @@ class Controller(QObject):
         self._listing_token = 0
         self._refreshing = False
         self._refresh_again = False
-        self._undo: undo_ops.UndoEntry | None = None
+        self.undo_history = UndoHistory(self, self)  # Undo and Redo over the command log
+        self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
         self.file_problem: str | None = None  # the database's file was deleted or replaced
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
         self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
@@ -136,7 +139,7 @@ class Controller(QObject):
 
     @property
     def undo_label(self) -> str:
-        return self._undo.label if self._undo else ""
+        return self.undo_history.undo_label
 
     def _run(
         self,
@@ -196,7 +199,7 @@ class Controller(QObject):
         old, self.store = self.store, store
         self._listing_token += 1
         self._order = {}
-        self._set_undo(None)
+        self.undo_history.forget()
         self.file_problem = None
         self.storeChanged.emit(store)
         self._run(old.close, lambda _result: None)
@@ -289,6 +292,7 @@ class Controller(QObject):
         if listing is not None and token == self._listing_token:
             self._show(listing)
         self.idle_indexing.poke()  # a listing observes, and every write refreshes: index what waits
+        self.undo_history.load_once()  # after the first cards, not before them
         if self._refresh_again:
             self._refresh_again = False
             self.refresh()
@@ -422,6 +426,7 @@ class Controller(QObject):
                 self.rowsLoaded.emit(rows)
                 self.refresh()
                 self.load_candidates()
+                self.undo_history.reload()  # a change made with the CLI is on the stack too
 
         self._run(work, done)
 
@@ -453,20 +458,9 @@ class Controller(QObject):
         self._run(lambda: work(self.store), finish, on_error)
         return True
 
-    def changed(self, memory: Memory, message: str, entry: undo_ops.UndoEntry | None) -> None:
+    def changed(self, memory: Memory, message: str) -> None:
         self.memoryChanged.emit(memory)
-        self._set_undo(entry)
         self.message.emit(message)
-
-    def set_undo(self, entry: undo_ops.UndoEntry | None, message: str = "") -> None:
-        """What Undo undoes now (an action on many memories is one entry), and what to say."""
-        self._set_undo(entry)
-        if message:
-            self.message.emit(message)
-
-    def _set_undo(self, entry: undo_ops.UndoEntry | None) -> None:
-        self._undo = entry
-        self.undoChanged.emit(self.undo_label)
 
     def edit(
         self,
@@ -479,7 +473,7 @@ class Controller(QObject):
         """Save `content` over `before`; refused (`on_conflict`) if the memory moved since it was read."""
 
         def done(after: Memory) -> None:
-            self.changed(after, f"Saved #{after.id}", undo_ops.after_content_change(before, after))
+            self.changed(after, f"Saved #{after.id}")
             if on_saved:
                 on_saved(after)
 
@@ -489,11 +483,8 @@ class Controller(QObject):
             else:
                 self.report(exc)
 
-        self.write(
-            lambda s: s.edit(before.id, content, expected=before),
-            done,
-            failed,
-            relist=self._content_moves_rows(),
+        self.undo_history.execute(
+            Edit(before.id, content, expected=before), done, failed, relist=self._content_moves_rows()
         )
 
     def _content_moves_rows(self) -> bool:
@@ -502,9 +493,8 @@ class Controller(QObject):
         return bool(flt.search) or flt.sort != "promoted" or flt.status not in ("active", "dismissed", "all")
 
     def dismiss(self, before: Memory) -> None:
-        self.write(
-            lambda s: s.dismiss(before.id),
-            lambda m: self.changed(m, f"Dismissed #{m.id}", undo_ops.after_dismiss(before)),
+        self.undo_history.execute(
+            Dismiss(before.id), one_result(Memory, lambda m: self.changed(m, f"Dismissed #{m.id}"))
         )
 
     def reactivate(
@@ -523,52 +513,40 @@ class Controller(QObject):
             else:
                 self.report(exc)
 
-        self.write(
-            lambda s: s.reactivate(before.id, expiry),
-            lambda m: self.changed(m, f"Reactivated #{m.id}", undo_ops.after_reactivate(before)),
+        self.undo_history.execute(
+            Reactivate(before.id, expiry),
+            one_result(Memory, lambda m: self.changed(m, f"Reactivated #{m.id}")),
             failed,
         )
 
     def set_expiry(self, before: Memory, expires_at: int | None) -> None:
         def done(m: Memory) -> None:
             text = "Cleared the expiry of" if expires_at is None else "Set the expiry of"
-            self.changed(m, f"{text} #{m.id}", undo_ops.after_expiry(before))
+            self.changed(m, f"{text} #{m.id}")
 
-        self.write(lambda s: s.set_expiry(before.id, expires_at), done)
+        self.undo_history.execute(SetExpiry(before.id, expires_at), one_result(Memory, done))
 
     def delete(self, before: Memory) -> None:
-        def done(revision: Revision) -> None:
+        def done(_revision: Revision) -> None:
             self.memoryRemoved.emit(before.id)
-            self._set_undo(undo_ops.after_delete(revision))
             self.message.emit(f"Deleted #{before.id} (Ctrl+Z brings it back)")
 
-        self.write(lambda s: s.delete(before.id), done)
+        from app.commands.presence import Delete  # SQLAlchemy: loaded once the first cards were painted
+
+        self.undo_history.execute(Delete(before.id), one_result(Revision, done))
 
     def restore(self, before: Memory, revision_id: int) -> None:
-        self.write(
-            lambda s: s.restore(before.id, revision_id),
-            lambda m: self.changed(
-                m,
-                f"Restored #{m.id} from revision {revision_id}",
-                undo_ops.after_content_change(before, m, "restore"),
-            ),
+        self.undo_history.execute(
+            RestoreRevision(before.id, revision_id),
+            lambda m: self.changed(m, f"Restored #{m.id} from revision {revision_id}"),
             relist=self._content_moves_rows(),
         )
 
     def undo(self) -> None:
-        entry = self._undo
-        if entry is None:
-            return
-        self._set_undo(None)
-        self.write(entry.run, lambda result: self._undone(entry, result))
+        self.undo_history.undo()
 
-    def _undone(self, entry: undo_ops.UndoEntry, result: object) -> None:
-        if isinstance(result, Memory):
-            self.memoryChanged.emit(result)
-        elif isinstance(result, Revision) and result.kind == RevisionKind.DELETE:
-            self.memoryRemoved.emit(result.memory_id)  # an undone promotion
-        note = f" ({entry.note})" if entry.note else ""
-        self.message.emit(f"{entry.label.removeprefix('Undo ').capitalize()}: undone{note}")
+    def redo(self) -> None:
+        self.undo_history.redo()
 
     def sweep(self) -> None:
         """Dismiss what has expired (the window runs this on a timer for writable stores); the window

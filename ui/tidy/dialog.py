@@ -28,9 +28,9 @@ from app.core.screening import make_visible
 from app.tidy.finder import TidyCancelled, find_groups
 from app.tidy.model import TidyItem, TidyReport
 from app.tidy.source import active_items
-from ui.history.panel import plain_label
 from ui.runtime.controller import NOW, Controller, describe_error
 from ui.runtime.tasks import TaskRunner
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1

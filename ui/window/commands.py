@@ -179,7 +179,7 @@ class WindowCommands:
             "them back in one step."
         )
         if self.confirm(f"Retire {source}", text):
-            self.bulk.dismiss(ids)
+            self.bulk.dismiss(ids, retire=source)
 
     def _ask_expiry(self, memory: Memory, reactivating: bool, many: list[int] | None = None) -> None:
         from ui.dialogs.expiry import ExpiryDialog

@@ -27,13 +27,14 @@ from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
 from ui.cards.trash_restore import TitleRow
-from ui.history.panel import HistoryPanel, plain_label, tint
+from ui.history.panel import HistoryPanel
 from ui.past.listing import PastListing
 from ui.review.controller import ReviewController
 from ui.runtime.controller import Controller
 from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
+from ui.widgets.labels import plain_label, tint
 from ui.widgets.theme import muted_text
 from ui.window.commands import WindowCommands
 from ui.window.keyboard import install_keyboard
@@ -86,7 +87,7 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.setWindowTitle("Memory Dashboard")
-        self.list = CardList(self.model, self.controller.store.now, self)
+        self.list = CardList(self.model, lambda: self.controller.store.now(), self)
         self.list.addActions(self.acts.card_actions)
         self.no_match = plain_label("No memories match this filter.")
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -105,7 +106,7 @@ class MainWindow(QMainWindow):
         )
         left_layout.addWidget(self.title_row)
         left_layout.addWidget(self.cards, 1)
-        self.panel = HistoryPanel(self.controller.store.now, self)
+        self.panel = HistoryPanel(self.list.shown_time, self)  # one instant for the cards and the panel
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(self.panel)
@@ -418,7 +419,8 @@ class MainWindow(QMainWindow):
             and (many or (memory is not None and (memory.status != MemoryStatus.ACTIVE or memory.expired)))
         )
         a.restore_deleted.setEnabled(writable and deleted)
-        a.new_memory.setEnabled(writable)
+        for action in (a.new_memory, a.import_file):  # also after the past, which disabled them
+            action.setEnabled(writable)
         a.run_review.setEnabled(writable and not self.review.running)
         a.undo.setEnabled(writable and bool(self.controller.undo_label))
         for action in (a.review_queue, a.runs):  # windows that write
@@ -490,7 +492,7 @@ class MainWindow(QMainWindow):
         self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
 
     def _each_minute(self) -> None:
-        self.list.viewport().update()  # relative times move on
+        self.list.shown_time.tick()  # relative times move on, on the cards and in the panel alike
         self.controller.check_file()
         self.controller.sweep()
 

@@ -9,6 +9,7 @@ from ui.runtime.hub_publishing import HubPublishing
 from ui.widgets.plain_tip import plain_tip
 from ui.window.parts import WindowParts
 from ui.window.recent_files import recent_databases
+from ui.window.undo_menu import UndoMenu
 
 
 def build_menus(window: WindowParts) -> None:
@@ -41,14 +42,13 @@ def build_menus(window: WindowParts) -> None:
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     edit_menu = bar.addMenu("&Edit")
+    UndoMenu(window, edit_menu)  # Undo, Redo, Undo history (a child of the window)
     edit_menu.addAction(a.preferences)
     memory = bar.addMenu("&Memory")
     memory.addAction(a.new_memory)
     memory.addSeparator()
     for action in (a.edit, a.dismiss, a.reactivate, a.delete, a.expiry, a.restore_deleted):
         memory.addAction(action)
-    memory.addSeparator()
-    memory.addAction(a.undo)
     view = bar.addMenu("&View")
     for action in (a.find, a.refresh, a.next, a.previous):
         view.addAction(action)

@@ -181,7 +181,7 @@ def card_text(card: HubCard) -> str:
     """Two lines of `hub list`: the newest text, then each machine with its status there."""
     from app.cli.render import one_line
 
-    where = [f"{one_line(c.machine, 40)} #{c.memory_id} {c.shown_status}" for c in card.copies]
+    where = [f"{one_line(c.machine, 40)} #{c.memory_id} {shown_word(c.shown_status)}" for c in card.copies]
     where += [f"not on {one_line(machine, 40)}" for machine in card.missing]
     if card.differs:
         where.append(f"differs: {len(card.versions())} texts")

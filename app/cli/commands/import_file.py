@@ -9,14 +9,20 @@ from typing import Any
 from app.cli.arguments import read_text_input
 from app.cli.registry import Opener, command_adder
 from app.cli.render import print_json
+from app.commands.presence import Import
+from app.commands.runner import execute
 from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
 
 
 def cmd_import(args: argparse.Namespace, opener: Opener) -> int:
     text = read_text_input(args.file, MAX_EXPORT_BYTES)
     export = parse_export(text, Path(args.file).name, allow_hidden=args.allow_hidden)
+    label = Path(args.file).name
     with opener(args, write=not args.dry_run) as store:
-        result = store.import_export(export, Path(args.file).name, dry_run=args.dry_run)
+        if args.dry_run:
+            result = store.import_export(export, label, dry_run=True)
+        else:
+            result = execute(store, Import(export, label), "cli")
     if args.json:
         print_json(result.to_json())
     else:

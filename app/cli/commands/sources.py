@@ -10,6 +10,10 @@ from app.cli.arguments import source_name
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_json, memory_line, print_json
 from app.cli.targets import id_list, memories_word
+from app.commands.other import Trust
+from app.commands.presence import Delete
+from app.commands.runner import execute
+from app.commands.status import Dismiss
 from app.core.models import Memory
 from app.core.trust import DEFAULT_MARK, MARKS
 from app.store import InvalidInputError
@@ -29,7 +33,11 @@ def cmd_retire(args: argparse.Namespace, opener: Opener) -> int:
         ids = [memory.id for memory in chosen]
         action = "delete" if args.delete else "dismiss"
         if ids and not args.dry_run:
-            (store.delete if args.delete else store.dismiss)(ids)
+            retire = str(args.source)
+            if args.delete:
+                execute(store, Delete(ids, retire=retire), "cli")
+            else:
+                execute(store, Dismiss(ids, retire=retire), "cli")
         now = store.now()
     if args.json:
         print_json(
@@ -69,7 +77,7 @@ def cmd_trust(args: argparse.Namespace, opener: Opener) -> int:
     if args.source is None or args.trust is None:
         raise InvalidInputError("trust SOURCE trusted|untrusted|default, or trust --list")
     with opener(args, write=True) as store:
-        store.set_trust(args.source, args.trust)
+        execute(store, Trust(args.source, args.trust), "cli")
     shown = "has no mark (default trust)" if args.trust == DEFAULT_MARK else f"is marked {args.trust}"
     print(f"{args.source} {shown}")
     return 0

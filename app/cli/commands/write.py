@@ -1,7 +1,8 @@
 """Write commands: edit, add, dismiss, reactivate, delete, restore, promote, discard, expire, sweep, init.
 
 Dismiss, reactivate, delete, expire and restore --deleted take several ids or a filter
-(`app.cli.targets`) and act on all of them in one transaction; one id answers as it always did.
+(`app.cli.targets`) and act on all of them in one transaction; one id answers as it always did. Each
+change is a command (`app.commands`), logged so that `undo` (and the window's Undo) can take it back.
 """
 
 from __future__ import annotations
@@ -15,12 +16,20 @@ from app.cli.arguments import int64, read_text_input
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_json, memory_line, one_line, print_json
 from app.cli.targets import add_target_options, chosen_ids, id_list, memories_word
+from app.commands.other import Discard
+from app.commands.presence import Add, Delete, Promote, RestoreDeleted
+from app.commands.runner import execute
+from app.commands.status import Dismiss, Reactivate, SetExpiry
+from app.commands.text import Edit, RestoreRevision
 from app.core.clock import format_instant, instant_problem, parse_instant
 from app.core.errors import DatabaseOpenError
+from app.core.models import Memory, Revision
 from app.core.paths import creatable_problem, is_url
 from app.present.timefmt import parse_duration
 from app.store import KEEP, InvalidInputError, MemoryStore
 from app.store.connect.engine import create_host_database, is_server_url
+
+CLI = "cli"
 
 
 def _content(args: argparse.Namespace) -> str:
@@ -33,11 +42,23 @@ def _content(args: argparse.Namespace) -> str:
 def cmd_edit(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
         before = store.get(args.id)
-        memory = store.edit(args.id, _content(args))
+        memory = execute(store, Edit(args.id, _content(args)), CLI)
         print(
             memory_line(memory, store.now()) if memory.content != before.content else f"#{args.id}: no change"
         )
     return 0
+
+
+def _memory(result: Memory | list[int]) -> Memory:
+    """What a command on one id returned: the memory."""
+    assert isinstance(result, Memory)
+    return result
+
+
+def _ids(result: Memory | list[int]) -> list[int]:
+    """What a command on many ids returned: those that changed."""
+    assert isinstance(result, list)
+    return result
 
 
 def _one(args: argparse.Namespace, ids: list[int]) -> int | None:
@@ -57,10 +78,10 @@ def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
         if one is None:
-            print(_summary("dismissed", ids, store.dismiss(ids, args.reason)))
+            print(_summary("dismissed", ids, _ids(execute(store, Dismiss(ids, args.reason), CLI))))
             return 0
         was = store.get(one).status
-        memory = store.dismiss(one, args.reason)
+        memory = _memory(execute(store, Dismiss(one, args.reason), CLI))
         print(f"#{one}: already {was}" if was == memory.status else memory_line(memory, store.now()))
         if args.reason and was != memory.status:
             print(f"        reason: {one_line(args.reason, 200)}")
@@ -90,10 +111,11 @@ def cmd_reactivate(args: argparse.Namespace, opener: Opener) -> int:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
         if one is None:
-            print(_summary("reactivated", ids, store.reactivate(ids, _new_expiry(args, store.now()))))
+            changed = _ids(execute(store, Reactivate(ids, _new_expiry(args, store.now())), CLI))
+            print(_summary("reactivated", ids, changed))
             return 0
         before = store.get(one)
-        memory = store.reactivate(one, _new_expiry(args, store.now()))
+        memory = _memory(execute(store, Reactivate(one, _new_expiry(args, store.now())), CLI))
         unchanged = (before.status, before.expires_at) == (memory.status, memory.expires_at)
         print(f"#{one}: already {memory.status}" if unchanged else memory_line(memory, store.now()))
     return 0
@@ -104,13 +126,14 @@ def cmd_delete(args: argparse.Namespace, opener: Opener) -> int:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
         if one is None:
-            store.delete(ids)
+            execute(store, Delete(ids), CLI)
             print(
                 f"deleted {memories_word(len(ids))}: {id_list(ids)}; bring them back with: "
                 f"memory-dashboard restore --deleted ID... (list them with: list --status deleted)"
             )
             return 0
-        revision = store.delete(one)
+        revision = execute(store, Delete(one), CLI)
+        assert isinstance(revision, Revision)
     print(f"deleted #{one}; bring it back with: memory-dashboard restore {one} {revision.id}")
     return 0
 
@@ -121,19 +144,19 @@ def cmd_restore(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
         if args.ids is not None:
             ids = chosen_ids(store, args, deleted=True)
-            restored = store.restore(ids)
+            restored = execute(store, RestoreDeleted(ids), CLI)
             print(f"restored {memories_word(len(restored))}: {id_list(restored)}")
             return 0
         if args.id is None or args.revision_id is None or args.search is not None:
             raise InvalidInputError("restore ID REVISION_ID, or restore --deleted ID... for deleted memories")
-        memory = store.restore(args.id, args.revision_id)
+        memory = execute(store, RestoreRevision(args.id, args.revision_id), CLI)
         print(memory_line(memory, store.now()))
     return 0
 
 
 def cmd_promote(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        memory = store.promote(args.candidate_ids, args.content)
+        memory = execute(store, Promote(args.candidate_ids, args.content), CLI)
         if args.json:
             print_json({"id": memory.id})
         else:
@@ -143,7 +166,7 @@ def cmd_promote(args: argparse.Namespace, opener: Opener) -> int:
 
 def cmd_discard(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=True) as store:
-        print(f"discarded {store.discard_candidates(args.candidate_ids)} candidate(s)")
+        print(f"discarded {execute(store, Discard(args.candidate_ids), CLI)} candidate(s)")
     return 0
 
 
@@ -153,12 +176,12 @@ def cmd_expire(args: argparse.Namespace, opener: Opener) -> int:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
         if one is None:
-            changed = store.set_expiry(ids, at if isinstance(at, int) else None)
+            changed = _ids(execute(store, SetExpiry(ids, at if isinstance(at, int) else None), CLI))
             when = "never expire" if not isinstance(at, int) else f"expire {format_instant(at)}"
             passed = " (already passed: dismissed)" if isinstance(at, int) and at <= store.now() else ""
             print(f"{memories_word(len(changed))} {when}: {id_list(changed)}{passed}")
             return 0
-        memory = store.set_expiry(one, at if isinstance(at, int) else None)
+        memory = _memory(execute(store, SetExpiry(one, at if isinstance(at, int) else None), CLI))
         when = (
             "never expires" if memory.expires_at is None else f"expires {format_instant(memory.expires_at)}"
         )
@@ -209,7 +232,7 @@ def cmd_add(args: argparse.Namespace, opener: Opener) -> int:
     """A memory a person writes, as the host writes a promotion (`MemoryStore.add`)."""
     content = str(args.content) if args.content is not None else read_text_input(args.file)
     with opener(args, write=True) as store:
-        memory = store.add(content)
+        memory = execute(store, Add(content), CLI)
         now = store.now()
     if args.json:
         print_json(memory_json(memory, now))

@@ -17,6 +17,8 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from app.core.clock import format_instant
+from app.core.models import IMPORTED_FROM as IMPORTED_FROM  # this and the next: the importer names them here
+from app.core.models import IMPORTED_SOURCE as IMPORTED_SOURCE
 from app.core.models import ChangeKind, MemoryStatus, Revision, RevisionKind, RevisionSource
 from app.present.timefmt import relative
 from app.store.read.reads import REVISION_COLUMNS, SELECT_CANDIDATES, revision_from_row
@@ -25,8 +27,6 @@ from app.store.schema.tables import meta, revisions, user_memory_candidates
 
 WATERMARK_AT = "digest_seen_at"
 WATERMARK_REVISION = "digest_seen_revision"
-IMPORTED_FROM = "imported_from"  # detail of the revision an import adds for each memory (`app.transfer`)
-IMPORTED_SOURCE = "imported_source"  # detail of an old revision an import copied in
 
 # Who made a change, as the digest groups them; a source not listed is shown as it is.
 BY_LABEL: dict[str, str] = {

@@ -157,3 +157,22 @@ evidence = Table(
     Column("created_at"),
     Column("first_seen_at", INT64, nullable=False),
 )
+
+# The command log (revision 0010_command_log): every change a person made through the dashboard (the
+# window or the CLI), with what its undo and redo need (`payload`, JSON), as one linear undo/redo stack:
+# `state` is `done` or `undone`, and every undone entry is newer than every done one. Its own metadata, as
+# the archive's: a store whose tables predate it reads everything else, and its log is empty.
+command_log_metadata = MetaData()
+command_log = Table(
+    "mdash_command_log",
+    command_log_metadata,
+    Column("id", INT64, primary_key=True, autoincrement=True),
+    Column("kind", Text, nullable=False),
+    Column("label", Text, nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("made_at", INT64, nullable=False),
+    Column("origin", Text, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("changed_at", INT64, nullable=False),
+    Index("ix_mdash_command_log_state", "state", "id"),
+)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostdb import DAY, T0, build_host_db, host_sql, memory_row
 from sqlalchemy import event
 
 from app.core.clock import ManualClock
@@ -19,6 +18,7 @@ from app.store import MemoryStore, first_screen
 from app.store.first_screen import FirstScreen, read_first_screen
 from app.store.read.host_cells import decode_text
 from app.store.schema import migrate, tables
+from tests.support.hostdb import DAY, T0, build_host_db, host_sql, memory_row
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, ViewFilter, load_first_page
 
 NOW = T0 + 400 * DAY

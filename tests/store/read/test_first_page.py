@@ -7,11 +7,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import DAY, T0, build_host_db, host_sql, memory_row
 
 from app.core.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore
 from app.store.read.query import SORT_KEYS, STATUS_FILTERS
+from tests.support.hostdb import DAY, T0, build_host_db, host_sql, memory_row
 
 
 @pytest.fixture

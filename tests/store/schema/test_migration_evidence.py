@@ -1,6 +1,7 @@
 """Revisions 0006_evidence (the evidence archive and the revisions' time index), 0007_revisions_by_time
-(the covering time index in its place) and 0008_revisions_by_memory (the index by memory, with kind and
-previous status): each up from the revision before it, and back down exactly."""
+(the covering time index in its place), 0008_revisions_by_memory (the index by memory, with kind and
+previous status) and 0010_command_log (the command log and its index): each up from the revision before
+it, and back down exactly."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import sqlite3
 from pathlib import Path
 
 from alembic import command
-from hostdb import build_host_db
 from sqlalchemy import create_engine
 
 from app.store.schema.fence import fence_fingerprints
 from app.store.schema.migrate import alembic_config
+from tests.support.hostdb import build_host_db
 
 Schema = list[tuple[str, str, str]]
 
@@ -89,3 +90,11 @@ def test_0008_swaps_the_index_by_memory_and_down_restores_0007(tmp_path: Path) -
         "ix_mdash_revisions_by_memory",
     )
     assert index.endswith("(memory_id, changed_at, id, kind, previous_status)")
+
+
+def test_0010_adds_the_command_log_and_down_restores_0009(tmp_path: Path) -> None:
+    before, after = _up_and_down(
+        build_host_db(tmp_path / "context.db"), "0009_pg_trgm_search", "0010_command_log"
+    )
+    assert _names(after) - _names(before) == {"mdash_command_log", "ix_mdash_command_log_state"}
+    assert _names(before) - _names(after) == set()

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.store import MemoryFilter, MemoryStore
+from tests.ui.window_helpers import make_window, select, settle
 from ui.history.panel import NOTHING_SELECTED, HistoryPanel
 
 

@@ -9,24 +9,26 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import query
-from hub_host import NOW, host_file, hub_query
-from hub_machines import EDIT, FIRST_ID, publish_machines
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window as make_main_window
 
 from app.core.paths import DatabaseChoice
 from app.hub.cards import HubCard
 from app.store import MemoryStore
+from tests.support import hub_host
+from tests.support.hostdb import query
+from tests.support.hub_host import NOW, host_file, hub_query, hub_sql, local_memories, publish_file
+from tests.support.hub_machines import EDIT, FIRST_ID, publish_machines
+from tests.ui.window_helpers import make_window as make_main_window
+from ui.cards.layout import CARD_CHARS
 from ui.hub.delegate import pills
 from ui.hub.model import CARD_ROLE
 from ui.hub.session import HubSession
 from ui.hub.window import HubWindow
 from ui.main import main
+from ui.widgets.long_text import BLOCK_CHARS, SHOWN_CHARS
 from ui.window import menus
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
@@ -229,3 +231,105 @@ def test_the_main_window_opens_a_hub(
     qtbot.waitUntil(window.acts.copy_here.isEnabled, timeout=10_000)
     assert window.model.data(window.model.index(0), CARD_ROLE) is not None
     window.close()
+
+
+MIB = 1024 * 1024
+LONG_NAME = "lap\u202e<b>top</b>\t" + "m" * 5_000  # what any publisher may call a machine
+SHOWN_NAME = "lap⟦U+202E⟧<b>top</b>\\tmmm"
+
+
+def rename_desktop(url: str) -> None:
+    for table in ("hub_machines", "hub_memories", "hub_revisions", "hub_evidence"):
+        hub_sql(url, f"UPDATE {table} SET machine = %s WHERE machine = 'desktop'", (LONG_NAME,))
+
+
+@pytest.fixture
+def two_machines(hub_db: str, tmp_path: Path) -> str:
+    """A laptop and a desktop with the seeded memories."""
+    publish_file(host_file(tmp_path / "laptop.db"), hub_db, "laptop")
+    publish_file(host_file(tmp_path / "desktop.db"), hub_db, "desktop")
+    return hub_db
+
+
+def shown_words(window: HubWindow, card: HubCard) -> list[str]:
+    """Every text the window shows of the selected card and of the hub, outside the memory's text."""
+    table = window.detail.copies
+    items = [table.item(row, column) for row in range(table.rowCount()) for column in range(4)]
+    cells = [item.text() for item in items if item is not None]
+    pickers = [window.detail.older.itemText(i) for i in range(window.detail.older.count())]
+    tip = window.model.data(window.list.currentIndex(), Qt.ItemDataRole.ToolTipRole)
+    return [*(text for text, _tone in pills(card)), window.detail.title.text(), *cells, *pickers,
+            window.counts.text(), window.counts.toolTip(), str(tip)]  # fmt: skip
+
+
+def test_a_machine_name_of_any_length_is_cut_and_shown_visibly(
+    qtbot: QtBot, two_machines: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub_sql(two_machines, "UPDATE hub_memories SET content = 'laptop: ' || content WHERE memory_id = 4"
+            " AND machine = 'laptop'")  # fmt: skip
+    hub_sql(two_machines, "UPDATE hub_memories SET content = 'desktop: ' || content WHERE memory_id = 3"
+            " AND machine = 'desktop'")  # fmt: skip
+    rename_desktop(two_machines)
+    window = make_window(qtbot, two_machines)
+    loaded(qtbot, window)
+    asked: list[str] = []
+    monkeypatch.setattr(window, "confirm", answering(asked, False))
+    for machine, memory_id in (("laptop", 4), (LONG_NAME, 3), ("laptop", 5)):
+        card = select(qtbot, window, machine, memory_id)
+        # Nothing the publishers wrote sizes the window (a 5,000-character name made it 58,526 px wide
+        # through the side panel's title).
+        assert window.detail.minimumSizeHint().width() < 1300 // 2
+        window.acts.dismiss_everywhere.trigger()
+        words = [*shown_words(window, card), asked[-1]]
+        assert any(SHOWN_NAME in text for text in words)
+        assert all(len(text) < 2_000 and "\u202e" not in text and "\t" not in text for text in words)
+    assert "<b>" not in str(window.model.data(window.list.currentIndex(), Qt.ItemDataRole.ToolTipRole))
+    window.grab()
+
+
+def test_a_huge_text_without_spaces_is_shown_by_its_start(qtbot: QtBot, two_machines: str) -> None:
+    """Memory 5 a spaceless 1 MiB text on the laptop, copied to the desktop and grown there to 10 MiB
+    (one card, a diff); laptop's memory 4 a spaceless 1 MiB text of its own. The window once spent minutes
+    laying out such a text whole (a card's two lines, the side panel)."""
+    link = json.dumps([{"candidate_id": 46, "session_id": "s", "source_compartment_start": None,
+                        "source_compartment_end": None, "synced_from": "laptop",
+                        "synced_memory_id": 5}])  # fmt: skip
+    change = "UPDATE hub_memories SET content = repeat(%s, %s), updated_at = %s"
+    hub_sql(two_machines, f"{change} WHERE machine = 'laptop' AND memory_id IN (4, 5)", ("x", MIB, NOW))
+    hub_sql(two_machines, f"{change}, source_candidate_provenance = %s WHERE machine = 'desktop'"
+            " AND memory_id = 5", ("y", 10 * MIB, NOW + 1, link))  # fmt: skip
+    hub_sql(two_machines, "UPDATE hub_memories SET content = content || 'z' WHERE memory_id = 4"
+            " AND machine = 'laptop'")  # fmt: skip
+    window = make_window(qtbot, two_machines)
+    loaded(qtbot, window)  # every card on screen painted with its text
+    diffed = select(qtbot, window, "laptop", 5)
+    assert diffed.differs and len(diffed.text) == 10 * MIB
+    shown = window.model.data(window.list.currentIndex(), Qt.ItemDataRole.DisplayRole)
+    assert (
+        len(str(shown)) <= CARD_CHARS + 2
+    )  # what a card lays out is the text's start, as in the main window
+    qtbot.waitUntil(lambda: window.detail.diff.settled, timeout=30_000)
+    alone = select(qtbot, window, "laptop", 4)
+    assert not alone.differs and len(alone.text) == MIB + 1
+    panel = window.detail.text
+    assert panel.text == alone.text and not panel.whole  # the panel shows its start, with Show all
+    assert len(panel.view.toPlainText()) < SHOWN_CHARS + SHOWN_CHARS // BLOCK_CHARS + 1
+    window.grab()
+
+
+def test_copy_to_this_machine_refuses_hidden_characters_as_hub_pull_does(
+    qtbot: QtBot, two_machines: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub_sql(two_machines, "UPDATE hub_memories SET content = %s WHERE memory_id = 4 AND machine = 'laptop'",
+            ("Prefers \u202epnpm",))  # fmt: skip
+    local = host_file(tmp_path / "here.db")
+    before = local_memories(local)
+    window = make_window(qtbot, two_machines, local)
+    loaded(qtbot, window)
+    select(qtbot, window, "laptop", 4)
+    assert "⟦U+202E⟧" in window.detail.text.view.toPlainText()
+    monkeypatch.setattr(window, "confirm", answering([], True))
+    window.acts.copy_here.trigger()
+    qtbot.waitUntil(window.banner.isVisible, timeout=10_000)
+    assert "hidden character(s)" in window.banner.text() and "--allow-hidden" in window.banner.text()
+    assert local_memories(local) == before

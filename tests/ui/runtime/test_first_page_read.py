@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
-from runtime_helpers import dispose
 
 from app.store import MemoryStore
+from tests.ui.runtime_helpers import dispose
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page
 from ui.runtime.controller import Controller
 from ui.runtime.first_page import FirstPageRead

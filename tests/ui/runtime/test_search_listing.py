@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostdb import memory_row
 from PySide6.QtCore import QCoreApplication
 from pytestqt.qtbot import QtBot
-from runtime_helpers import dispose
 
 from app.store import MemoryFilter, MemoryStore
+from tests.support.hostdb import memory_row
+from tests.ui.runtime_helpers import dispose
 from ui.cards.listing import Listing, ViewFilter
 from ui.runtime import controller as controller_module
 from ui.runtime.controller import Controller

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
-from runtime_helpers import dispose
-from tidy_memories import tidy_db
-from window_helpers import make_window, settle
 
 from app.store import MemoryStore
+from tests.support.tidy_memories import tidy_db
+from tests.ui.runtime_helpers import dispose
+from tests.ui.window_helpers import make_window, settle
 from ui.runtime.controller import Controller
 from ui.tidy.dialog import MEMBER_ROLE, TidyDialog
 from ui.window.main_window import MainWindow

@@ -8,9 +8,9 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window
 
 from app.store import MemoryStore
+from tests.ui.window_helpers import make_window
 from ui.widgets.action_icons import action_svgs, tinted_icon
 from ui.widgets.theme import dark_palette, light_palette
 

@@ -12,16 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import query
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
-from window_helpers import settle
 
 from app.cli import window_arguments
 from app.core.clock import ManualClock
 from app.core.errors import DatabaseOpenError
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import query
+from tests.ui.window_helpers import settle
 from ui.cards.listing import Listing
 from ui.runtime.controller import Controller
 from ui.runtime.first_page import first_screen_read

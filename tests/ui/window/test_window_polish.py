@@ -8,17 +8,17 @@ import json
 import sys
 from pathlib import Path
 
-from hostdb import DAY, PROMOTED_5, host_sql
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QTableWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.core.clock import format_instant
 from app.core.models import Counts
 from app.core.settings import load_settings, settings_path
 from app.store import MemoryStore
+from tests.support.hostdb import DAY, PROMOTED_5, host_sql
+from tests.ui.window_helpers import make_window, select, settle
 from ui.dialogs.shortcuts import action_keys, window_shortcuts
 from ui.window.status_line import counts_text
 

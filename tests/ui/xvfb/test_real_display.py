@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import xvfb_display
+
+from tests.support import xvfb_display
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]

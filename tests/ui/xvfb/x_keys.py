@@ -9,17 +9,17 @@ import os
 from pathlib import Path
 
 import pytest
-from every_window import CASES, Case, each_window, openers, shown
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
-from shortcut_clashes import clashes
-from window_helpers import make_window, select, settle, with_older_revision_selected
 
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
+from tests.ui.every_window import CASES, Case, each_window, openers, shown
+from tests.ui.shortcut_clashes import clashes
+from tests.ui.window_helpers import make_window, select, settle, with_older_revision_selected
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.theme import apply_theme
 from ui.window.main_window import MainWindow
