@@ -94,18 +94,22 @@ def export_memories(window: WindowParts) -> None:
 
 
 def open_hub(window: WindowParts) -> None:
-    """File → Open hub…: the URL asked (the saved hub's at first), a hub window over this one; Copy to
-    this machine writes to the database this window has open (none when it is read-only), which then
-    shows the copy."""
-    from app.core.paths import DatabaseChoice
-    from ui.hub.opening import ask_hub_url, open_hub_window
+    """File → Open hub…: the URL asked (the saved hub's at first), then `open_hub_at`."""
+    from ui.hub.opening import ask_hub_url
 
-    url = ask_hub_url(window.window())
-    if url:
-        store = window.controller.store
-        local = None if store.read_only else DatabaseChoice(store.location, "--db")
-        hub = open_hub_window(url, local, window.window())
-        hub.copiedHere.connect(window.controller.refresh)
+    ask_hub_url(window.window(), lambda url: open_hub_at(window, url))
+
+
+def open_hub_at(window: WindowParts, url: str) -> None:
+    """A hub window on `url` over this one; Copy to this machine writes to the database this window has
+    open (none when it is read-only), which then shows the copy."""
+    from app.core.paths import DatabaseChoice
+    from ui.hub.opening import open_hub_window
+
+    store = window.controller.store
+    local = None if store.read_only else DatabaseChoice(store.location, "--db")
+    hub = open_hub_window(url, local, window.window())
+    hub.copiedHere.connect(window.controller.refresh)
 
 
 def show_runs(window: WindowParts) -> None:

@@ -216,15 +216,12 @@ def test_opening_a_hub_from_the_command_line(
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_the_main_window_opens_a_hub(
-    qtbot: QtBot, hub: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_main_window_opens_a_hub(qtbot: QtBot, hub: str, tmp_path: Path) -> None:
     store = MemoryStore.open(host_file(tmp_path / "here.db"))
     main_window = make_main_window(qtbot, store, tmp_path)
     file_menu = main_window.menuBar().actions()[0].menu()
     assert isinstance(file_menu, QMenu) and main_window.acts.open_hub in file_menu.actions()
-    monkeypatch.setattr("ui.hub.opening.ask_hub_url", lambda _parent, _given=None: hub)
-    menus.open_hub(main_window)
+    menus.open_hub_at(main_window, hub)  # the URL typed in Open hub… (its keys: tests/ui/dialogs)
     [window] = main_window.findChildren(HubWindow)
     loaded(qtbot, window)
     assert window.session.local is not None and window.session.local.target == store.location
