@@ -146,6 +146,7 @@ class WindowActions:
         )
         self._writer_tips = {action: action.toolTip() for action in writing}
         self._undo_tip = self.undo.toolTip()
+        self._queue_tip = self.review_queue.toolTip()
         self._read_only_reason: str | None = None
         self.undo.setIconText("Undo")  # the toolbar keeps its width; the menu and tooltip say what
         self.new_memory.setIconText("New")
@@ -184,6 +185,13 @@ class WindowActions:
         )
         if not self._read_only_reason:
             self.run_review.setToolTip(self._writer_tips[self.run_review])
+
+    def set_candidate_count(self, count: int) -> None:
+        """How many candidates wait for review, in the menu's label and the toolbar button's tooltip."""
+        self.review_queue.setText(f"Review queue ({count})")
+        self.review_queue.setToolTip(
+            f"Review queue: {count} pending candidate{'s' if count != 1 else ''}. " + self._queue_tip
+        )
 
     def set_undo_label(self, label: str) -> None:
         """What Undo would undo ("Undo dismiss of #5"), in the menu and the tooltip; "" when nothing."""

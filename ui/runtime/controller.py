@@ -17,8 +17,9 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -38,9 +39,7 @@ from ui.cards.listing import (
 )
 from ui.past import listing as past
 from ui.past.listing import PastListing
-from ui.runtime.first_page import FirstPageRead
 from ui.runtime.idle_indexing import IdleIndexing
-from ui.runtime.pending_store import PendingStore
 from ui.runtime.tasks import TaskRunner
 from ui.runtime.undo_stack import UndoHistory, one_result
 
@@ -86,16 +85,12 @@ class Controller(QObject):
     message = Signal(str)
     undoChanged = Signal(str)  # the undo action's label, "" when nothing can be undone
     storeChanged = Signal(object)  # MemoryStore: another database was opened
-    storeOpened = Signal(object)  # MemoryStore: the store the window started without has opened
     fileProblemChanged = Signal(object)  # str | None: what happened to the database's file, or None
 
-    def __init__(self, store: MemoryStore | PendingStore, parent: QObject | None = None) -> None:
+    def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        # A `PendingStore` answers as a read-only store; no task runs before it opened (`open_pending`).
-        self.store = cast("MemoryStore", store)
+        self.store = store
         self.runner = TaskRunner(self)
-        if isinstance(store, PendingStore):
-            self.runner.hold()
         self.filter = ViewFilter()
         self.candidates: list[Candidate] | None = None  # the pending candidates last read
         self.candidatesLoaded.connect(self._candidates_read)
@@ -103,6 +98,7 @@ class Controller(QObject):
         self._listing_token = 0
         self._refreshing = False
         self._refresh_again = False
+        self._observed = False  # a complete listing of this store has looked for outside rewrites
         self.undo_history = UndoHistory(self, self)  # Undo and Redo over the command log
         self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
         self.file_problem: str | None = None  # the database's file was deleted or replaced
@@ -156,39 +152,6 @@ class Controller(QObject):
 
     # -- which database ---------------------------------------------------------------------------------
 
-    @property
-    def store_pending(self) -> bool:
-        """The window started without its store (`PendingStore`), which has not opened yet."""
-        return isinstance(self.store, PendingStore)
-
-    def show_first_screen(self, listing: Listing) -> None:
-        """The first page read before the store opened (`ui.runtime.first_page.first_screen_read`), shown
-        when it read the filter shown (the store's complete listing follows once it opened)."""
-        if listing.filter == self.filter:
-            self._show(listing)
-
-    def open_pending(
-        self, open_store: Callable[[], MemoryStore], failed: Callable[[BaseException], None]
-    ) -> None:
-        """Open the store the window started without, before every task; then run the tasks held
-        meanwhile and read the complete listing (observed) and the candidates. `failed` if it cannot."""
-        pending = self.store
-        assert isinstance(pending, PendingStore)
-
-        def work() -> MemoryStore:
-            store = open_store()
-            pending.real = store  # on the worker: a held task that took the stand-in reads this one
-            return store
-
-        def done(store: MemoryStore) -> None:
-            self.store = store
-            self.storeOpened.emit(store)
-            self.runner.release()
-            self.refresh(force=True)
-            self.load_candidates()
-
-        self.runner.submit(work, done, failed, priority=NOW + 1, while_held=True)
-
     def open_database(self, target: str | Path | DatabaseChoice, *, read_only: bool = False) -> None:
         """Open another database off the GUI thread; on success it replaces the current store."""
         from app.store import MemoryStore  # SQLAlchemy: loaded once the first cards were painted
@@ -208,6 +171,15 @@ class Controller(QObject):
 
     # -- reads -----------------------------------------------------------------------------------------
 
+    def start(self, first_page: Future[Listing] | None = None) -> None:
+        """What the window's first frame shows, read ahead of the complete listing: the first page
+        (`first_page`, when its read was started before the window was built), the counts and the undo
+        log. The selected card's history is asked for by the window."""
+        self.refresh(quick_first=True, first_page=first_page)
+        self.load_counts(priority=NOW - 1)
+        self.undo_history.load_once(priority=NOW - 1)
+        self.load_candidates()  # after the complete listing: the review queue's, not the first frame's
+
     def set_filter(self, flt: ViewFilter) -> None:
         """A search shows its first screen of hits first (`load_first_page`), then the counted listing."""
         self.filter = flt
@@ -220,7 +192,7 @@ class Controller(QObject):
         force: bool = False,
         quick_first: bool = False,
         observe: bool = True,
-        first_page: FirstPageRead | None = None,
+        first_page: Future[Listing] | None = None,
     ) -> None:
         """Reload the listing (observing outside rewrites); coalesced while one is running.
 
@@ -228,8 +200,8 @@ class Controller(QObject):
         large database records a baseline for every memory) and before every id is read; the complete,
         observed listing follows and extends it. A listing superseded before it starts (another filter,
         another database) is not read at all; a search's complete listing is asked for once the typing
-        pauses (`SEARCH_COMPLETE_MS`). `first_page`: that first page's read, already started (on start,
-        before the window was built); taken when it read this filter of this store.
+        pauses (`SEARCH_COMPLETE_MS`). `first_page`: the first page of this filter of this store, its read
+        already started (on start, while the window was being built).
         """
         if self._refreshing and not force:
             self._refresh_again = True
@@ -247,7 +219,7 @@ class Controller(QObject):
         def quick() -> Listing | None:
             if first_page is not None:
                 started = first_page.result()  # waited for first: the store is used by one thread
-                if current() and first_page.store is store and first_page.filter == flt:
+                if current() and started.filter == flt:
                     return started
             return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS, order, current) if current() else None
 
@@ -287,6 +259,7 @@ class Controller(QObject):
 
     def _listing_done(self, token: int, listing: Listing | None, store: MemoryStore) -> None:
         self._refreshing = False
+        self._observed = self._observed or (listing is not None and store is self.store)
         if listing is not None and not listing.filter.search and store is self.store:
             self._order = {listing.filter: listing.ids}  # what a search's first screen walks
         if listing is not None and token == self._listing_token:
@@ -318,10 +291,14 @@ class Controller(QObject):
 
     def load_history(self, memory_id: int) -> None:
         """Revisions newest first, without their texts except the newest one's (the diff shown first);
-        the others' texts come with `load_revision` when one is selected."""
+        the others' texts come with `load_revision` when one is selected. Before this store's first
+        complete listing has looked for outside rewrites (at 100,000 memories a first look compares every
+        row: half a second), the history is read as last recorded: the window's first frame waits for it."""
+        observe = self._observed
 
         def work() -> list[Revision]:
-            return list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
+            found = self.store.history(memory_id, observe=observe, texts=False, newest_whole=True)
+            return list(reversed(found))
 
         self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions), priority=NOW)
 
@@ -390,11 +367,13 @@ class Controller(QObject):
             priority=NOW,
         )
 
-    def load_counts(self) -> None:
-        self._run(self.store.counts, self.countsChanged.emit)
+    def load_counts(self, *, priority: int = 0) -> None:
+        self._run(self.store.counts, self.countsChanged.emit, priority=priority)
 
-    def load_candidates(self) -> None:
-        self._run(self.store.candidates, self.candidatesLoaded.emit, self._candidates_failed)
+    def load_candidates(self, *, priority: int = 0) -> None:
+        self._run(
+            self.store.candidates, self.candidatesLoaded.emit, self._candidates_failed, priority=priority
+        )
 
     def _candidates_failed(self, exc: BaseException) -> None:
         self.report(exc)

@@ -8,13 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
     QStackedWidget,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +40,7 @@ from ui.window.menus import build_menus
 from ui.window.recent_files import recent_databases, remember_database
 from ui.window.state import restore_window, save_window
 from ui.window.status_line import ErrorBanner, MessageBar, StatusLine
+from ui.window.toolbar import build_toolbar
 from ui.window.welcome import WelcomePage
 
 if TYPE_CHECKING:
@@ -127,28 +127,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.filters = FilterBar(self, now=lambda: self.controller.store.now())
         left_layout.insertWidget(0, self.filters.more)
-        self.toolbar = QToolBar("Main", self)
-        self.toolbar.setObjectName("mainToolbar")
-        self.toolbar.setMovable(False)
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toolbar.setIconSize(QSize(16, 16))  # small line icons beside the text, not the style's 24
-        apply_action_icons(self.acts, self.palette())
-        self.toolbar.addWidget(self.filters)
-        self.toolbar.addSeparator()
-        for action in (
-            self.acts.new_memory,
-            self.acts.edit,
-            self.acts.dismiss,
-            self.acts.reactivate,
-            self.acts.delete,
-            self.acts.expiry,
-        ):
-            self.toolbar.addAction(action)
-        self.toolbar.addSeparator()
-        self.toolbar.addAction(self.acts.undo)
-        self.toolbar.addSeparator()
-        for action in (self.acts.review_queue, self.acts.run_review, self.acts.refresh):
-            self.toolbar.addAction(action)
+        self.toolbar = build_toolbar(self, self.filters, self.acts)
         self.addToolBar(self.toolbar)
         self.setStatusBar(MessageBar(self))
         self.status = StatusLine(self.statusBar())
@@ -169,7 +148,6 @@ class MainWindow(QMainWindow):
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.undoChanged.connect(self._undo_changed)
         c.storeChanged.connect(self._store_changed)
-        c.storeOpened.connect(self._store_opened)
         c.fileProblemChanged.connect(self._file_problem_changed)
         self.model.dataChanged.connect(self._rows_changed)
         self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
@@ -433,7 +411,7 @@ class MainWindow(QMainWindow):
 
     def _counts_changed(self, counts: Counts) -> None:
         self.status.set_counts(counts)
-        self.acts.review_queue.setText(f"Review queue ({counts.candidates})")
+        self.acts.set_candidate_count(counts.candidates)
         empty = counts.total == 0
         if empty:
             self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
