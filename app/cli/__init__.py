@@ -54,6 +54,20 @@ def _global_options(suppress: bool) -> argparse.ArgumentParser:
     return parser
 
 
+class _Version(argparse.Action):
+    """`--version`: the installed package's version, read only when asked for (`importlib.metadata` is
+    not imported by a launch of the window)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> None:
+        from app import __version__
+
+        print(f"memory-dashboard {__version__}")
+        parser.exit()
+
+
 def build_parser(gui: GuiHooks | None, *, commands: bool = True) -> argparse.ArgumentParser:
     """The command line's parser; `commands=False`: its global options alone, without loading a command
     (`parse` reads a plain launch of the window with it)."""
@@ -63,9 +77,7 @@ def build_parser(gui: GuiHooks | None, *, commands: bool = True) -> argparse.Arg
         parents=[_global_options(suppress=False)],
         add_help=commands,  # without the commands, `-h` is a word left over: the whole parser reads it
     )
-    from app import __version__
-
-    parser.add_argument("--version", action="version", version=f"memory-dashboard {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     parser.add_argument(
         "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
     )

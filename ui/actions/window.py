@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
+from app.core.models import Memory, MemoryStatus
 from app.core.settings import settings_path
 from ui.actions.make import ON_CARD_LIST, StdKey, keys, make_action
 
@@ -168,6 +169,37 @@ class WindowActions:
     def writers(self) -> dict[QAction, str]:
         """Actions that write, with what they do (their tooltip when the store is writable)."""
         return self._writer_tips
+
+    def enable_for(
+        self,
+        memory: Memory | None,
+        *,
+        writable: bool,
+        many: bool,
+        reviewing: bool,
+        can_undo: bool,
+        looking_back: bool,
+    ) -> None:
+        """Each action enabled as it can act now: on `memory` (the current card; `many`: the writers act
+        on a selection of several), on a `writable` store, while a review runs, with something to undo,
+        or in the past (read-only)."""
+        deleted = memory is not None and memory.status == MemoryStatus.DELETED  # the trash's cards
+        live = writable and memory is not None and not deleted
+        active = memory is not None and memory.status == MemoryStatus.ACTIVE
+        self.edit.setEnabled(live and not many)
+        self.delete.setEnabled(live)
+        self.expiry.setEnabled(live)
+        self.dismiss.setEnabled(live and (many or active))
+        self.reactivate.setEnabled(live and (many or (memory is not None and (not active or memory.expired))))
+        self.restore_deleted.setEnabled(writable and deleted)
+        self.new_memory.setEnabled(writable)
+        self.run_review.setEnabled(writable and not reviewing)
+        self.undo.setEnabled(writable and can_undo)
+        for action in (self.review_queue, self.runs):  # windows that write
+            action.setEnabled(not looking_back)
+        if looking_back:  # the past is read-only
+            for action in self.writers:
+                action.setEnabled(False)
 
     def set_store_state(self, read_only_reason: str | None, reviewer: str | None) -> None:
         """Writers say why they are disabled on a read-only store; Run review says what it runs."""

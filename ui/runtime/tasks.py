@@ -4,7 +4,7 @@ A `TaskRunner` owns a QThreadPool. Each task is a QRunnable that calls a plain f
 thread and emits the result (or the exception) through a carrier QObject that lives in the GUI thread,
 so the callbacks run there, where widgets may be touched. A serial runner (one thread) keeps the
 store's transactions in submission order, within a priority. A held runner (`hold`) queues what is
-submitted until `release` (a window waiting for its store to open: `ui.runtime.pending_store`).
+submitted until `release`.
 """
 
 from __future__ import annotations

@@ -62,3 +62,4 @@ class FirstFrame(QObject):
         show, self._show = self._show, None
         if show is not None:
             show()
+            self.window.controller.read_complete()  # the listing that waited for the first frame

@@ -99,33 +99,42 @@ def never_opened(source: Path, target: Path) -> Path:
     return target
 
 
+def _launch(which: str, db: BenchDb, work: Path, fresh: bool) -> Sight:
+    """One launch of `which` ("ours" or "theirs") on a fresh copy, on an X server of its own."""
+    copy = work / f"sight-{which}.db"
+    for leftover in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
+        leftover.unlink(missing_ok=True)
+    if fresh:
+        never_opened(Path(db.path), copy)
+    else:
+        shutil.copyfile(db.path, copy)
+    if which == "ours":
+        args = [str(Path(PYTHON).parent / "memory-dashboard"), "--db", str(copy)]
+        if not Path(args[0]).exists():
+            args = [PYTHON, "-m", "ui", "--db", str(copy)]
+    else:
+        args = ["sqlitebrowser", str(copy)]
+    for attempt in (1, 2):  # a server that went away under the watcher is started again, once
+        pid, display = xvfb_display.start()
+        try:
+            with tempfile.TemporaryDirectory(dir=work) as config:
+                return _watch(args, _env(display, Path(config)))
+        except RuntimeError:
+            if attempt == 2:
+                raise
+        finally:
+            xvfb_display.stop(pid)
+    raise AssertionError("unreachable")
+
+
 def _rounds(db: BenchDb, work: Path, rounds: int, fresh: bool) -> tuple[list[Sight], list[Sight]]:
     ours: list[Sight] = []
     theirs: list[Sight] = []
-    pid, display = xvfb_display.start()
-    try:
-        for index in range(rounds + 1):  # the first round warms the page cache and is dropped
-            for which in ("ours", "theirs"):
-                copy = work / f"sight-{which}.db"
-                for leftover in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
-                    leftover.unlink(missing_ok=True)
-                if fresh:
-                    never_opened(Path(db.path), copy)
-                else:
-                    shutil.copyfile(db.path, copy)
-                with tempfile.TemporaryDirectory(dir=work) as config:
-                    env = _env(display, Path(config))
-                    if which == "ours":
-                        args = [str(Path(PYTHON).parent / "memory-dashboard"), "--db", str(copy)]
-                        if not Path(args[0]).exists():
-                            args = [PYTHON, "-m", "ui", "--db", str(copy)]
-                        seen = _watch(args, env)
-                        (ours if index else []).append(seen)
-                    else:
-                        seen = _watch(["sqlitebrowser", str(copy)], env)
-                        (theirs if index else []).append(seen)
-    finally:
-        xvfb_display.stop(pid)
+    for index in range(rounds + 1):  # the first round warms the page cache and is dropped
+        for which, seen in (("ours", ours), ("theirs", theirs)):
+            sight = _launch(which, db, work, fresh)
+            if index:
+                seen.append(sight)
     return ours, theirs
 
 
