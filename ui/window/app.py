@@ -71,9 +71,13 @@ def run_window(
     window = MainWindow(controller)
     first_paint = _FirstPaint(window, app) if smoke else None
     deadline = smoke_deadline(app, window) if smoke else None
-    FirstFrame(window, window.show)
-    if not smoke:
-        window.looks.check_on_open()  # "since you last looked", when something changed
+
+    def show() -> None:
+        window.show()
+        if not smoke:  # "since you last looked", when something changed: after the first frame
+            window.looks.check_on_open()
+
+    FirstFrame(window, show)
     controller.start(first_page)
     code = app.exec()
     if deadline is not None and first_paint is not None:  # neither of the smoke run's exits outlives it

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import sqlite3
@@ -99,6 +100,31 @@ def never_opened(source: Path, target: Path) -> Path:
     return target
 
 
+def _start_x() -> tuple[subprocess.Popen[bytes], str]:
+    """An X server on a display number no other server holds, in the file system or the abstract socket
+    namespace (a server of another sandbox sharing the network namespace would take our clients)."""
+    sockets = Path("/proc/net/unix").read_text() if Path("/proc/net/unix").exists() else ""
+    for number in random.sample(range(300, 1000), 40):
+        if f"/tmp/.X11-unix/X{number}" in sockets or Path(f"/tmp/.X{number}-lock").exists():
+            continue
+        read_end, write_end = os.pipe()
+        server = subprocess.Popen(
+            ["Xvfb", f":{number}", "-displayfd", str(write_end), "-screen", "0", xvfb_display.SCREEN],
+            pass_fds=(write_end,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        os.close(write_end)
+        with os.fdopen(read_end) as ready:
+            if ready.readline().strip() == str(number):  # written once the server accepts clients
+                return server, f":{number}"
+        server.kill()
+        server.wait()
+    raise RuntimeError("no free X display")
+
+
 def _launch(which: str, db: BenchDb, work: Path, fresh: bool) -> Sight:
     """One launch of `which` ("ours" or "theirs") on a fresh copy, on an X server of its own."""
     copy = work / f"sight-{which}.db"
@@ -114,17 +140,13 @@ def _launch(which: str, db: BenchDb, work: Path, fresh: bool) -> Sight:
             args = [PYTHON, "-m", "ui", "--db", str(copy)]
     else:
         args = ["sqlitebrowser", str(copy)]
-    for attempt in (1, 2):  # a server that went away under the watcher is started again, once
-        pid, display = xvfb_display.start()
-        try:
-            with tempfile.TemporaryDirectory(dir=work) as config:
-                return _watch(args, _env(display, Path(config)))
-        except RuntimeError:
-            if attempt == 2:
-                raise
-        finally:
-            xvfb_display.stop(pid)
-    raise AssertionError("unreachable")
+    server, display = _start_x()
+    try:
+        with tempfile.TemporaryDirectory(dir=work) as config:
+            return _watch(args, _env(display, Path(config)))
+    finally:
+        server.terminate()
+        server.wait(30)
 
 
 def _rounds(db: BenchDb, work: Path, rounds: int, fresh: bool) -> tuple[list[Sight], list[Sight]]:
