@@ -95,9 +95,6 @@ class WindowHooks:
     def open_window(self, args: Any, store: Any) -> int:
         raise AssertionError("no main window here")
 
-    def launch_window(self, args: Any) -> int:
-        raise AssertionError("no main window here")
-
     def open_hub(self, args: Any, url: str) -> int:
         self.opened.append(url)
         return 0

@@ -64,7 +64,6 @@ class HistoryPanel(QWidget):
         self._pending: Memory | object | None = _NOTHING
         self._reading: int | None = None  # the memory whose history was asked for and has not arrived
         self._read_only_reason: str | None = None
-        self._held = False  # `hold`: selections wait for `release`
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._apply_pending)
@@ -179,30 +178,12 @@ class HistoryPanel(QWidget):
             self._pending = _NOTHING  # this very memory is shown and its history is being read
             return
         self._pending = memory
-        if self._held:
-            return  # shown at `release`
         if self._reading is None:
             self._timer.start(0)  # the next event-loop turn: the selections of one turn show once
         elif not self._timer.isActive():
             self._timer.start(DEBOUNCE_MS)  # a bound on the wait, not restarted by every key
 
-    def hold(self) -> None:
-        """Selections wait, the last one kept, until `release`: the launch paints its first cards
-        before the selected one's details (they would be laid out and painted in the same turn). The
-        empty page says nothing meanwhile: a selection is on its way."""
-        self._held = True
-        self.empty.clear()
-
-    def release(self) -> None:
-        """The selection kept by `hold` is shown in the next event-loop turn."""
-        self._held = False
-        self.empty.setText(NOTHING_SELECTED)
-        if self._pending is not _NOTHING:
-            self._timer.start(0)
-
     def _apply_pending(self) -> None:
-        if self._held:
-            return
         self._timer.stop()
         pending, self._pending = self._pending, _NOTHING
         if pending is _NOTHING:

@@ -13,8 +13,8 @@ from app.store import MemoryFilter, MemoryStore
 from tests.support.hostdb import DAY, T0, memory_row
 from tests.ui.window_helpers import settle
 from ui.cards.listing import Listing
-from ui.runtime import controller as controller_module
 from ui.runtime.controller import Controller
+from ui.runtime.controller import base as controller_module
 from ui.window.main_window import MainWindow
 
 

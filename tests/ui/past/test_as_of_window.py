@@ -20,7 +20,7 @@ from tests.ui.window_helpers import edited_store, make_window, select, settle
 from ui.history.revision_table import REVISION_ROLE
 from ui.past.cards import card_parts
 from ui.past.listing import PastListing
-from ui.runtime import controller as controller_module
+from ui.runtime.controller import past as controller_module
 from ui.window.main_window import MainWindow
 
 

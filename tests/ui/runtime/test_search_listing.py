@@ -18,8 +18,8 @@ from app.store import MemoryFilter, MemoryStore
 from tests.support.hostdb import memory_row
 from tests.ui.runtime_helpers import dispose
 from ui.cards.listing import Listing, ViewFilter
-from ui.runtime import controller as controller_module
 from ui.runtime.controller import Controller
+from ui.runtime.controller import base as controller_module
 
 
 @pytest.fixture
