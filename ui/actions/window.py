@@ -198,7 +198,8 @@ class WindowActions:
         self.dismiss.setEnabled(live and (many or active))
         self.reactivate.setEnabled(live and (many or (memory is not None and (not active or memory.expired))))
         self.restore_deleted.setEnabled(writable and deleted)
-        self.new_memory.setEnabled(writable)
+        for action in (self.new_memory, self.import_file):  # also after the past, which disabled them
+            action.setEnabled(writable)
         self.run_review.setEnabled(writable and not reviewing)
         self.undo.setEnabled(writable and can_undo)
         for action in (self.review_queue, self.runs):  # windows that write

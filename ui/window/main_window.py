@@ -88,12 +88,13 @@ class MainWindow(QMainWindow):
     def _build(self) -> None:
         self.setWindowTitle("Memory Dashboard")
         c = self.controller
+        now = lambda: c.store.now()  # noqa: E731 (the store changes when another database is opened)
         self.left = CardColumn(
-            self.model, c.store.now, self.acts.card_actions, self.acts.restore_deleted, c.memoriesLoaded, self
+            self.model, now, self.acts.card_actions, self.acts.restore_deleted, c.memoriesLoaded, self
         )
         self.list, self.cards, self.no_match = self.left.list, self.left.cards, self.left.no_match
         self.list_header, self.title_row = self.left.header, self.left.title_row
-        self.panel = HistoryPanel(self.controller.store.now, self)
+        self.panel = HistoryPanel(self.list.shown_time, self)  # one instant for the cards and the panel
         self.splitter: QSplitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(self.panel)
@@ -373,7 +374,7 @@ class MainWindow(QMainWindow):
         self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
 
     def _each_minute(self) -> None:
-        self.list.viewport().update()  # relative times move on
+        self.list.shown_time.tick()  # relative times move on, on the cards and in the panel alike
         self.controller.check_file()
         self.controller.sweep()
 
