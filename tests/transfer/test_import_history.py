@@ -15,6 +15,7 @@ import pytest
 
 from app.cli import main
 from tests.support.hostdb import query
+from tests.support.pg_host import HostDb
 
 NOW = "2026-10-21T03:13:32Z"
 SHOWN = "Prefers short answers"
@@ -64,7 +65,7 @@ def revision(revision_id: int, kind: str, **fields: object) -> dict[str, object]
     }
 
 
-def history(capsys: pytest.CaptureFixture[str], db: Path, memory_id: int) -> list[dict[str, Any]]:
+def history(capsys: pytest.CaptureFixture[str], db: Path | str, memory_id: int) -> list[dict[str, Any]]:
     code, out, err = run(capsys, "--db", str(db), "history", str(memory_id), "--json")
     assert code == 0, err
     found: list[dict[str, Any]] = json.loads(out)
@@ -149,10 +150,12 @@ def test_keys_the_app_acts_on_are_kept_under_imported_names(
 
 
 def test_restored_from_names_the_copy_here_or_nothing(
-    host_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    seeded_host: HostDb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Within one memory's history a restore names its copy of the revision; one naming a revision of
-    another memory, or of no memory, names nothing (here it would be a local revision)."""
+    another memory, or of no memory, names nothing (here it would be a local revision). On either engine:
+    the copies are written one at a time there, each id read back."""
+    db = seeded_host.target
     own = [
         revision(3, "create", new_content="First words", new_status="active"),
         revision(4, "content", previous_content="First words", new_content="Second words"),
@@ -170,11 +173,11 @@ def test_restored_from_names_the_copy_here_or_nothing(
     path = write_export(
         tmp_path / "in.json", exported(72, "First words", *own), exported(73, "Elsewhere", *foreign)
     )
-    code, _, err = run(capsys, "--db", str(host_db), "import", str(path))
+    code, _, err = run(capsys, "--db", db, "import", str(path))
     assert code == 0, err
-    first, _, restore = history(capsys, host_db, 72)[:3]
+    first, _, restore = history(capsys, db, 72)[:3]
     assert isinstance(restore["detail"], dict) and restore["detail"]["restored_from"] == first["id"]
-    (elsewhere, _) = history(capsys, host_db, 73)
+    (elsewhere, _) = history(capsys, db, 73)
     assert isinstance(elsewhere["detail"], dict) and "restored_from" not in elsewhere["detail"]
-    code, out, _ = run(capsys, "--db", str(host_db), "history", "73")
+    code, out, _ = run(capsys, "--db", db, "history", "73")
     assert code == 0 and "restored from" not in out
