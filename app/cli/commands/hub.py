@@ -51,7 +51,8 @@ PULL_HELP = (
 SETUP_HELP = (
     "make the database a hub, once, as an administrator (a role that may create roles and schemas): its "
     "schema and tables owned by a role that publishes nothing, row-level security forced, publishers given "
-    "only what they need; moves an older version's hub there; running it again changes nothing"
+    "only what they need, no member of that role; lists the schemas that may hold an older version's hub, "
+    "and moves the one `--from` names; running it again changes nothing"
 )
 LIST_HELP = "the hub's cards: one per memory across machines, each machine with its status there"
 NO_HUB = "no hub: pass --to URL, or save one with `hub configure --url URL`"
@@ -332,7 +333,8 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     setup = _command(commands, parents, "setup", cmd_setup, SETUP_HELP)
     setup.add_argument(
         "--from", dest="move_from", metavar="SCHEMA",
-        help="the schema of an older version's hub to move in, where several hold one",
+        help="the schema of an older version's hub to move in (its rows as its owner role wrote them: name "
+        "only a schema whose owner you trust)",
     )  # fmt: skip
     publish_parser = _command(
         commands, parents, "publish", cmd_publish,
