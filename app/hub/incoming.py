@@ -11,6 +11,10 @@ and a verdict's nesting bound. What the copy leaves out anyway (items that are n
 cannot read) is no problem. These rules are `app.core.incoming_checks`, which `import` shares. The
 machine's name and the memory's id, which the copy records, are checked as a typed `--machine` and a
 typed id are.
+
+A dismissal the hub requests (`request_problem`) brings the requesting machine's name and a reason into
+the dismissal's revision: the name is checked as a machine's name, the reason as storable text of at most
+a memory's size, neither with hidden characters.
 """
 
 from __future__ import annotations
@@ -49,3 +53,17 @@ def check_memory(memory: MachineMemory, *, allow_hidden: bool = False) -> None:
     problems.provenance_json("source_candidate_provenance", memory.provenance)
     if problems.items:
         raise InvalidInputError(_message(problems, memory))
+
+
+def _reason_problem(reason: str) -> str | None:
+    """A request's reason: storable text, at most a memory's size (blank is no reason)."""
+    return content_problem(reason) if reason.strip() else None
+
+
+def request_problem(requested_on: str, reason: str | None) -> str | None:
+    """Why a dismissal the hub requests may not be applied here, or None: what its revision would keep."""
+    problems = Problems(allow_hidden=False)
+    problems.text("requested_on", requested_on, machine_name_problem)
+    if reason is not None:
+        problems.text("reason", reason, _reason_problem)
+    return "; ".join(f"{item.where}: {item.what}" for item in problems.items) or None
