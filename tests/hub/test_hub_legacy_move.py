@@ -14,6 +14,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg import sql
 from sqlalchemy import make_url
 
 from app.cli import main
@@ -153,7 +154,8 @@ def plant(intruder: str, schema: str, victim: str, *extra: str) -> None:
     with psycopg.connect(libpq_conninfo(intruder), autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     make_legacy_hub(intruder, schema)
-    with psycopg.connect(libpq_conninfo(intruder), options=f"-c search_path={schema}") as conn:
+    with psycopg.connect(libpq_conninfo(intruder)) as conn:
+        conn.execute(sql.SQL("SET search_path = {}").format(sql.Identifier(schema)))
         conn.execute("ALTER TABLE hub_memories NO FORCE ROW LEVEL SECURITY")
         conn.execute("ALTER TABLE hub_requests NO FORCE ROW LEVEL SECURITY")
         for statement in PLANTED:
@@ -274,3 +276,14 @@ def test_an_older_hub_holding_what_no_version_made_is_not_read(
     assert (code, out) == (EXIT_UNUSABLE_DATABASE, "")
     assert f"the older hub in legacy is not read, nor moved: legacy.{refused}" in err
     assert hub_query(postgres_db, "SELECT count(*) FROM pg_namespace WHERE nspname = %s", (SCHEMA,)) == [(0,)]
+
+
+def test_a_planted_schemas_name_is_listed_with_its_hidden_characters_visible(
+    postgres_db: str, roles: tuple[str, str], intruder: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plant(intruder, "old\u202ehub\x1b[2J", roles[0])
+    code, out, err = run(capsys, "hub", "setup", "--to", postgres_db)
+    assert (code, err) == (0, "") and f"  - old⟦U+202E⟧hub⟦U+001B⟧[2J: schema owned by {roles[1]}" in out
+    code, out, err = run(capsys, "hub", "setup", "--to", postgres_db, "--from", "old")
+    assert code == EXIT_UNUSABLE_DATABASE and "(schemas holding one: old⟦U+202E⟧hub⟦U+001B⟧[2J)" in err
+    assert "\x1b" not in out + err and "\u202e" not in out + err

@@ -25,7 +25,7 @@ from psycopg.postgres import types as pg_types
 
 from app.core.hub_layout import ALL_TABLES, LEGACY_SCHEMAS, PUBLISHED_TABLES, REQUESTS, REQUESTS_IDS, SCHEMA
 from app.hub.connect import HubError
-from app.present.card import shown_word
+from app.hub.schema.tables import shown_name
 
 # PostgreSQL's own types, by OID (fixed by PostgreSQL for every server): the only ones an older hub used.
 BUILT_IN_TYPES = {
@@ -107,12 +107,12 @@ class Candidate:
         """`alice: schema owned by bob; tables owned by bob` (names as a person reads them)."""
         owners = set(self.table_owners.values())
         if len(owners) == 1:
-            tables = f"tables owned by {shown_word(next(iter(owners)))}"
+            tables = f"tables owned by {shown_name(next(iter(owners)))}"
         else:
             tables = "tables owned by " + ", ".join(
-                f"{table} {shown_word(owner)}" for table, owner in self.table_owners.items()
+                f"{table} {shown_name(owner)}" for table, owner in self.table_owners.items()
             )
-        return f"{shown_word(self.schema)}: schema owned by {shown_word(self.schema_owner)}; {tables}"
+        return f"{shown_name(self.schema)}: schema owned by {shown_name(self.schema_owner)}; {tables}"
 
 
 def candidates(conn: psycopg.Connection[Any]) -> list[Candidate]:
@@ -120,9 +120,8 @@ def candidates(conn: psycopg.Connection[Any]) -> list[Candidate]:
     schemas = [str(row[0]) for row in conn.execute(LEGACY_SCHEMAS)]
     found: dict[str, Candidate] = {}
     for schema, schema_owner, table, owner in conn.execute(_OWNERS, (schemas, list(ALL_TABLES))):
-        found.setdefault(str(schema), Candidate(str(schema), str(schema_owner))).table_owners[str(table)] = (
-            str(owner)
-        )
+        candidate = found.setdefault(str(schema), Candidate(str(schema), str(schema_owner)))
+        candidate.table_owners[str(table)] = str(owner)
     return [found[schema] for schema in schemas if schema in found]
 
 
@@ -131,8 +130,8 @@ def chosen(conn: psycopg.Connection[Any], schema: str) -> Candidate:
     listed = candidates(conn)
     match = [candidate for candidate in listed if candidate.schema == schema]
     if not match:
-        found = ", ".join(shown_word(candidate.schema) for candidate in listed) or "none"
-        raise HubError(f"the schema {shown_word(schema)} holds no older hub (schemas holding one: {found})")
+        found = ", ".join(shown_name(candidate.schema) for candidate in listed) or "none"
+        raise HubError(f"the schema {shown_name(schema)} holds no older hub (schemas holding one: {found})")
     if match[0].owner is None:
         raise HubError(
             f"the older hub in {match[0].text()}: its schema and tables do not share one owner, so another "
@@ -150,7 +149,7 @@ class _Reader:
         self.problems: list[str] = []
 
     def _refuse(self, table: str, problem: str) -> None:
-        self.problems.append(f"{shown_word(self.schema)}.{table} {problem}")
+        self.problems.append(f"{shown_name(self.schema)}.{table} {problem}")
 
     def new_columns(self, table: str) -> dict[str, int]:
         return {str(name): int(oid) for name, oid in self.conn.execute(_NEW_COLUMNS, (SCHEMA, table))}
@@ -167,16 +166,16 @@ class _Reader:
         for addition in additions:
             self._refuse(table, f"has {addition}")
         for (policy,) in self.conn.execute(_POLICIES_CALLING, (oid,)):
-            self._refuse(table, f"has a policy {shown_word(str(policy))} that uses objects of its own")
+            self._refuse(table, f"has a policy {shown_name(str(policy))} that uses objects of its own")
         new = self.new_columns(table)
         columns: dict[str, int] = {}
         for name, type_oid, generated in self.conn.execute(_COLUMNS, (oid,)):
             name, type_oid = str(name), int(type_oid)
             if type_oid not in BUILT_IN_TYPES or new.get(name, type_oid) != type_oid:
                 want = BUILT_IN_TYPES.get(new.get(name, 0), "bigint, text or name")
-                self._refuse(table, f"column {shown_word(name)} is not of PostgreSQL's own type {want}")
+                self._refuse(table, f"column {shown_name(name)} is not of PostgreSQL's own type {want}")
             elif generated:
-                self._refuse(table, f"column {shown_word(name)} is generated")
+                self._refuse(table, f"column {shown_name(name)} is generated")
             columns[name] = type_oid
         if table in PUBLISHED_TABLES and "publisher" not in columns:
             self._refuse(table, "has no column publisher")
@@ -186,20 +185,20 @@ class _Reader:
         if self.problems:
             shown = "; ".join(self.problems[:10])
             raise HubError(
-                f"the older hub in {shown_word(self.schema)} is not read, nor moved: {shown}. An older "
+                f"the older hub in {shown_name(self.schema)} is not read, nor moved: {shown}. An older "
                 "version made none of these; look at what the schema holds"
             )
 
 
 def _version(conn: psycopg.Connection[Any], schema: str, columns: dict[str, int] | None) -> int:
     if columns is None or "version" not in columns:
-        raise HubError(f"the older hub in {shown_word(schema)} has no hub_schema.version")
+        raise HubError(f"the older hub in {shown_name(schema)} has no hub_schema.version")
     row = conn.execute(
         sql.SQL("SELECT max(version) FROM ONLY {}").format(_ident(schema, "hub_schema"))
     ).fetchone()
     version = int(row[0]) if row and row[0] is not None else 1
     if version not in KNOWN_VERSIONS:
-        raise HubError(f"the older hub in {shown_word(schema)} is of version {version}, unknown to this app")
+        raise HubError(f"the older hub in {shown_name(schema)} is of version {version}, unknown to this app")
     return version
 
 
@@ -218,7 +217,7 @@ def move(conn: psycopg.Connection[Any], schema: str) -> dict[str, int]:
             continue
         names = [name for name, oid in reader.new_columns(table).items() if old.get(name) == oid]
         columns = sql.SQL(", ").join(_ident(name) for name in names)
-        copied = conn.execute(  # a request keeps its id: OVERRIDING, as only the owner may
+        copied = conn.execute(  # a request keeps its id, which is GENERATED ALWAYS here: OVERRIDING
             sql.SQL("INSERT INTO {} ({}) OVERRIDING SYSTEM VALUE SELECT {} FROM ONLY {}").format(
                 _ident(SCHEMA, table), columns, columns, _ident(schema, table)
             )

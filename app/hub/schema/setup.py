@@ -45,9 +45,9 @@ from app.hub.schema.tables import (
     TABLES,
     hub_state,
     owner_members,
+    shown_name,
     shown_roles,
 )
-from app.present.card import shown_word
 from app.store.connect.server import reason
 
 _ROLE = "SELECT rolcanlogin FROM pg_catalog.pg_roles WHERE rolname = %s"
@@ -129,8 +129,8 @@ class SetupReport:
         if self.moved_from is not None:
             counts = ", ".join(f"{table} {count:,}" for table, count in self.moved_rows.items())
             lines.append(
-                f"moved the older hub of schema {shown_word(self.moved_from)} here ({counts} rows); its "
-                f"tables dropped. Its rows are kept as its owner {shown_word(self.moved_owner or '?')} "
+                f"moved the older hub of schema {shown_name(self.moved_from)} here ({counts} rows); its "
+                f"tables dropped. Its rows are kept as its owner {shown_name(self.moved_owner or '?')} "
                 "wrote them, with the publisher names it wrote"
             )
         if self.candidates:
@@ -213,12 +213,12 @@ class _Setup:
         must not hide any of them: a role it binds is refused."""
         if not self._me()[2]:
             raise HubError(
-                f"moving the older hub of schema {shown_word(source.schema)} copies every publisher's rows:"
+                f"moving the older hub of schema {shown_name(source.schema)} copies every publisher's rows:"
                 " run `hub setup --from` as a superuser (or a BYPASSRLS role)"
             )
         if self.conn.execute(_HOLDS_ROWS).fetchone() is not None:
             raise HubError(
-                f"the hub holds rows already; the older hub in {shown_word(source.schema)} is not moved into"
+                f"the hub holds rows already; the older hub in {shown_name(source.schema)} is not moved into"
                 " it"
             )
         self.report.moved_rows = legacy.move(self.conn, source.schema)

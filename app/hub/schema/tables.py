@@ -103,6 +103,7 @@ JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = '{SCHEMA}' AND c.relname = 'hub_requests' AND a.attname = 'id' AND NOT a.attisdropped
 """
 SHOWN_ROLES = 5
+NAME_CHARS = 64  # PostgreSQL's names (roles, schemas) are at most 63 bytes: shown whole, never cut
 
 
 def owner_members(conn: psycopg.Connection[Any]) -> list[str]:
@@ -110,10 +111,16 @@ def owner_members(conn: psycopg.Connection[Any]) -> list[str]:
     return [str(row[0]) for row in conn.execute(_MEMBERS, (OWNER,))]
 
 
+def shown_name(name: str) -> str:
+    """A role's or a schema's name as a person reads it: whole, on one line, hidden characters visible
+    (any character may be in one, and a cut name could pass for another)."""
+    return shown_word(name, NAME_CHARS)
+
+
 def shown_roles(roles: list[str]) -> str:
-    """`alice, bob +3 more`: role names as a person reads them (any characters may be in one)."""
+    """`alice, bob +3 more`: role names as a person reads them."""
     more = len(roles) - SHOWN_ROLES
-    shown = ", ".join(shown_word(role) for role in roles[:SHOWN_ROLES])
+    shown = ", ".join(shown_name(role) for role in roles[:SHOWN_ROLES])
     return f"{shown} +{more:,} more" if more > 0 else shown
 
 
@@ -184,7 +191,7 @@ def state_problem(state: HubState, location: str) -> str | None:
     if state.problem is not None:
         return f"{location} is not a hub this app can trust: {state.problem}. {SETUP_HINT}"
     if state.version is None and state.legacy:
-        schemas = ", ".join(map(shown_word, state.legacy))
+        schemas = ", ".join(map(shown_name, state.legacy))
         return (
             f"{location} may hold a hub made by an older version (schema {schemas}):"
             f" {SETUP_HINT}, with `--from SCHEMA` to move it into the schema {SCHEMA}, owned by a role that"
