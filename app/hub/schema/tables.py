@@ -177,12 +177,6 @@ def hub_state(conn: psycopg.Connection[Any]) -> HubState:
     return HubState(version, None if version is not None else f"{VERSION_TABLE} holds no version")
 
 
-def schema_version(conn: psycopg.Connection[Any]) -> int | None:
-    """The version of a hub set up and trusted, or None where the database holds none."""
-    state = hub_state(conn)
-    return state.version if state.problem is None else None
-
-
 SETUP_HINT = "an administrator runs `memory-dashboard hub setup --to URL` once"
 
 
