@@ -23,12 +23,8 @@ lint: $(STAMP)
 	$(PY) -m ruff check app ui tests packaging resources
 	$(PY) -m ruff format --check app ui tests packaging resources
 
-# tests/bench is checked apart, as the modules `tests.bench.*` that `python -m tests.bench.run` imports.
-BENCH_MODULES := $(patsubst %,-m %,$(subst /,.,$(patsubst %.py,%,$(wildcard tests/bench/*.py tests/bench/*/*.py))))
-
 typecheck: $(STAMP)
 	$(PY) -m mypy
-	$(PY) -m mypy $(BENCH_MODULES)
 
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)

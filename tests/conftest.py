@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,20 +10,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Never the person's own OS keyring: a keyring with no backend, as on a headless machine (the hub's
 # keyring tests set a backend of their own, tests/support/memory_keyring.py).
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
-# The shared helpers (support/: hostdb, pg_host...; review_helpers, window_helpers; conftest's own
-# constants) import by name from any test folder.
-sys.path.insert(0, str(Path(__file__).parent / "ui"))
-sys.path.insert(0, str(Path(__file__).parent / "review"))
-sys.path.insert(0, str(Path(__file__).parent / "support"))
-sys.path.insert(0, str(Path(__file__).parent))
 
-import pg_cluster
 import pytest
-from hostdb import PROMOTED_5, build_host_db
-from pg_host import HostDb, SqliteHostDb, drop_database, fresh_database, seed_postgres
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support import pg_cluster
+from tests.support.hostdb import PROMOTED_5, build_host_db
+from tests.support.pg_host import HostDb, SqliteHostDb, drop_database, fresh_database, seed_postgres
 
 # "Now" in the seed: the review rewrote #5 on 2026-10-21 03:13:32 UTC.
 REVIEW_TIME = 1_792_552_412_000

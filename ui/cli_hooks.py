@@ -8,15 +8,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from contextlib import ExitStack
-from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from app.cli.arguments import int64
 from app.cli.registry import add_force_option
-from ui.runtime.first_page import FirstPageRead
-from ui.runtime.pending_store import PendingStore
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
@@ -91,55 +87,18 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.set_defaults(handler=cmd_screenshot)
 
 
-def open_window(args: argparse.Namespace, store: Any) -> int:
+def open_window(args: argparse.Namespace, store: MemoryStore) -> int:
+    """The window over the open `store`: its first screen's read starts now, while Qt and the window
+    load (`ui.runtime.first_page`), and the window is shown once its first frame is complete."""
     from ui.runtime.display import require_display
-    from ui.runtime.first_page import FirstPageRead  # no Qt: the read starts before Qt is imported
+    from ui.runtime.first_page import start_first_page  # no Qt: the read starts before Qt is imported
 
-    first_page = FirstPageRead(store)
+    first_page = start_first_page(store)
     smoke = bool(getattr(args, "smoke", False))
     require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt loads
     from ui.window.app import run_window
 
     return run_window(store, smoke=smoke, first_page=first_page)
-
-
-def launch_window(args: argparse.Namespace) -> int:
-    """A plain launch (`app.cli.window_arguments`): the first cards are read with `sqlite3` while Qt and
-    the window load, painted, and only then is the store opened (and SQLAlchemy imported). Where that
-    read does not apply (a URL, the embedded store, a file the store would open read-only or migrate:
-    see `app.store.first_screen`) the store opens first, as `open_window` does."""
-    from app.core.clock import clock_from_env
-    from app.core.paths import choice_problem, choose_database
-    from ui.runtime.display import require_display
-    from ui.runtime.first_page import first_screen_read
-
-    choice = choose_database(args.db)
-    try:
-        clock = clock_from_env()
-    except ValueError:  # the ordinary path says what is wrong with it
-        clock = None
-    fast = (
-        clock is not None and not choice.is_url and not choice.is_embedded and choice_problem(choice) is None
-    )
-    first = first_screen_read(Path(choice.target), clock.now_ms()) if fast and clock else None
-    smoke = bool(args.smoke)
-    require_display(offscreen=bool(args.offscreen), smoke=smoke)  # before Qt loads
-    from ui.window.app import run_first_screen, run_window  # Qt and the window, while the screen is read
-
-    listing = first.result() if first is not None else None
-    if listing is None or clock is None:
-        from app.cli.opener import open_store
-
-        with open_store(args) as store:
-            return run_window(store, smoke=smoke, first_page=FirstPageRead(store))
-    with ExitStack() as stack:
-
-        def open_later() -> MemoryStore:  # on the controller's worker, once the first cards are painted
-            from app.cli.opener import open_store
-
-            return stack.enter_context(open_store(args))
-
-        return run_first_screen(listing, PendingStore(choice.target, clock), open_later, smoke=smoke)
 
 
 def open_hub(args: argparse.Namespace, url: str) -> int:
@@ -157,6 +116,4 @@ def open_hub(args: argparse.Namespace, url: str) -> int:
     return run_hub_window(url, local, smoke=smoke, offscreen=offscreen, first=first)
 
 
-HOOKS = SimpleNamespace(
-    register=register, open_window=open_window, launch_window=launch_window, open_hub=open_hub
-)
+HOOKS = SimpleNamespace(register=register, open_window=open_window, open_hub=open_hub)

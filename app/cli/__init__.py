@@ -26,8 +26,6 @@ class GuiHooks(Protocol):
 
     def open_window(self, args: argparse.Namespace, store: Any) -> int: ...
 
-    def launch_window(self, args: argparse.Namespace) -> int: ...
-
     def open_hub(self, args: argparse.Namespace, url: str) -> int: ...
 
 
@@ -56,9 +54,43 @@ def _global_options(suppress: bool) -> argparse.ArgumentParser:
     return parser
 
 
-def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
-    # The commands load here, not with this module: a plain launch of the window (`window_arguments`)
-    # paints its first cards before any of them (nor SQLAlchemy) is imported.
+class _Version(argparse.Action):
+    """`--version`: the installed package's version, read only when asked for (`importlib.metadata` is
+    not imported by a launch of the window)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> None:
+        from app import __version__
+
+        print(f"memory-dashboard {__version__}")
+        parser.exit()
+
+
+def build_parser(gui: GuiHooks | None, *, commands: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; `commands=False`: its global options alone, without loading a command
+    (`parse` reads a plain launch of the window with it)."""
+    parser = argparse.ArgumentParser(
+        prog="memory-dashboard",
+        description="See, review and restore the long-term memories your AI coding agent keeps about you.",
+        parents=[_global_options(suppress=False)],
+        add_help=commands,  # without the commands, `-h` is a word left over: the whole parser reads it
+    )
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
+    parser.add_argument(
+        "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
+    )
+    parser.add_argument(
+        "--offscreen", action="store_true", help="open the window invisibly (no display needed)"
+    )
+    if commands:
+        _add_commands(parser, gui)
+    return parser
+
+
+def _add_commands(parser: argparse.ArgumentParser, gui: GuiHooks | None) -> None:
+    # The commands load here, not with this module: a plain launch of the window loads none of them.
     from app.cli.commands import digest as digest_commands
     from app.cli.commands import history_views
     from app.cli.commands import hub as hub_commands
@@ -68,22 +100,9 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     from app.cli.commands import runs as run_commands
     from app.cli.commands import schedule as schedule_commands
     from app.cli.commands import sources as source_commands
+    from app.cli.commands import tidy as tidy_commands
     from app.cli.commands import write as write_commands
 
-    parser = argparse.ArgumentParser(
-        prog="memory-dashboard",
-        description="See, review and restore the long-term memories your AI coding agent keeps about you.",
-        parents=[_global_options(suppress=False)],
-    )
-    from app import __version__
-
-    parser.add_argument("--version", action="version", version=f"memory-dashboard {__version__}")
-    parser.add_argument(
-        "--smoke", action="store_true", help="open the window, wait for the first paint, exit 0"
-    )
-    parser.add_argument(
-        "--offscreen", action="store_true", help="open the window invisibly (no display needed)"
-    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     parents = [_global_options(suppress=True)]
     memory_commands.register(subparsers, parents)
@@ -91,6 +110,7 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     history_views.register(subparsers, parents)
     source_commands.register(subparsers, parents)
     digest_commands.register(subparsers, parents)
+    tidy_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
     run_commands.register(subparsers, parents)
@@ -99,38 +119,22 @@ def build_parser(gui: GuiHooks | None) -> argparse.ArgumentParser:
     review_commands.register(subparsers, parents)
     if gui is not None:
         gui.register(subparsers, parents)
-    return parser
 
 
-WINDOW_FLAGS = ("--smoke", "--offscreen")
-
-
-def window_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
-    """The parsed arguments of a plain launch of the window (no command; only `--db PATH` of a file,
-    `--smoke`, `--offscreen`), read without building the parser (which imports every command); None for
-    anything else (a URL too: it may name a hub), which the parser reads as before."""
-    found: dict[str, Any] = {"db": None}
-    rest = list(arguments)
-    while rest:
-        word = rest.pop(0)
-        if word in WINDOW_FLAGS and word[2:] not in found:
-            found[word[2:]] = True
-        elif word.startswith("--db=") and found["db"] is None:
-            found["db"] = word.removeprefix("--db=")
-        elif word == "--db" and found["db"] is None and rest and not rest[0].startswith("-"):
-            found["db"] = rest.pop(0)
-        else:
-            return None
-    if found["db"] and is_url(found["db"]):  # a server, maybe a hub: the parser's path says which
-        return None
-    return argparse.Namespace(
-        db=found["db"],
-        read_only=False,
-        demo=False,
-        smoke=bool(found.get("smoke")),
-        offscreen=bool(found.get("offscreen")),
-        command=None,
-    )
+def parse(
+    arguments: Sequence[str], gui: GuiHooks | None
+) -> tuple[argparse.Namespace, argparse.ArgumentParser]:
+    """The arguments and the parser that read them. Global options alone (a plain launch of the window)
+    are read by the parser without its commands, which then never load; anything else by the whole
+    parser."""
+    if gui is not None:
+        options = build_parser(gui, commands=False)
+        args, rest = options.parse_known_args(arguments)
+        if not rest:
+            args.command = None
+            return args, options
+    parser = build_parser(gui)
+    return parser.parse_args(arguments), parser
 
 
 def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.ArgumentParser) -> int:
@@ -148,11 +152,12 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
             file=sys.stderr,
         )
         return 2
-    from app.cli.commands import hub as hub_commands
+    if is_url(getattr(args, "db", None) or "") or getattr(args, "open_hub", False):
+        from app.cli.commands import hub as hub_commands
 
-    hub = hub_commands.hub_to_open(args)  # `--db` of a hub, or `hub open`: the hub window
-    if hub is not None:
-        return gui.open_hub(args, hub)
+        hub = hub_commands.hub_to_open(args)  # `--db` of a hub, or `hub open`: the hub window
+        if hub is not None:
+            return gui.open_hub(args, hub)
     with open_store(args) as store:  # an unwritable file opens read-only; the window says so
         return gui.open_window(args, store)
 
@@ -167,13 +172,8 @@ def main(argv: Sequence[str] | None = None, gui: GuiHooks | None = None) -> int:
     if problem is not None:  # before argparse, whose own messages would fail to print such text
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_ERROR
-    window = window_arguments(arguments) if gui is not None else None
-    parser = build_parser(gui) if window is None else None
-    args = parser.parse_args(arguments) if parser is not None else None
+    args, parser = parse(arguments, gui)
     try:
-        if gui is not None and window is not None:
-            return gui.launch_window(window)  # the first cards before SQLAlchemy, when it can
-        assert parser is not None and args is not None
         return _run(args, gui, parser)
     except StoreError as exc:
         print(f"error: {exc.message}", file=sys.stderr)

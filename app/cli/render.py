@@ -20,7 +20,7 @@ from app.core.models.evidence import (
     evidence_words,
 )
 from app.core.screening import make_visible
-from app.present.card import MALFORMED, card_meta, shown_word
+from app.present.card import MALFORMED, card_meta, shown_word, sources_line
 from app.present.timefmt import relative
 
 EvidenceFound = Mapping[int, Evidence]  # `MemoryStore.evidence`: an id missing was never archived
@@ -122,7 +122,7 @@ def memory_details(memory: Memory, now: int, found: EvidenceFound | None = None)
         lines.append(f"rewritten {format_instant(memory.content_changed_at)}")
     if memory.expires_at is not None:
         lines.append(f"expires   {format_instant(memory.expires_at)} ({relative(memory.expires_at, now)})")
-    lines.append(f"sources   {one_line(', '.join(memory.sources), 200)} (trust: {memory.trust})")
+    lines.append(f"sources   {sources_line(memory.sources)} (trust: {memory.trust})")
     if memory.has_hidden_characters:
         lines.append("warning   content has hidden (invisible, bidi-control or tag) characters")
     lines += _oddity_lines(memory.oddities)

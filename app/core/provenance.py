@@ -13,7 +13,7 @@ recurses: `tolerant_json_loads` turns a RecursionError into "unreadable"); what 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,6 +202,29 @@ def union_ids(existing: Sequence[int], appended: Iterable[int]) -> tuple[tuple[i
             merged.append(item)
             added.append(item)
     return tuple(merged), tuple(added)
+
+
+def without_candidates(
+    ids_raw: object, provenance_raw: object, removed: Collection[int]
+) -> tuple[object, object]:
+    """`source_candidate_ids` and `source_candidate_provenance` with the candidates `removed` taken out (the
+    undo of the update that appended them): their ids and their entries go, every other item stays as it
+    was, keys the host or others wrote too. A column that is not a readable JSON array, or that names none
+    of them, comes back as it was."""
+
+    def without(raw: object, named: Callable[[Any], bool]) -> object:
+        data = _json_list(raw)
+        if data is None:
+            return raw
+        kept = [item for item in data if not named(item)]
+        return raw if len(kept) == len(data) else json.dumps(kept, separators=(",", ":"), ensure_ascii=False)
+
+    def cites(item: Any) -> bool:
+        return (
+            isinstance(item, dict) and _is_int(item.get("candidate_id")) and item["candidate_id"] in removed
+        )
+
+    return without(ids_raw, lambda item: _is_int(item) and item in removed), without(provenance_raw, cites)
 
 
 def merged_provenance_json(previous_raw: str | None, appended: Sequence[ProvenanceEntry]) -> str | None:

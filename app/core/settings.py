@@ -94,6 +94,12 @@ def settings_path(environ: Mapping[str, str] | None = None) -> Path:
     return config_dir(environ) / SETTINGS_FILENAME
 
 
+def where_saved(path: Path) -> str:
+    """Where a settings dialog keeps what it saves, said truly: `Saved in …` once the file exists, `Not
+    saved yet: Save writes …` before (nothing is in a file that was never written)."""
+    return f"Saved in {path}" if path.exists() else f"Not saved yet: Save writes {path}"
+
+
 def _from_json(data: Mapping[str, Any], path: Path) -> Settings:
     command = data.get("reviewer_command")
     if command is not None and not isinstance(command, str):

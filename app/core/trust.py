@@ -11,6 +11,7 @@ trusted; content with hidden, bidi or control characters is untrusted whatever i
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
@@ -127,6 +128,19 @@ def source_problem(source: str) -> str | None:
     if len(source) > MAX_SOURCE_CHARS:
         return f"is {len(source):,} characters long; the limit is {MAX_SOURCE_CHARS:,}"
     return text_problem(source)
+
+
+def kept_source_problem(source: str) -> str | None:
+    """Why a source cannot be kept (a trust mark, a memory's own source), or None: `source_problem`, or a
+    control character, line breaks and tabs included (a line break would split the marks' listing, an
+    ESC rewrite the terminal). Other hidden characters are made visible wherever a source is shown."""
+    problem = source_problem(source)
+    if problem is not None:
+        return problem
+    control = next((i for i, char in enumerate(source) if unicodedata.category(char) == "Cc"), None)
+    if control is None:
+        return None
+    return f"holds a control character (U+{ord(source[control]):04X}) at character {control + 1}"
 
 
 def parse_source(text: str) -> str:

@@ -4,7 +4,8 @@ Built deterministically by code (no binary blob) through the store's own writers
 provenance and expiry are exactly what real use produces: promotions from candidates, review rewrites
 that accumulate provenance, a rewrite made by the host outside the dashboard, a person's edit, a
 dismissed memory, an expired and an expiring one, a legacy row of unknown provenance, content with a
-hidden character, and pending candidates for the review queue.
+hidden character, and pending candidates for the review queue. Every review run is applied as a
+verdict, as the reviewer's are, so each run a revision names is listed in the Runs window.
 """
 
 from __future__ import annotations
@@ -12,19 +13,23 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from app.core.clock import ManualClock, SystemClock
-from app.core.models import RevisionSource
 from app.core.paths import data_dir
 from app.demo.content import REVISIONS, all_texts
 from app.present.timefmt import DAY_MS, HOUR_MS, MINUTE_MS
+from app.review.apply import apply_verdict
+from app.review.verdict import parse_verdict
 from app.store import MemoryStore
 from app.store.connect.engine import create_host_database
 
 DEMO_FILENAME = "demo.db"
 SHOWCASE_INDEX = -9  # the memory the README's screenshot selects
 SPAN_DAYS = 120
+DEMO_REVIEWER = "demo reviewer"  # the lease holder the demo's runs name
 
 
 def demo_path() -> Path:
@@ -96,11 +101,18 @@ def build_demo_store(path: Path, *, count: int = 320, seed: int = 7, now: int | 
     rng.shuffle(texts)
     step = (SPAN_DAYS - 3) * DAY_MS // count
     memory_ids: list[int] = []
+    waiting: list[Promotion] = []  # what the next review run promotes
     for index in range(count):
         clock.set(end - SPAN_DAYS * DAY_MS + index * step + rng.randint(0, step // 2))
         text = texts[index % len(texts)]
         candidates = _add_candidates(path, _candidate_rows(rng, text, clock.now_ms(), rng.randint(1, 4)))
-        memory_ids.append(_promote(store, candidates, text, manual=index % 9 == 0, run=index // 25))
+        if index % 9:
+            waiting.append({"content": text, "candidate_ids": candidates})
+            continue
+        # Every ninth was promoted by hand; the review promoted the others, a run before each of those.
+        memory_ids += _promotion_run(store, f"review-promote-{index // 9:03d}", waiting)
+        memory_ids.append(store.promote(candidates, text).id)
+    memory_ids += _promotion_run(store, f"review-promote-{count // 9 + 1:03d}", waiting)
     _review_rewrites(store, path, clock, rng, memory_ids, end)
     _showcase(store, path, clock, rng, memory_ids[SHOWCASE_INDEX], end)
     _special_rows(store, path, clock, memory_ids, end)
@@ -116,15 +128,38 @@ def build_demo_store(path: Path, *, count: int = 320, seed: int = 7, now: int | 
     return path
 
 
-def _promote(store: MemoryStore, candidates: list[int], text: str, *, manual: bool, run: int) -> int:
-    """Most memories come from the automated review; every ninth was promoted by hand."""
-    if manual:
-        return store.promote(candidates, text).id
-    return store.promote(candidates, text, run_id=f"run-{run:03d}", source=RevisionSource.REVIEW).id
+Promotion = dict[str, Any]  # a verdict's promotion: {"content", "candidate_ids"}
+Update = dict[str, Any]  # a verdict's update: {"memory_id", "content", "candidate_ids"}
+
+
+def _run(
+    store: MemoryStore, run_id: str, *, promote: Sequence[Promotion] = (), update: Sequence[Update] = ()
+) -> tuple[int, ...]:
+    """One review run, applied at the clock's now as the reviewer's verdicts are: its candidates consumed,
+    its run recorded. Returns the ids of the memories it promoted."""
+    used = [i for action in [*promote, *update] for i in action["candidate_ids"]]
+    document = {"promote": list(promote), "update_existing": list(update), "consume_candidate_ids": used}
+    return apply_verdict(
+        store, parse_verdict(document), run_id=run_id, holder=DEMO_REVIEWER
+    ).promoted_memory_ids
+
+
+def _promotion_run(store: MemoryStore, run_id: str, waiting: list[Promotion]) -> tuple[int, ...]:
+    """The review run that promotes what is `waiting` (emptied), in order; none when nothing waits."""
+    if not waiting:
+        return ()
+    promoted = _run(store, run_id, promote=waiting)
+    waiting.clear()
+    return promoted
 
 
 def _showcase(
-    store: MemoryStore, path: Path, clock: ManualClock, rng: random.Random, memory_id: int, end: int
+    store: MemoryStore,
+    path: Path,
+    clock: ManualClock,
+    rng: random.Random,
+    memory_id: int,
+    end: int,
 ) -> None:
     """One recent memory rewritten by three review runs: many candidates (`+N more`) and a real diff."""
     steps = [
@@ -136,18 +171,22 @@ def _showcase(
     for number, text in enumerate(steps):
         clock.set(end - (5 - number * 2) * HOUR_MS)
         extra = _add_candidates(path, _candidate_rows(rng, text, clock.now_ms(), 4))
-        store.update_content(
-            memory_id, text, extra, run_id=f"run-{100 + number}", source=RevisionSource.REVIEW
-        )
-        store.discard_candidates(extra)  # consumed by the run, as the host's review does
+        update = {"memory_id": memory_id, "content": text, "candidate_ids": extra}
+        _run(store, f"review-pnpm-{number + 1}", update=[update])
 
 
 def _review_rewrites(
-    store: MemoryStore, path: Path, clock: ManualClock, rng: random.Random, ids: list[int], end: int
+    store: MemoryStore,
+    path: Path,
+    clock: ManualClock,
+    rng: random.Random,
+    ids: list[int],
+    end: int,
 ) -> None:
     """Review runs that rewrite memories from new candidates: provenance accumulates."""
     for run in range(6):
         clock.set(end - (30 - run * 5) * DAY_MS)
+        updates: list[Update] = []
         for memory_id in rng.sample(ids[: len(ids) * 2 // 3], 14):
             memory = store.get(memory_id)
             extra = _add_candidates(
@@ -156,23 +195,24 @@ def _review_rewrites(
             addition = rng.choice(
                 [" (confirmed again this week)", "; also in CI", " — applies to side projects too"]
             )
-            store.update_content(
-                memory_id,
-                memory.content + addition,
-                extra,
-                run_id=f"run-{run + 1:03d}",
-                source=RevisionSource.REVIEW,
+            updates.append(
+                {"memory_id": memory_id, "content": memory.content + addition, "candidate_ids": extra}
             )
-            store.discard_candidates(extra)  # consumed by the run
+        _run(store, f"review-rewrite-{run + 1}", update=updates)
 
 
 def _special_rows(store: MemoryStore, path: Path, clock: ManualClock, ids: list[int], end: int) -> None:
     """One of every card state the window must show."""
     clock.set(end - 2 * HOUR_MS)
-    for (old, new), memory_id in zip(REVISIONS, ids[-3:], strict=True):
-        store.edit(memory_id, old)
+    for (old, _new), memory_id in zip(REVISIONS, ids[-3:], strict=True):
+        store.edit(memory_id, old)  # a person's words, which the review then rewrites
         clock.advance(MINUTE_MS)
-        store.update_content(memory_id, new, run_id="run-007", source=RevisionSource.REVIEW)
+    rewrites = zip(REVISIONS, ids[-3:], strict=True)
+    _run(
+        store,
+        "review-after-edits",
+        update=[{"memory_id": i, "content": new, "candidate_ids": []} for (_, new), i in rewrites],
+    )
     # A rewrite made by the host itself (plain SQL), which the store then observes.
     target = ids[-4]
     _host_sql(

@@ -29,6 +29,9 @@ _MAYBE_HIDDEN = re.compile(r"[^\x20-\x7e\t\n]")
 CHANGED_LINE_BREAK = "↵"
 LINE_CHARS = 8192
 CONTEXT_CHARS = 200  # of an unchanged stretch of a long line, kept at each end
+# Between a deleted word and the word inserted in its place, when neither brings a space: inline, the
+# two would read as one ("followPrefers"). Unstyled, and only shown: a copy takes the texts themselves.
+SEPARATOR = " "
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +92,8 @@ class StyledText:
 
 def styled_line(ops: Iterable[DiffOp], limit: int = LINE_CHARS) -> StyledText:
     """One line's ops as shown. An unchanged line break ends the line and is not shown, and a CR before
-    it neither (a Windows line break); a changed one shows as ↵.
+    it neither (a Windows line break); a changed one shows as ↵. A deleted word and the word inserted
+    right after it are kept apart by `SEPARATOR` when neither ends or starts with a space.
 
     A line longer than `limit` is shortened: its unchanged stretches keep `CONTEXT_CHARS` at each end
     around a note of how many characters they hide (so a change deep in a long line is on screen), and
@@ -102,6 +106,9 @@ def styled_line(ops: Iterable[DiffOp], limit: int = LINE_CHARS) -> StyledText:
     long_line = sum(len(op.text) for op in ops) > limit
     for number, op in enumerate(ops):
         text = _line_part(op)
+        if _run_together(ops[number - 1] if number else None, op, parts):
+            parts.append(SEPARATOR)
+            at += len(SEPARATOR)
         if long_line and op.kind == "equal" and len(text) > 3 * CONTEXT_CHARS:
             at = _append(op.kind, text[:CONTEXT_CHARS], at, parts, spans)
             at = _add_note(f" ⋯ {len(text) - 2 * CONTEXT_CHARS:,} unchanged characters ⋯ ", at, parts, spans)
@@ -115,6 +122,13 @@ def styled_line(ops: Iterable[DiffOp], limit: int = LINE_CHARS) -> StyledText:
         at = _append(op.kind, text, at, parts, spans)
     spans.sort(key=lambda span: (span[0], span[2] == "hidden"))
     return StyledText("".join(parts), tuple(spans))
+
+
+def _run_together(previous: DiffOp | None, op: DiffOp, parts: list[str]) -> bool:
+    """Whether an inserted op would touch the deleted one before it with no space between them."""
+    if previous is None or previous.kind != "delete" or op.kind != "insert" or not parts or not op.text:
+        return False
+    return not parts[-1][-1:].isspace() and not op.text[0].isspace() and parts[-1][-1:] != CHANGED_LINE_BREAK
 
 
 def _add_note(note: str, at: int, parts: list[str], spans: list[tuple[int, int, SpanKind]]) -> int:
@@ -174,6 +188,7 @@ __all__ = [
     "DARK_COLORS",
     "LIGHT_COLORS",
     "LINE_CHARS",
+    "SEPARATOR",
     "DiffColors",
     "SpanKind",
     "StyledText",

@@ -4,131 +4,108 @@ A hub row was written by another role, perhaps a hostile one: it is input like a
 and meets the same rules before the local database is opened. The content is a memory's
 (`app.core.text_input.content_problem`); hidden, bidi, tag or control characters are refused unless the
 person allows them, with the review's own rule (`app.core.screening.hidden_problem`, `--allow-hidden`).
-What the copy writes into the host's columns stays within what the host can hold: candidate ids are
-positive 64-bit integers, and every value of a provenance entry the copy keeps is a 64-bit integer, a
+What the copy writes into the host's columns stays within what the host can hold: candidate ids are a
+JSON array of at most `MAX_CANDIDATE_IDS` positive 64-bit integers (an item that is not one is refused,
+never dropped unsaid), and every value of a provenance entry the copy keeps is a 64-bit integer, a
 finite number or storable text (hidden characters refused as in the content), in JSON with unique keys
-and a verdict's nesting bound. What the copy leaves out anyway (items that are not ids, entries the host
-cannot read) is no problem. The machine's name and the memory's id, which the copy records, are checked
-as a typed `--machine` and a typed id are.
+and a verdict's nesting bound, at most `MAX_CANDIDATE_IDS` entries. Entries the host cannot read, which
+the copy leaves out, are no problem. These rules are `app.core.incoming_checks`, which `import` shares;
+a hub row's text also may not hold line or paragraph separators (U+2028, U+2029), which break a line
+where a reader sees none: they are refused with the hidden characters. The machine's name and the
+memory's id, which the copy records, are checked as a typed `--machine` and a typed id are.
+
+A dismissal the hub requests (`request_problem`) brings the requesting machine's name and a reason into
+the dismissal's revision: the name is checked as a machine's name, the reason as storable text of at most
+a memory's size, neither with hidden characters.
 """
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Callable
 
 from app.core.errors import InvalidInputError
-from app.core.provenance import host_can_read_entry
-from app.core.screening import hidden_problem
+from app.core.incoming_checks import Problems
 from app.core.settings import machine_name_problem
-from app.core.text_input import (
-    MAX_JSON_DEPTH,
-    DuplicateKeyError,
-    content_problem,
-    int64_problem,
-    json_depth_ok,
-    strict_json_loads,
-    text_problem,
-    tolerant_json_loads,
-)
+from app.core.text_input import content_problem, text_problem, tolerant_json_loads
 from app.present.card import shown_word
 from app.store.write.synced import MachineMemory
 
+# A memory rests on a handful of candidates; far more is a hostile row (2 million ids are 15 MB of host
+# column), refused whole.
+MAX_CANDIDATE_IDS = 10_000
+SEPARATORS = re.compile("[\u2028\u2029]")
 SHOWN_PROBLEMS = 10  # a hostile row may hold thousands; the first ones say enough
 LINE_CHARS = 200
 ALLOW_HIDDEN = "`hub pull --allow-hidden` copies it anyway"
 
 
-class _Checks:
-    """The problems found, each naming where; whether any of them is hidden characters."""
+def _message(problems: Problems, memory: MachineMemory) -> str:
+    lines = []
+    for item in problems.items[:SHOWN_PROBLEMS]:
+        line = f"{item.where}: {item.what}"  # a number past 64 bits may have thousands of digits
+        lines.append(line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…")
+    more = len(problems.items) - SHOWN_PROBLEMS
+    lines += [f"and {more:,} more"] if more > 0 else []
+    head = f"the hub's copy of {shown_word(memory.machine)} #{memory.memory_id} is refused"
+    tail = f" ({ALLOW_HIDDEN})" if any(item.hidden for item in problems.items) else ""
+    return "\n  - ".join([f"{head}; nothing was copied{tail}", *lines])
 
-    def __init__(self, allow_hidden: bool) -> None:
-        self.allow_hidden = allow_hidden
-        self.items: list[str] = []
-        self.hidden = False
 
-    def add(self, where: str, problem: str | None) -> None:
-        if problem is not None:
-            line = f"{where}: {problem}"  # a number past 64 bits may have thousands of digits
-            self.items.append(line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…")
+def _separator_problem(text: str) -> str | None:
+    found = SEPARATORS.search(text)
+    if found is None:
+        return None
+    return (
+        f"holds a line or paragraph separator (U+{ord(found.group()):04X}) at character {found.start() + 1}"
+    )
+
+
+class _HubProblems(Problems):
+    """The shared rules, and no line or paragraph separator in any text unless hidden ones are allowed."""
 
     def text(self, where: str, value: str, rule: Callable[[str], str | None] = text_problem) -> None:
-        """`value` storable by `rule`, and without hidden characters unless they are allowed."""
-        problem = rule(value)
-        if problem is None and not self.allow_hidden:
-            problem = hidden_problem(value)
-            self.hidden = self.hidden or problem is not None
-        self.add(where, problem)
-
-    def whole_id(self, where: str, value: int) -> None:
-        """A positive 64-bit integer, as a verdict's ids are."""
-        if value <= 0:
-            self.add(where, f"{value} is not an id (ids are positive integers)")
-        else:
-            self.add(where, int64_problem(value))
-
-    def value(self, where: str, value: object) -> None:
-        """Any JSON value the copy writes: integers within 64 bits, finite numbers, storable text."""
-        if isinstance(value, bool) or value is None:
-            return
-        if isinstance(value, int):
-            self.add(where, int64_problem(value))
-        elif isinstance(value, float) and not math.isfinite(value):
-            self.add(where, f"{value} is not a number JSON can hold")
-        elif isinstance(value, str):
-            self.text(where, value)
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                self.value(f"{where}[{index}]", item)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                self.text(f"{where} (a key)", key)
-                self.value(f"{where}.{shown_word(key)}", item)
-
-    def message(self, memory: MachineMemory) -> str:
-        more = len(self.items) - SHOWN_PROBLEMS
-        lines = self.items[:SHOWN_PROBLEMS] + ([f"and {more:,} more"] if more > 0 else [])
-        head = f"the hub's copy of {shown_word(memory.machine)} #{memory.memory_id} is refused"
-        tail = f" ({ALLOW_HIDDEN})" if self.hidden else ""
-        return "\n  - ".join([f"{head}; nothing was copied{tail}", *lines])
+        found = len(self.items)
+        super().text(where, value, rule)
+        if len(self.items) == found and not self.allow_hidden:
+            self.add(where, _separator_problem(value), hidden=True)
 
 
-def _candidate_ids(checks: _Checks, raw: str | None) -> None:
-    """The ids the copy keeps (every integer of the array; other items are left out)."""
+def _too_many(problems: Problems, where: str, raw: str | None) -> bool:
+    """Whether the JSON array `raw` holds more items than a memory rests on (then refused, unread)."""
     data = tolerant_json_loads(raw) if raw is not None else None
-    for index, item in enumerate(data if isinstance(data, list) else ()):
-        if isinstance(item, int) and not isinstance(item, bool):
-            checks.whole_id(f"source_candidate_ids[{index}]", item)
-
-
-def _provenance(checks: _Checks, raw: str | None) -> None:
-    """Every value of the entries the copy keeps (those the host can read)."""
-    if raw is None:
-        return
-    if not json_depth_ok(raw):
-        checks.add("source_candidate_provenance", f"is nested more than {MAX_JSON_DEPTH} levels deep")
-        return
-    try:
-        data = strict_json_loads(raw)
-    except DuplicateKeyError as exc:
-        checks.add("source_candidate_provenance", str(exc))
-        return
-    except ValueError:  # not JSON: the copy's provenance is unknown (NULL), nothing of it is written
-        return
-    for index, entry in enumerate(data if isinstance(data, list) else ()):
-        if host_can_read_entry(entry):
-            where = f"source_candidate_provenance[{index}]"
-            checks.whole_id(f"{where}.candidate_id", entry["candidate_id"])
-            checks.value(where, {key: item for key, item in entry.items() if key != "candidate_id"})
+    if not isinstance(data, list) or len(data) <= MAX_CANDIDATE_IDS:
+        return False
+    problems.add(
+        where, f"holds {len(data):,} items; a memory rests on at most {MAX_CANDIDATE_IDS:,} candidates"
+    )
+    return True
 
 
 def check_memory(memory: MachineMemory, *, allow_hidden: bool = False) -> None:
     """Everything of `memory` a copy writes here, checked; InvalidInputError listing what is refused."""
-    checks = _Checks(allow_hidden)
-    checks.text("the machine's name", memory.machine, machine_name_problem)
-    checks.whole_id("the memory's id", memory.memory_id)
-    checks.text("the content", memory.content, content_problem)
-    _candidate_ids(checks, memory.candidate_ids)
-    _provenance(checks, memory.provenance)
-    if checks.items:
-        raise InvalidInputError(checks.message(memory))
+    problems = _HubProblems(allow_hidden)
+    problems.text("the machine's name", memory.machine, machine_name_problem)
+    problems.whole_id("the memory's id", memory.memory_id)
+    problems.text("the content", memory.content, content_problem)
+    ids, provenance = memory.candidate_ids, memory.provenance
+    if ids is not None and not _too_many(problems, "source_candidate_ids", ids):
+        problems.candidate_ids_json("source_candidate_ids", ids, whole=True)  # every item an id
+    if not _too_many(problems, "source_candidate_provenance", provenance):
+        problems.provenance_json("source_candidate_provenance", provenance)
+    if problems.items:
+        raise InvalidInputError(_message(problems, memory))
+
+
+def _reason_problem(reason: str) -> str | None:
+    """A request's reason: storable text, at most a memory's size (blank is no reason)."""
+    return content_problem(reason) if reason.strip() else None
+
+
+def request_problem(requested_on: str, reason: str | None) -> str | None:
+    """Why a dismissal the hub requests may not be applied here, or None: what its revision would keep."""
+    problems = _HubProblems(allow_hidden=False)
+    problems.text("requested_on", requested_on, machine_name_problem)
+    if reason is not None:
+        problems.text("reason", reason, _reason_problem)
+    return "; ".join(f"{item.where}: {item.what}" for item in problems.items) or None

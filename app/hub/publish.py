@@ -29,7 +29,7 @@ from app.core.hub_layout import EVIDENCE, MACHINES, MEMORIES, REVISIONS
 from app.core.text_input import INT64_MIN
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
-from app.hub.requests import apply_pending, has_pending
+from app.hub.requests import RefusedRequest, apply_pending, has_pending, refused_text
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.read.host_cells import TIME_MAX
@@ -137,6 +137,7 @@ class PublishReport:
     batches: int = 0
     first: bool = False
     dismissed: tuple[int, ...] = ()  # dismissed here on the hub's request, before the batches
+    refused_requests: tuple[RefusedRequest, ...] = ()  # requests whose values are refused: not applied
     requests_waiting: bool = False  # requests not applied: the store is read-only
 
     @property
@@ -159,6 +160,8 @@ class PublishReport:
         if self.dismissed:
             shown = ", ".join(f"#{memory_id}" for memory_id in self.dismissed)
             lines.append(f"dismissed on the hub's request: {shown}")
+        if self.refused_requests:
+            lines.append(refused_text(self.refused_requests))
         if self.requests_waiting:
             lines.append("the hub holds dismissals for this machine; they wait for a writable database")
         if not self.changed:
@@ -317,7 +320,11 @@ def publish(
                 if store.read_only:
                     report.requests_waiting = has_pending(hub, machine)
                 else:
-                    report.dismissed = tuple(apply_pending(store, hub, machine))
+                    applied = apply_pending(store, hub, machine)
+                    report.dismissed, report.refused_requests = (
+                        tuple(applied.dismissed),
+                        tuple(applied.refused),
+                    )
                 send(store, hub, report, batch, progress)
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc

@@ -3,7 +3,8 @@
 The hub is read first (a hub that is down leaves the local store unopened); the copy is the store's own
 write (`MemoryStore.copy_from_machine`): a manual promotion with provenance origin `sync` naming the
 source machine. Nothing is written to the hub or to the other machine. The row read is checked
-(`app.hub.incoming`) before the local store is opened: hidden characters are refused unless allowed.
+(`app.hub.incoming`) before the local store is opened: hidden characters are refused unless allowed. A
+database that is not a hub set up by `hub setup` is a message naming it (exit 3), as everywhere.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from app.core.hub_layout import MEMORIES
 from app.core.models import Memory
 from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.incoming import check_memory
-from app.hub.schema.tables import schema_version
-from app.present.card import shown_word
+from app.hub.schema.tables import require_schema
+from app.hub.words import machine_name
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore
 from app.store.write.synced import MachineMemory
@@ -37,11 +38,12 @@ def machine_memory(url: str, machine: str, memory_id: int) -> MachineMemory:
     location = hub_location(url)
     with closing(connect_hub(url)) as hub:
         try:
-            row = hub.execute(_ROW, (machine, memory_id)).fetchone() if schema_version(hub) else None
+            require_schema(hub, location)
+            row = hub.execute(_ROW, (machine, memory_id)).fetchone()
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc
     if row is None:
-        raise NotFoundError(f"the hub holds no memory #{memory_id} of machine '{shown_word(machine)}'")
+        raise NotFoundError(f"the hub holds no memory #{memory_id} of machine '{machine_name(machine)}'")
     return MachineMemory(machine, memory_id, str(row[0]), row[1], row[2])
 
 

@@ -6,20 +6,24 @@ requests for its memories on its next publish (`apply_pending`), as a dashboard 
 own dismiss, with its own revision ("dismissed from the hub, requested on <machine>"), then marks them
 applied in the hub. Nothing writes another machine's file: a request waits for that machine. Applying
 twice is harmless (a dismissed memory stays as it is), so a publish killed between the local write and
-the hub's mark only repeats a no-op.
+the hub's mark only repeats a no-op. A request is a hub row like any other: its values are checked where
+they come in (`app.hub.incoming.request_problem`); one that fails is not applied, stays pending, and is
+named by its id in the publish's report, and the publish goes on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import psycopg
 
-from app.core.errors import NotFoundError
+from app.core.errors import InvalidInputError, NotFoundError
 from app.core.hub_layout import MEMORIES, REQUESTS
 from app.hub.connect import HubError, connect_hub, hub_location
+from app.hub.incoming import request_problem
 from app.hub.schema.tables import require_schema
 from app.store.connect.server import unreachable_message
 from app.store.store import MemoryStore
@@ -43,6 +47,25 @@ _PENDING = (
     " WHERE machine = %s AND kind = 'dismiss' AND applied_at IS NULL ORDER BY id"
 )
 _APPLIED = f"UPDATE {REQUESTS} SET applied_at = %s WHERE id = %s"
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedRequest:
+    """A request of the hub not applied here: its id there, and why."""
+
+    id: int
+    problem: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Applied:
+    """What `apply_pending` did: the memories dismissed here now, and the requests refused."""
+
+    dismissed: list[int] = field(default_factory=list)
+    refused: list[RefusedRequest] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,23 +106,30 @@ def queue_dismiss(
     return targets
 
 
-def apply_pending(store: MemoryStore, hub: psycopg.Connection[Any], machine: str) -> list[int]:
-    """Apply the dismissals the hub holds for this machine's memories; the ids dismissed here now.
-    A memory this machine no longer holds only has its request marked applied."""
+def apply_pending(store: MemoryStore, hub: psycopg.Connection[Any], machine: str) -> Applied:
+    """Apply the dismissals the hub holds for this machine's memories. A memory this machine no longer
+    holds only has its request marked applied; a request whose values are refused is left pending."""
     pending = hub.execute(_PENDING, (machine,)).fetchall()
     hub.commit()
-    dismissed: list[int] = []
+    applied = Applied()
     for request_id, memory_id, requested_on, reason in pending:
-        try:
-            before = store.get(int(memory_id)).status
-            after = store.dismiss(int(memory_id), hub_reason(str(requested_on), reason)).status
-            if after != before:
-                dismissed.append(int(memory_id))
-        except NotFoundError:
-            pass
+        problem = request_problem(str(requested_on), None if reason is None else str(reason))
+        if problem is None:
+            try:
+                before = store.get(int(memory_id)).status
+                after = store.dismiss(int(memory_id), hub_reason(str(requested_on), reason)).status
+                if after != before:
+                    applied.dismissed.append(int(memory_id))
+            except NotFoundError:
+                pass
+            except InvalidInputError as exc:  # the store's own rules: the request waits, the publish goes on
+                problem = exc.message
+        if problem is not None:
+            applied.refused.append(RefusedRequest(int(request_id), problem))
+            continue
         with hub.transaction():
             hub.execute(_APPLIED, (store.now(), request_id))
-    return dismissed
+    return applied
 
 
 def has_pending(hub: psycopg.Connection[Any], machine: str) -> bool:
@@ -117,3 +147,15 @@ def queue_dismiss_card(
     for machine, memory_id in sources:
         queued += queue_dismiss(url, machine, memory_id, requested_on=requested_on, now=now, reason=reason)
     return queued
+
+
+SHOWN_REFUSED = 10  # the first few say enough; the rest are counted
+
+
+def refused_text(refused: Sequence[RefusedRequest]) -> str:
+    """The requests not applied, each by its id in the hub, for a person."""
+    lines = [f"  - #{item.id}: {item.problem}" for item in refused[:SHOWN_REFUSED]]
+    if len(refused) > SHOWN_REFUSED:
+        lines.append(f"  and {len(refused) - SHOWN_REFUSED:,} more")
+    head = "hub requests not applied (their values are refused; they stay pending in the hub):"
+    return "\n".join([head, *lines])

@@ -11,20 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.hub.cards import MachineCopy
-from app.present.card import shown_word
+from app.present.card import WORD_CHARS, shown_word
 
 LISTED = 4  # names a list shows before "+N more"
 SHOWN_CHARS = 60  # of a name or a status as shown (hidden characters shown as markers take room too)
 
 
-def _bounded(text: str) -> str:
-    """One line, cut, hidden characters visible, and then no longer than `SHOWN_CHARS` as shown."""
-    shown = shown_word(text)
-    return shown if len(shown) <= SHOWN_CHARS else shown[: SHOWN_CHARS - 1] + "…"
+def _bounded(text: str, limit: int = SHOWN_CHARS) -> str:
+    """One line, cut, hidden characters visible, and then no longer than `limit` as shown."""
+    shown = shown_word(text, min(WORD_CHARS, limit))
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
-def machine_name(machine: str) -> str:
-    return _bounded(machine)
+def machine_name(machine: str, limit: int = SHOWN_CHARS) -> str:
+    """A machine's name as every view of the hub (the window, `hub status`, `hub list`) shows it."""
+    return _bounded(machine, limit)
 
 
 def copy_name(copy: MachineCopy) -> str:

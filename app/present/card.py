@@ -15,10 +15,12 @@ from app.core.clock import format_instant
 from app.core.models import Memory
 from app.core.provenance import ORIGIN_MANUAL, ORIGIN_PROMOTION, ORIGIN_UPDATE
 from app.core.screening import make_visible
-from app.core.trust import SEMI, TRUSTED, UNTRUSTED
+from app.core.trust import MEMORY_SOURCE_UNKNOWN, SEMI, TRUSTED, UNTRUSTED
 from app.present.timefmt import relative
 
 FIRST_CANDIDATES = 8
+FIRST_SOURCES = 4
+UNKNOWN_SOURCE = "provenance unknown"  # how `unknown:` reads: a candidate whose session nobody recorded
 WORD_CHARS = 40  # a status or an origin is a word; a host row's can be anything, of any length
 MALFORMED = "malformed"  # the badge of a row with `oddities`
 _LINE_BREAKS = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
@@ -47,6 +49,26 @@ def shown_word(text: str, limit: int = WORD_CHARS) -> str:
     cut = text if len(text) <= limit else text[: limit - 1] + "…"
     shown = make_visible(cut.translate(_LINE_BREAKS))
     return shown if shown and shown == shown.strip() else f"'{shown}'"
+
+
+def shown_source(source: str) -> str:
+    """A memory's source as a person reads it: `session:ses_abc` and `user:dashboard` as they are (the names
+    `trust` takes), `unknown:` as `provenance unknown`, a source with nothing after its scheme (an empty
+    session id) as `session (no id)` rather than a dangling `session:`; on one line, hidden characters
+    visible."""
+    if source == MEMORY_SOURCE_UNKNOWN:
+        return UNKNOWN_SOURCE
+    scheme, colon, value = source.partition(":")
+    if colon and not value.strip():
+        return f"{shown_word(scheme or '?')} (no id)"
+    return shown_word(source, 200)
+
+
+def sources_line(sources: Sequence[str], first: int = FIRST_SOURCES) -> str:
+    """`session:ses_a1, provenance unknown +2 more`: the first sources, or `none recorded`."""
+    shown = ", ".join(shown_source(source) for source in sources[:first])
+    more = f" +{len(sources) - first} more" if len(sources) > first else ""
+    return f"{shown}{more}" if shown else "none recorded"
 
 
 def malformed_badge(memory: Memory) -> str | None:
@@ -163,11 +185,8 @@ def accessible_description(memory: Memory) -> str:
             if unknown
             else "provenance recorded for every candidate"
         )
-    sources = ", ".join(memory.sources[:4]) + (
-        f" and {len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
-    )
     trust = TRUST_WORDS.get(memory.trust, shown_word(memory.trust))
-    parts.append(f"{trust} (sources: {sources or 'none recorded'})")
+    parts.append(f"{trust} (sources: {sources_line(memory.sources)})")
     if memory.expires_at is not None:
         parts.append(timestamps_tooltip(memory).split("\n")[-1])
     if memory.has_hidden_characters:

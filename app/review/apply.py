@@ -54,6 +54,7 @@ class ApplyResult:
     applied_at: int
     already_applied: bool = False
     skipped: tuple[str, ...] = ()  # what leniency ignored, added or skipped (`Verdict.notes`), one line each
+    consumed_candidate_ids: tuple[int, ...] = ()  # which candidates `consumed` counts
 
     def counts_line(self) -> str:
         return (
@@ -66,6 +67,7 @@ class ApplyResult:
         data["changed_memory_ids"] = list(self.changed_memory_ids)
         data["promoted_memory_ids"] = list(self.promoted_memory_ids)
         data["skipped"] = list(self.skipped)
+        data["consumed_candidate_ids"] = list(self.consumed_candidate_ids)
         return data
 
 
@@ -92,6 +94,7 @@ def _recorded_run(conn: Connection, run_id: str) -> ApplyResult | None:
         applied_at=int(row.applied_at),
         already_applied=True,
         skipped=tuple(str(line) for line in summary.get("skipped", ())),
+        consumed_candidate_ids=tuple(summary.get("consumed_candidate_ids", ())),
     )
 
 
@@ -157,6 +160,8 @@ def _write_verdict(
         is not None
     ]
     consumed = writes.consume_candidates(ctx, verdict.consume_candidate_ids)
+    # The fitted verdict consumes only pending candidates, under the lease: these are the ones that went.
+    consumed_ids = tuple(i for i in dict.fromkeys(verdict.consume_candidate_ids) if i in pool)
     return ApplyResult(
         run_id=run_id,
         promoted=len(promoted),
@@ -167,6 +172,7 @@ def _write_verdict(
         promoted_memory_ids=tuple(promoted),
         applied_at=ctx.now,
         skipped=verdict.notes,
+        consumed_candidate_ids=consumed_ids,
     )
 
 

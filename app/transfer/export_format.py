@@ -2,27 +2,29 @@
 
 An export is a JSON object with `format`, `version`, `exported_at`, `database` and `memories`; exports
 written before `format` and `version` existed are version 1. A file that is not an export, or one of a newer
-version, is refused whole (`InvalidInputError`). Within an export, a memory whose texts break the content
-rules (`app.core.text_input`), or whose content holds hidden characters (`app.core.screening`, refused as
-in a review's verdict unless allowed), is left out and reported, the others imported. A value the app
-would call malformed anywhere refuses the whole file, naming where it is
-(`memories[3].revisions[0].changed_at`): a wrong type, a time that is not epoch milliseconds the readers
-can show (`TIME_MIN..TIME_MAX`), a status the host does not know, a candidate id that is not positive, a
-version that is none.
+version, is refused whole (`InvalidInputError`). A value the app would call malformed anywhere refuses the
+whole file, naming where it is (`memories[3].revisions[0].changed_at`): a wrong type, a time that is not
+epoch milliseconds the readers can show (`TIME_MIN..TIME_MAX`), a status the host does not know (the
+memory's or a revision's), a candidate id that is not positive, a provenance entry the host cannot read, a
+version that is none. Within an export, a memory is left out and reported, the others imported, when
+what it would write breaks the rules of `app.core.incoming_checks` (those of `hub pull`): its content and
+the texts of its history (a revision's earlier and later content by the content rules, hidden characters
+refused unless allowed, as in a review's verdict), its own sources (a trust mark's rules,
+`app.core.trust.kept_source_problem`), every value of its provenance entries and of its revisions'
+details. What a revision's detail keeps is `app.transfer.imported_detail`'s.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.core.clock import TIME_MAX, TIME_MIN
 from app.core.errors import InvalidInputError
-from app.core.models import MemoryStatus, RevisionKind
+from app.core.incoming_checks import HOST_STATUSES, TIMES, Problems, quoted
+from app.core.models import RevisionKind
 from app.core.provenance import host_can_read_entry
-from app.core.screening import hidden_problem
 from app.core.text_input import (
     DuplicateKeyError,
     content_problem,
@@ -30,19 +32,23 @@ from app.core.text_input import (
     strict_json_loads,
     text_problem,
 )
+from app.core.trust import MEMORY_SOURCE_UNKNOWN, kept_source_problem
+from app.transfer.imported_detail import kept_detail
 
 EXPORT_FORMAT = "memory-dashboard-export"
 EXPORT_VERSION = 1
 MAX_EXPORT_BYTES = 512 * 1024 * 1024
-# The statuses an imported memory may have: the host's own. Any other word would be a memory the host
-# never injects and the app shows as odd; refused, like a verdict's mistake, rather than guessed at.
-HOST_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.DISMISSED)
+# The statuses an imported memory or revision may have are the host's own (`HOST_STATUSES`). Any other
+# word would be a memory the host never injects and the app shows as odd; refused, like a verdict's
+# mistake, rather than guessed at.
 # The highest id an imported memory keeps. The host counts its ids up from the highest ever used (SQLite's
 # AUTOINCREMENT, PostgreSQL's identity moved past an import) and its JavaScript reads them exactly only
 # below 2**53: an id kept up to 2**52 leaves as many again for the host's later inserts. A memory whose id
 # is higher, or below 1, takes a new one, as one whose id is already used here.
 MAX_KEPT_ID = 2**52
-_TIMES = "epoch milliseconds from 1970 to the end of year 3000"
+SHOWN_PROBLEMS = 3  # a skipped memory's reason: the first problems, then how many more
+LINE_CHARS = 200  # one problem (a number past 64 bits may have thousands of digits)
+ALLOW_HIDDEN = "(`memory-dashboard import --allow-hidden` takes it)"
 
 
 class ExportError(InvalidInputError):
@@ -123,7 +129,7 @@ class _Fields:
     def time(self, key: str, *, optional: bool = False) -> Any:
         value = self.integer(key, optional=optional)
         if value is not None and not TIME_MIN <= value <= TIME_MAX:
-            raise self.fail(key, f"is {value}, not {_TIMES}")
+            raise self.fail(key, f"is {value}, not {TIMES}")
         return value
 
     def text(self, key: str, *, optional: bool = False) -> Any:
@@ -145,29 +151,61 @@ def _is_id(value: object) -> bool:
     return type(value) is int and value > 0 and int64_problem(value) is None
 
 
-def _texts_problem(memory: ExportedMemory, allow_hidden: bool) -> str | None:
-    """The first text of a memory that breaks the content rules (the content itself, or any text kept),
-    or hidden characters in its content (what the host would inject) unless they are allowed."""
-    problem = content_problem(memory.content)
-    if problem is not None:
-        return f"its content {problem}"
-    hidden = None if allow_hidden else hidden_problem(memory.content)
-    if hidden is not None:
-        return f"its content {hidden} (`memory-dashboard import --allow-hidden` takes it)"
-    texts = [memory.status, *memory.sources]
-    for revision in memory.revisions:
-        texts += [revision.kind, revision.source, revision.run_id or "", revision.previous_status or ""]
-        texts += [revision.new_status or "", revision.previous_content or "", revision.new_content or ""]
-    texts += [str(entry.get("session_id", "")) for entry in memory.provenance or ()]
-    texts += [json.dumps(revision.detail, ensure_ascii=False) for revision in memory.revisions]
-    for text in texts:
-        bad = text_problem(text)
-        if bad is not None:
-            return f"a text of its history {bad}"
-    return None
+def is_own_source(source: str) -> bool:
+    """A source the dashboard keeps itself, which an import writes (the others, `session:…` and
+    `unknown:`, it derives from the provenance)."""
+    return not source.startswith("session:") and source != MEMORY_SOURCE_UNKNOWN
 
 
-def _revision(data: object, path: str) -> ExportedRevision:
+def _history_text(text: str) -> str | None:
+    """A revision's earlier or later content: a content's rules, though it may be empty."""
+    return content_problem(text) if text.strip() else text_problem(text)
+
+
+def _revision_problems(problems: Problems, number: int, revision: ExportedRevision) -> None:
+    where = f"its revisions[{number}]"
+    problems.text(f"{where}.source", revision.source)
+    if revision.run_id is not None:
+        problems.text(f"{where}.run_id", revision.run_id)
+    for name, text in (
+        ("previous_content", revision.previous_content),
+        ("new_content", revision.new_content),
+    ):
+        if text is not None:
+            problems.text(f"{where}.{name}", text, _history_text)
+    problems.value(f"{where}.detail", dict(revision.detail))
+
+
+def _problem(memory: ExportedMemory, allow_hidden: bool) -> str | None:
+    """Why the memory is left out, or None: what it would write breaks the rules `hub pull` applies
+    (`app.core.incoming_checks`); hidden characters are refused unless they are allowed."""
+    problems = Problems(allow_hidden)
+    problems.text("its content", memory.content, content_problem)
+    for number, source in enumerate(memory.sources):
+        if is_own_source(source):
+            problems.text(f"its sources[{number}]", source, kept_source_problem)
+    problems.provenance_entries("its provenance", list(memory.provenance or ()))
+    for number, revision in enumerate(memory.revisions):
+        _revision_problems(problems, number, revision)
+    if not problems.items:
+        return None
+    lines = [f"{item.where} {item.what}" for item in problems.items[:SHOWN_PROBLEMS]]
+    lines = [line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…" for line in lines]
+    more = len(problems.items) - SHOWN_PROBLEMS
+    lines += [f"and {more:,} more"] if more > 0 else []
+    return "; ".join(lines) + (f" {ALLOW_HIDDEN}" if problems.only_hidden else "")
+
+
+def _status(f: _Fields, key: str, whose: str, *, optional: bool = False) -> Any:
+    """A status the host knows (`HOST_STATUSES`), else the whole file is refused."""
+    status = f.text(key, optional=optional)
+    if status is not None and status not in HOST_STATUSES:
+        known = " or ".join(HOST_STATUSES)
+        raise f.fail(key, f"of {whose} is {quoted(status)}, not a status the host knows ({known})")
+    return status
+
+
+def _revision(data: object, path: str, whose: str) -> ExportedRevision:
     f = _Fields(data, path)
     detail = f.data.get("detail") or {}
     if not isinstance(detail, dict):
@@ -184,10 +222,18 @@ def _revision(data: object, path: str) -> ExportedRevision:
         candidate_ids=f.ids("candidate_ids"),
         previous_content=f.text("previous_content", optional=True),
         new_content=f.text("new_content", optional=True),
-        previous_status=f.text("previous_status", optional=True),
-        new_status=f.text("new_status", optional=True),
+        previous_status=_status(f, "previous_status", whose, optional=True),
+        new_status=_status(f, "new_status", whose, optional=True),
         detail=detail,
     )
+
+
+def _history(f: _Fields, whose: str) -> tuple[ExportedRevision, ...]:
+    """The memory's revisions, each detail as the import keeps it (`app.transfer.imported_detail`)."""
+    items = f.items("revisions", optional=True) or []
+    read = [_revision(item, f"{f.path}.revisions[{n}]", whose) for n, item in enumerate(items)]
+    ids = {revision.id for revision in read}
+    return tuple(replace(r, detail=kept_detail(r.detail, r.kind, ids)) for r in read)
 
 
 def _provenance(f: _Fields) -> tuple[Mapping[str, Any], ...] | None:
@@ -201,32 +247,17 @@ def _provenance(f: _Fields) -> tuple[Mapping[str, Any], ...] | None:
     return tuple(entries)
 
 
-def _quoted(text: str, limit: int = 40) -> str:
-    """A text of the file in a message: quoted, cut, every character past ASCII and every control as an
-    escape (a bidi override or a terminal's ESC cannot reach the person's screen)."""
-    return json.dumps(text[:limit]) + ("…" if len(text) > limit else "")
-
-
-def _status(f: _Fields, memory_id: int) -> str:
-    status: str = f.text("status")
-    if status not in HOST_STATUSES:
-        known = " or ".join(HOST_STATUSES)
-        raise f.fail(
-            "status", f"of memory #{memory_id} is {_quoted(status)}, not a status the host knows ({known})"
-        )
-    return status
-
-
 def _memory(data: object, path: str, allow_hidden: bool) -> ExportedMemory:
     f = _Fields(data, path)
     sources = f.items("sources", optional=True) or []
     if not all(isinstance(source, str) for source in sources):
         raise f.fail("sources", "holds something other than text")
     memory_id = f.integer("id")
+    whose = f"memory #{memory_id}"
     memory = ExportedMemory(
         id=memory_id,
         content=f.text("content"),
-        status=_status(f, memory_id),
+        status=_status(f, "status", whose),
         promoted_at=f.time("promoted_at"),
         created_at=f.time("created_at"),
         updated_at=f.time("updated_at"),
@@ -235,12 +266,9 @@ def _memory(data: object, path: str, allow_hidden: bool) -> ExportedMemory:
         provenance=_provenance(f),
         sources=tuple(sources),
         expires_at=f.time("expires_at", optional=True),
-        revisions=tuple(
-            _revision(item, f"{path}.revisions[{number}]")
-            for number, item in enumerate(f.items("revisions", optional=True) or [])
-        ),
+        revisions=_history(f, whose),
     )
-    problem = _texts_problem(memory, allow_hidden)
+    problem = _problem(memory, allow_hidden)
     if problem is None:
         return memory
     return replace(memory, problem=problem)

@@ -63,6 +63,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         "archive": lambda db, work, n: [_call("headless.measure_evidence", "archive_pass", db, work, n)],
         "runs": lambda db, work, n: [_call("headless.measure_evidence", "runs_list", db, work, n)],
         "digest": lambda db, work, n: [_call("headless.measure_digest", "digest", db, work, n)],
+        "tidy": lambda db, work, n: [_call("headless.measure_tidy", "tidy", db, work, n)],
         "postgres": lambda db, work, n: list(_call("headless.measure_postgres", "store_rows", db, work, n)),  # type: ignore[call-overload]
         "hub": lambda db, work, n: list(_call("headless.measure_hub", "hub_rows", db, work, n)),  # type: ignore[call-overload]
         "hub-window": lambda db, work, n: list(
@@ -72,6 +73,7 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
             _call("window.measure_process", "peak_memory", db, work, max(1, n // 3))
         ],
         "start": lambda db, work, n: list(_call("window.measure_process", "start_to_paint", db, work, n)),  # type: ignore[call-overload]
+        "sight": lambda db, work, n: list(_call("window.measure_sight", "first_sight", db, work, n)),  # type: ignore[call-overload]
         "blame": lambda db, work, n: [_call("headless.measure_history", "blame", db, work, n)],
         "asof": lambda db, work, n: list(_call("headless.measure_history", "profile_as_of", db, work, n)),  # type: ignore[call-overload]
     }

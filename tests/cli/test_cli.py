@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR, build_host_db, host_sql, profile_version, query
 
 from app.cli import main
+from tests.support.hostdb import HOUR, build_host_db, host_sql, profile_version, query
 
 REVIEW_TIME = "2026-10-21T03:13:32Z"
 

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import profile_version, query
-from review_helpers import snapshot
 
 from app.cli import main
+from tests.review.review_helpers import snapshot
+from tests.support.hostdb import profile_version, query
 
 
 def run(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> tuple[int, str, str]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostdb import query
 
 from app.cli import main
 from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE
 from app.core.trust import MAX_SOURCE_CHARS
+from tests.support.hostdb import query
 
 LONG_SOURCE = "session:" + "x" * 60_000  # past SQLite's 50,000-byte limit for a LIKE pattern
 

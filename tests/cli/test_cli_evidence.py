@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import host_sql
-from pg_host import HostDb
-from review_helpers import seed_verdict, write_json
-from runs_helpers import add_dream_run
 
 from app.cli import main
 from app.core.models.evidence import NOT_ARCHIVED
+from tests.review.review_helpers import seed_verdict, write_json
+from tests.support.hostdb import host_sql
+from tests.support.pg_host import HostDb
+from tests.support.runs_helpers import add_dream_run
 
 REVIEW_TIME = "2026-10-21T03:13:32Z"
 WORDS_141 = "Prefers pnpm over npm for every JavaScript project"
@@ -115,3 +115,22 @@ def test_malformed_dream_runs_are_listed_as_unreadable(
     assert code == 0 and out.count("unreadable run") == 2 and "malformed" in out
     code, out, _ = run(capsys, "--db", str(host_db), "runs", "show", "host:2")
     assert code == 0 and "no changes recorded" in out
+
+
+def test_runs_show_json_names_the_consumed_candidates_and_the_undo(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_id = applied(db, tmp_path, capsys)
+    code, out, _ = run(capsys, "--db", db, "runs", "show", run_id, "--json")
+    shown = json.loads(out)
+    assert code == 0 and shown["consumed"] == 4  # the count stays, beside which ones
+    assert shown["consumed_candidate_ids"] == [141, 143, 145, 146] and shown["undone_at"] is None
+    code, out, _ = run(capsys, "--db", db, "show", "5", "--json")
+    assert 141 in json.loads(out)["source_candidate_ids"]
+    assert run(capsys, "--db", db, "runs", "undo", run_id)[0] == 0
+    code, out, _ = run(capsys, "--db", db, "show", "5", "--json")
+    assert json.loads(out)["source_candidate_ids"] == [46, 47, 48]  # the undone run's are no longer cited
+    code, out, _ = run(capsys, "--db", db, "runs")
+    assert f"consumed 4 · undone {REVIEW_TIME.replace('T', ' ').replace('Z', ' UTC')}" in out
+    code, out, _ = run(capsys, "--db", db, "runs", "--json")
+    assert json.loads(out)[0]["undone_at"] is not None

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from console import dashboard
-from hostdb import query
+from tests.support.console import dashboard
+from tests.support.hostdb import query
 
 NOW = {"MEMORY_DASHBOARD_NOW": "2026-10-21T03:13:32Z"}
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import host_sql, profile_version, query
 
 from app.cli import main
+from tests.support.hostdb import host_sql, profile_version, query
 
 
 def run(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> tuple[int, str, str]:

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from console import CHECKOUT, dashboard
 
+from tests.support.console import CHECKOUT, dashboard
 from ui.runtime.display import (
     PACKAGES,
     display_problem,

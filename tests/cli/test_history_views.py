@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR
-from pg_host import HostDb
 
 from app.cli import main
 from app.core.clock import ManualClock, format_instant, parse_instant
 from app.store import MemoryStore
+from tests.support.hostdb import HOUR
+from tests.support.pg_host import HostDb
 
 FIRST_LOOK = "2026-10-21T03:13:32Z"
 EDIT = parse_instant(FIRST_LOOK) + HOUR

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from console import CHECKOUT, dashboard
+
+from tests.support.console import CHECKOUT, dashboard
 
 VENV = Path(sys.executable).parent.parent
 

@@ -7,9 +7,8 @@ import argparse
 import re
 from collections.abc import Iterator
 
-from console import CHECKOUT, dashboard
-
 from app.cli import build_parser
+from tests.support.console import CHECKOUT, dashboard
 from ui.cli_hooks import HOOKS
 
 README = CHECKOUT / "README.md"

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db
 
 from app.cli.safe_output import check_output, replacing, write_bytes
 from app.store import InvalidInputError
+from tests.support.hostdb import build_host_db
 
 posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes, symbolic links and FIFOs")
 

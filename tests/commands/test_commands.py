@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import host_sql, profile_version, query
 from sqlalchemy import event
 
 from app.commands import log, runner
@@ -24,6 +22,8 @@ from app.core.models import MemoryStatus
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import host_sql, profile_version, query
 
 LATER = REVIEW_TIME + 86_400_000
 

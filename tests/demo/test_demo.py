@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import query
-
 from app.core.clock import ManualClock
 from app.core.provenance import host_can_read
 from app.demo import build
 from app.demo.build import build_demo_store, ensure_demo_store
 from app.store import MemoryStore
+from tests.support.hostdb import query
 
 NOW = 1_800_000_000_000
 
@@ -66,3 +65,20 @@ def test_the_full_demo_is_built_through_the_stores_public_writers(tmp_path: Path
     assert (
         "app.store.write" not in source and ".write()" not in source
     )  # no private writer, no raw transaction
+
+
+def test_every_run_the_demos_histories_name_is_a_listed_run(tmp_path: Path) -> None:
+    path = build_demo_store(tmp_path / "demo.db", count=60, now=NOW)
+    store = MemoryStore.open(path, clock=ManualClock(NOW))
+    try:
+        revisions = [r for m in store.list_memories() for r in store.history(m.id)]
+        named = {r.run_id for r in revisions if r.run_id is not None}
+        runs = {run.run_id: run for run in store.runs()}
+        assert named and named <= set(runs)  # each opens in the Runs window
+        for run_id in named:
+            detail = store.run(run_id)
+            assert detail.changes and detail.run.holder == build.DEMO_REVIEWER
+            counted = (detail.run.promoted or 0) + (detail.run.rewrote or 0)
+            assert counted == len(detail.changes)  # what it says it did is what its revisions show
+    finally:
+        store.close()

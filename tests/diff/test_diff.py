@@ -10,122 +10,24 @@ from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from app.core.screening import classify
-from app.diff.engine import LONG_TOKEN
-from app.diff.match import common_prefix_length, common_suffix_length, opcodes
 from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
 from app.diff.style import LIGHT_COLORS, StyledText, styled_line
-from app.diff.text_diff import TOKEN, DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
-
-# Words, blanks, newlines, punctuation, and the unicode that trips diffs up: combining marks, CJK,
-# emoji with a joiner, hidden and bidi-control characters, other line separators.
-_PIECES = [
-    "pnpm",
-    "npm",
-    "prefers",
-    "code",
-    "first",
-    "the",
-    "a",
-    "é",
-    "e\u0301",
-    "日本語",
-    "👩\u200d💻",
-    "x_y",
-    "42",
-    " ",
-    "  ",
-    "\t",
-    "\n",
-    "\r\n",
-    "\n\n",
-    ".",
-    ",",
-    ";",
-    "!",
-    "`",
-    "<",
-    "&",
-    "\u202e",
-    "\u200b",
-    "\u2028",
-    "\U000e0041",
-    "\u00a0",
-]
-texts = st.one_of(
-    st.text(max_size=60),
-    st.lists(st.sampled_from(_PIECES), max_size=80).map("".join),
-)
-
-
-@st.composite
-def edited_pairs(draw: st.DrawFn) -> tuple[str, str]:
-    """An old text and a new one made from it by a few token edits: the shape real revisions have."""
-    tokens = draw(st.lists(st.sampled_from(_PIECES + ["alpha", "beta", "gamma", "delta"] * 3), max_size=300))
-    new_tokens = list(tokens)
-    for _ in range(draw(st.integers(0, 6))):
-        position = draw(st.integers(0, len(new_tokens)))
-        action = draw(st.sampled_from(["insert", "delete", "replace"]))
-        piece = draw(st.sampled_from(_PIECES))
-        if action == "insert" or not new_tokens:
-            new_tokens.insert(position, piece)
-        elif action == "delete":
-            del new_tokens[min(position, len(new_tokens) - 1)]
-        else:
-            new_tokens[min(position, len(new_tokens) - 1)] = piece
-    return "".join(tokens), "".join(new_tokens)
-
-
-def _old_side(ops: list[DiffOp]) -> str:
-    return "".join(op.text for op in ops if op.kind != "insert")
-
-
-def _new_side(ops: list[DiffOp]) -> str:
-    return "".join(op.text for op in ops if op.kind != "delete")
-
-
-def _token_boundaries(text: str) -> set[int]:
-    """Where ops may start or end: between tokens, and anywhere inside a token too long to be a word."""
-    found = {0, len(text)}
-    for match in TOKEN.finditer(text):
-        found.add(match.end())
-        if match.end() - match.start() > LONG_TOKEN:
-            found.update(range(match.start(), match.end()))
-    return found
-
-
-def _assert_well_formed(old: str, new: str, ops: list[DiffOp]) -> None:
-    assert _old_side(ops) == old
-    assert _new_side(ops) == new
-    assert all(op.text for op in ops), "no empty op"
-    assert all(op.kind in ("equal", "insert", "delete") for op in ops)
-    for before, after in itertools.pairwise(ops):
-        assert before.kind != after.kind, "adjacent ops of one kind are merged"
-        assert (before.kind, after.kind) != ("insert", "delete"), "a delete comes before its insert"
-    # Every op starts and ends on a token boundary of both texts: no word is ever cut in two.
-    old_boundaries, new_boundaries = _token_boundaries(old), _token_boundaries(new)
-    old_at = new_at = 0
-    for op in ops:
-        if op.kind != "insert":
-            old_at += len(op.text)
-            assert old_at in old_boundaries
-        if op.kind != "delete":
-            new_at += len(op.text)
-            assert new_at in new_boundaries
+from app.diff.text_diff import DiffOp, DiffStats, SideBySideRow, diff_stats, side_by_side, word_diff
+from tests.diff.diff_cases import assert_well_formed, edited_pairs, texts
 
 
 @given(texts, texts)
 def test_ops_rebuild_both_texts_from_unrelated_texts(old: str, new: str) -> None:
-    _assert_well_formed(old, new, word_diff(old, new))
+    assert_well_formed(old, new, word_diff(old, new))
 
 
 @given(edited_pairs())
 @settings(max_examples=300)
 def test_ops_rebuild_both_texts_from_edited_texts(pair: tuple[str, str]) -> None:
     old, new = pair
-    _assert_well_formed(old, new, word_diff(old, new))
+    assert_well_formed(old, new, word_diff(old, new))
 
 
 @given(texts)
@@ -170,7 +72,7 @@ def test_a_rewritten_sentence_is_not_confetti() -> None:
     old = "Keep it short. The user likes the shell and the editor to match. Thanks."
     new = "Keep it short. Always answer with the code first, then a short explanation. Thanks."
     ops = word_diff(old, new)
-    _assert_well_formed(old, new, ops)
+    assert_well_formed(old, new, ops)
     assert [op.kind for op in ops] == ["equal", "delete", "insert", "equal"]
 
 
@@ -280,7 +182,7 @@ def test_sparse_substitutions_in_64_kib_are_each_found_exactly() -> None:
     old = _memory(rng)
     new, substituted = _substitute(rng, old, 0.01)
     ops = word_diff(old, new)
-    _assert_well_formed(old, new, ops)
+    assert_well_formed(old, new, ops)
     assert diff_stats(ops) == DiffStats(substituted, substituted)
 
 
@@ -289,7 +191,7 @@ def test_one_long_line_of_64_kib_with_scattered_edits() -> None:
     old = _memory(rng).replace("\n", " ")
     new, substituted = _substitute(rng, old, 0.05)
     ops = word_diff(old, new)
-    _assert_well_formed(old, new, ops)
+    assert_well_formed(old, new, ops)
     stats = diff_stats(ops)
     # Dense stretches may be shown as a whole delete + insert, but most edits stay word-sized.
     assert substituted <= stats.words_inserted <= 2 * substituted
@@ -298,7 +200,7 @@ def test_one_long_line_of_64_kib_with_scattered_edits() -> None:
 def test_completely_different_64_kib_texts() -> None:
     old, new = _memory(random.Random(7)), _memory(random.Random(8))
     ops = word_diff(old, new)
-    _assert_well_formed(old, new, ops)
+    assert_well_formed(old, new, ops)
     rows = side_by_side(old, new)
     assert "".join(op.text for row in rows for op in row.left_ops) == old
 
@@ -307,7 +209,7 @@ def test_every_line_edited_in_64_kib() -> None:
     old = _memory(random.Random(9))
     new = "\n".join(line + " more" for line in old.split("\n"))
     ops = word_diff(old, new)
-    _assert_well_formed(old, new, ops)
+    assert_well_formed(old, new, ops)
     assert diff_stats(ops) == DiffStats(old.count("\n") + 1, 0)
 
 
@@ -316,7 +218,7 @@ def test_64_kib_without_any_blank_or_newline() -> None:
     old = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(64 * 1024))
     new = old[:1000] + "!" + old[1001:]
     ops = word_diff(old, new)
-    _assert_well_formed(old, new, ops)
+    assert_well_formed(old, new, ops)
     # A token this long is no word: it is cut where the texts part, so the change shows as the "!".
     assert ops == [
         DiffOp("equal", old[:1000]),
@@ -328,9 +230,9 @@ def test_64_kib_without_any_blank_or_newline() -> None:
 
 def test_repeated_and_blank_lines() -> None:
     old, new = "same line\n" * 6000, "same line\n" * 3000 + "other\n"
-    _assert_well_formed(old, new, word_diff(old, new))
+    assert_well_formed(old, new, word_diff(old, new))
     old, new = "\n" * 20000, _memory(random.Random(11))
-    _assert_well_formed(old, new, word_diff(old, new))
+    assert_well_formed(old, new, word_diff(old, new))
 
 
 # How rows read on screen (`app.diff.style`)
@@ -363,11 +265,24 @@ def test_shown_text_holds_no_hidden_character_and_no_line_break(old: str, new: s
 
 def test_markup_is_plain_text_and_hidden_characters_are_highlighted_markers() -> None:
     styled = styled_line(word_diff("pay <b>alice</b>", "pay \u202eecila\u200b"))
-    assert styled.text == "pay <b>alice</b>⟦U+202E⟧ecila⟦U+200B⟧"
+    assert styled.text == "pay <b>alice</b> ⟦U+202E⟧ecila⟦U+200B⟧"  # the deleted and inserted kept apart
     hidden = [styled.text[start:end] for start, end, kind in styled.spans if kind == "hidden"]
     assert hidden == ["⟦U+202E⟧", "⟦U+200B⟧"]
     inserted = [styled.text[start:end] for start, end, kind in styled.spans if kind == "insert"]
     assert inserted == ["⟦U+202E⟧ecila⟦U+200B⟧"]  # a marker stays inside its change
+
+
+def test_inline_a_deleted_word_and_the_word_inserted_for_it_never_run_together() -> None:
+    lines = _inline(DiffStream("Always follow\nthe guide", "Always Prefers\nthe guide", False).rest())
+    shown = styled_line(lines[0].ops)
+    assert shown.text == "Always follow Prefers"
+    assert [(kind, shown.text[start:end]) for start, end, kind in shown.spans] == [
+        ("delete", "follow"),
+        ("insert", "Prefers"),
+    ]  # the separator is neither: it is no part of either text
+    apart = [DiffOp("delete", "npm "), DiffOp("insert", "pnpm")]
+    assert styled_line(apart).text == "npm pnpm"  # a space already there is not doubled
+    assert styled_line([DiffOp("delete", "npm\n"), DiffOp("insert", "pnpm")]).text == "npm↵pnpm"
 
 
 def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_break() -> None:
@@ -377,7 +292,7 @@ def test_control_characters_are_made_visible_but_a_crlf_line_break_is_just_a_bre
 def test_a_changed_line_break_shows_as_an_arrow_in_its_change() -> None:
     lines = _inline(DiffStream("I prefer pnpm\n", "I prefer npm\nnow\n", side_by_side=False).rest())
     shown = [styled_line(line.ops) for line in lines]
-    assert [line.text for line in shown] == ["I prefer pnpmnpm", "now↵"]
+    assert [line.text for line in shown] == ["I prefer pnpm npm", "now↵"]
     assert [(kind, shown[0].text[start:end]) for start, end, kind in shown[0].spans] == [
         ("delete", "pnpm"),
         ("insert", "npm"),
@@ -401,51 +316,3 @@ def test_colors_must_be_hex() -> None:
     with pytest.raises(ValueError, match="inserted_text"):
         replace(LIGHT_COLORS, inserted_text="red; background: url(http://x)")
     assert replace(LIGHT_COLORS, inserted_text="#abc").inserted_text == "#abc"
-
-
-def _lcs_length(old: list[str], new: list[str]) -> int:
-    row = [0] * (len(new) + 1)
-    for item in old:
-        previous_diagonal = 0
-        for j, other in enumerate(new, 1):
-            previous_diagonal, row[j] = (
-                row[j],
-                (previous_diagonal + 1 if item == other else max(row[j], row[j - 1])),
-            )
-    return row[-1]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from("abcd"), max_size=30), st.lists(st.sampled_from("abcd"), max_size=30))
-def test_matcher_blocks_cover_both_sides_and_keep_a_longest_common_subsequence(
-    old: list[str], new: list[str]
-) -> None:
-    blocks = opcodes(old, new)
-    i = j = 0
-    for number, (tag, i1, i2, j1, j2) in enumerate(blocks):
-        assert (i1, j1) == (i, j)  # contiguous, in order
-        assert tag in ("equal", "delete", "insert", "replace")
-        if tag == "equal":
-            assert old[i1:i2] == new[j1:j2]
-        else:  # changes come merged: never two change blocks in a row
-            assert number == 0 or blocks[number - 1][0] == "equal"
-            assert (tag == "delete") == (j1 == j2) and (tag == "insert") == (i1 == i2)
-        i, j = i2, j2
-    assert (i, j) == (len(old), len(new))
-    assert sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal") == _lcs_length(old, new)
-
-
-@settings(max_examples=300, deadline=None)
-@given(texts, texts, st.integers(-2, 40))
-def test_common_start_and_end_lengths_are_those_of_a_character_by_character_walk(
-    old: str, new: str, limit: int
-) -> None:
-    start = 0
-    while start < min(len(old), len(new)) and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < min(len(old), len(new), limit) and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
-        end += 1
-    assert common_prefix_length(old, new) == start
-    assert common_prefix_length(old + "x" * 70_000, old + "y") == len(old)  # long texts, in C++
-    assert common_suffix_length(old, new, limit) == end

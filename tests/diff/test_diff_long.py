@@ -8,10 +8,8 @@ The work is counted (`diff_work`), not timed: speed is measured by `make bench`.
 from __future__ import annotations
 
 import pytest
-from diff_work import count_diff_work
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_diff import _assert_well_formed, edited_pairs
 
 from app.diff import engine as diff_engine
 from app.diff import match as diff_match
@@ -21,6 +19,8 @@ from app.diff.match import opcodes
 from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow
 from app.diff.style import styled_line
 from app.diff.text_diff import DiffOp, word_diff
+from tests.diff.diff_cases import assert_well_formed, edited_pairs
+from tests.support.diff_work import count_diff_work
 
 MIB = 1024 * 1024
 # Finding the common ends walks back to a token boundary at most `LONG_TOKEN` characters, in both texts,
@@ -100,7 +100,7 @@ def test_line_level_inline_rows_with_their_folds_join_to_the_diff(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(diff_engine, "WORD_LEVEL_MAX_TOTAL", -1)  # every diff line by line
         ops = word_diff(old, new)
-        _assert_well_formed(old, new, ops)
+        assert_well_formed(old, new, ops)
         stream = DiffStream(old, new, side_by_side=False, context=context)
         rows = stream.rest()
     assert stream.done and stream.line_level

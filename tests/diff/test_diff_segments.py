@@ -8,13 +8,13 @@ from collections.abc import Hashable, Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_diff import edited_pairs, texts
 
 from app.diff import engine as diff_engine
 from app.diff import match
 from app.diff.engine import SEGMENT_CHARS, _raw_ops, diff_segments, raw_diff
 from app.diff.tidy import normalized, tidy
 from tests.bench.bench_diff import SEED, cases
+from tests.diff.diff_cases import edited_pairs, texts
 
 
 def _whole(old: str, new: str) -> list[tuple[str, str]]:

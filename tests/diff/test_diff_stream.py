@@ -6,11 +6,11 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_diff import edited_pairs
 
 from app.diff.stream import DiffStream, Fold, InlineLine, ViewRow, screen_lines
 from app.diff.text_diff import SideBySideRow, diff_stats, side_by_side, word_diff
 from tests.bench.bench_diff import SEED, cases
+from tests.diff.diff_cases import edited_pairs
 
 
 def _unfolded(rows: list[ViewRow]) -> list[SideBySideRow]:

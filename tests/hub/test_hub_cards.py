@@ -7,17 +7,17 @@ from __future__ import annotations
 from contextlib import closing
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import host_sql
-from hub_host import host_file, open_store, publish_file
-from hub_machines import EDIT, FIRST_ID, publish_machines
 
 from app.core.errors import DatabaseOpenError
 from app.hub.browse import HubBrowser, is_hub_url
 from app.hub.cards import HubCard, MachineCopy, group_cards, link_of_detail, link_of_provenance
 from app.hub.pull import pull
 from app.hub.requests import queue_dismiss
+from tests.support import hub_host
+from tests.support.hostdb import host_sql
+from tests.support.hub_host import host_file, open_store, publish_file
+from tests.support.hub_machines import EDIT, FIRST_ID, publish_machines
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher

@@ -16,15 +16,15 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-import hub_host
 import psycopg
 import pytest
-from hostdb import host_sql, query
-from hub_host import NOW, host_file, hub_query, hub_tables, publish_file
-from pg_host import libpq_conninfo
 
 from app.cli import main
 from app.core.hub_layout import SCHEMA
+from tests.support import hub_host
+from tests.support.hostdb import host_sql, query
+from tests.support.hub_host import NOW, host_file, hub_query, hub_tables, publish_file
+from tests.support.pg_host import libpq_conninfo
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
@@ -153,8 +153,8 @@ def test_hub_status_counts_the_evidence(
 BATCH = 50
 CHILD = """
 import sys
-sys.path[:0] = [sys.argv[3], sys.argv[3] + "/tests/support"]
-from hub_host import publish_file
+sys.path[:0] = [sys.argv[3]]
+from tests.support.hub_host import publish_file
 from pathlib import Path
 publish_file(Path(sys.argv[1]), sys.argv[2], "box", batch={batch})
 """

@@ -10,16 +10,16 @@ import sys
 import time
 from pathlib import Path
 
-import hub_host
-from hub_host import host_file, hub_query, local_memories, machine_memories, publish_file
+from tests.support import hub_host
+from tests.support.hub_host import host_file, hub_query, local_memories, machine_memories, publish_file
 
 ROOT = Path(__file__).resolve().parents[2]
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 BATCH = 50
 CHILD = """
 import sys
-sys.path[:0] = [sys.argv[3], sys.argv[3] + "/tests/support"]
-from hub_host import publish_file
+sys.path[:0] = [sys.argv[3]]
+from tests.support.hub_host import publish_file
 from pathlib import Path
 publish_file(Path(sys.argv[1]), sys.argv[2], "box", batch={batch})
 """

@@ -11,16 +11,16 @@ import json
 import sys
 from pathlib import Path
 
-import hub_host
 import pytest
-from hub_host import SECRET, host_file, pgpass
-from memory_keyring import MemoryKeyring, memory_keyring
 from sqlalchemy import make_url
 
 from app.cli import main
 from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.core.settings import load_settings, settings_path
 from app.hub.password import SERVICE, KeyringUnavailableError, keyring_state, keyring_user, store_password
+from tests.support import hub_host
+from tests.support.hub_host import SECRET, host_file, pgpass
+from tests.support.memory_keyring import MemoryKeyring, memory_keyring
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 password_server = hub_host.password_server  # a cluster whose role logs in with a password only

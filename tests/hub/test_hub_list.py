@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import hub_host
 import pytest
-from hub_machines import EDIT, FIRST_ID, MACHINES, publish_machines
 
 from app.cli import main
 from app.hub.requests import queue_dismiss
+from tests.support import hub_host
+from tests.support.hub_machines import EDIT, FIRST_ID, MACHINES, publish_machines
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
@@ -93,9 +93,6 @@ class WindowHooks:
         pass
 
     def open_window(self, args: Any, store: Any) -> int:
-        raise AssertionError("no main window here")
-
-    def launch_window(self, args: Any) -> int:
         raise AssertionError("no main window here")
 
     def open_hub(self, args: Any, url: str) -> int:

@@ -7,16 +7,16 @@ from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import host_sql
-from hub_host import NOW, host_file, hub_query, machine_memories, publish_file
-from pg_host import drop_database, fresh_database, seed_postgres
 
 from app.core.clock import ManualClock
 from app.hub.publish import publish
 from app.store import MemoryStore
 from app.store.read.host_cells import TIME_MAX, TIME_MIN
+from tests.support import hub_host
+from tests.support.hostdb import host_sql
+from tests.support.hub_host import NOW, host_file, hub_query, machine_memories, publish_file
+from tests.support.pg_host import drop_database, fresh_database, seed_postgres
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher

@@ -7,10 +7,13 @@ import threading
 from contextlib import closing
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import has_table, host_dump, host_sql
-from hub_host import (
+
+from app.cli import main
+from app.core.errors import EXIT_UNUSABLE_DATABASE
+from tests.support import hub_host
+from tests.support.hostdb import has_table, host_dump, host_sql
+from tests.support.hub_host import (
     NOW,
     host_file,
     hub_query,
@@ -21,9 +24,6 @@ from hub_host import (
     open_store,
     publish_file,
 )
-
-from app.cli import main
-from app.core.errors import EXIT_UNUSABLE_DATABASE
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
@@ -126,7 +126,7 @@ def test_four_machines_publishing_at_once_leave_every_row_once(hub_db: str, tmp_
 def test_a_hub_that_is_down_is_a_message_and_the_local_file_is_untouched(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from hostdb import build_host_db
+    from tests.support.hostdb import build_host_db
 
     fresh = build_host_db(tmp_path / "fresh.db")  # never opened by the dashboard: no tables of ours
     dump = host_dump(fresh)

@@ -1,5 +1,7 @@
 """ "Copy to this machine" (`hub pull`): another machine's memory, published to the hub, promoted here
-with provenance origin `sync` naming the source machine; the other machine and the hub are untouched."""
+with provenance origin `sync` naming the source machine; the other machine and the hub are untouched.
+What a hostile row holds (hidden characters, line separators, ids the host cannot hold, items that are
+not ids, more ids than a memory rests on) is refused and named, never copied or dropped unsaid."""
 
 from __future__ import annotations
 
@@ -8,17 +10,27 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import host_sql, profile_version, query
-from hub_host import host_file, hub_sql, hub_tables, local_memories, open_store, opener, publish_file
 
 from app.cli import main
 from app.core.errors import InvalidInputError
 from app.core.provenance import host_can_read_entry
+from app.hub.incoming import MAX_CANDIDATE_IDS
 from app.hub.pull import pull
 from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict
+from tests.support import hub_host
+from tests.support.hostdb import host_sql, profile_version, query
+from tests.support.hub_host import (
+    host_file,
+    hub_query,
+    hub_sql,
+    hub_tables,
+    local_memories,
+    open_store,
+    opener,
+    publish_file,
+)
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
@@ -181,3 +193,40 @@ def test_a_name_or_id_from_a_hostile_row_is_refused_before_the_copy(hub_db: str,
     assert "the memory's id: -5 is not an id" in refused.value.message
     assert "lap⟦U+202E⟧top" in refused.value.message  # named with its hidden character shown
     assert local_memories(desktop) == before
+
+
+ODD_ROWS = {
+    "content": {
+        "Line one\u2028line two": "the content: holds a line or paragraph separator (U+2028) at character 9",
+        "Para one\u2029para two": "the content: holds a line or paragraph separator (U+2029) at character 9",
+    },
+    "source_candidate_ids": {
+        "[46, 5.0, 1e30]": "source_candidate_ids[2]: is not an id",
+        '[46, "47"]': "source_candidate_ids[1]: is not an id",
+        "{}": "source_candidate_ids: is not a JSON array of ids",
+        json.dumps(list(range(1, MAX_CANDIDATE_IDS + 2))): (
+            f"source_candidate_ids: holds {MAX_CANDIDATE_IDS + 1:,} items; a memory rests on at most"
+        ),
+    },
+}
+
+
+def test_separators_odd_ids_and_too_many_ids_are_refused_never_dropped_unsaid(
+    hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    laptop, desktop = host_file(tmp_path / "laptop.db"), host_file(tmp_path / "desktop.db")
+    publish_file(laptop, hub_db, "laptop")
+    hub_sql(hub_db, "UPDATE hub_memories SET content = 'Only on the laptop' WHERE memory_id = 5")
+    before = local_memories(desktop)
+    pull = ["--db", str(desktop), "hub", "pull", "laptop", "5", "--to", hub_db]
+    for column, values in ODD_ROWS.items():
+        kept = hub_query(hub_db, f"SELECT {column} FROM hub_memories WHERE memory_id = 5")[0][0]
+        for value, named in values.items():
+            hub_sql(hub_db, f"UPDATE hub_memories SET {column} = %s WHERE memory_id = 5", (value,))
+            assert main(pull) == 1, value[:40]
+            err = capsys.readouterr().err
+            assert "refused; nothing was copied" in err and named in err, value[:40]
+            assert local_memories(desktop) == before
+        hub_sql(hub_db, f"UPDATE hub_memories SET {column} = %s WHERE memory_id = 5", (kept,))
+    hub_sql(hub_db, "UPDATE hub_memories SET content = %s WHERE memory_id = 5", ("Line one\u2028line two",))
+    assert main([*pull, "--allow-hidden"]) == 0  # a separator is let in as hidden characters are

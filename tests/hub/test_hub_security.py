@@ -13,11 +13,19 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-import hub_host
 import psycopg
 import pytest
-from hostdb import build_host_db, has_table, host_dump, query
-from hub_host import (
+from sqlalchemy import make_url
+
+from app.cli import main
+from app.core.errors import EXIT_UNUSABLE_DATABASE
+from app.core.hub_layout import OWNER, SCHEMA
+from app.core.settings import load_settings
+from app.hub.connect import connect_hub
+from app.hub.schema.setup import setup_hub
+from tests.support import hub_host
+from tests.support.hostdb import build_host_db, has_table, host_dump, query
+from tests.support.hub_host import (
     SECRET,
     as_role,
     drop_role,
@@ -27,16 +35,8 @@ from hub_host import (
     pgpass,
     publish_file,
 )
-from hub_legacy import legacy_rows, make_legacy_hub
-from pg_host import libpq_conninfo
-from sqlalchemy import make_url
-
-from app.cli import main
-from app.core.errors import EXIT_UNUSABLE_DATABASE
-from app.core.hub_layout import OWNER, SCHEMA
-from app.core.settings import load_settings
-from app.hub.connect import connect_hub
-from app.hub.schema.setup import setup_hub
+from tests.support.hub_legacy import legacy_rows, make_legacy_hub
+from tests.support.pg_host import libpq_conninfo
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
 password_server = hub_host.password_server  # a cluster whose role logs in with a password only

@@ -6,7 +6,16 @@ from dataclasses import replace
 
 from app.core.models import Memory
 from app.core.provenance import ProvenanceEntry
-from app.present.card import candidate_summary, card_meta, expiry_badge, origin_counts, timestamps_tooltip
+from app.present.card import (
+    accessible_description,
+    candidate_summary,
+    card_meta,
+    expiry_badge,
+    origin_counts,
+    shown_source,
+    sources_line,
+    timestamps_tooltip,
+)
 
 DAY = 86_400_000
 HOUR = 3_600_000
@@ -80,3 +89,22 @@ def test_expiry_badge() -> None:
 def test_tooltip_has_absolute_times() -> None:
     text = timestamps_tooltip(memory(expires_at=NOW + DAY))
     assert "promoted 2026-" in text and "updated 2026-10-21" in text and "expires 2026-10-22" in text
+
+
+def test_a_source_never_shows_as_a_dangling_label() -> None:
+    assert shown_source("unknown:") == "provenance unknown"
+    assert shown_source("session:") == "session (no id)"  # a provenance entry with an empty session id
+    assert shown_source("session: \t") == "session (no id)"
+    assert (
+        shown_source("session:ses_a1") == "session:ses_a1"
+        and shown_source("user:dashboard") == "user:dashboard"
+    )
+    assert shown_source("session:ses\u202eevil") == "session:ses⟦U+202E⟧evil"
+    assert sources_line(("session:ses_a1", "unknown:")) == "session:ses_a1, provenance unknown"
+    assert (
+        sources_line(tuple(f"session:s{i}" for i in range(6)))
+        == "session:s0, session:s1, session:s2, session:s3 +2 more"
+    )
+    assert sources_line(()) == "none recorded"
+    description = accessible_description(memory(sources=("unknown:",)))
+    assert "(sources: provenance unknown)" in description and "unknown:" not in description

@@ -6,8 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR, PROMOTED_5, SEED_PROVENANCE_5, host_sql, profile_version, query
-from review_helpers import lease_rows, memory_row, pending_ids, seed_verdict, snapshot, verdict
 
 from app.core.clock import ManualClock
 from app.core.provenance import host_can_read
@@ -16,6 +14,8 @@ from app.review.apply import ApplyResult, apply_verdict
 from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from tests.review.review_helpers import lease_rows, memory_row, pending_ids, seed_verdict, snapshot, verdict
+from tests.support.hostdb import HOUR, PROMOTED_5, SEED_PROVENANCE_5, host_sql, profile_version, query
 
 REVIEW_TIME = 1_792_552_412_000
 

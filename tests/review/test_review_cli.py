@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console import dashboard
-from hostdb import HOUR, query
-from review_helpers import hold_lease, seed_verdict, snapshot, verdict, write_json
 
 from app.core.provenance import host_can_read
 from app.core.settings import Settings, save_settings
+from tests.review.review_helpers import hold_lease, seed_verdict, snapshot, verdict, write_json
+from tests.support.console import dashboard
+from tests.support.hostdb import HOUR, query
 
 REVIEW_TIME = 1_792_552_412_000
 PYTHON = sys.executable

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import host_dump, profile_version, query
-from review_helpers import seed_verdict, snapshot, verdict, write_json
-from test_review_cli import cli, opened
 
 from app.review.verdict import parse_verdict
+from tests.review.review_helpers import seed_verdict, snapshot, verdict, write_json
+from tests.review.test_review_cli import cli, opened
+from tests.support.hostdb import host_dump, profile_version, query
 
 
 def apply_text(db: Path, tmp_path: Path, text: str) -> tuple[int, str]:

@@ -11,9 +11,9 @@ import textwrap
 import time
 from pathlib import Path
 
-from hostdb import query
-from review_helpers import seed_verdict, snapshot, write_json
-from test_review_cli import REVIEW_TIME, cli, opened
+from tests.review.review_helpers import seed_verdict, snapshot, write_json
+from tests.review.test_review_cli import REVIEW_TIME, cli, opened
+from tests.support.hostdb import query
 
 LEASE_MINUTES = 3  # past the lease's two minutes
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from console import dashboard
-from hostdb import query
-from review_helpers import seed_verdict, snapshot, verdict
+from tests.review.review_helpers import seed_verdict, snapshot, verdict
+from tests.support.console import dashboard
+from tests.support.hostdb import query
 
 REVIEW_TIME = "1792552412000"
 NOW = {"MEMORY_DASHBOARD_NOW": REVIEW_TIME}

@@ -9,13 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import host_sql
-from review_helpers import hold_lease, memory_row, pending_ids, snapshot
 
 from app.core.errors import LeaseHeldError
 from app.core.provenance import host_can_read
 from app.review.prompt import build_prompt, quote, session_label
 from app.store import MemoryStore, NotFoundError
+from tests.review.review_helpers import hold_lease, memory_row, pending_ids, snapshot
+from tests.support.hostdb import host_sql
 
 NOW = 1_792_552_412_000
 

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hostdb import DAY, PROMOTED_5, SEED_PROVENANCE_5, build_host_db
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from review_helpers import add_candidates, copy_database, memory_row
 
 from app.core.clock import ManualClock
 from app.core.provenance import (
@@ -31,6 +29,8 @@ from app.core.provenance import (
 from app.review.apply import apply_verdict
 from app.review.verdict import Dismissal, Update, Verdict
 from app.store import MemoryStore
+from tests.review.review_helpers import add_candidates, copy_database, memory_row
+from tests.support.hostdb import DAY, PROMOTED_5, SEED_PROVENANCE_5, build_host_db
 
 REVIEW_TIME = 1_792_552_412_000
 ids_lists = st.lists(st.integers(min_value=1, max_value=60), max_size=12)

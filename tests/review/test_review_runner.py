@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-from review_helpers import seed_verdict
 
 from app.core.settings import Settings, SettingsError, load_settings, save_settings, settings_path
 from app.review.errors import ReviewCancelled, ReviewerError, VerdictError
@@ -23,6 +22,7 @@ from app.review.runner import (
     verdict_from_output,
 )
 from app.store import MemoryStore
+from tests.review.review_helpers import seed_verdict
 
 PYTHON = sys.executable
 

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import pytest
-from review_helpers import seed_verdict, verdict
 
 from app.core.text_input import MAX_CONTENT_BYTES
 from app.review.errors import VerdictError
@@ -18,6 +17,7 @@ from app.review.verdict import (
     Verdict,
     parse_verdict,
 )
+from tests.review.review_helpers import seed_verdict, verdict
 
 MEMORIES = {1, 3, 4, 5}
 PENDING = {141, 143, 145, 146, 151, 152}

@@ -10,10 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hostdb import build_host_db
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from review_helpers import snapshot
 
 from app.cli.commands.export import export_data
 from app.core.clock import ManualClock
@@ -21,6 +19,8 @@ from app.review.apply import apply_verdict
 from app.review.errors import VerdictError
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from tests.review.review_helpers import snapshot
+from tests.support.hostdb import build_host_db
 
 REVIEW_TIME = 1_792_552_412_000
 # Text with the characters that broke exports before: lone surrogates, non-characters, NUL, controls.

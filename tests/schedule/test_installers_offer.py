@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_packaging import PACKAGING, fake_unpacked_build
+
+from tests.test_packaging import PACKAGING, fake_unpacked_build
 
 
 def logging_executable(folder: Path, log: Path) -> None:

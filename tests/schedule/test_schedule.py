@@ -14,13 +14,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR, query
-from schedule_helpers import fake_systemctl, run, service_command, unit_values
 
 from app.core.clock import ManualClock
 from app.schedule import launchd, systemd, windows
 from app.schedule.job import sweep_job
 from app.store import MemoryStore
+from tests.support.hostdb import HOUR, query
+from tests.support.schedule_helpers import fake_systemctl, run, service_command, unit_values
 
 FIFTEEN_MIN = 15 * 60_000
 Capture = pytest.CaptureFixture[str]

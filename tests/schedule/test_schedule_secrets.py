@@ -16,19 +16,19 @@ import stat
 import subprocess
 from pathlib import Path
 
-import hub_host
 import psycopg
 import pytest
-from hub_host import SECRET
-from pg_cluster import SUPERUSER
-from pg_host import libpq_conninfo
-from schedule_helpers import fake_systemctl, run, service_command
 from sqlalchemy import make_url
 
 from app.core.errors import InvalidInputError
 from app.schedule import launchd, systemd, windows
 from app.schedule.job import sweep_job
 from app.schedule.password_file import job_database, passfile_line
+from tests.support import hub_host
+from tests.support.hub_host import SECRET
+from tests.support.pg_cluster import SUPERUSER
+from tests.support.pg_host import libpq_conninfo
+from tests.support.schedule_helpers import fake_systemctl, run, service_command
 
 password_server = hub_host.password_server  # a cluster whose role logs in with a password only
 FIFTEEN_MIN = 15 * 60_000

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db
-from pg_host import HostDb, PostgresHostDb, SqliteHostDb
 
 from app.cli.commands.export import export_data
 from app.commands import runner
@@ -27,6 +25,8 @@ from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import ExpiryRequiredError, MemoryFilter, MemoryStore, NotFoundError
 from app.transfer.export_format import parse_export
+from tests.support.hostdb import build_host_db
+from tests.support.pg_host import HostDb, PostgresHostDb, SqliteHostDb
 
 NOW = 1_800_000_000_000
 

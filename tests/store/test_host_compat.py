@@ -8,11 +8,10 @@ import re
 import sqlite3
 from pathlib import Path
 
-from console import CHECKOUT, dashboard
-from hostdb import DAY, T0, build_host_db, host_sql, memory_row, profile_version, query
-
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support.console import CHECKOUT, dashboard
+from tests.support.hostdb import DAY, T0, build_host_db, host_sql, memory_row, profile_version, query
 
 FIXTURE = Path("/work/shared/fixtures/context-db-schema.sql")
 NOW = {"MEMORY_DASHBOARD_NOW": "2026-10-21T03:13:32Z"}

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from hostdb import PROMOTED_5
-from pg_host import PostgresHostDb, libpq_conninfo, seed_postgres
 from sqlalchemy import BigInteger, Integer, create_engine, make_url
 
 from app.cli import main
@@ -27,6 +25,8 @@ from app.store.connect.server import WRITE_LOCK
 from app.store.schema.fence import fence_fingerprints
 from app.store.schema.migrate import HEAD_REVISION
 from app.store.schema.tables import HOST_TABLES, OWN_TABLES, host_metadata, own_metadata
+from tests.support.hostdb import PROMOTED_5
+from tests.support.pg_host import PostgresHostDb, libpq_conninfo, seed_postgres
 
 NOW = PROMOTED_5 + 30 * 86_400_000
 INSTANTS = {

@@ -14,9 +14,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from hostdb import PROMOTED_5, build_host_db
-from pg_cluster import server_bindir, start, stop
-from pg_host import libpq_conninfo
 from sqlalchemy import make_url
 
 from app.core.clock import ManualClock
@@ -24,6 +21,9 @@ from app.core.hub_layout import SCHEMA
 from app.hub.publish import PublishReport, publish
 from app.hub.schema.setup import setup_hub
 from app.store import MemoryStore
+from tests.support.hostdb import PROMOTED_5, build_host_db
+from tests.support.pg_cluster import server_bindir, start, stop
+from tests.support.pg_host import libpq_conninfo
 
 NOW = PROMOTED_5 + 30 * 86_400_000
 SECRET = "correct horse battery"

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-from pg_host import libpq_conninfo
+
+from tests.support.pg_host import libpq_conninfo
 
 _PUBLISHER = "publisher name NOT NULL DEFAULT current_user"
 VERSION_2 = (

@@ -9,7 +9,7 @@ Per machine, after `hostdb`'s five seeded memories (the same on every machine), 
 - n % 4 == 3: on one machine only (turn by turn).
 Every tenth memory of the last machine is dismissed.
 
-    python tests/support/hub_machines.py URL [MEMORIES]   # set up a hub, publish 3 machines of MEMORIES each
+    python -m tests.support.hub_machines URL [MEMORIES] # set up a hub, publish 3 machines of MEMORIES each
 
 (run as the server's administrator: `hub setup` first, then the publishes, as that role).
 """
@@ -24,11 +24,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, closing
 from pathlib import Path
 
-from hostdb import PROMOTED_5, build_host_db
-
 from app.demo.content import all_texts
 from app.hub.publish import publish
 from app.store import MemoryStore
+from tests.support.hostdb import PROMOTED_5, build_host_db
 
 MACHINES = ("laptop", "desktop", "devbox")
 FIRST_ID = 100

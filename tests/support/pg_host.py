@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import psycopg
-from hostdb import build_host_db, host_sql, profile_version, query
 from sqlalchemy import make_url
 
 from app.store.connect.server import host_schema_statements
 from app.store.schema.tables import HOST_TABLES
+from tests.support.hostdb import build_host_db, host_sql, profile_version, query
 
 _PROFILE_VERSION = "SELECT project_user_profile_version FROM project_state WHERE project_path='__global__'"
 _numbers = itertools.count(1)

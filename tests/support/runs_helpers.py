@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pg_host import HostDb, SqliteHostDb
+from tests.support.pg_host import HostDb, SqliteHostDb
 
 DREAM_RUNS = (
     "CREATE TABLE IF NOT EXISTS dream_runs (id INTEGER PRIMARY KEY AUTOINCREMENT, project_path TEXT NOT NULL,"

@@ -1,5 +1,6 @@
-"""A virtual X server for the tests that need a real window system (`tests/ui/xvfb`): `Xvfb` on a display
-number it picks itself (`-displayfd`: never one another server holds), no TCP.
+"""A virtual X server for the tests that need a real window system (`tests/ui/xvfb`): `Xvfb` on a free
+display number drawn at random from a high range (the lowest free one, :0, is what any other X server on
+the machine takes first, and two starting at once race for it), ready when it says so (`-displayfd`), no TCP.
 
     python tests/support/xvfb_display.py start      # start; prints "PID :N" (for a shell's trap)
     python tests/support/xvfb_display.py stop PID   # stop it
@@ -11,6 +12,7 @@ tests start one of their own when the `Xvfb` program exists, and fail with how t
 from __future__ import annotations
 
 import os
+import random
 import select
 import shutil
 import signal
@@ -21,6 +23,8 @@ import time
 DISPLAY_ENV = "MEMORY_DASHBOARD_TEST_DISPLAY"
 SCREEN = "1600x1000x24"
 START_TIMEOUT_S = 30
+DISPLAYS = range(100, 1000)  # drawn from at random
+TRIES = 8
 HOW_TO = (
     "The keyboard and focus tests run under a real X server. Install Xvfb (Debian/Ubuntu: `apt-get "
     "install xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 "
@@ -38,10 +42,22 @@ def start() -> tuple[int, str]:
     program = shutil.which("Xvfb")
     if program is None:
         raise NoDisplay(HOW_TO)
+    free = [n for n in DISPLAYS if not os.path.exists(f"/tmp/.X{n}-lock")]
+    exit_codes = []
+    for number in random.sample(free, min(TRIES, len(free))):
+        started = _start_on(program, number)
+        if isinstance(started, int):
+            return started, f":{number}"
+        exit_codes.append(started[0])  # taken meanwhile, or refused: try another
+    raise NoDisplay(f"Xvfb did not start (exits {exit_codes}). {HOW_TO}")
+
+
+def _start_on(program: str, number: int) -> int | tuple[int | None]:
+    """Xvfb on display `number`: its process id once it is ready, else (its exit code,)."""
     read_end, write_end = os.pipe()
     try:
         process = subprocess.Popen(
-            [program, "-displayfd", str(write_end), "-screen", "0", SCREEN, "-nolisten", "tcp"],
+            [program, f":{number}", "-displayfd", str(write_end), "-screen", "0", SCREEN, "-nolisten", "tcp"],
             pass_fds=(write_end,),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -50,14 +66,14 @@ def start() -> tuple[int, str]:
         )
         os.close(write_end)
         ready, _, _ = select.select([read_end], [], [], START_TIMEOUT_S)
-        number = os.read(read_end, 32).decode().strip() if ready else ""
+        said = os.read(read_end, 32).decode().strip() if ready else ""
     finally:
         os.close(read_end)
-    if not number.isdigit():
+    if said != str(number):
         process.kill()
         process.wait()
-        raise NoDisplay(f"Xvfb did not start (exit {process.returncode}). {HOW_TO}")
-    return process.pid, f":{number}"
+        return (process.returncode,)
+    return process.pid
 
 
 def stop(pid: int) -> None:

@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import HOUR, build_host_db, host_dump, host_sql, profile_version, query
 
 from app.cli import main
 from app.core.clock import ManualClock
@@ -20,6 +18,8 @@ from app.core.models import RevisionSource
 from app.store import MemoryStore
 from app.store.read.reads import REVISION_COLUMNS
 from app.transfer.export_format import EXPORT_VERSION
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import HOUR, build_host_db, host_dump, host_sql, profile_version, query
 
 NOW_ISO = "2026-10-21T03:13:32Z"  # REVIEW_TIME
 # What a revision says (its id, memory id and source are the importing store's own; its run is one of the

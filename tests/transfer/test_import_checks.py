@@ -1,7 +1,8 @@
 """`import` checks every value of the file where it enters, as a verdict's or a typed edit's: a value the app
 would call malformed (a status the host does not know, a time no reader can show, a candidate id the host
 never makes, a version that is none) refuses the whole file and writes nothing; a memory whose content
-holds hidden characters is skipped unless `--allow-hidden` says otherwise.
+holds hidden characters is skipped unless `--allow-hidden` says otherwise. The texts of its history, its
+provenance and its own sources: test_import_values.py.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import has_table, host_dump, profile_version, query
 
 from app.cli import main
 from app.transfer.export_format import parse_export
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import has_table, host_dump, profile_version, query
 
 INT64_MAX = 2**63 - 1
 HIDDEN = "Prefers tabs\u202e, always"  # a right-to-left override inside
@@ -80,6 +81,14 @@ ENTRY = {"candidate_id": 7, "session_id": "ses_x", "source_compartment_start": 1
         (export_text(memory(content_changed_at=-5)), "memories[0].content_changed_at is -5"),
         (export_text(memory(expires_at=INT64_MAX)), "memories[0].expires_at is"),
         (export_text(memory(revisions=[revision(changed_at=-1)])), "revisions[0].changed_at is -1"),
+        (
+            export_text(memory(revisions=[revision(new_status="banana")])),
+            'memories[0].revisions[0].new_status of memory #9 is "banana", not a status the host knows',
+        ),
+        (
+            export_text(memory(revisions=[revision(previous_status="ACTIVE\u202e")])),
+            'memories[0].revisions[0].previous_status of memory #9 is "ACTIVE\\u202e"',
+        ),
         (export_text(memory(), exported_at=-1), "export.exported_at is -1"),
         (
             export_text(memory(source_candidate_ids=[0])),

@@ -9,13 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from pg_host import HostDb, PostgresHostDb
 
 from app.cli import main
 from app.core.clock import ManualClock
 from app.store import MemoryStore
 from app.transfer.export_format import MAX_KEPT_ID
+from tests.conftest import REVIEW_TIME
+from tests.support.pg_host import HostDb, PostgresHostDb
 
 HOST_INSERT = (
     "INSERT INTO user_memories (content, status, promoted_at, created_at, updated_at)"

@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
-from pg_host import HostDb
-from review_helpers import seed_verdict, write_json
 
 from app.cli import main
+from tests.review.review_helpers import seed_verdict, write_json
+from tests.support.pg_host import HostDb
 
 NOW = "2026-10-21T03:13:32Z"
 SHOWN = "Answers in French"  # what the imported memory says, and what the person saw

@@ -8,17 +8,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QDialog, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QLineEdit, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, select, settle
 
 from app.core.settings import hub_machine_setting, load_settings
+from tests.ui.window_helpers import card_content, select, settle
 from ui.dialogs.as_of import AsOfDialog
 from ui.dialogs.hub_settings import HubSettingsDialog
 from ui.dialogs.runs import RunsDialog
+from ui.hub.window import HubWindow
 from ui.window.main_window import MainWindow
 
 UNREACHABLE_HUB = "postgresql+psycopg://nobody@/hub?host=/nonexistent-folder"
+TYPED_HUB = "postgresql://nobody@/hub?host=/nonexistent-folder"
 
 
 def shown(qtbot: QtBot, widget: QWidget) -> QWidget:
@@ -91,9 +93,12 @@ def openers(qtbot: QtBot, window: MainWindow) -> dict[str, Callable[[], QWidget]
         qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
         return shown[0]
 
+    def open_hub() -> QWidget:
+        acts.open_hub.trigger()
+        return _dialog(window, QInputDialog)
+
     def hub() -> QWidget:
         from ui.hub.session import HubSession
-        from ui.hub.window import HubWindow
 
         hub_window = HubWindow(HubSession(UNREACHABLE_HUB, None), window.controller.store.now, window)
         hub_window.setParent(window, hub_window.windowFlags())  # as File → Open hub… makes it
@@ -111,6 +116,7 @@ def openers(qtbot: QtBot, window: MainWindow) -> dict[str, Callable[[], QWidget]
         "runs": runs,
         "review queue": queue,
         "since you last looked": digest,
+        "open hub": open_hub,
         "hub window": hub,
     }
 
@@ -164,6 +170,15 @@ def later_date(qtbot: QtBot, dialog: QDialog) -> None:
     qtbot.keyClick(field, Qt.Key.Key_Up)
 
 
+def hub_path(qtbot: QtBot, dialog: QDialog) -> None:
+    """The rest of an (unreachable) hub's URL, typed after the `postgresql://` the field holds."""
+    field = dialog.findChild(QLineEdit)
+    assert isinstance(field, QLineEdit) and field.text() == "postgresql://"
+    field.setFocus(Qt.FocusReason.TabFocusReason)
+    field.end(False)
+    qtbot.keyClicks(field, TYPED_HUB.removeprefix("postgresql://"))
+
+
 def earlier_date(qtbot: QtBot, dialog: QDialog) -> None:
     dialog.when.setFocus(Qt.FocusReason.TabFocusReason)  # type: ignore[attr-defined]
     qtbot.keyClick(dialog.when, Qt.Key.Key_Down)  # type: ignore[attr-defined]
@@ -176,6 +191,7 @@ CASES = (
     Case("preferences", typing("claude -p", "command"), lambda _w: reviewer() == "claude -p"),
     Case("hub settings", typing("laptop-2", "machine"), lambda _w: machine() == "laptop-2"),
     Case("as of", earlier_date, lambda w: w.looking_back),
+    Case("open hub", hub_path, lambda w: any(h.session.url == TYPED_HUB for h in w.findChildren(HubWindow))),
 )
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import HOUR
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
 from app.core.models import Memory
 from app.store import MemoryStore
+from tests.support.hostdb import HOUR
 from ui.runtime.controller import Controller
 from ui.window.main_window import MainWindow
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
+from app.core.models import Memory, MemoryStatus
 from app.core.settings import settings_path
 from ui.actions.make import ON_CARD_LIST, StdKey, keys, make_action
 
@@ -114,6 +115,12 @@ class WindowActions:
             "What changed since you last looked, by who did it; each change opens its card",
             keys("Ctrl+Shift+L"),
         )
+        self.tidy = make_action(
+            parent,
+            "Tidy…",
+            "Likely duplicate memories and pairs that may contradict, with why; selecting one shows its card",
+            keys("Ctrl+Shift+T"),
+        )
         self.import_file = make_action(
             parent,
             "Import…",
@@ -146,6 +153,7 @@ class WindowActions:
         )
         self._writer_tips = {action: action.toolTip() for action in writing}
         self._undo_tip = self.undo.toolTip()
+        self._queue_tip = self.review_queue.toolTip()
         self._read_only_reason: str | None = None
         self.undo.setIconText("Undo")  # the toolbar keeps its width; the menu and tooltip say what
         self.new_memory.setIconText("New")
@@ -168,6 +176,38 @@ class WindowActions:
         """Actions that write, with what they do (their tooltip when the store is writable)."""
         return self._writer_tips
 
+    def enable_for(
+        self,
+        memory: Memory | None,
+        *,
+        writable: bool,
+        many: bool,
+        reviewing: bool,
+        can_undo: bool,
+        looking_back: bool,
+    ) -> None:
+        """Each action enabled as it can act now: on `memory` (the current card; `many`: the writers act
+        on a selection of several), on a `writable` store, while a review runs, with something to undo,
+        or in the past (read-only)."""
+        deleted = memory is not None and memory.status == MemoryStatus.DELETED  # the trash's cards
+        live = writable and memory is not None and not deleted
+        active = memory is not None and memory.status == MemoryStatus.ACTIVE
+        self.edit.setEnabled(live and not many)
+        self.delete.setEnabled(live)
+        self.expiry.setEnabled(live)
+        self.dismiss.setEnabled(live and (many or active))
+        self.reactivate.setEnabled(live and (many or (memory is not None and (not active or memory.expired))))
+        self.restore_deleted.setEnabled(writable and deleted)
+        for action in (self.new_memory, self.import_file):  # also after the past, which disabled them
+            action.setEnabled(writable)
+        self.run_review.setEnabled(writable and not reviewing)
+        self.undo.setEnabled(writable and can_undo)
+        for action in (self.review_queue, self.runs):  # windows that write
+            action.setEnabled(not looking_back)
+        if looking_back:  # the past is read-only
+            for action in self.writers:
+                action.setEnabled(False)
+
     def set_store_state(self, read_only_reason: str | None, reviewer: str | None) -> None:
         """Writers say why they are disabled on a read-only store; Run review says what it runs."""
         self._read_only_reason = read_only_reason
@@ -184,6 +224,13 @@ class WindowActions:
         )
         if not self._read_only_reason:
             self.run_review.setToolTip(self._writer_tips[self.run_review])
+
+    def set_candidate_count(self, count: int) -> None:
+        """How many candidates wait for review, in the menu's label and the toolbar button's tooltip."""
+        self.review_queue.setText(f"Review queue ({count})")
+        self.review_queue.setToolTip(
+            f"Review queue: {count} pending candidate{'s' if count != 1 else ''}. " + self._queue_tip
+        )
 
     def set_undo_label(self, label: str) -> None:
         """What Undo would undo ("Undo dismiss of #5"), in the menu and the tooltip; "" when nothing."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 from ui.cards.delegate import CardDelegate
 from ui.cards.model import ID_ROLE, MemoryListModel
 from ui.widgets.focus_ring import show_focus
+from ui.widgets.shown_time import ShownTime
 
 Anchor = tuple[int, int]  # (memory id of the first visible card, its top in the viewport)
 
@@ -27,7 +28,10 @@ class CardList(QListView):
         super().__init__(parent)
         self.cards = model
         self.setModel(model)
-        self.card_delegate = CardDelegate(now, self)
+        # The instant the cards count their times from, which the window's side panel shares (`tick`s).
+        self.shown_time = now if isinstance(now, ShownTime) else ShownTime(now, self)
+        self.shown_time.moved.connect(self.viewport().update)
+        self.card_delegate = CardDelegate(self.shown_time, self)
         self.setItemDelegate(self.card_delegate)
         self.setUniformItemSizes(True)
         self.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)

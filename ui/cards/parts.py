@@ -17,6 +17,7 @@ from app.present.card import (
     meta_parts,
     oddities_tooltip,
     origin_counts,
+    shown_source,
     shown_word,
     timestamps_tooltip,
 )
@@ -106,7 +107,7 @@ def side_badges(memory: Memory, now: int, highlighted: bool = False) -> list[Bad
             )
         )
     word, tone = _TRUST.get(memory.trust, (memory.trust, Tone.PURPLE))
-    sources = "\n".join(f"• {source}" for source in memory.sources) or "• none recorded"
+    sources = "\n".join(f"• {shown_source(source)}" for source in memory.sources) or "• none recorded"
     screened = any(reason.startswith("screened") for reason in memory.trust_reasons)
     why = "".join(f"\n• {reason}" for reason in memory.trust_reasons)
     tip = f"Trust: {word} (the weakest source counts){why}\nSources:\n{sources}"

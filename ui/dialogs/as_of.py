@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import QDateTime, QTimeZone
 from PySide6.QtWidgets import QDateTimeEdit, QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
-from ui.history.panel import plain_label
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 
 
 class AsOfDialog(QDialog):

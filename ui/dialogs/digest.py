@@ -29,7 +29,7 @@ from app.core.screening import make_visible
 from app.present.digest import headline
 from app.present.timefmt import relative
 from ui.diff.view import DiffView
-from ui.history.panel import plain_label
+from ui.widgets.labels import plain_label
 
 CHANGE_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_CHARS = 90

@@ -28,10 +28,10 @@ from app.core.errors import ConflictError
 from app.core.models import Memory
 from app.core.screening import has_hidden_characters
 from ui.diff.slot import DiffSlot
-from ui.history.panel import plain_label
 from ui.runtime.controller import Controller
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 from ui.widgets.long_text import LongTextView, size_label, wrap_mode
 
 EDIT_CHARS = 64 * 1024  # the store saves at most 64 KiB of UTF-8: a longer text can never be saved

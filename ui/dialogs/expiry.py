@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 from app.core.clock import format_instant
 from app.core.models import Memory
 from app.present.timefmt import DAY_MS
-from ui.history.panel import plain_label
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 
 PRESETS = (("In 1 day", 1), ("In 7 days", 7), ("In 30 days", 30))
 CUSTOM, NEVER = 100, 101

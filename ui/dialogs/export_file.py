@@ -42,9 +42,6 @@ def export_file(
     controller: Controller, path: str, fmt: str, done: Callable[[str], None] | None = None
 ) -> None:
     """Export the open store to `path` in `fmt`; `done(path)` once it is written."""
-    if controller.store_pending:
-        controller.error.emit("The database is still opening; export it once its memories are listed.")
-        return
     store = controller.store
     databases = database_files(store)
 

@@ -42,13 +42,14 @@ from app.core.settings import (
     save_settings,
     settings_or_problem,
     settings_path,
+    where_saved,
     with_hub,
 )
 from app.core.text_input import text_problem
-from ui.history.panel import plain_label
 from ui.runtime.hub_publishing import HubPublishing
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 URL_TIP = (
@@ -145,7 +146,7 @@ class HubSettingsDialog(QDialog):
         auto_row.addWidget(self.auto)
         auto_row.addWidget(self.every, 1)
         form.addRow("", auto_row)
-        where = plain_label(f"Saved to {self.path} (the password: in the OS keyring only)")
+        where = plain_label(f"{where_saved(self.path)} (the password: in the OS keyring only)")
         where.setToolTip(plain_tip(str(self.path)))
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close, self

@@ -11,11 +11,11 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLa
 
 from app.core.screening import has_hidden_characters
 from app.core.text_input import content_problem
-from ui.history.panel import plain_label
 from ui.runtime.bulk import BulkWrites
 from ui.runtime.controller import Controller
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 
 
 class NewMemoryDialog(QDialog):

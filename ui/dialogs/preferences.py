@@ -31,10 +31,11 @@ from app.core.settings import (
     save_settings,
     settings_or_problem,
     settings_path,
+    where_saved,
 )
-from ui.history.panel import plain_label
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 COMMAND_TIP = (
@@ -66,7 +67,7 @@ class PreferencesDialog(QDialog):
         self.timeout.setValue(self.settings.reviewer_timeout_s)
         self.timeout.setToolTip("How long the reviewer may run before it is stopped")
         self.timeout.setAccessibleName("Reviewer timeout in seconds")
-        where = plain_label(f"Saved to {self.path}")
+        where = plain_label(where_saved(self.path))
         where.setToolTip(plain_tip(str(self.path)))
         form = QFormLayout()
         form.addRow("&Reviewer command:", self.command)

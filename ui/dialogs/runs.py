@@ -32,14 +32,16 @@ from app.core.models.evidence import Evidence, evidence_words, flat
 from app.core.models.runs import Run, RunChange, RunDetail, UndoResult, undo_lines
 from app.present.card import shown_word
 from app.store import MemoryStore
-from ui.history.panel import plain_label
 from ui.runtime.controller import Controller
 from ui.widgets.focus_ring import show_focus
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 RUN_HEADERS = ("Started", "Run", "Kind", "What it did", "Holder")
 CHANGE_HEADERS = ("Memory", "When", "Change", "Evidence")
 ACTIVATE_TIP = "Enter or a double-click selects the memory: its history shows the diff"
+NO_RUNS = "No review runs recorded yet."
+UNDO_TIP = "Put every memory this run changed back as it was before the run"
 Confirm = Callable[[str, str], bool]
 Detail = tuple[RunDetail, Mapping[int, Evidence]]
 
@@ -163,11 +165,17 @@ class RunsDialog(QDialog):
             return
         self.runs = runs
         _fill(self.runs_table, [run_cells(run) for run in runs])
-        if not runs:
-            self.notice.setText("No review runs recorded yet.")
-        if runs:  # the notice keeps what the last undo did
-            self.runs_table.selectRow(0)
+        if runs:  # the notice keeps what the last undo did, but no longer says there are none
+            if self.notice.text() == NO_RUNS:
+                self.notice.clear()
+            shown = self.detail.run.run_id if self.detail is not None else None
+            row = next((i for i, run in enumerate(runs) if run.run_id == shown), 0)
+            if self.runs_table.currentRow() == row:
+                self._run_selected(row)  # no signal for the same row, but its run may have moved (undone)
+            else:
+                self.runs_table.selectRow(row)
         else:
+            self.notice.setText(NO_RUNS)
             self._show_detail(None)
 
     def _run_selected(self, row: int) -> None:
@@ -192,12 +200,13 @@ class RunsDialog(QDialog):
         self.detail = detail
         changes = detail.changes if detail is not None else ()
         _fill(self.changes_table, [change_cells(change, found or {}) for change in changes])
-        refusal = self.controller.write_refusal
+        undone = detail.run.undone_at if detail is not None else None
+        refusal = self.controller.write_refusal or (
+            None if undone is None else f"Undone {format_instant(undone)}: its changes were put back then"
+        )
         can_undo = detail is not None and detail.run.readable and bool(changes) and refusal is None
         self.undo_button.setEnabled(can_undo)
-        self.undo_button.setToolTip(
-            plain_tip(refusal or "Put every memory this run changed back as it was before the run")
-        )
+        self.undo_button.setToolTip(plain_tip(refusal or UNDO_TIP))
 
     def _change_activated(self, row: int) -> None:
         if self.detail is not None and 0 <= row < len(self.detail.changes):

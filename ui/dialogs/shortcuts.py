@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.history.panel import plain_label
 from ui.widgets.focus_ring import show_button_focus
+from ui.widgets.labels import plain_label
 
 HEADERS = ("Keys", "What it does", "Where")
 MOVING = ("Tab · Shift+Tab", "Next / previous panel (each table is left in one press)", "anywhere")
@@ -33,6 +33,11 @@ DIALOGS = (
     "Ctrl+Enter · Ctrl+S · Esc",
     "Save / cancel (Esc asks first once something was typed)",
     "in the dialogs you type in",
+)
+QUEUE = (
+    "Ctrl+Enter · Enter",
+    "Promote the selected candidates with the text typed · merge them into the memory typed",
+    "in the review queue's text · its merge box",
 )
 _LOCAL = (Qt.ShortcutContext.WidgetShortcut, Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
@@ -96,7 +101,7 @@ def window_shortcuts(window: QWidget) -> list[QAction]:
 def shortcut_rows(window: QWidget) -> list[ShortcutRow]:
     rows = [ShortcutRow(action_keys(a), _what(a), _where(a), a) for a in window_shortcuts(window)]
     rows.sort(key=lambda row: (row.where != "anywhere", row.where, row.what.casefold()))
-    return [*rows, ShortcutRow(*MOVING), ShortcutRow(*DIALOGS)]
+    return [*rows, ShortcutRow(*MOVING), ShortcutRow(*DIALOGS), ShortcutRow(*QUEUE)]
 
 
 class ShortcutsDialog(QDialog):

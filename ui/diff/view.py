@@ -32,6 +32,8 @@ from ui.widgets.theme import is_dark
 DEBOUNCE_MS = 0  # the next event-loop turn: no fixed wait stacked on the selection path
 CONTEXT_LINES = 3  # side by side: unchanged lines kept around a change, the rest folded
 COUNTING = "Counting…"  # the summary while only the first screen is shown
+# The summary of equal texts: a change of status or expiry changed something else (its caption says what).
+TEXT_UNCHANGED = "Text unchanged"
 # Rows after the first screen: a longer diff is cut with a note (each row is a model row and a layout).
 MAX_ROWS = 20_000
 
@@ -84,7 +86,7 @@ class DiffBatch:
 def first_batch(request: DiffRequest) -> DiffBatch:
     """About a screen of rows, or the whole diff when it is that short. Pure: it runs on a worker."""
     if not request.old and not request.new:
-        return DiffBatch([Message("Empty on both sides.")], True, "No change")
+        return DiffBatch([Message("Empty on both sides.")], True, TEXT_UNCHANGED)
     stream = DiffStream(request.old, request.new, request.mode is DiffMode.SIDE_BY_SIDE, CONTEXT_LINES)
     rows = stream.take_screen(request.screen_lines, request.line_chars)
     if stream.done:
@@ -103,7 +105,7 @@ def rest_batch(request: DiffRequest, stream: DiffStream) -> DiffBatch:
 
 def _summary(request: DiffRequest, stream: DiffStream) -> str:
     if request.old == request.new:
-        return "No change"
+        return TEXT_UNCHANGED
     if stream.line_level:
         inserted, deleted = stream.changed_lines
         size = (len(request.old) + len(request.new)) / (1024 * 1024)

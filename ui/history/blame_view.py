@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTree
 
 from app.core.clock import format_instant
 from app.core.screening import make_visible
+from app.present.revision import revision_name
 from app.present.timefmt import relative
 from ui.history.revision_table import REVISION_ROLE
 from ui.widgets.plain_tip import plain_tip
@@ -98,7 +99,7 @@ class BlameView(QTreeWidget):
             text = make_visible(" ".join(line.text.split()))
             item = QTreeWidgetItem(
                 [
-                    f"r{origin.revision_id}" if origin.revision_id is not None else "—",
+                    revision_name(origin.revision_id) if origin.revision_id is not None else "—",
                     relative(origin.at, now) if origin.at is not None else "",
                     origin_label(origin) if origin.revision_id is not None else "as first seen",
                     text if len(text) <= SHOWN_TEXT else text[: SHOWN_TEXT - 1] + "…",

@@ -14,28 +14,27 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.clock import format_instant
-from app.core.models import Memory, Revision, RevisionKind, RevisionSource
-from app.present.card import card_meta, expiry_line, updated_at
+from app.core.models import Memory, Revision
+from app.present.card import card_meta, expiry_line, shown_source, sources_line
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
 from ui.history.blame_view import BlameView, select_revision
 from ui.history.provenance_table import ProvenanceTable
-from ui.history.revision_table import RevisionTable, change_text
+from ui.history.revision_table import RevisionTable
+from ui.history.revision_view import no_revisions_text, restorable, show_change, take_revision
+from ui.widgets.labels import boxed, empty_or_details, plain_label, tint, title_label
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
+from ui.widgets.shown_time import ShownTime
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 if TYPE_CHECKING:
@@ -46,119 +45,7 @@ _NOTHING = object()  # no selection waiting to be shown
 TRUST_WORDS = {"trusted": "Trusted", "semi": "Semi-trusted", "untrusted": "Untrusted"}
 
 
-def section_label(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    font = label.font()
-    font.setWeight(font.Weight.DemiBold)
-    label.setFont(font)
-    return label
-
-
-def title_label() -> QLabel:
-    """A panel's title: larger, demi-bold, on one line."""
-    label = plain_label(wrap=False)
-    font = label.font()
-    font.setPointSizeF(font.pointSizeF() * 1.25)
-    font.setWeight(font.Weight.DemiBold)
-    label.setFont(font)
-    return label
-
-
 NOTHING_SELECTED = "Select a memory to see its content, provenance and history."
-
-
-def empty_or_details(panel: QWidget, empty_text: str, details: QWidget) -> tuple[QStackedWidget, QLabel]:
-    """A panel's two pages, in its margins: a centred line while nothing is selected, and `details`."""
-    stack = QStackedWidget(panel)
-    empty = plain_label(empty_text)
-    empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    stack.addWidget(empty)
-    stack.addWidget(details)
-    outer = QVBoxLayout(panel)
-    outer.setContentsMargins(10, 8, 12, 8)
-    outer.addWidget(stack)
-    return stack, empty
-
-
-def plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
-
-
-_WHO: dict[str, str] = {
-    RevisionSource.OBSERVED: "outside the dashboard (observed)",
-    RevisionSource.REVIEW: "by the review",
-    RevisionSource.DASHBOARD: "in the dashboard",
-    RevisionSource.RESTORE: "in the dashboard",
-    RevisionSource.EXPIRY: "by the expiry sweep",
-}
-_WHAT: dict[str, str] = {
-    RevisionKind.CONTENT: "Content rewritten",
-    RevisionKind.CREATE: "Created",
-    RevisionKind.DELETE: "Deleted",
-    RevisionKind.EXPIRY: "Expiry changed",
-}
-
-
-def revision_summary(revision: Revision) -> str:
-    """`Revision 7: Content rewritten by the review (run r-1), adding candidates 141, 143`."""
-    what = _WHAT.get(revision.kind, revision.kind.capitalize())
-    if revision.kind == RevisionKind.STATUS or revision.detail.get("restored_from") is not None:
-        what = change_text(revision).capitalize()
-    who = _WHO.get(revision.source, f"by {revision.source}")
-    run = f" (run {revision.run_id})" if revision.run_id else ""
-    ids = ", ".join(map(str, revision.candidate_ids))
-    added = f", adding candidates {ids}" if ids else ""
-    return f"Revision {revision.id}: {what} {who}{run}{added}"
-
-
-def no_revisions_text(memory: Memory) -> str:
-    """What an empty history means: as promoted, or rewritten before the dashboard ever read it (the
-    host's `updated_at` says when; the text before that was never seen, so there is nothing to diff)."""
-    if not memory.rewritten:
-        return "No revisions recorded yet: this memory is as it was promoted."
-    first = memory.first_seen_at
-    seen = f" on {format_instant(first)}" if first is not None else ""
-    return (
-        f"Updated on {format_instant(updated_at(memory))}, before the dashboard first saw it{seen}: "
-        "its earlier text was never seen, so no diff can be shown."
-    )
-
-
-def show_change(
-    revision: Revision, summary: QLabel, diff: DiffSlot, content: str, want: Callable[[int], object]
-) -> None:
-    """A revision's summary and its diff; its texts asked for with `want` first when not read yet. A
-    status or expiry change shows `content` (the memory's text) unchanged."""
-    summary.setText(revision_summary(revision))
-    if not revision.texts_loaded:
-        diff.show_message("Loading this revision…")
-        want(revision.id)
-        return
-    old, new = revision.previous_content, revision.new_content
-    if old is None and new is None:  # a status or expiry change: the content stayed as it was
-        old = new = content
-    diff.show_texts(old, new)
-
-
-def take_revision(table: RevisionTable, revision: Revision) -> Revision | None:
-    """A revision read with its texts, put in its row of `table`; returned when it is the selected one
-    (its diff to be shown), else None."""
-    if not table.replace_revision(revision):
-        return None
-    current = table.current_revision()
-    return current if current is not None and current.id == revision.id else None
-
-
-def restorable(revision: Revision | None, memory: Memory | None) -> bool:
-    if revision is None or memory is None:
-        return False
-    content = revision.new_content if revision.new_content is not None else revision.previous_content
-    return revision.kind != RevisionKind.DELETE and content is not None and content != memory.content
 
 
 class HistoryPanel(QWidget):
@@ -177,11 +64,12 @@ class HistoryPanel(QWidget):
         self._pending: Memory | object | None = _NOTHING
         self._reading: int | None = None  # the memory whose history was asked for and has not arrived
         self._read_only_reason: str | None = None
-        self._held = False  # `hold`: selections wait for `release`
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._apply_pending)
         self._stack, self.empty = empty_or_details(self, NOTHING_SELECTED, self._build_details())
+        if isinstance(now, ShownTime):
+            now.moved.connect(lambda: self._fill_times(self._memory))
 
     def _build_details(self) -> QWidget:
         page = QWidget(self)
@@ -212,9 +100,9 @@ class HistoryPanel(QWidget):
         splitter = QSplitter(Qt.Orientation.Vertical, page)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(top)
-        splitter.addWidget(_boxed("Provenance", self.provenance))
-        splitter.addWidget(_boxed("History", self._history_tabs(page)))
-        diff_box = _boxed("Change", self.revision_summary, self.diff)
+        splitter.addWidget(boxed("Provenance", self.provenance))
+        splitter.addWidget(boxed("History", self._history_tabs(page)))
+        diff_box = boxed("Change", self.revision_summary, self.diff)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.restore_button)
@@ -290,30 +178,12 @@ class HistoryPanel(QWidget):
             self._pending = _NOTHING  # this very memory is shown and its history is being read
             return
         self._pending = memory
-        if self._held:
-            return  # shown at `release`
         if self._reading is None:
             self._timer.start(0)  # the next event-loop turn: the selections of one turn show once
         elif not self._timer.isActive():
             self._timer.start(DEBOUNCE_MS)  # a bound on the wait, not restarted by every key
 
-    def hold(self) -> None:
-        """Selections wait, the last one kept, until `release`: the launch paints its first cards
-        before the selected one's details (they would be laid out and painted in the same turn). The
-        empty page says nothing meanwhile: a selection is on its way."""
-        self._held = True
-        self.empty.clear()
-
-    def release(self) -> None:
-        """The selection kept by `hold` is shown in the next event-loop turn."""
-        self._held = False
-        self.empty.setText(NOTHING_SELECTED)
-        if self._pending is not _NOTHING:
-            self._timer.start(0)
-
     def _apply_pending(self) -> None:
-        if self._held:
-            return
         self._timer.stop()
         pending, self._pending = self._pending, _NOTHING
         if pending is _NOTHING:
@@ -338,6 +208,12 @@ class HistoryPanel(QWidget):
             return
         self._wanted_revision = (memory_id, revision_id)
 
+    def _fill_times(self, memory: Memory | None) -> None:
+        """The header's relative times ("updated 10m ago"), counted from the shown instant."""
+        if memory is not None:
+            expiry = expiry_line(memory, self._now())
+            self.meta.setText(card_meta(memory, self._now()) + (f"\n{expiry}" if expiry else ""))
+
     def update_memory(self, memory: Memory) -> None:
         """The shown memory changed in the store (an edit, a rewrite): refresh it and its history.
 
@@ -349,22 +225,20 @@ class HistoryPanel(QWidget):
                 self._apply_pending()
 
     def _fill(self, memory: Memory) -> None:
-        now = self._now()
+        if isinstance(self._now, ShownTime):
+            self._now.tick()  # the cards count from the instant this memory is shown at, too
         self.title.setText(f"Memory #{memory.id}")
-        expiry = expiry_line(memory, now)
-        self.meta.setText(card_meta(memory, now) + (f"\n{expiry}" if expiry else ""))
+        self._fill_times(memory)
         found = panel_warnings(memory, SHOWN_CHARS)
         self.warning.setVisible(bool(found))
         self.warning.setText("\n".join(found))
         self.content_box.set_text(memory.content)
         trust = TRUST_WORDS.get(memory.trust, memory.trust)
-        shown = ", ".join(memory.sources[:4]) or "none"
-        more = f" +{len(memory.sources) - 4} more" if len(memory.sources) > 4 else ""
-        self.sources.setText(f"{trust} · sources: {shown}{more}")
+        self.sources.setText(f"{trust} · sources: {sources_line(memory.sources)}")
         self.sources.setToolTip(
             plain_tip(
                 "Sources (trust is the weakest one's):\n"
-                + "\n".join(memory.sources)
+                + "\n".join(shown_source(source) for source in memory.sources)
                 + "".join(f"\n{reason}" for reason in memory.trust_reasons)
             )
         )
@@ -423,19 +297,3 @@ class HistoryPanel(QWidget):
         revision = self.revisions.current_revision()
         if revision is not None and self._memory is not None:
             self.restoreRequested.emit(self._memory, revision.id)
-
-
-def tint(label: QLabel, color: QColor) -> None:
-    palette = label.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, color)
-    label.setPalette(palette)
-
-
-def _boxed(title: str, *widgets: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 10, 0, 0)
-    layout.addWidget(section_label(title))
-    for widget in widgets:
-        layout.addWidget(widget)
-    return box

@@ -1,5 +1,6 @@
-"""A memory's revisions, newest first: when, source, what changed, run id, the candidate ids it added
-(their tooltip gives each candidate's words once the evidence archive's answer arrived: `set_evidence`)."""
+"""A memory's revisions, newest first: its name (`r407`, as Blame says it), when, source, what changed,
+run id, the candidate ids it added (their tooltip gives each candidate's words once the evidence
+archive's answer arrived: `set_evidence`). The words are `app.present.revision`'s, as the caption's."""
 
 from __future__ import annotations
 
@@ -9,28 +10,16 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from app.core.clock import format_instant
-from app.core.models import Revision, RevisionKind
+from app.core.models import Revision
 from app.core.models.evidence import Evidence, evidence_lines
 from app.present.card import candidate_summary
+from app.present.revision import change_words, revision_name, source_words
 from app.present.timefmt import relative
 from ui.widgets.plain_tip import plain_tip
 
-HEADERS = ("When", "Source", "Change", "Run", "Candidates")
-_KIND_WORDS: dict[str, str] = {
-    RevisionKind.CREATE: "created",
-    RevisionKind.CONTENT: "content",
-    RevisionKind.STATUS: "status",
-    RevisionKind.DELETE: "deleted",
-}
+HEADERS = ("Revision", "When", "Source", "Change", "Run", "Candidates")
+WHEN, RUN, CANDIDATES = 1, 4, 5
 REVISION_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-def change_text(revision: Revision) -> str:
-    if revision.kind == RevisionKind.STATUS:
-        return f"{revision.previous_status or '?'} → {revision.new_status or '?'}"
-    if revision.kind == RevisionKind.CONTENT and revision.detail.get("restored_from") is not None:
-        return f"restored from {revision.detail['restored_from']}"
-    return _KIND_WORDS.get(revision.kind, revision.kind)
 
 
 def short_run(run_id: str | None) -> str:
@@ -73,7 +62,7 @@ class RevisionTable(QTreeWidget):
         kept, and shown in the candidates' tooltips."""
         self._evidence.update({item: found.get(item) for item in asked})
         for revision, item in self._items():
-            item.setToolTip(4, plain_tip(self._candidates_tip(revision)))
+            item.setToolTip(CANDIDATES, plain_tip(self._candidates_tip(revision)))
 
     def _items(self) -> list[tuple[Revision, QTreeWidgetItem]]:
         rows = (self.topLevelItem(row) for row in range(self.topLevelItemCount()))
@@ -95,17 +84,18 @@ class RevisionTable(QTreeWidget):
             shown, _ = candidate_summary(revision.candidate_ids)
             item = QTreeWidgetItem(
                 [
+                    revision_name(revision.id),
                     relative(revision.changed_at, now),
-                    revision.source,
-                    change_text(revision),
+                    source_words(revision),
+                    change_words(revision),
                     short_run(revision.run_id),
                     shown,
                 ]
             )
             item.setData(0, REVISION_ROLE, revision)
-            item.setToolTip(0, format_instant(revision.changed_at))
-            item.setToolTip(3, plain_tip(revision.run_id or "no run id"))
-            item.setToolTip(4, plain_tip(self._candidates_tip(revision)))
+            item.setToolTip(WHEN, format_instant(revision.changed_at))
+            item.setToolTip(RUN, plain_tip(revision.run_id or "no run id"))
+            item.setToolTip(CANDIDATES, plain_tip(self._candidates_tip(revision)))
             self.addTopLevelItem(item)
             if current is not None and revision.id == current.id:
                 keep = item

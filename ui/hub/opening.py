@@ -8,6 +8,8 @@ window has open, else the one the app would open by default.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import QDialog, QInputDialog, QWidget
 
 from app.core.clock import clock_from_env
@@ -17,6 +19,7 @@ from app.hub.browse import FirstScreen
 from ui.hub.session import HubSession
 from ui.hub.window import HubWindow
 from ui.widgets.dialog_keys import DialogKeys
+from ui.widgets.focus_ring import show_button_focus
 
 ASK = (
     "The hub's PostgreSQL URL, e.g. postgresql://me@hub.example/memories?sslmode=verify-full\n"
@@ -25,18 +28,26 @@ ASK = (
 )
 
 
-def ask_hub_url(parent: QWidget, given: str | None = None) -> str | None:
-    """The URL a person typed (the saved hub's at first), or None when cancelled or empty."""
+def ask_hub_url(parent: QWidget, then: Callable[[str], object], given: str | None = None) -> QInputDialog:
+    """Ask for a hub's URL (the saved hub's at first); `then(url)` once one is accepted, never when
+    cancelled or left empty. The dialog is opened, not run: no nested event loop holds the caller's
+    stack while a person types (every other dialog of the app is opened the same way)."""
     default = given or hub_url_setting(load_settings()) or "postgresql://"
     dialog = QInputDialog(parent)
     dialog.setWindowTitle("Open hub")
     dialog.setLabelText(ASK)
     dialog.setTextValue(default)
     DialogKeys(dialog, lambda: dialog.textValue() != default)  # Ctrl+Enter opens; Esc asks first
-    ok = dialog.exec() == QDialog.DialogCode.Accepted
-    text = dialog.textValue().strip()
-    dialog.deleteLater()
-    return text if ok and text and text != "postgresql://" else None
+    show_button_focus(dialog)  # Fusion paints a focused OK as the default OK it already is
+
+    def answered(result: int) -> None:
+        text = dialog.textValue().strip()
+        if result == QDialog.DialogCode.Accepted and text and text != "postgresql://":
+            then(text)
+
+    dialog.finished.connect(answered)
+    dialog.open()
+    return dialog
 
 
 def open_hub_window(
@@ -57,6 +68,8 @@ def open_hub_window(
 
 def _open_another(window: HubWindow) -> None:
     """The hub window's File → Open hub…: another hub, copying to the same local database."""
-    url = ask_hub_url(window, window.session.url)
-    if url:
-        open_hub_window(url, window.session.local, window.parentWidget())
+    ask_hub_url(
+        window,
+        lambda url: open_hub_window(url, window.session.local, window.parentWidget()),
+        window.session.url,
+    )

@@ -17,17 +17,10 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from app.core.clock import format_instant
 from app.core.models import Revision
 from ui.diff.slot import DiffSlot
-from ui.history.panel import (
-    empty_or_details,
-    plain_label,
-    section_label,
-    show_change,
-    take_revision,
-    tint,
-    title_label,
-)
 from ui.history.revision_table import RevisionTable
+from ui.history.revision_view import show_change, take_revision
 from ui.past.cards import expiry_words, status_badge
+from ui.widgets.labels import empty_or_details, plain_label, section_label, tint, title_label
 from ui.widgets.long_text import LongTextView
 from ui.widgets.theme import muted_text
 

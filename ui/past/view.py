@@ -38,11 +38,11 @@ from ui.cards.filter_bar import STATUSES
 from ui.cards.layout import CardFonts, CardLayout, layout_parts
 from ui.cards.listing import ViewFilter
 from ui.cards.model import ID_ROLE
-from ui.history.panel import plain_label, tint
 from ui.past.cards import card_parts
 from ui.past.listing import PastListing
 from ui.past.model import STATE_ROLE, PastListModel
 from ui.past.panel import PastPanel
+from ui.widgets.labels import plain_label, tint
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
 if TYPE_CHECKING:

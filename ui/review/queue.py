@@ -1,6 +1,10 @@
 """The review queue: pending candidates (content, session, compartments, age) with multi-select, to
 promote as one memory, merge into an existing memory, or discard; and `Run review`.
 
+Ctrl+Enter in the text promotes, Enter in the merge box merges (else the dialog's default button, Promote,
+would take it). Esc, as in any QDialog, only hides the queue: the queue lives as long as its window,
+so the text typed is still there when it is shown again, and nothing is thrown away to ask about.
+
 Candidate content is untrusted: shown as plain text with hidden characters made visible. The table is
 built only while the queue is shown, and only when the candidates changed: thousands of rows cost the
 GUI thread hundreds of milliseconds, which a hidden queue must not take at every outside change.
@@ -11,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QShowEvent
+from PySide6.QtGui import QAction, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -32,14 +36,16 @@ from app.core.provenance import compartment_span
 from app.present.card import shown_word
 from app.present.timefmt import relative
 from ui.cards.layout import card_text
-from ui.history.panel import plain_label
 from ui.history.provenance_table import SESSION_CHARS
 from ui.review.controller import ReviewController
 from ui.widgets.id_box import MemoryIdBox
+from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 HEADERS = ("Candidate", "Content", "Session", "Compartments", "Age")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+PROMOTE_KEYS = ("Ctrl+Return", "Ctrl+Enter")
+MERGE_KEYS = ("Return", "Enter")
 
 
 def compartment_text(candidate: Candidate) -> str:
@@ -85,8 +91,13 @@ class ReviewQueue(QDialog):
         self.text.setTabChangesFocus(True)
         self.text.textChanged.connect(self._text_changed)
         self.promote_button = QPushButton("Promote as one memory", self)
-        self.promote_button.setToolTip("One new memory from the selected candidates, with the text above")
+        self.promote_button.setToolTip(
+            "One new memory from the selected candidates, with the text above (Ctrl+Enter in the text)"
+        )
         self.promote_button.clicked.connect(self.promote)
+        for key in PROMOTE_KEYS:  # a disabled button's click does nothing: no candidate, read-only
+            shortcut = QShortcut(QKeySequence(key), self.text, context=Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(self.promote_button.click)
         self.target = MemoryIdBox(self)
         self.target.setToolTip("The memory to merge the selected candidates into")
         self.target.setAccessibleName("Memory to merge into")
@@ -95,6 +106,9 @@ class ReviewQueue(QDialog):
             "Append the selected candidates to an existing memory (text and provenance)"
         )
         self.merge_button.clicked.connect(self.merge)
+        for key in MERGE_KEYS:
+            shortcut = QShortcut(QKeySequence(key), self.target, context=Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(self.merge_button.click)
         self.discard_button = QPushButton("Discard", self)
         self.discard_button.setToolTip("Remove the selected candidates from the pool without using them")
         self.discard_button.clicked.connect(self.discard)

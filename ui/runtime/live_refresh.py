@@ -21,6 +21,8 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
+from app.core.paths import is_url
+
 COALESCE_MS = 50
 POLL_MS = 2_000
 
@@ -113,3 +115,18 @@ class ServerWatcher(QObject):
 
     def stop(self) -> None:
         self._poll.stop()
+
+
+def watch_database(
+    location: str, parent: QObject, changed: Callable[[], None], busy: Callable[[], bool]
+) -> DatabaseWatcher | ServerWatcher | None:
+    """The watcher fit for a database: its file's, a server's poll (while the window is active, not
+    while `busy`), or None (an embedded store in memory)."""
+    watcher: DatabaseWatcher | ServerWatcher | None = None
+    if Path(location).is_file():
+        watcher = DatabaseWatcher(Path(location), parent)
+    elif is_url(location):  # a server: polled
+        watcher = ServerWatcher(parent, busy=busy)
+    if watcher is not None:
+        watcher.changed.connect(changed)
+    return watcher

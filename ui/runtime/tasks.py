@@ -3,8 +3,7 @@
 A `TaskRunner` owns a QThreadPool. Each task is a QRunnable that calls a plain function in a worker
 thread and emits the result (or the exception) through a carrier QObject that lives in the GUI thread,
 so the callbacks run there, where widgets may be touched. A serial runner (one thread) keeps the
-store's transactions in submission order, within a priority. A held runner (`hold`) queues what is
-submitted until `release` (a window waiting for its store to open: `ui.runtime.pending_store`).
+store's transactions in submission order, within a priority.
 """
 
 from __future__ import annotations
@@ -72,7 +71,6 @@ class TaskRunner(QObject):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(threads)
         self._pending: set[_Carrier] = set()
-        self._held: list[tuple[_Task, int]] | None = None
 
     @property
     def busy(self) -> bool:
@@ -85,30 +83,14 @@ class TaskRunner(QObject):
         on_error: ErrorHandler,
         *,
         priority: int = 0,
-        while_held: bool = False,
     ) -> None:
         """Queued work of a higher `priority` starts first (one a person waits for: a history read
-        must not queue behind a listing); work already running is never interrupted. While the runner
-        is held, work waits for `release` unless `while_held`."""
+        must not queue behind a listing); work already running is never interrupted."""
         carrier = _Carrier(on_done, on_error, lambda: self._release(carrier))
         self._pending.add(carrier)
         if len(self._pending) == 1:
             self.busyChanged.emit(True)
-        if self._held is not None and not while_held:
-            self._held.append((_Task(work, carrier), priority))
-        else:
-            self._pool.start(_Task(work, carrier), priority)
-
-    def hold(self) -> None:
-        """Start nothing submitted from now on until `release`."""
-        if self._held is None:
-            self._held = []
-
-    def release(self) -> None:
-        """Start what was held, in the order and with the priorities it was submitted with."""
-        held, self._held = self._held or [], None
-        for task, priority in held:
-            self._pool.start(task, priority)
+        self._pool.start(_Task(work, carrier), priority)
 
     def _release(self, carrier: _Carrier) -> None:
         self._pending.discard(carrier)

@@ -106,18 +106,25 @@ class UndoHistory(QObject):
 
     # -- the log ------------------------------------------------------------------------------------
 
-    def load_once(self) -> None:
-        """The log's first read for this store (the window calls it once its first cards are shown)."""
+    def load_once(self, *, priority: int = 0) -> None:
+        """The log's first read for this store (with the window's first frame, or after a listing)."""
         if not self._asked:
-            self.reload()
+            self.reload(priority=priority)
 
-    def reload(self) -> None:
+    @property
+    def loaded(self) -> bool:
+        """The log of this store has been read."""
+        return self._entries is not None
+
+    def reload(self, *, priority: int = 0) -> None:
         """Read the log (off the GUI thread) and show it, when it differs from what the stack shows."""
         from app.commands.runner import history
 
         self._asked = True
         store = self.controller.store
-        self.controller.runner.submit(lambda: history(store), self._loaded, self.controller.report)
+        self.controller.runner.submit(
+            lambda: history(store), self._loaded, self.controller.report, priority=priority
+        )
 
     def _loaded(self, entries: list[LogEntry]) -> None:
         if entries == self._entries:

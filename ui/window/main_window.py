@@ -8,39 +8,38 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
     QStackedWidget,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.models import Counts, Memory, MemoryStatus
+from app.core.models import Counts, Memory
 from app.core.paths import is_url
 from ui.actions.window import WindowActions
-from ui.cards.card_list import CardList
 from ui.cards.filter_bar import FilterBar, listing_title
 from ui.cards.listing import Listing, ViewFilter
 from ui.cards.model import ID_ROLE, MemoryListModel
-from ui.cards.trash_restore import TitleRow
-from ui.history.panel import HistoryPanel, plain_label, tint
-from ui.past.listing import PastListing
+from ui.history.panel import HistoryPanel
 from ui.review.controller import ReviewController
 from ui.runtime.controller import Controller
-from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher
+from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher, watch_database
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
-from ui.widgets.theme import muted_text
+from ui.window.card_column import CardColumn
 from ui.window.commands import WindowCommands
 from ui.window.keyboard import install_keyboard
 from ui.window.menus import build_menus
+from ui.window.past_page import PastPage
 from ui.window.recent_files import recent_databases, remember_database
+from ui.window.side_windows import QueueWindow, open_digest
 from ui.window.state import restore_window, save_window
 from ui.window.status_line import ErrorBanner, MessageBar, StatusLine
+from ui.window.toolbar import build_toolbar
 from ui.window.welcome import WelcomePage
 
 if TYPE_CHECKING:
@@ -69,8 +68,7 @@ class MainWindow(QMainWindow):
         self.watcher: DatabaseWatcher | ServerWatcher | None = None
         self._select_after_listing: int | None = None
         self._shown_filter: ViewFilter | None = None  # the filter of the listing the cards show
-        self._as_of_view: AsOfView | None = None  # built when the past is first asked for
-        self._queue: ReviewQueue | None = None  # built when first opened
+        self.queue_window = QueueWindow(self.review, self.acts.run_review, self)
         self._build()
         self._connect()
         build_menus(self)
@@ -79,34 +77,25 @@ class MainWindow(QMainWindow):
         self.acts.digest.triggered.connect(self.looks.show_now)
         self.acts.import_file.triggered.connect(self._import_file)
         self._store_changed(controller.store)
-        self._restore_state()
-        self._timers()
+        if not restore_window(self, self.splitter, self.settings):
+            self.resize(1400, 900)
+        self.minute = QTimer(self)  # relative times move on, the file is looked at, expiry swept
+        self.minute.timeout.connect(self._each_minute)
+        self.minute.start(MINUTE_MS)
 
     # -- layout ----------------------------------------------------------------------------------------
 
     def _build(self) -> None:
         self.setWindowTitle("Memory Dashboard")
-        self.list = CardList(self.model, self.controller.store.now, self)
-        self.list.addActions(self.acts.card_actions)
-        self.no_match = plain_label("No memories match this filter.")
-        self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.cards = QStackedWidget(self)
-        self.cards.addWidget(self.list)
-        self.cards.addWidget(self.no_match)
-        self.list_header = plain_label(wrap=False)
-        self.list_header.setContentsMargins(14, 8, 8, 2)
-        tint(self.list_header, muted_text(self.palette()))
-        self.left = QWidget(self)
-        left_layout = QVBoxLayout(self.left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.setSpacing(0)
-        self.title_row = TitleRow(
-            self.list_header, self.acts.restore_deleted, self.controller.memoriesLoaded, self
+        c = self.controller
+        now = lambda: c.store.now()  # noqa: E731 (the store changes when another database is opened)
+        self.left = CardColumn(
+            self.model, now, self.acts.card_actions, self.acts.restore_deleted, c.memoriesLoaded, self
         )
-        left_layout.addWidget(self.title_row)
-        left_layout.addWidget(self.cards, 1)
-        self.panel = HistoryPanel(self.controller.store.now, self)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.list, self.cards, self.no_match = self.left.list, self.left.cards, self.left.no_match
+        self.list_header, self.title_row = self.left.header, self.left.title_row
+        self.panel = HistoryPanel(self.list.shown_time, self)  # one instant for the cards and the panel
+        self.splitter: QSplitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(self.panel)
         self.splitter.setStretchFactor(0, 3)
@@ -126,29 +115,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
         self.filters = FilterBar(self, now=lambda: self.controller.store.now())
-        left_layout.insertWidget(0, self.filters.more)
-        self.toolbar = QToolBar("Main", self)
-        self.toolbar.setObjectName("mainToolbar")
-        self.toolbar.setMovable(False)
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toolbar.setIconSize(QSize(16, 16))  # small line icons beside the text, not the style's 24
-        apply_action_icons(self.acts, self.palette())
-        self.toolbar.addWidget(self.filters)
-        self.toolbar.addSeparator()
-        for action in (
-            self.acts.new_memory,
-            self.acts.edit,
-            self.acts.dismiss,
-            self.acts.reactivate,
-            self.acts.delete,
-            self.acts.expiry,
-        ):
-            self.toolbar.addAction(action)
-        self.toolbar.addSeparator()
-        self.toolbar.addAction(self.acts.undo)
-        self.toolbar.addSeparator()
-        for action in (self.acts.review_queue, self.acts.run_review, self.acts.refresh):
-            self.toolbar.addAction(action)
+        self.left.add_filter_row(self.filters.more)
+        self.toolbar = build_toolbar(self, self.filters, self.acts)
         self.addToolBar(self.toolbar)
         self.setStatusBar(MessageBar(self))
         self.status = StatusLine(self.statusBar())
@@ -169,7 +137,6 @@ class MainWindow(QMainWindow):
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.undoChanged.connect(self._undo_changed)
         c.storeChanged.connect(self._store_changed)
-        c.storeOpened.connect(self._store_opened)
         c.fileProblemChanged.connect(self._file_problem_changed)
         self.model.dataChanged.connect(self._rows_changed)
         self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
@@ -192,7 +159,16 @@ class MainWindow(QMainWindow):
         self.panel.blameWanted.connect(c.load_blame)
         c.blameLoaded.connect(self.panel.set_blame)
         a.blame.triggered.connect(self.panel.show_blame)
-        self._connect_past()
+        self.past = PastPage(
+            c,
+            self.pages,
+            self.splitter,
+            self.list,
+            self.filters,
+            actions_changed=lambda: self._update_actions(None),
+            back_to_now=lambda: self._current_changed(self.list.currentIndex()),
+        )
+        a.as_of.triggered.connect(self.past.ask)
         install_keyboard(self.filters, self.list, self.panel, a.find)
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
@@ -206,34 +182,10 @@ class MainWindow(QMainWindow):
         a.quit.triggered.connect(self.close)
         a.undo.setEnabled(False)
 
-    def _connect_past(self) -> None:
-        self.acts.as_of.triggered.connect(self.ask_as_of)
-        self.controller.asOfLoaded.connect(self._as_of_loaded)
-
     @property
     def as_of_view(self) -> AsOfView:
-        """The page showing the past (As of…), built the first time it is asked for: not before the
-        first cards are painted."""
-        if self._as_of_view is not None:
-            return self._as_of_view
-        from ui.past.view import AsOfView
-
-        c = self.controller
-        past = self._as_of_view = AsOfView(self)
-        self.pages.addWidget(past)
-        past.left.connect(self.leave_as_of)
-        past.firstScreenPainted.connect(c.read_whole_past)
-        past.panel.historyWanted.connect(c.load_history_as_of)
-        c.pastHistoryLoaded.connect(past.panel.set_history)
-        past.panel.revisionWanted.connect(c.load_revision)
-        c.revisionLoaded.connect(past.panel.set_revision)
-        return past
-
-    def _timers(self) -> None:
-        self.minute = QTimer(self)
-        self.minute.setInterval(MINUTE_MS)
-        self.minute.timeout.connect(self._each_minute)
-        self.minute.start()
+        """The page showing the past (As of…), built the first time it is asked for."""
+        return self.past.view
 
     # -- state -----------------------------------------------------------------------------------------
 
@@ -261,35 +213,19 @@ class MainWindow(QMainWindow):
 
     @property
     def queue(self) -> ReviewQueue:
-        """The review queue's window, built the first time it is asked for (not before the first paint)."""
-        if self._queue is None:
-            from ui.review.queue import ReviewQueue
-
-            now = lambda: self.controller.store.now()  # noqa: E731 - the store of the moment
-            self._queue = ReviewQueue(self.review, self.acts.run_review, now, self)
-        return self._queue
+        """The review queue's window, built the first time it is asked for (not before the first frame)."""
+        return self.queue_window.window
 
     def show_queue(self) -> None:
-        self.controller.load_candidates()
-        memory = self.selected_memory()
-        if memory is not None:
-            self.queue.target.setValue(memory.id)  # merge into the selected memory by default
-        self.queue.show()
-        self.queue.raise_()
+        self.queue_window.show(self.selected_memory())
 
     def show_digest(self, digest: Digest) -> DigestDialog:
         """The digest over the window; its changes open their cards here."""
-        from ui.dialogs.digest import DigestDialog  # its modules load with the first digest
+        now, mark_seen = self.controller.store.now, self.looks.mark_seen
+        self.digest_dialog = open_digest(digest, now, self, self.open_card, mark_seen)
+        return self.digest_dialog
 
-        dialog = DigestDialog(digest, self.controller.store.now, self)
-        dialog.openMemory.connect(self._open_card)
-        dialog.markSeen.connect(self.looks.mark_seen)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.show()
-        self.digest_dialog = dialog
-        return dialog
-
-    def _open_card(self, memory_id: int) -> None:
+    def open_card(self, memory_id: int) -> None:
         """Select a digest's memory; one the filter hides is shown under All, the search cleared."""
         if self.select_id(memory_id, center=True):
             return
@@ -304,56 +240,25 @@ class MainWindow(QMainWindow):
         self._filter_changed(self.filters.current())
         self.statusBar().showMessage(f"All memories listed, to show #{memory_id}", 8000)
 
-    # -- as of: the past, read-only --------------------------------------------------------------------
+    # -- as of: the past, read-only (`PastPage`) ------------------------------------------------------
 
     @property
     def looking_back(self) -> bool:
-        return self._as_of_view is not None and self.pages.currentWidget() is self._as_of_view
+        return self.past.shown
+
+    def ask_as_of(self) -> None:
+        self.past.ask()
+
+    def look_back(self, asked: int) -> None:
+        self.past.look_back(asked)
+
+    def leave_as_of(self) -> None:
+        self.past.leave()
 
     def _import_file(self) -> None:
         from ui.dialogs.import_file import choose_and_import  # its modules load with the first use
 
         choose_and_import(self.controller, self)
-
-    def ask_as_of(self) -> None:
-        """The As of… dialog; its instant is shown with `look_back`."""
-        start = (
-            self.as_of_view.at if self.looking_back and self.as_of_view.at else self.controller.store.now()
-        )
-        from ui.dialogs.as_of import AsOfDialog  # its modules load with the first use
-
-        dialog = AsOfDialog(start, self)
-        dialog.accepted.connect(lambda: self.look_back(dialog.chosen()))
-        dialog.open()
-
-    def look_back(self, asked: int) -> None:
-        """Show the memories as they were at `asked` (a future instant is now), read off the GUI thread:
-        the first screen as soon as it is read, then the rest (`_as_of_loaded`)."""
-        shown = self.as_of_view.current_id() if self.looking_back else self.list.current_id()
-        self.as_of_view.begin(asked, shown)
-        self.controller.load_as_of(asked, shown)
-
-    def _as_of_loaded(self, listing: PastListing) -> None:
-        entering = not self.looking_back
-        if entering:
-            self.as_of_view.set_filter(self.filters.current())  # before the cards: one listing shown
-        if not self.as_of_view.set_listing(listing):
-            return
-        if entering:
-            self.pages.setCurrentWidget(self.as_of_view)
-            self.as_of_view.list.setFocus()
-        self._update_actions(None)
-
-    def leave_as_of(self) -> None:
-        self.controller.leave_as_of()
-        if self._as_of_view is None:
-            return  # never looked back
-        self.as_of_view.begin(None)  # a listing still on its way is dropped
-        if self.looking_back:
-            self.pages.setCurrentWidget(self.splitter)
-            self.as_of_view.model.clear()  # the past's states are let go
-            self.list.setFocus()
-            self._current_changed(self.list.currentIndex())
 
     def _filter_changed(self, flt: ViewFilter) -> None:
         if self.looking_back:
@@ -404,28 +309,14 @@ class MainWindow(QMainWindow):
         self.panel.update_memory(memory)
 
     def _update_actions(self, memory: Memory | None) -> None:
-        writable = not self.controller.read_only
-        a = self.acts
-        many = self.list.selected_count() > 1  # the writers act on the whole selection
-        deleted = memory is not None and memory.status == MemoryStatus.DELETED  # the trash's cards
-        live = writable and memory is not None and not deleted
-        a.edit.setEnabled(live and not many)
-        a.delete.setEnabled(live)
-        a.expiry.setEnabled(live)
-        a.dismiss.setEnabled(live and (many or (memory is not None and memory.status == MemoryStatus.ACTIVE)))
-        a.reactivate.setEnabled(
-            live
-            and (many or (memory is not None and (memory.status != MemoryStatus.ACTIVE or memory.expired)))
+        self.acts.enable_for(
+            memory,
+            writable=not self.controller.read_only,
+            many=self.list.selected_count() > 1,
+            reviewing=self.review.running,
+            can_undo=bool(self.controller.undo_label),
+            looking_back=self.looking_back,
         )
-        a.restore_deleted.setEnabled(writable and deleted)
-        a.new_memory.setEnabled(writable)
-        a.run_review.setEnabled(writable and not self.review.running)
-        a.undo.setEnabled(writable and bool(self.controller.undo_label))
-        for action in (a.review_queue, a.runs):  # windows that write
-            action.setEnabled(not self.looking_back)
-        if self.looking_back:  # the past is read-only
-            for action in a.writers:
-                action.setEnabled(False)
 
     def _undo_changed(self, label: str) -> None:
         self.acts.set_undo_label(label)
@@ -433,7 +324,7 @@ class MainWindow(QMainWindow):
 
     def _counts_changed(self, counts: Counts) -> None:
         self.status.set_counts(counts)
-        self.acts.review_queue.setText(f"Review queue ({counts.candidates})")
+        self.acts.set_candidate_count(counts.candidates)
         empty = counts.total == 0
         if empty:
             self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
@@ -445,13 +336,10 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 10_000)
 
     def _store_changed(self, store: MemoryStore) -> None:
+        """Another database (or the first): nothing of the one before is shown; its state, its watcher."""
         self.leave_as_of()  # the past shown was another database's
         self.model.clear()
         self.panel.show_memory(None)
-        self._store_opened(store)
-
-    def _store_opened(self, store: MemoryStore) -> None:
-        """The store's state shown (the cards stay: the store the window started without has opened)."""
         self._show_write_state(store)
         self.banner.hide()  # whatever it said was about the database that was open before
         if Path(store.location).exists():
@@ -459,13 +347,9 @@ class MainWindow(QMainWindow):
         if self.watcher is not None:
             self.watcher.stop()
             self.watcher.deleteLater()
-            self.watcher = None
-        if self.watch and Path(store.location).is_file():
-            self.watcher = DatabaseWatcher(Path(store.location), self)
-            self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
-        elif self.watch and is_url(store.location):  # a server: polled while the window is active
-            self.watcher = ServerWatcher(self, busy=lambda: self.controller.runner.busy)
-            self.watcher.changed.connect(self.controller.refresh_if_changed_elsewhere)
+        c = self.controller
+        changed, busy = c.refresh_if_changed_elsewhere, lambda: c.runner.busy
+        self.watcher = watch_database(store.location, self, changed, busy) if self.watch else None
         self._update_actions(self.selected_memory())
 
     def _show_write_state(self, store: MemoryStore) -> None:
@@ -490,23 +374,19 @@ class MainWindow(QMainWindow):
         self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
 
     def _each_minute(self) -> None:
-        self.list.viewport().update()  # relative times move on
+        self.list.shown_time.tick()  # relative times move on, on the cards and in the panel alike
         self.controller.check_file()
         self.controller.sweep()
 
     # -- persistence -----------------------------------------------------------------------------------
-
-    def _restore_state(self) -> None:
-        if not restore_window(self, self.splitter, self.settings):
-            self.resize(1400, 900)
 
     def save_state(self) -> None:
         save_window(self, self.splitter, self.settings)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "list_header"):
-            tint(self.list_header, muted_text(self.palette()))  # the system switched light/dark
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "left"):
+            self.left.retint(self.palette())  # the system switched light/dark
             apply_action_icons(self.acts, self.palette())
 
     def closeEvent(self, event: QCloseEvent) -> None:

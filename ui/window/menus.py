@@ -56,6 +56,8 @@ def build_menus(window: WindowParts) -> None:
     view.addAction(a.blame)
     view.addAction(a.as_of)
     view.addAction(a.digest)
+    view.addAction(a.tidy)
+    a.tidy.triggered.connect(lambda: show_tidy(window))
     review = bar.addMenu("&Review")
     review.addAction(a.review_queue)
     review.addAction(a.run_review)
@@ -92,18 +94,22 @@ def export_memories(window: WindowParts) -> None:
 
 
 def open_hub(window: WindowParts) -> None:
-    """File → Open hub…: the URL asked (the saved hub's at first), a hub window over this one; Copy to
-    this machine writes to the database this window has open (none when it is read-only), which then
-    shows the copy."""
-    from app.core.paths import DatabaseChoice
-    from ui.hub.opening import ask_hub_url, open_hub_window
+    """File → Open hub…: the URL asked (the saved hub's at first), then `open_hub_at`."""
+    from ui.hub.opening import ask_hub_url
 
-    url = ask_hub_url(window.window())
-    if url:
-        store = window.controller.store
-        local = None if store.read_only else DatabaseChoice(store.location, "--db")
-        hub = open_hub_window(url, local, window.window())
-        hub.copiedHere.connect(window.controller.refresh)
+    ask_hub_url(window.window(), lambda url: open_hub_at(window, url))
+
+
+def open_hub_at(window: WindowParts, url: str) -> None:
+    """A hub window on `url` over this one; Copy to this machine writes to the database this window has
+    open (none when it is read-only), which then shows the copy."""
+    from app.core.paths import DatabaseChoice
+    from ui.hub.opening import open_hub_window
+
+    store = window.controller.store
+    local = None if store.read_only else DatabaseChoice(store.location, "--db")
+    hub = open_hub_window(url, local, window.window())
+    hub.copiedHere.connect(window.controller.refresh)
 
 
 def show_runs(window: WindowParts) -> None:
@@ -117,6 +123,17 @@ def show_runs(window: WindowParts) -> None:
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
+
+
+def show_tidy(window: WindowParts) -> None:
+    """View → Tidy…: a new search for duplicates each time (the memories may have changed since)."""
+    from ui.tidy.dialog import TidyDialog
+
+    dialog = TidyDialog(window.controller, window.window())
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.openMemory.connect(window.open_card)
+    dialog.show()
+    dialog.start()
 
 
 def show_about(window: WindowParts) -> None:

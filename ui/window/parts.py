@@ -36,6 +36,10 @@ class WindowParts(Protocol):
 
     def select_revision(self, memory_id: int, revision_id: int) -> bool: ...
 
+    def open_card(self, memory_id: int) -> None:
+        """Select a memory's card; one the filter hides is shown under All, the search cleared."""
+        ...
+
     def window(self) -> QWidget:
         """The window itself, as the parent of the dialogs and message boxes it opens (Qt's own method)."""
         ...

@@ -51,7 +51,8 @@ PULL_HELP = (
 SETUP_HELP = (
     "make the database a hub, once, as an administrator (a role that may create roles and schemas): its "
     "schema and tables owned by a role that publishes nothing, row-level security forced, publishers given "
-    "only what they need; moves an older version's hub there; running it again changes nothing"
+    "only what they need, no member of that role; lists the schemas that may hold an older version's hub, "
+    "and moves the one `--from` names; running it again changes nothing"
 )
 LIST_HELP = "the hub's cards: one per memory across machines, each machine with its status there"
 NO_HUB = "no hub: pass --to URL, or save one with `hub configure --url URL`"
@@ -95,7 +96,9 @@ def cmd_request_dismiss(args: argparse.Namespace, _opener: Opener) -> int:
     elif not queued:
         print("nothing queued: every machine's copy is dismissed already or has a request pending")
     else:
-        shown = ", ".join(f"{shown_word(item.machine)} #{item.memory_id}" for item in queued)
+        from app.hub.words import machine_name
+
+        shown = ", ".join(f"{machine_name(item.machine)} #{item.memory_id}" for item in queued)
         print(f"queued: dismiss on {shown}; each machine applies it on its next publish")
     return 0
 
@@ -124,6 +127,8 @@ def _when(at: int | None) -> str:
 def status_text(rows: list[MachineStatus]) -> str:
     """The status as a table; a machine's name, written by whoever published it, on one line and cut,
     with hidden characters visible."""
+    from app.hub.words import machine_name
+
     if not rows:
         return "no machine has published to this hub (as this role) yet"
     lines = [
@@ -131,7 +136,7 @@ def status_text(rows: list[MachineStatus]) -> str:
         f" {'requests':>8}"
     ]
     for row in rows:
-        machine = shown_word(row.machine, 24)
+        machine = machine_name(row.machine, 24)
         lines.append(
             f"{machine:24} {_when(row.published_at):22} {row.memories:>9,} {row.active:>7,} "
             f"{row.revisions:>10,} {row.evidence:>9,} {row.pending_requests:>8,}"
@@ -162,7 +167,9 @@ def cmd_pull(args: argparse.Namespace, opener: Opener) -> int:
     if args.json:
         print_json({"memory_id": memory.id, "copied_from": machine, "copied_memory_id": args.id})
     else:
-        print(f"copied {shown_word(machine)} #{args.id} to this machine as #{memory.id}")
+        from app.hub.words import machine_name
+
+        print(f"copied {machine_name(machine)} #{args.id} to this machine as #{memory.id}")
     return 0
 
 
@@ -180,21 +187,24 @@ def cmd_setup(args: argparse.Namespace, _opener: Opener) -> int:
 def card_text(card: HubCard) -> str:
     """Two lines of `hub list`: the newest text, then each machine with its status there."""
     from app.cli.render import one_line
+    from app.hub.words import machine_name
 
-    where = [f"{one_line(c.machine, 40)} #{c.memory_id} {shown_word(c.shown_status)}" for c in card.copies]
-    where += [f"not on {one_line(machine, 40)}" for machine in card.missing]
+    where = [
+        f"{machine_name(c.machine, 40)} #{c.memory_id} {shown_word(c.shown_status)}" for c in card.copies
+    ]
+    where += [f"not on {machine_name(machine, 40)}" for machine in card.missing]
     if card.differs:
         where.append(f"differs: {len(card.versions())} texts")
     return f"{one_line(card.text, 100)}\n    {' · '.join(where)}"
 
 
 def listing_text(listing: HubListing, cards: list[HubCard]) -> str:
-    from app.cli.render import one_line
+    from app.hub.words import machine_name
 
     if not cards:
         return "the hub holds no memory this role published"
     counts = listing.counts
-    machines = ", ".join(one_line(machine, 40) for machine in listing.machines)
+    machines = ", ".join(machine_name(machine, 40) for machine in listing.machines)
     head = (
         f"{counts.cards:,} cards, {counts.copies:,} copies on {len(listing.machines)} machines ({machines});"
         f" {counts.differing:,} with differing texts, {counts.on_every_machine:,} on every machine"
@@ -332,7 +342,8 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     setup = _command(commands, parents, "setup", cmd_setup, SETUP_HELP)
     setup.add_argument(
         "--from", dest="move_from", metavar="SCHEMA",
-        help="the schema of an older version's hub to move in, where several hold one",
+        help="the schema of an older version's hub to move in (its rows as its owner role wrote them: name "
+        "only a schema whose owner you trust)",
     )  # fmt: skip
     publish_parser = _command(
         commands, parents, "publish", cmd_publish,

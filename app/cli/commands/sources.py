@@ -1,5 +1,10 @@
 """Sources and trust: `retire --source S` (everything a source contributed, dismissed or deleted as one
-write) and `trust SOURCE trusted|untrusted|default` / `trust --list`."""
+write) and `trust SOURCE trusted|untrusted|default` / `trust --list`.
+
+A source `trust` is given is checked as typed, before a scheme is read into it or its ends trimmed
+(`session:` and a line break would otherwise mark every session): a control character refuses it
+(`app.core.trust.kept_source_problem`). Sources are printed on one line with hidden characters visible,
+as the window shows them; `--json` gives them as they are."""
 
 from __future__ import annotations
 
@@ -15,7 +20,8 @@ from app.commands.presence import Delete
 from app.commands.runner import execute
 from app.commands.status import Dismiss
 from app.core.models import Memory
-from app.core.trust import DEFAULT_MARK, MARKS
+from app.core.trust import DEFAULT_MARK, MARKS, MAX_SOURCE_CHARS, kept_source_problem, parse_source
+from app.present.card import shown_word
 from app.store import InvalidInputError
 
 
@@ -63,6 +69,22 @@ def cmd_retire(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
+def _shown(source: str) -> str:
+    """A source on one line, whole, hidden characters visible."""
+    return shown_word(source, MAX_SOURCE_CHARS)
+
+
+def _mark_source(text: str) -> str:
+    """The source a person typed for `trust`, refused (bad input) if it cannot be kept."""
+    problem = kept_source_problem(text)
+    if problem is not None:
+        raise InvalidInputError(f"the source {problem}; no mark was set")
+    try:
+        return parse_source(text)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
+
+
 def cmd_trust(args: argparse.Namespace, opener: Opener) -> int:
     if args.list:
         if args.source is not None:
@@ -72,14 +94,16 @@ def cmd_trust(args: argparse.Namespace, opener: Opener) -> int:
         if args.json:
             print_json([{"source": source, "trust": trust} for source, trust in marks.items()])
         else:
-            print("\n".join(f"{source}  {trust}" for source, trust in marks.items()) or "no trust marks")
+            lines = [f"{_shown(source)}  {shown_word(trust)}" for source, trust in marks.items()]
+            print("\n".join(lines) or "no trust marks")
         return 0
     if args.source is None or args.trust is None:
         raise InvalidInputError("trust SOURCE trusted|untrusted|default, or trust --list")
+    source = _mark_source(args.source)
     with opener(args, write=True) as store:
-        execute(store, Trust(args.source, args.trust), "cli")
+        execute(store, Trust(source, args.trust), "cli")
     shown = "has no mark (default trust)" if args.trust == DEFAULT_MARK else f"is marked {args.trust}"
-    print(f"{args.source} {shown}")
+    print(f"{_shown(source)} {shown}")
     return 0
 
 
@@ -94,7 +118,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.add_argument("--json", action="store_true")
 
     parser = add("trust", cmd_trust, "mark a source (or a whole scheme, session:) trusted or untrusted")
-    parser.add_argument("source", type=source_name, nargs="?", metavar="SOURCE")
+    parser.add_argument("source", nargs="?", metavar="SOURCE")  # checked as typed: `_mark_source`
     parser.add_argument("trust", choices=(*MARKS, DEFAULT_MARK), nargs="?")
     parser.add_argument("--list", action="store_true", help="the marks set so far")
     parser.add_argument("--json", action="store_true")

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from app.core.models.memory import (
     EMPTY_DETAIL,
+    IMPORTED_FROM,
+    IMPORTED_SOURCE,
     KEEP,
     REWRITE_THRESHOLD_MS,
+    UNDO_KEY,
     Candidate,
     ChangeKind,
     Counts,
@@ -26,8 +29,11 @@ from app.core.models.memory import (
 
 __all__ = [
     "EMPTY_DETAIL",
+    "IMPORTED_FROM",
+    "IMPORTED_SOURCE",
     "KEEP",
     "REWRITE_THRESHOLD_MS",
+    "UNDO_KEY",
     "Candidate",
     "ChangeKind",
     "Counts",

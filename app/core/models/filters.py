@@ -1,6 +1,5 @@
-"""The listing's filter (`MemoryFilter`) and its vocabulary, without SQLAlchemy: the window's first
-screen is read (`app.store.first_screen`) before SQLAlchemy is imported. The selectors that turn a
-filter into SQL are in `app.store.read.query`.
+"""The listing's filter (`MemoryFilter`) and its vocabulary, without SQLAlchemy (the window's modules
+import it). The selectors that turn a filter into SQL are in `app.store.read.query`.
 """
 
 from __future__ import annotations

@@ -31,6 +31,11 @@ class RevisionKind(StrEnum):
     EXPIRY = "expiry"
 
 
+UNDO_KEY: Final = "undo_of_run"  # in the detail of each revision a run's undo wrote: the run's id
+IMPORTED_FROM: Final = "imported_from"  # detail of the revision an import adds to each memory it brings
+IMPORTED_SOURCE: Final = "imported_source"  # detail of an old revision an import copied in: its source
+
+
 class RevisionSource(StrEnum):
     """Who made a revision (stored as these strings); not a memory's trust source (`app.core.trust`)."""
 

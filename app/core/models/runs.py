@@ -12,6 +12,7 @@ from typing import Any
 
 from app.core.clock import format_instant
 from app.core.models.evidence import flat
+from app.core.models.memory import UNDO_KEY as UNDO_KEY  # re-exported: the runs' readers name it here
 from app.core.models.memory import Revision
 
 ORIGIN_DASHBOARD = "dashboard"
@@ -36,9 +37,11 @@ class Run:
     rewrote: int | None = None
     dismissed: int | None = None
     consumed: int | None = None
+    consumed_ids: tuple[int, ...] | None = None  # which candidates it consumed, where that was recorded
     inferred: int = 0  # outside changes observed inside a host run's window
     problem: str | None = None  # why the row cannot be read as a review run (an "unreadable run")
     notes: tuple[str, ...] = ()  # odd cells, escaped
+    undone_at: int | None = None  # when its undo was made (`UNDO_KEY`); None while it stands
 
     @property
     def readable(self) -> bool:
@@ -52,11 +55,13 @@ class Run:
         if self.problem:
             return self.problem  # beside the label, which says "unreadable run"
         if self.origin == ORIGIN_HOST:
-            return f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
-        return (
-            f"promoted {self.promoted or 0}, rewrote {self.rewrote or 0}, dismissed {self.dismissed or 0}, "
-            f"consumed {self.consumed or 0}"
-        )
+            line = f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
+        else:
+            line = (
+                f"promoted {self.promoted or 0}, rewrote {self.rewrote or 0}, "
+                f"dismissed {self.dismissed or 0}, consumed {self.consumed or 0}"
+            )
+        return line if self.undone_at is None else f"{line} · undone {format_instant(self.undone_at)}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,10 +75,12 @@ class Run:
             "rewrote": self.rewrote,
             "dismissed": self.dismissed,
             "consumed": self.consumed,
+            "consumed_candidate_ids": None if self.consumed_ids is None else list(self.consumed_ids),
             "inferred_changes": self.inferred,
             "readable": self.readable,
             "problem": self.problem,
             "notes": list(self.notes),
+            "undone_at": self.undone_at,
         }
 
 
@@ -99,9 +106,6 @@ class RunDetail:
 
     def to_json(self) -> dict[str, Any]:
         return {**self.run.to_json(), "changes": [change.to_json() for change in self.changes]}
-
-
-UNDO_KEY = "undo_of_run"
 
 
 NOT_RESURRECTED = (

@@ -11,11 +11,12 @@ run", and times are read as `host_cells` reads any host timestamp. Nothing here 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Connection, and_, inspect, select
 
-from app.core.models import Revision, RevisionSource
+from app.core.models import UNDO_KEY, Revision, RevisionSource
 from app.core.models.runs import ORIGIN_DASHBOARD, ORIGIN_HOST, Run, RunChange
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import describe, text_value, time_note, time_value
@@ -34,6 +35,13 @@ r = revisions.c
 def _count(summary: dict[str, Any], key: str) -> int | None:
     value = summary.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _ids(summary: dict[str, Any], key: str) -> tuple[int, ...] | None:
+    value = summary.get(key)
+    if not isinstance(value, list):
+        return None
+    return tuple(item for item in value if isinstance(item, int) and not isinstance(item, bool))
 
 
 _OWN_RUNS = select(
@@ -55,6 +63,7 @@ def _own_run(row: Sequence[Any]) -> Run:
         rewrote=_count(summary, "updated"),
         dismissed=_count(summary, "dismissed"),
         consumed=_count(summary, "consumed"),
+        consumed_ids=_ids(summary, "consumed_candidate_ids"),
         problem=None if isinstance(parsed, dict) else "its summary is not a JSON object",
     )
 
@@ -209,9 +218,30 @@ def host_runs(
 # -- both ------------------------------------------------------------------------------------------
 
 
+def undone_runs(conn: Connection) -> dict[str, int]:
+    """Each undone run's id with when its undo was made: the revisions an undo writes name their run in
+    their detail (`UNDO_KEY`; the LIKE only narrows the scan, the parsed detail decides)."""
+    query = select(r.detail, r.changed_at).where(
+        r.source == RevisionSource.RESTORE, r.detail.like(f"%{UNDO_KEY}%")
+    )
+    found: dict[str, int] = {}
+    for detail, changed_at in conn.execute(query):
+        parsed = tolerant_json_loads(detail) if isinstance(detail, str) else None
+        run_id = parsed.get(UNDO_KEY) if isinstance(parsed, dict) else None
+        if isinstance(run_id, str):
+            found[run_id] = min(found.get(run_id, changed_at), changed_at)
+    return found
+
+
+def _marked(runs: list[Run], conn: Connection, own: bool) -> list[Run]:
+    """The runs, each undone one with when (our tables hold the undos: none without them)."""
+    undone = undone_runs(conn) if own and runs else {}
+    return [replace(run, undone_at=undone[run.run_id]) if run.run_id in undone else run for run in runs]
+
+
 def all_runs(conn: Connection, extra: Sequence[Revision] = (), *, own: bool = True) -> list[Run]:
     """Every review run, newest first."""
-    found = [*(own_runs(conn) if own else []), *host_runs(conn, extra, own=own)]
+    found = _marked([*(own_runs(conn) if own else []), *host_runs(conn, extra, own=own)], conn, own)
     return sorted(found, key=lambda run: (run.started_at, run.run_id), reverse=True)
 
 
@@ -222,6 +252,7 @@ def find_run(
         found = host_runs(conn, extra, run_id[len(HOST_PREFIX) :], own=own)
     else:
         found = own_runs(conn, run_id) if own else []
+    found = _marked(found, conn, own)
     return found[0] if found else None
 
 

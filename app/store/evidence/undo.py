@@ -3,7 +3,8 @@
 One restore revision per memory (its detail names the run: `undo_of_run`), inside the caller's write
 transaction, so the profile version moves once. A memory changed again since the run (by anyone: a person,
 another run, the host) is not touched: it is listed with that later change, for the person to decide. A
-memory the run created is deleted (its delete revision keeps the row, so a restore brings it back).
+memory the run created is deleted (its delete revision keeps the row, so a restore brings it back). A
+memory the run rewrote stops citing the candidates the run added to it (ids and provenance entries).
 Candidates the run consumed stay consumed: the host's pool is not refilled; the archive keeps their words.
 """
 
@@ -15,14 +16,17 @@ from collections.abc import Sequence
 from sqlalchemy import select, update
 
 from app.core.errors import InvalidInputError
+from app.core.models import UNDO_KEY as UNDO_KEY  # re-exported: the importer names it here
 from app.core.models import Revision, RevisionKind, RevisionSource
-from app.core.models.runs import UNDO_KEY, Run, RunChange, UndoResult
+from app.core.models.runs import Run, RunChange, UndoResult
+from app.core.provenance import without_candidates
 from app.store.observe.batch import catch_up
 from app.store.read.reads import fetch_revision, fetch_row, revision_from_row
 from app.store.schema.tables import revisions
 from app.store.write import removal, writes
 from app.store.write.revision_log import WriteContext, add_revision, mark_seen
 
+DROPPED_KEY = "dropped_candidate_ids"  # a restore revision's: the run's candidates its memory no longer cites
 r = revisions.c
 
 
@@ -64,6 +68,31 @@ def _before(made: Sequence[Revision], content: str, status: str) -> tuple[str, s
     return content, status
 
 
+def _added(made: Sequence[Revision]) -> list[int]:
+    """The candidates the run's rewrites added to the memory's sources."""
+    return [i for revision in made if revision.kind == RevisionKind.CONTENT for i in revision.candidate_ids]
+
+
+def _dropped(made: Sequence[Revision]) -> dict[str, list[int]]:
+    added = _added(made)
+    return {DROPPED_KEY: list(dict.fromkeys(added))} if added else {}
+
+
+def _sources_before(
+    made: Sequence[Revision], ids_raw: object, provenance_raw: object
+) -> tuple[object, object]:
+    """The memory's two source columns without the candidates the run added: the card no longer cites a
+    run that was undone. A rewrite that kept the list it replaced (`previous_provenance`: unreadable to
+    the host, or NULL) gives that list back as it was."""
+    added = set(_added(made))
+    if not added:
+        return ids_raw, provenance_raw
+    ids, provenance = without_candidates(ids_raw, provenance_raw, added)
+    key = writes.PREVIOUS_PROVENANCE
+    kept = [r.detail[key] for r in made if key in r.detail and isinstance(r.detail[key], (str, type(None)))]
+    return ids, kept[0] if kept else provenance
+
+
 def _restore(ctx: WriteContext, memory_id: int, made: Sequence[Revision], run_id: str) -> int | str:
     """Put one memory back as it was before the run's changes `made`; returns the restore revision id, or
     why not."""
@@ -82,7 +111,9 @@ def _restore(ctx: WriteContext, memory_id: int, made: Sequence[Revision], run_id
     if odd is not None:
         return f"a {odd} change is not undone by a run undo"
     content, status = _before(made, row.content, row.status)
-    if content == row.content and status == row.status:
+    ids, provenance = _sources_before(made, row.source_candidate_ids, row.source_candidate_provenance)
+    sources_moved = (ids, provenance) != (row.source_candidate_ids, row.source_candidate_provenance)
+    if content == row.content and status == row.status and not sources_moved:
         return "it already is as it was before the run"
     try:
         writes.validate_content(content)
@@ -91,7 +122,14 @@ def _restore(ctx: WriteContext, memory_id: int, made: Sequence[Revision], run_id
     updated_at = writes.next_updated_at(ctx.now, row.updated_at)
     ctx.conn.execute(
         writes.UPDATE_MEMORY,
-        {"b_id": memory_id, "content": content, "status": status, "updated_at": updated_at},
+        {
+            "b_id": memory_id,
+            "content": content,
+            "status": status,
+            "updated_at": updated_at,
+            "source_candidate_ids": ids,
+            "source_candidate_provenance": provenance,
+        },
     )
     status_moved = status != row.status
     revision_id = add_revision(
@@ -103,7 +141,7 @@ def _restore(ctx: WriteContext, memory_id: int, made: Sequence[Revision], run_id
         new_content=content,
         previous_status=row.status if status_moved else None,
         new_status=status if status_moved else None,
-        detail={UNDO_KEY: run_id, "restored_from": first.id},
+        detail={UNDO_KEY: run_id, "restored_from": first.id, **_dropped(made)},
         changed_at=updated_at,
     )
     mark_seen(ctx, memory_id)

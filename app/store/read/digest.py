@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy import Connection, func, select
 
-from app.core.models import ChangeKind, MemoryStatus, Revision, RevisionKind, RevisionSource
+from app.core.models import IMPORTED_FROM, ChangeKind, MemoryStatus, Revision, RevisionKind, RevisionSource
 from app.core.models.digest import BY_HOST, Digest, DigestChange, Watermark
 from app.store.read.reads import REVISION_COLUMNS, SELECT_CANDIDATES, revision_from_row
 from app.store.read.rows import build_candidate
@@ -22,8 +22,6 @@ from app.store.schema.tables import meta, revisions, user_memory_candidates
 
 WATERMARK_AT = "digest_seen_at"
 WATERMARK_REVISION = "digest_seen_revision"
-IMPORTED_FROM = "imported_from"  # detail of the revision an import adds for each memory (`app.transfer`)
-IMPORTED_SOURCE = "imported_source"  # detail of an old revision an import copied in
 
 
 def change_kind(revision: Revision) -> str | None:

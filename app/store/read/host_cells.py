@@ -130,3 +130,18 @@ def optional_text(column: str, value: object) -> tuple[str | None, str | None]:
 def sound_time(value: object) -> bool:
     """An optional instant as our own tables should hold it: NULL or epoch ms in range."""
     return value is None or (type(value) is int and TIME_MIN <= value <= TIME_MAX)
+
+
+def optional_integer(column: str, value: object) -> tuple[int | None, str | None]:
+    """A nullable INTEGER column that is no instant (a count, an id, a score): an integer as it is, NULL
+    as None, anything else read as unknown (None) with its oddity."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value, None
+    return None, f"{column} is {describe(value)}, not an integer: read as unknown"
+
+
+def optional_time(column: str, value: object) -> tuple[int | None, str | None]:
+    """A nullable timestamp column: NULL stays None, anything else as `time_value` shows it."""
+    if value is None:
+        return None, None
+    return time_value(value), time_note(column, value)

@@ -3,7 +3,9 @@
 A memory the dashboard deleted keeps its whole row in the delete revision (`removal.delete_memory`); one
 observed deleted (the host or another process removed it) keeps only its last content and status. Either
 comes back as a `HostRow` with status `deleted`, so the listing, the cards and the CLI show it like any
-memory; `deleted_snapshot` is also the row a restore puts back.
+memory; `deleted_snapshot` is also the row a restore puts back, once `restorable_row` has checked it as
+an edit's or an import's values are (`app.core.incoming_checks.host_row_problems`): a delete revision is
+in the dashboard's own table, which more than the dashboard can write.
 """
 
 from __future__ import annotations
@@ -13,12 +15,25 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from app.core.errors import InvalidInputError
+from app.core.incoming_checks import host_row_problems
 from app.core.models import MemoryStatus, Revision, RevisionKind
 from app.store.read.reads import chunks, revision_from_row
 from app.store.read.rows import HostRow, host_row
 from app.store.schema.tables import revisions
 
 r = revisions.c
+# The host's columns a restore writes (the id aside): what a delete revision keeps of the row.
+ROW_COLUMNS = (
+    "content",
+    "status",
+    "promoted_at",
+    "created_at",
+    "updated_at",
+    "source_candidate_ids",
+    "source_candidate_provenance",
+)
+SHOWN_PROBLEMS = 3
 
 
 def deleted_snapshot(revision: Revision, first_at: int | None) -> dict[str, Any]:
@@ -37,6 +52,22 @@ def deleted_snapshot(revision: Revision, first_at: int | None) -> dict[str, Any]
         "source_candidate_ids": "[]",
         "source_candidate_provenance": None,
     }
+
+
+def restorable_row(revision: Revision, first_at: int | None) -> dict[str, Any]:
+    """The host's columns a restore from `revision` writes back (`deleted_snapshot`), every value checked;
+    InvalidInputError naming what is wrong (nothing is written then)."""
+    snapshot = deleted_snapshot(revision, first_at)
+    row = {column: snapshot.get(column) for column in ROW_COLUMNS}
+    problems = host_row_problems(row)
+    if not problems:
+        return row
+    said = "; ".join(f"{item.where} {item.what}" for item in problems[:SHOWN_PROBLEMS])
+    more = f"; and {len(problems) - SHOWN_PROBLEMS} more" if len(problems) > SHOWN_PROBLEMS else ""
+    raise InvalidInputError(
+        f"revision #{revision.id} of memory #{revision.memory_id} does not hold a row the host can take "
+        f"back ({said}{more}); nothing was changed"
+    )
 
 
 def first_recorded(conn: Connection, memory_id: int) -> int | None:

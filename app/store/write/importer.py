@@ -13,31 +13,37 @@ own sources come too.
 An imported revision belongs to no run here: a run id names a run of the database the file came from, and
 a local run of the same name would otherwise take it for its own (its undo would write the file's earlier
 content back). The run id is kept in `detail` as `imported_run_id`, beside the file's database, never in
-the `run_id` column; so is a `detail` key that names a run (`undo_of_run`, kept as `imported_undo_of_run`).
+the `run_id` column. Its `detail` keeps only what the history shows (`app.transfer.imported_detail`: a key
+the app acts on, such as a delete's `row` or `undo_of_run`, is kept as `imported_…`), a `restored_from`
+names the copy here of the revision it named in the file, and it is never later than the import's own
+revision (a later time is kept in `detail` as `imported_changed_at`): the file's history cannot be the
+newest of anything, a delete a trash restore would bring back from.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, text
 
-from app.core.models import RevisionKind, RevisionSource
+from app.core.models import IMPORTED_FROM, IMPORTED_SOURCE, RevisionKind, RevisionSource
 from app.core.models.imports import Imported, ImportResult, Skipped
-from app.core.models.runs import UNDO_KEY
 from app.core.provenance import serialize_candidate_ids
-from app.core.trust import MEMORY_SOURCE_UNKNOWN
 from app.store.connect.server import is_server
-from app.store.read.digest import IMPORTED_FROM, IMPORTED_SOURCE
 from app.store.schema.tables import expiry, revisions, user_memories
 from app.store.write.revision_log import INSERT_SEEN, WriteContext, add_own_source, add_revision, inserted_id
-from app.transfer.export_format import ExportedMemory, ExportFile
+from app.transfer.export_format import ExportedMemory, ExportFile, is_own_source
+from app.transfer.imported_detail import (
+    IMPORTED_CHANGED_AT,
+    IMPORTED_DATABASE,
+    IMPORTED_MEMORY,
+    IMPORTED_REVISION,
+    IMPORTED_RUN,
+    RESTORED_FROM,
+)
 
 ORIGIN_IMPORT = "import"
-IMPORTED_RUN = "imported_run_id"
-IMPORTED_DATABASE = "imported_database"
 # setval to the highest id kept, or where the identity already is if that is higher (never back): the
 # next id it hands out is past both.
 _MOVE_IDENTITY = text(
@@ -58,22 +64,22 @@ def _provenance_json(memory: ExportedMemory) -> str | None:
     return json.dumps(entries, separators=(",", ":"), ensure_ascii=False)
 
 
-def _history(memory_id: int, memory: ExportedMemory, export: ExportFile) -> list[dict[str, Any]]:
+def _history(memory_id: int, memory: ExportedMemory, export: ExportFile, now: int) -> list[dict[str, Any]]:
     rows = []
     for revision in memory.revisions:
-        detail = {key: value for key, value in revision.detail.items() if key != UNDO_KEY}
+        detail = dict(revision.detail)
         detail[IMPORTED_SOURCE] = revision.source
-        detail["imported_revision_id"] = revision.id
-        detail["imported_memory_id"] = memory.id
-        if UNDO_KEY in revision.detail:
-            detail[f"imported_{UNDO_KEY}"] = revision.detail[UNDO_KEY]
+        detail[IMPORTED_REVISION] = revision.id
+        detail[IMPORTED_MEMORY] = memory.id
         if revision.run_id is not None:
             detail[IMPORTED_RUN] = revision.run_id
             detail[IMPORTED_DATABASE] = export.database
+        if revision.changed_at > now:
+            detail[IMPORTED_CHANGED_AT] = revision.changed_at
         rows.append(
             {
                 "memory_id": memory_id,
-                "changed_at": revision.changed_at,
+                "changed_at": min(revision.changed_at, now),
                 "kind": revision.kind,
                 "source": RevisionSource.IMPORT,
                 "run_id": None,  # a run of the file's database, not of this one (see the module docstring)
@@ -82,10 +88,30 @@ def _history(memory_id: int, memory: ExportedMemory, export: ExportFile) -> list
                 "new_content": revision.new_content,
                 "previous_status": revision.previous_status,
                 "new_status": revision.new_status,
-                "detail": json.dumps(detail, sort_keys=True, ensure_ascii=False),
+                "detail": detail,
             }
         )
     return rows
+
+
+def _detail_json(detail: dict[str, Any]) -> str:
+    return json.dumps(detail, sort_keys=True, ensure_ascii=False)
+
+
+def _insert_history(ctx: WriteContext, rows: list[dict[str, Any]]) -> None:
+    """The copied revisions, in one statement; one at a time where a `restored_from` is to name the copy
+    here of the revision it named in the file (copied before it: a restore brings back an earlier state)."""
+    if not any(RESTORED_FROM in row["detail"] for row in rows):
+        ctx.conn.execute(insert(revisions), [{**row, "detail": _detail_json(row["detail"])} for row in rows])
+        return
+    copies: dict[object, int] = {}
+    for row in rows:
+        detail = dict(row["detail"])
+        copy = copies.get(detail.pop(RESTORED_FROM, None))
+        if copy is not None:
+            detail[RESTORED_FROM] = copy
+        found = ctx.conn.execute(insert(revisions).values(**{**row, "detail": _detail_json(detail)}))
+        copies[detail[IMPORTED_REVISION]] = inserted_id(found)
 
 
 class _Plan:
@@ -178,9 +204,9 @@ def _attach(
     ctx: WriteContext, memory_id: int, memory: ExportedMemory, export: ExportFile, label: str
 ) -> None:
     """The imported memory's history, baseline, expiry and own sources."""
-    history = _history(memory_id, memory, export)
+    history = _history(memory_id, memory, export, ctx.now)
     if history:
-        ctx.conn.execute(insert(revisions), history)
+        _insert_history(ctx, history)
     rewritten = memory.content_changed_at is not None
     has_content_revision = any(r.kind == RevisionKind.CONTENT for r in memory.revisions)
     baseline = memory.content_changed_at if rewritten and not has_content_revision else None
@@ -192,16 +218,11 @@ def _attach(
         RevisionSource.IMPORT,
         new_content=memory.content,
         new_status=memory.status,
-        detail={IMPORTED_FROM: label, "imported_memory_id": memory.id, "exported_at": export.exported_at},
+        detail={IMPORTED_FROM: label, IMPORTED_MEMORY: memory.id, "exported_at": export.exported_at},
     )
     if memory.expires_at is not None:
         ctx.conn.execute(
             insert(expiry).values(memory_id=memory_id, expires_at=memory.expires_at, set_at=ctx.now)
         )
-    for source in _own_sources(memory.sources):
+    for source in filter(is_own_source, memory.sources):
         add_own_source(ctx, memory_id, source)
-
-
-def _own_sources(sources: Sequence[str]) -> list[str]:
-    """The sources the dashboard keeps itself (not derived from provenance)."""
-    return [s for s in sources if not s.startswith("session:") and s != MEMORY_SOURCE_UNKNOWN]

@@ -15,7 +15,7 @@ from app.core.errors import InvalidInputError, NotFoundError
 from app.core.models import RevisionKind, RevisionSource
 from app.store.past.as_of import FIRST_SEEN, FIRST_SEEN_KEY
 from app.store.read.reads import chunks, fetch_revision, fetch_row
-from app.store.read.trash import deleted_snapshot, first_recorded, last_deletes
+from app.store.read.trash import first_recorded, last_deletes, restorable_row
 from app.store.schema.tables import expiry, seen, user_memories
 from app.store.write.revision_log import WriteContext, add_revision, mark_seen
 from app.store.write.writes import next_updated_at, require_row, update_content
@@ -58,15 +58,14 @@ def delete_memory(ctx: WriteContext, memory_id: int, *, source: str = RevisionSo
 
 def undelete(ctx: WriteContext, memory_id: int, revision_id: int, source: str) -> int:
     """Put a deleted memory back (same id) from the row its delete revision kept, or, for a delete the
-    store observed, from its last content and status (`trash.deleted_snapshot`)."""
+    store observed, from its last content and status; refused unless the host can take it
+    (`trash.restorable_row`)."""
     revision = fetch_revision(ctx.conn, revision_id)
     if revision is None or revision.memory_id != memory_id or revision.kind != RevisionKind.DELETE:
         raise NotFoundError(f"revision #{revision_id} of memory #{memory_id} cannot bring it back")
     if fetch_row(ctx.conn, memory_id) is not None:
         raise InvalidInputError(f"memory #{memory_id} exists; nothing to bring back")
-    snapshot = deleted_snapshot(revision, first_recorded(ctx.conn, memory_id))
-    if not isinstance(snapshot.get("updated_at"), int) or not isinstance(snapshot.get("content"), str):
-        raise InvalidInputError(f"revision #{revision_id} does not hold a row to bring back")
+    snapshot = restorable_row(revision, first_recorded(ctx.conn, memory_id))
     updated_at = next_updated_at(ctx.now, int(snapshot["updated_at"]))
     values = {**snapshot, "id": memory_id, "updated_at": updated_at}
     ctx.conn.execute(insert(user_memories).values(**values))

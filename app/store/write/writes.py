@@ -52,6 +52,7 @@ m = user_memories.c
 # Built once (see revision_log): the values come as parameters; an UPDATE sets the columns they name.
 INSERT_MEMORY = insert(user_memories)
 UPDATE_MEMORY = update(user_memories).where(m.id == bindparam("b_id"))
+PREVIOUS_PROVENANCE = "previous_provenance"  # a rewrite's detail: the provenance list it replaced
 
 
 def validate_content(content: str) -> str:
@@ -215,9 +216,11 @@ def update_content(
         return None
     found = dict(pool) if pool is not None else load_pool(ctx.conn, added)
     entries = provenance_entries(added, found, ORIGIN_UPDATE, ctx.now)
-    if entries and not host_can_read(row.source_candidate_provenance):
-        # The host could not read the old list; the merged one drops what it cannot read: keep it here.
-        detail = {**(detail or {}), "previous_provenance": row.source_candidate_provenance}
+    previous = row.source_candidate_provenance
+    if entries and (previous is None or not host_can_read(previous)):
+        # Kept where the merged list cannot give it back: unreadable to the host (the merged one drops it),
+        # or NULL ("unknown": a run undo writes it again, not an empty list).
+        detail = {**(detail or {}), PREVIOUS_PROVENANCE: previous}
     updated_at = next_updated_at(ctx.now, row.updated_at)
     ctx.conn.execute(
         UPDATE_MEMORY,

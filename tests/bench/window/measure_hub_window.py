@@ -27,8 +27,8 @@ from tests.bench.window.measure_process import PYTHON, wall_times
 from tests.support import pg_cluster
 from tests.support.hostdb import build_host_db
 
-# The hub is filled by `tests/support/hub_machines.py` run as a script (its helpers import `hostdb` by
-# bare name, as the tests do; this module is `tests.bench.*`, beside `tests.support.hostdb`).
+# The hub is filled by `tests/support/hub_machines.py` run as a script, with this checkout's root on its
+# path (it imports `tests.support.*`).
 MACHINES_SCRIPT = Path(__file__).resolve().parents[2] / "support" / "hub_machines.py"
 BUDGET_S = 2.0
 DATABASE = "mdash_bench_hub_window"

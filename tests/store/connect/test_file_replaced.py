@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import host_sql, query
 
 from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.store import DatabaseOpenError, MemoryStore
 from app.store.write import writes
+from tests.support.hostdb import host_sql, query
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32", reason="Windows refuses to delete or rename over a file SQLite holds open"

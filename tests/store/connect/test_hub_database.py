@@ -8,15 +8,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import hub_host
 import pytest
-from hub_host import as_role, drop_role, host_file, hub_query, make_role, publish_file
-from hub_legacy import make_legacy_hub
 
 from app.cli import main
 from app.cli.commands.hub import hub_to_open
 from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.store import DatabaseOpenError, MemoryStore
+from tests.support import hub_host
+from tests.support.hub_host import as_role, drop_role, host_file, hub_query, make_role, publish_file
+from tests.support.hub_legacy import make_legacy_hub
 
 hub_db = hub_host.hub_db  # a hub set up by its administrator; the URL of an ordinary publisher
 

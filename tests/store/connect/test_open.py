@@ -9,13 +9,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, host_sql, query
 
 from app.core.clock import ManualClock
 from app.core.paths import choose_database, host_database_path
 from app.store import DatabaseLockedError, DatabaseOpenError, MemoryStore, ReadOnlyError
 from app.store.connect.engine import transaction
 from app.store.schema.fence import fence_fingerprints
+from tests.support.hostdb import build_host_db, host_sql, query
 
 NOW = 1_800_000_000_000
 

@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, host_sql
 
 import app
 from app.core.clock import ManualClock
 from app.store import DatabaseLockedError, DatabaseOpenError, MemoryStore
+from tests.support.hostdb import build_host_db, host_sql
 
 NOW = 1_800_000_000_000
 CODE = Path(app.__file__).resolve().parents[1]  # the child runs the code under test, wherever it lies

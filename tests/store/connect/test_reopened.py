@@ -6,10 +6,9 @@ from __future__ import annotations
 from contextlib import closing
 from pathlib import Path
 
-from pg_host import seed_postgres
-
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support.pg_host import seed_postgres
 
 
 def test_a_file_is_reopened_in_the_same_mode_on_the_same_clock(store: MemoryStore, host_db: Path) -> None:

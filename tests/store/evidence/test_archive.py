@@ -10,17 +10,16 @@ import json
 import sqlite3
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import PENDING, host_sql, query
-from pg_host import HostDb, SqliteHostDb
-from review_helpers import SEED_UPDATE_IDS, seed_verdict, verdict
-from runs_helpers import host_has_it_open
-
 from app.core.clock import ManualClock
 from app.core.models.evidence import NOT_ARCHIVED, evidence_words
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryFilter, MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.review.review_helpers import SEED_UPDATE_IDS, seed_verdict, verdict
+from tests.support.hostdb import PENDING, host_sql, query
+from tests.support.pg_host import HostDb, SqliteHostDb
+from tests.support.runs_helpers import host_has_it_open
 
 WORDS = {cid: content for cid, content, *_ in PENDING}
 

@@ -7,11 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import HOUR, host_sql
-from pg_host import HostDb
-from review_helpers import SEED_UPDATE_IDS, seed_verdict
-from runs_helpers import add_dream_run, host_has_it_open, review_tasks
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError, ReadOnlyError
@@ -20,6 +15,11 @@ from app.core.models.runs import UNREADABLE
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.review.review_helpers import SEED_UPDATE_IDS, seed_verdict
+from tests.support.hostdb import HOUR, host_sql
+from tests.support.pg_host import HostDb
+from tests.support.runs_helpers import add_dream_run, host_has_it_open, review_tasks
 
 NEW_TEXT = "Prefers pnpm: workspaces, and pnpm in every example"
 
@@ -243,7 +243,7 @@ def test_a_dream_runs_table_of_another_shape_on_postgresql(
 ) -> None:
     """A server's `dream_runs` of another shape: a text id, or no id at all (its rows are then told apart
     by their place in the table)."""
-    from pg_host import seed_postgres
+    from tests.support.pg_host import seed_postgres
 
     host = seed_postgres(postgres_db, tmp_path)
     host.sql(f"CREATE TABLE dream_runs ({key}started_at BIGINT, tasks_json TEXT, finished_at TEXT)")

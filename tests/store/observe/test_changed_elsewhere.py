@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import host_sql
-
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support.hostdb import host_sql
 
 NOW = 1_800_000_000_000
 

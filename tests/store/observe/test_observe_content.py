@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import build_host_db, has_table, host_sql, query, search_index_intact
 
 from app.core.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore, Revision
 from app.store.connect.engine import transaction
 from app.store.observe.observe import find_changes
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import build_host_db, has_table, host_sql, query, search_index_intact
 
 
 def host_rewrite(path: Path, memory_id: int, content: str | bytes) -> None:

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from pg_host import PostgresHostDb, libpq_conninfo, seed_postgres
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
 from app.store.observe.server_watch import SPAN_TOLD, Snapshot, parse_snapshot
+from tests.support.pg_host import PostgresHostDb, libpq_conninfo, seed_postgres
 
 NOW = 1_792_552_412_000
 

@@ -13,9 +13,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR, memory_row_insert
-from pg_host import HostDb
-from runs_helpers import host_has_it_open
 from sqlalchemy import bindparam, literal_column, select
 from sqlalchemy.exc import OperationalError
 
@@ -29,6 +26,9 @@ from app.store.past import as_of_scan
 from app.store.past.as_of import facts_from_history, fetch_facts
 from app.store.read.host_cells import UndecodableText, decode_text
 from app.store.schema.tables import user_memories
+from tests.support.hostdb import HOUR, memory_row_insert
+from tests.support.pg_host import HostDb
+from tests.support.runs_helpers import host_has_it_open
 
 T0 = 1_792_552_412_000  # conftest's REVIEW_TIME: the store's first look
 CANDIDATE_141 = "Prefers pnpm over npm for every JavaScript project"

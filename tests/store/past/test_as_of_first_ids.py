@@ -6,10 +6,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from hostdb import DAY, T0, host_sql, memory_row
-
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support.hostdb import DAY, T0, host_sql, memory_row
 
 
 def test_the_first_ids_are_the_highest_promoted_by_then(store: MemoryStore) -> None:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, host_sql, memory_row
 
 from app.core.clock import ManualClock
 from app.core.models import MemoryStatus, Revision, RevisionKind
@@ -28,6 +27,7 @@ from app.core.models.as_of import MemoryAsOf
 from app.store import MemoryStore
 from app.store.past import as_of_scan
 from app.store.past.as_of import facts_from_history, fetch_facts, ordered, resolve
+from tests.support.hostdb import build_host_db, host_sql, memory_row
 
 REVIEW_TIME = 1_792_552_412_000  # conftest's: the store's first look
 MINUTE = 60_000

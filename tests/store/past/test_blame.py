@@ -7,12 +7,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR
 from hypothesis import given
 from hypothesis import strategies as st
-from pg_host import HostDb
-from review_helpers import SEED_UPDATE_IDS
-from runs_helpers import host_has_it_open
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
@@ -22,6 +18,10 @@ from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
 from app.store.past.blame import FIRST_SEEN, units
+from tests.review.review_helpers import SEED_UPDATE_IDS
+from tests.support.hostdb import HOUR
+from tests.support.pg_host import HostDb
+from tests.support.runs_helpers import host_has_it_open
 
 
 def texts(blame: Blame) -> list[tuple[str, str]]:

@@ -13,14 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import HOUR, build_host_db, profile_version, query
 
 from app.cli import main
 from app.core.clock import ManualClock
 from app.core.models import ChangeKind, RevisionSource
 from app.core.models.digest import BY_HOST
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import HOUR, build_host_db, profile_version, query
 
 NOW_ISO = "2026-10-21T03:13:32Z"  # REVIEW_TIME
 

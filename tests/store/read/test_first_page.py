@@ -7,12 +7,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import DAY, T0, build_host_db, host_sql, memory_row
 
 from app.core.clock import ManualClock
 from app.core.models.filters import STATUS_FILTERS
 from app.store import MemoryFilter, MemoryStore
 from app.store.read.query import SORT_KEYS
+from tests.support.hostdb import DAY, T0, build_host_db, host_sql, memory_row
 
 
 @pytest.fixture

@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostdb import build_host_db, host_dump
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.cli import main
 from app.store import MemoryStore
 from app.store.schema.tables import user_memories, user_memory_candidates
+from tests.support.hostdb import build_host_db, host_dump
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 SEED_IDS = (1, 2, 3, 4, 5)

@@ -8,13 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import host_sql
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore, NotFoundError
 from app.store.read.reads import REVISION_COLUMNS
 from app.store.schema.tables import revisions
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import host_sql
 
 
 def test_outline_is_the_history_without_texts_and_revision_reads_one_whole(store: MemoryStore) -> None:

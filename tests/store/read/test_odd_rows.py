@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, host_dump, host_sql
 
 from app.cli import main
 from app.core.clock import ManualClock, format_instant
@@ -21,6 +20,7 @@ from app.core.models import Memory
 from app.present.card import card_meta, timestamps_tooltip
 from app.store import MemoryStore
 from app.store.schema.tables import user_memories, user_memory_candidates
+from tests.support.hostdb import build_host_db, host_dump, host_sql
 
 NOW = "2026-10-21T03:13:32Z"
 SHOWABLE = (0, 32_535_215_999_999)  # 1970 to the end of year 3000 (`host_cells.TIME_MIN`, `TIME_MAX`)

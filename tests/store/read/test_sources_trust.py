@@ -10,13 +10,13 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import DAY, T0, host_sql, profile_version, query
-from review_helpers import snapshot
 
 from app.core.errors import InvalidInputError, ReadOnlyError
 from app.core.trust import SEMI, TRUSTED, UNTRUSTED, parse_source
 from app.store import MemoryFilter, MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.review.review_helpers import snapshot
+from tests.support.hostdb import DAY, T0, host_sql, profile_version, query
 
 
 def ids_of(store: MemoryStore, **filters: object) -> list[int]:

@@ -9,11 +9,11 @@ import sqlite3
 from pathlib import Path
 
 from alembic import command
-from hostdb import build_host_db
 from sqlalchemy import create_engine
 
 from app.store.schema.fence import fence_fingerprints
 from app.store.schema.migrate import alembic_config
+from tests.support.hostdb import build_host_db
 
 Schema = list[tuple[str, str, str]]
 

@@ -13,12 +13,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hostdb import DAY, T0, build_host_db, memory_row
 
 from app.core.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore
 from app.store.read.query import SORT_KEYS
 from app.store.store import FIRST_HITS_CHUNK, FIRST_WINDOW
+from tests.support.hostdb import DAY, T0, build_host_db, memory_row
 
 NOW = T0 + 400 * DAY
 LIMIT = 20

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from hostdb import (
+from sqlalchemy import Connection, create_engine
+
+from app.core.clock import ManualClock
+from app.store import MemoryFilter, MemoryStore
+from app.store.schema.migrate import alembic_config
+from app.store.search import index as search_index
+from tests.support.hostdb import (
     DAY,
     T0,
     build_host_db,
@@ -22,13 +28,7 @@ from hostdb import (
     pending_index_changes,
     search_index_intact,
 )
-from search_words import QUERIES, WORDS
-from sqlalchemy import Connection, create_engine
-
-from app.core.clock import ManualClock
-from app.store import MemoryFilter, MemoryStore
-from app.store.schema.migrate import alembic_config
-from app.store.search import index as search_index
+from tests.support.search_words import QUERIES, WORDS
 
 NOW = 1_800_000_000_000
 

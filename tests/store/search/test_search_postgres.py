@@ -11,15 +11,15 @@ from contextlib import closing
 
 import psycopg
 import pytest
-from hostdb import DAY, T0, memory_row_insert
-from pg_host import PostgresHostDb, libpq_conninfo
-from search_words import QUERIES, WORDS
 from sqlalchemy import make_url
 
 from app.core.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore
 from app.store.search import index as search_index
 from app.store.search import server_index
+from tests.support.hostdb import DAY, T0, memory_row_insert
+from tests.support.pg_host import PostgresHostDb, libpq_conninfo
+from tests.support.search_words import QUERIES, WORDS
 
 NOW = 1_800_000_000_000
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import host_sql, profile_version, query
-from review_helpers import snapshot
 
 from app.core.clock import ManualClock
 from app.core.errors import ExpiryRequiredError, InvalidInputError, NotFoundError
 from app.core.models import MemoryStatus, RevisionKind
 from app.store import MemoryFilter, MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.review.review_helpers import snapshot
+from tests.support.hostdb import host_sql, profile_version, query
 
 
 def statuses(path: Path) -> dict[int, str]:

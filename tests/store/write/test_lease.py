@@ -6,8 +6,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import host_sql, profile_version, query
-from review_helpers import hold_lease, lease_rows, memory_row, pending_ids, seed_verdict, snapshot
 
 from app.core.clock import ManualClock
 from app.core.errors import LeaseHeldError
@@ -15,6 +13,15 @@ from app.review.apply import ApplyResult, acquire_for, apply_under_lease, apply_
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
 from app.store.write import lease as leases
+from tests.review.review_helpers import (
+    hold_lease,
+    lease_rows,
+    memory_row,
+    pending_ids,
+    seed_verdict,
+    snapshot,
+)
+from tests.support.hostdb import host_sql, profile_version, query
 
 NOW = 1_792_552_412_000
 SEED = parse_verdict(seed_verdict())

@@ -9,14 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from hostdb import profile_version
-from review_helpers import hold_lease, pending_ids, snapshot
 
 from app.cli import main
 from app.core.errors import EXIT_LEASE_HELD, LeaseHeldError
 from app.store import MemoryStore
 from app.store.write import triage, writes
+from tests.conftest import REVIEW_TIME
+from tests.review.review_helpers import hold_lease, pending_ids, snapshot
+from tests.support.hostdb import profile_version
 
 REVIEW_ISO = "2026-10-21T03:13:32Z"  # REVIEW_TIME
 

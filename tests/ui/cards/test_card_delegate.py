@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import REVIEW_TIME
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QFont, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QListView, QStyleOptionViewItem
@@ -14,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from app.core.models import Memory
 from app.core.provenance import ProvenanceEntry
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
 from ui.cards.delegate import CardDelegate
 from ui.cards.layout import CardFonts, CardMetrics, layout_card
 from ui.cards.model import MemoryListModel

@@ -5,14 +5,14 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import DAY, T0, build_host_db, host_sql, memory_row
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, settle
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import DAY, T0, build_host_db, host_sql, memory_row
+from tests.ui.window_helpers import make_window, settle
 from ui.cards.card_list import CardList
 from ui.cards.model import ID_ROLE, MemoryListModel
 

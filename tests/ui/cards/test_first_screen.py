@@ -6,15 +6,15 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hostdb import DAY, T0, memory_row
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
-from window_helpers import settle
 
 from app.store import MemoryFilter, MemoryStore
+from tests.support.hostdb import DAY, T0, memory_row
+from tests.ui.window_helpers import settle
 from ui.cards.listing import Listing
-from ui.runtime import controller as controller_module
 from ui.runtime.controller import Controller
+from ui.runtime.controller import base as controller_module
 from ui.window.main_window import MainWindow
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import query
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.store import MemoryStore
+from tests.support.hostdb import query
+from tests.ui.window_helpers import make_window, select, settle
 
 
 def test_the_trash_shows_a_restore_button_that_brings_the_selection_back(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import host_sql
-
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import host_sql
 from ui.cards.parts import side_badges
 
 

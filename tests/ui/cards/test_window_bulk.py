@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import profile_version, query
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.store import MemoryStore
+from tests.support.hostdb import profile_version, query
+from tests.ui.window_helpers import make_window, select, settle
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from every_window import CASES, Case, openers, shown
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.store import MemoryStore
+from tests.ui.every_window import CASES, Case, openers, shown
+from tests.ui.window_helpers import make_window, select, settle
 from ui.widgets.dialog_keys import DISCARD_TITLE, DialogKeys
 from ui.window.main_window import MainWindow
 

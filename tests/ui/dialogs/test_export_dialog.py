@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, settle
 
 from app.cli.commands.export import export_data, export_markdown
 from app.store import MemoryStore
+from tests.ui.window_helpers import make_window, settle
 from ui.dialogs.export_file import JSON_FILTER, MARKDOWN_FILTER, export_format
 from ui.window.main_window import MainWindow
 

@@ -7,20 +7,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hub_host
 import pytest
-from hub_host import hub_query
-from memory_keyring import MemoryKeyring, memory_keyring
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 from sqlalchemy import make_url
-from window_helpers import make_window, settle
 
 from app.core import settings as saved
 from app.core.models import MemoryStatus
 from app.hub.password import SERVICE, keyring_user
 from app.hub.requests import queue_dismiss
 from app.store import MemoryStore
+from tests.support import hub_host
+from tests.support.hub_host import hub_query
+from tests.support.memory_keyring import MemoryKeyring, memory_keyring
+from tests.ui.window_helpers import make_window, settle
 from ui.dialogs.hub_settings import HubSettingsDialog
 from ui.runtime.hub_publishing import MINUTE_MS, HubPublishing
 from ui.window.main_window import MainWindow

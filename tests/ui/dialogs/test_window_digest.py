@@ -8,17 +8,17 @@ import json
 import sqlite3
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import HOUR, host_sql, memory_row, query
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, settle
 
 from app.cli import main
 from app.core.clock import ManualClock
 from app.core.models.imports import ImportResult
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import HOUR, host_sql, memory_row, query
+from tests.ui.window_helpers import make_window, settle
 from ui.cards.model import HIGHLIGHT_ROLE
 from ui.dialogs.digest import DigestDialog
 from ui.dialogs.import_file import import_file

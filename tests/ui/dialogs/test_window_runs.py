@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pg_host import HostDb
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
-from review_helpers import seed_verdict
-from runs_helpers import add_dream_run
-from window_helpers import card_content, make_window, select, settle
 
 from app.core.models.evidence import NOT_ARCHIVED
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
 from app.store import MemoryStore
+from tests.review.review_helpers import seed_verdict
+from tests.support.pg_host import HostDb
+from tests.support.runs_helpers import add_dream_run
+from tests.ui.window_helpers import card_content, make_window, select, settle
 from ui.dialogs.runs import RunsDialog
 from ui.window.main_window import MainWindow
 
@@ -127,7 +127,7 @@ def test_the_history_gives_each_added_candidates_words(
 
     def tip() -> str:
         item = revisions.topLevelItem(0)
-        return item.toolTip(4) if item is not None else ""
+        return item.toolTip(5) if item is not None else ""
 
     qtbot.waitUntil(lambda: WORDS_141 in tip(), timeout=10_000)
     assert "candidates added: 141, 143, 145, 146" in tip() and "ses_c3f1" in tip()
@@ -157,3 +157,30 @@ def test_activating_a_change_shows_its_revision_and_undo_lists_a_memory_changed_
     qtbot.waitUntil(lambda: "changed again since the run" in dialog.notice.text(), timeout=10_000)
     settle(qtbot, window)
     assert card_content(window, 5) == "Prefers pnpm, edited since the review"
+
+
+def test_the_runs_window_follows_a_first_run_and_its_undo(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, store, tmp_path)
+    select(qtbot, window, 5)
+    dialog = open_runs(qtbot, window)
+    qtbot.waitUntil(lambda: dialog.notice.text() == "No review runs recorded yet.", timeout=10_000)
+    dialog.close()
+    run_id = apply_verdict(store, parse_verdict(seed_verdict(NEW_TEXT))).run_id
+    dialog = open_runs(qtbot, window)  # the same window, shown again
+    qtbot.waitUntil(lambda: dialog.changes_table.rowCount() == 1, timeout=10_000)
+    assert cell(dialog.runs_table, 0, 1) == run_id and dialog.notice.text() == ""
+    assert dialog.undo_button.isEnabled()
+    dialog.confirm = lambda _title, _text: True
+    dialog.undo_button.click()
+    qtbot.waitUntil(lambda: "memory #5: restored" in dialog.notice.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: "· undone" in cell(dialog.runs_table, 0, 3), timeout=10_000)
+    qtbot.waitUntil(
+        lambda: dialog.detail is not None and dialog.detail.run.undone_at is not None, timeout=10_000
+    )
+    assert not dialog.undo_button.isEnabled() and "Undone 2026" in dialog.undo_button.toolTip()
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: card_content(window, 5) == "Prefers pnpm", timeout=10_000)
+    memory = window.selected_memory()
+    assert memory is not None and memory.source_candidate_ids == (46, 47, 48)  # no longer cites #141

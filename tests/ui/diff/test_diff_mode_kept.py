@@ -8,10 +8,10 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from window_helpers import edited_store, make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.core.settings import diff_mode_setting, load_settings, settings_path
+from tests.ui.window_helpers import edited_store, make_window, select, settle
 from ui.diff.view import DiffMode, DiffView
 from ui.window.main_window import MainWindow
 

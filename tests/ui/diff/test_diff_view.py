@@ -78,7 +78,7 @@ def _has_color(image: QImage, color: str) -> bool:
 
 def test_showing_texts_displays_the_diff(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "I prefer pnpm for installs.", "I prefer npm for installs.", "Revision 1 → 2")
-    assert view.text() == "I prefer pnpmnpm for installs."
+    assert view.text() == "I prefer pnpm npm for installs."  # the two words kept apart
     assert view.summary.text() == "+1 −1 words"
     assert view.caption.text() == "Revision 1 → 2"
 
@@ -125,7 +125,7 @@ def test_a_result_overtaken_while_computing_is_dropped(
 
 def test_switching_mode_re_renders(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "keep\nI prefer pnpm.\n", "keep\nI prefer npm.\n")
-    assert view.text() == "keep\nI prefer pnpmnpm."
+    assert view.text() == "keep\nI prefer pnpm npm."
     with qtbot.waitSignal(view.diffShown, timeout=WAIT_MS):
         view.set_mode(DiffMode.SIDE_BY_SIDE)
     assert view.mode() is DiffMode.SIDE_BY_SIDE
@@ -133,7 +133,7 @@ def test_switching_mode_re_renders(qtbot: QtBot, view: DiffView) -> None:
     with qtbot.waitSignal(view.diffShown, timeout=WAIT_MS):
         view.mode_box.setCurrentIndex(0)  # as the user would, through the combo box
     assert view.mode() is DiffMode.INLINE
-    assert view.text() == "keep\nI prefer pnpmnpm."
+    assert view.text() == "keep\nI prefer pnpm npm."
 
 
 def test_changes_are_painted_in_the_colors_of_the_palette(qtbot: QtBot, view: DiffView) -> None:
@@ -157,7 +157,7 @@ def test_a_deleted_memory_and_no_change(qtbot: QtBot, view: DiffView) -> None:
     _show(qtbot, view, "gone now", None)
     assert view.summary.text() == "+0 −2 words"
     _show(qtbot, view, "same", "same")
-    assert view.summary.text() == "No change"
+    assert view.summary.text() == "Text unchanged"
     assert view.text() == "same"
     _show(qtbot, view, None, None)  # still answered, so a caller waiting for its token is not left hanging
     assert view.text() == "Empty on both sides."

@@ -6,14 +6,14 @@ import os
 from pathlib import Path
 
 import pytest
-from pg_host import HostDb
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
-from window_helpers import edited_store, make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.core.models import RevisionSource
+from tests.support.pg_host import HostDb
+from tests.ui.window_helpers import edited_store, make_window, select, settle
 from ui.history.blame_view import ORIGIN_ROLE
 from ui.window.main_window import MainWindow
 

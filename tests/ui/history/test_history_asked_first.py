@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.store import MemoryFilter, MemoryStore
-from ui.history.panel import NOTHING_SELECTED, HistoryPanel
+from tests.ui.window_helpers import make_window, select, settle
+from ui.history.panel import HistoryPanel
 
 
 def test_the_history_is_asked_for_before_the_details_are_shown(qtbot: QtBot, store: MemoryStore) -> None:
@@ -42,24 +42,3 @@ def test_after_a_save_the_history_is_read_before_the_counts(
     settle(qtbot, window)
     assert arrived[:2] == ["history 5", "counts"]
     assert window.panel.revisions.revisions()[0].new_content == "Prefers pnpm, always"
-
-
-def test_a_held_panel_shows_the_last_selection_once_released(qtbot: QtBot, store: MemoryStore) -> None:
-    """The launch holds the panel until its first cards are painted: selections made meanwhile wait
-    (the last one kept) and nothing is asked for; `release` shows that one in the next turn."""
-    first, second = store.get_many(store.list_ids(MemoryFilter(status="all"))[:2])
-    panel = HistoryPanel(store.now)
-    qtbot.addWidget(panel)
-    asked: list[int] = []
-    panel.historyWanted.connect(asked.append)
-    panel.hold()
-    panel.show_memory(first)
-    panel.show_memory(second)
-    panel._apply_pending()  # what its timer would call: held, so nothing is shown
-    assert panel.memory is None and asked == []
-    assert panel.empty.text() == ""  # not "Select a memory": one is on its way
-    with qtbot.waitSignal(panel.historyWanted, timeout=5_000) as wanted:
-        panel.release()
-    assert wanted.args == [second.id] and asked == [second.id]
-    assert panel.memory == second and panel.title.text() == f"Memory #{second.id}"
-    assert panel.empty.text() == NOTHING_SELECTED  # for when nothing is selected again

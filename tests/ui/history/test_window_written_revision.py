@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import host_sql, profile_version, query
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, open_queue, select, settle, with_older_revision_selected
 
 from app.core.models import RevisionKind
 from app.store import MemoryStore
+from tests.support.hostdb import host_sql, profile_version, query
+from tests.ui.window_helpers import (
+    card_content,
+    make_window,
+    open_queue,
+    select,
+    settle,
+    with_older_revision_selected,
+)
 from ui.window.main_window import MainWindow
 
 
@@ -25,7 +32,7 @@ def newest_revision_is_shown(window: MainWindow, memory_id: int, kind: str) -> b
         and shown is not None
         and shown.id == listed[0].id
         and shown.kind == kind
-        and panel.revision_summary.text().startswith(f"Revision {shown.id}:")
+        and panel.revision_summary.text().startswith(f"Revision r{shown.id}:")
     )
 
 

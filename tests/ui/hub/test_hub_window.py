@@ -9,19 +9,19 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import hub_host
 import pytest
-from hostdb import query
-from hub_host import NOW, host_file, hub_query, hub_sql, local_memories, publish_file
-from hub_machines import EDIT, FIRST_ID, publish_machines
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window as make_main_window
 
 from app.core.paths import DatabaseChoice
 from app.hub.cards import HubCard
 from app.store import MemoryStore
+from tests.support import hub_host
+from tests.support.hostdb import query
+from tests.support.hub_host import NOW, host_file, hub_query, hub_sql, local_memories, publish_file
+from tests.support.hub_machines import EDIT, FIRST_ID, publish_machines
+from tests.ui.window_helpers import make_window as make_main_window
 from ui.cards.layout import CARD_CHARS
 from ui.hub.delegate import pills
 from ui.hub.model import CARD_ROLE
@@ -216,15 +216,12 @@ def test_opening_a_hub_from_the_command_line(
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_the_main_window_opens_a_hub(
-    qtbot: QtBot, hub: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_main_window_opens_a_hub(qtbot: QtBot, hub: str, tmp_path: Path) -> None:
     store = MemoryStore.open(host_file(tmp_path / "here.db"))
     main_window = make_main_window(qtbot, store, tmp_path)
     file_menu = main_window.menuBar().actions()[0].menu()
     assert isinstance(file_menu, QMenu) and main_window.acts.open_hub in file_menu.actions()
-    monkeypatch.setattr("ui.hub.opening.ask_hub_url", lambda _parent, _given=None: hub)
-    menus.open_hub(main_window)
+    menus.open_hub_at(main_window, hub)  # the URL typed in Open hub… (its keys: tests/ui/dialogs)
     [window] = main_window.findChildren(HubWindow)
     loaded(qtbot, window)
     assert window.session.local is not None and window.session.local.target == store.location

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from console import dashboard
-from hostdb import PROMOTED_5
+from tests.support.console import dashboard
+from tests.support.hostdb import PROMOTED_5
 
 
 def test_the_screenshot_shows_the_window_as_of_an_instant(host_db: Path, tmp_path: Path) -> None:

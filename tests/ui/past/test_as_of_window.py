@@ -7,20 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostdb import HOUR
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from window_helpers import edited_store, make_window, select, settle
 
 from app.core.clock import ManualClock, format_instant
 from app.core.models import Revision
 from app.store import MemoryStore
+from tests.support.hostdb import HOUR
+from tests.ui.window_helpers import edited_store, make_window, select, settle
 from ui.history.revision_table import REVISION_ROLE
 from ui.past.cards import card_parts
 from ui.past.listing import PastListing
-from ui.runtime import controller as controller_module
+from ui.runtime.controller import past as controller_module
 from ui.window.main_window import MainWindow
 
 
@@ -250,3 +250,18 @@ def test_leaving_drops_the_past_still_being_read(qtbot: QtBot, window: MainWindo
     window.controller.open_database(timeline[0].location)  # another database leaves the past
     qtbot.waitUntil(lambda: not window.looking_back, timeout=10_000)
     settle(qtbot, window)
+
+
+def test_leaving_the_past_enables_again_every_action_enabled_before(
+    qtbot: QtBot, window: MainWindow, timeline: Past
+) -> None:
+    acts = window.acts
+    every = [action for action in window.findChildren(QAction) if action.text()]
+    before = {action for action in every if action.isEnabled()}
+    assert acts.import_file in before
+    look_back(qtbot, window, timeline[1].edited)
+    assert not acts.import_file.isEnabled()
+    window.leave_as_of()
+    assert not window.looking_back
+    again = {action for action in every if action.isEnabled()}
+    assert sorted(a.text() for a in before - again) == []

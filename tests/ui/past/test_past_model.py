@@ -3,12 +3,12 @@ toolbar's filter as it reads a state then (`ui.past.listing.matches`), on a real
 
 from __future__ import annotations
 
-from hostdb import HOUR
 from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support.hostdb import HOUR
 from ui.cards.listing import EXPIRING_OR_EXPIRED
 from ui.cards.model import ID_ROLE
 from ui.past.listing import folded, kept, listing_order

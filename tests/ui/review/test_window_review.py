@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import pending_index_changes, query
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, open_queue, settle
 
 from app.core.settings import Settings, save_settings
 from app.store import MemoryStore
+from tests.support.hostdb import pending_index_changes, query
+from tests.ui.window_helpers import card_content, make_window, open_queue, settle
 from ui.cards.model import HIGHLIGHT_ROLE
 from ui.runtime import idle_indexing
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db, has_table, pending_index_changes, search_index_intact
 from pytestqt.qtbot import QtBot
 
 from app.store import MemoryFilter, MemoryStore
+from tests.support.hostdb import build_host_db, has_table, pending_index_changes, search_index_intact
 from ui.runtime import idle_indexing
 from ui.runtime.controller import Controller
 

@@ -11,15 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostdb import memory_row
 from PySide6.QtCore import QCoreApplication
 from pytestqt.qtbot import QtBot
-from runtime_helpers import dispose
 
 from app.store import MemoryFilter, MemoryStore
+from tests.support.hostdb import memory_row
+from tests.ui.runtime_helpers import dispose
 from ui.cards.listing import Listing, ViewFilter
-from ui.runtime import controller as controller_module
 from ui.runtime.controller import Controller
+from ui.runtime.controller import base as controller_module
 
 
 @pytest.fixture

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostdb import host_sql, query
 from PySide6.QtGui import QKeySequence
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, settle
 
 from app.cli import main
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support.hostdb import host_sql, query
+from tests.ui.window_helpers import make_window, settle
 from ui.window.main_window import MainWindow
 from ui.window.undo_menu import UndoMenu
 

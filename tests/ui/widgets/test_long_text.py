@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from diff_work import count_diff_work
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QFont, QImage, QPainter, QTextLayout, QTextOption
 from PySide6.QtWidgets import QListView, QStyleOptionViewItem
@@ -22,6 +21,7 @@ from app.core.models import Memory
 from app.diff.engine import LONG_TOKEN
 from app.diff.match import EXACT_CELLS
 from app.store import MemoryStore
+from tests.support.diff_work import count_diff_work
 from ui.cards import layout as card_layout
 from ui.cards.delegate import CardDelegate
 from ui.cards.layout import CARD_CHARS

@@ -8,11 +8,12 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window
 
 from app.store import MemoryStore
+from tests.ui.window_helpers import make_window
 from ui.widgets.action_icons import action_svgs, tinted_icon
 from ui.widgets.theme import dark_palette, light_palette
+from ui.window.toolbar import toolbar_groups
 
 
 def ink(icon: QIcon, mode: QIcon.Mode = QIcon.Mode.Normal) -> set[str]:
@@ -27,14 +28,17 @@ def ink(icon: QIcon, mode: QIcon.Mode = QIcon.Mode.Normal) -> set[str]:
     return colours
 
 
-def test_every_toolbar_action_has_an_icon_beside_its_text(
+def test_every_toolbar_action_is_an_icon_with_a_tooltip(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path
 ) -> None:
     window = make_window(qtbot, store, tmp_path)
-    assert window.toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+    assert window.toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly
     for action in action_svgs(window.acts):
         assert not action.icon().isNull(), action.text()
-        assert window.toolbar.widgetForAction(action) is not None, action.text()
+    for group in toolbar_groups(window.acts):
+        for action in group:
+            assert action in action_svgs(window.acts) and action.toolTip(), action.text()
+            assert window.toolbar.widgetForAction(action) is not None, action.text()
 
 
 def test_icons_are_tinted_for_the_palette() -> None:

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.store import MemoryStore
+from tests.support.hostdb import build_host_db
+from tests.ui.window_helpers import make_window, select, settle
 from ui.window.main_window import MainWindow
 
 pytestmark = pytest.mark.skipif(

@@ -11,9 +11,9 @@ from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, open_queue, select, settle, with_older_revision_selected
 
 from app.store import MemoryStore
+from tests.ui.window_helpers import make_window, open_queue, select, settle, with_older_revision_selected
 from ui.window.main_window import MainWindow
 
 

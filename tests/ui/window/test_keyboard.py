@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from every_window import each_window
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QWidget
 from pytestqt.qtbot import QtBot
-from shortcut_clashes import clashes
-from window_helpers import card_content, make_window, select, settle, with_older_revision_selected
 
 from app.store import MemoryStore
+from tests.ui.every_window import each_window
+from tests.ui.shortcut_clashes import clashes
+from tests.ui.window_helpers import card_content, make_window, select, settle, with_older_revision_selected
 from ui.window.main_window import MainWindow
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import build_host_db
 from PySide6.QtGui import QAction
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, settle
 
 from app.core.clock import ManualClock
 from app.core.paths import host_database_path
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import build_host_db
+from tests.ui.window_helpers import make_window, settle
 
 
 def test_an_empty_store_offers_each_way_to_start(qtbot: QtBot, tmp_path: Path) -> None:

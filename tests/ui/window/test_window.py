@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import host_sql, query
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QTableWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, select, settle, with_older_revision_selected
 
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import host_sql, query
+from tests.ui.window_helpers import card_content, make_window, select, settle, with_older_revision_selected
 
 
 def _cell(table: QTableWidget, row: int, column: int) -> str:
@@ -122,7 +122,7 @@ def test_restore_this_version_writes_a_new_revision(
     qtbot.waitUntil(lambda: card_content(window, 5) == "Prefers pnpm v2", timeout=10_000)
     qtbot.waitUntil(lambda: revisions.topLevelItemCount() >= 3, timeout=10_000)
     newest = revisions.topLevelItem(0)
-    assert newest is not None and newest.text(1) == "restore"
+    assert newest is not None and newest.text(2) == "restore" and newest.text(3).startswith("restored from r")
     settle(qtbot, window)
 
 

@@ -9,14 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostdb import build_host_db
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.support.hostdb import build_host_db
+from tests.ui.window_helpers import make_window, select
 from ui.window.main_window import MainWindow
 
 T = 1_790_000_000_000

@@ -8,17 +8,17 @@ import json
 import sys
 from pathlib import Path
 
-from hostdb import DAY, PROMOTED_5, host_sql
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QTableWidget
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.core.clock import format_instant
 from app.core.models import Counts
 from app.core.settings import load_settings, settings_path
 from app.store import MemoryStore
+from tests.support.hostdb import DAY, PROMOTED_5, host_sql
+from tests.ui.window_helpers import make_window, select, settle
 from ui.dialogs.shortcuts import action_keys, window_shortcuts
 from ui.window.status_line import counts_text
 
@@ -154,7 +154,8 @@ def test_keyboard_shortcuts_lists_every_key_of_the_windows_actions(
     assert "Tab · Shift+Tab" in [cell(table, r, 0) for r in range(table.rowCount())]
     assert "Ctrl+Enter · Ctrl+S · Esc" in [cell(table, r, 0) for r in range(table.rowCount())]
     assert rows["Delete"][0] == "Del"  # not the platform's Delete, which on X11 is also Dismiss's Ctrl+D
-    assert table.rowCount() == len(listed) + 2
+    assert "Ctrl+Enter · Enter" in [cell(table, r, 0) for r in range(table.rowCount())]  # the queue's
+    assert table.rowCount() == len(listed) + 3
     dialog.reject()
     settle(qtbot, window)
 

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REVIEW_TIME
-from pg_host import PostgresHostDb, seed_postgres
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.pg_host import PostgresHostDb, seed_postgres
+from tests.ui.window_helpers import make_window, select, settle
 from ui.runtime.live_refresh import ServerWatcher
 from ui.window.main_window import MainWindow
 

@@ -12,10 +12,10 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QListView, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
-from window_helpers import make_window
 
 from app.core.models import Memory
 from app.store import MemoryStore
+from tests.ui.window_helpers import make_window
 from ui.cards.delegate import CardDelegate
 from ui.cards.model import MemoryListModel
 from ui.diff.view import DiffView

@@ -6,16 +6,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REVIEW_TIME
-from hostdb import build_host_db, host_sql
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
-from window_helpers import card_content, make_window, select, settle
 
 from app.core.clock import ManualClock
 from app.present.timefmt import DAY_MS
 from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import build_host_db, host_sql
+from tests.ui.window_helpers import card_content, make_window, select, settle
 from ui.dialogs.expiry import NEVER
 
 
@@ -35,7 +35,7 @@ def test_live_refresh_after_an_outside_write_keeps_the_selection(
     qtbot.waitUntil(lambda: window.panel.content.toPlainText() == "Lives in Hamburg (CET)", timeout=10_000)
     qtbot.waitUntil(
         lambda: any(
-            (item := window.panel.revisions.topLevelItem(i)) is not None and item.text(1) == "observed"
+            (item := window.panel.revisions.topLevelItem(i)) is not None and item.text(2) == "observed"
             for i in range(window.panel.revisions.topLevelItemCount())
         ),
         timeout=10_000,

@@ -9,18 +9,19 @@ import os
 from pathlib import Path
 
 import pytest
-from every_window import CASES, Case, each_window, openers, shown
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from pytestqt.qtbot import QtBot
-from shortcut_clashes import clashes
-from window_helpers import make_window, select, settle, with_older_revision_selected
 
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
-from ui.widgets.dialog_keys import DialogKeys
+from tests.ui.every_window import CASES, Case, contents, each_window, openers, shown
+from tests.ui.shortcut_clashes import clashes
+from tests.ui.window_helpers import card_content, make_window, select, settle, with_older_revision_selected
+from tests.ui.xvfb.focus_walk import box_buttons, focused, walk
+from ui.review.queue import ReviewQueue
+from ui.widgets.dialog_keys import DialogKeys, accept_button
 from ui.widgets.theme import apply_theme
 from ui.window.main_window import MainWindow
 
@@ -47,50 +48,6 @@ def press(key: Qt.Key, modifiers: Qt.KeyboardModifier = NONE) -> None:
     QTest.keyClick(handle, key, modifiers)
 
 
-def focused() -> QWidget:
-    widget = QApplication.focusWidget()
-    assert widget is not None
-    return widget
-
-
-def image(widget: QWidget) -> QImage:
-    return widget.grab().toImage()
-
-
-def next_in_chain(widget: QWidget) -> QWidget:
-    following = widget.nextInFocusChain()
-    assert following is not None
-    return following
-
-
-def focus_stops(qtbot: QtBot, window: QWidget, presses: int = 40) -> list[str]:
-    """Tab round `window` once; each widget Tab lands on must look different with the focus than
-    without it. Returns the stops that do not (by type and accessible name)."""
-    start = focused()
-    blind: list[str] = []
-    for _ in range(presses):
-        before = focused()
-        following = next_in_chain(before)
-        candidates = [following]
-        while following is not before and not (
-            following.isVisible()
-            and following.isEnabled()
-            and following.focusPolicy() & Qt.FocusPolicy.TabFocus
-        ):
-            following = next_in_chain(following)
-            candidates.append(following)
-        unfocused = {id(w): image(w) for w in candidates}
-        press(Qt.Key.Key_Tab)
-        now = focused()
-        assert now.window() is window
-        if id(now) in unfocused and image(now) == unfocused[id(now)]:
-            text = now.text() if isinstance(now, QAbstractButton) else ""
-            blind.append(f"{type(now).__name__} {now.accessibleName() or text!r}")
-        if now is start:
-            break
-    return blind
-
-
 def test_no_two_actions_share_a_key_with_x11s_bindings(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path
 ) -> None:
@@ -108,27 +65,38 @@ def test_no_two_actions_share_a_key_with_x11s_bindings(
     settle(qtbot, window)
 
 
-def test_every_focus_stop_of_the_window_paints_its_focus(
+def tab() -> None:
+    press(Qt.Key.Key_Tab)
+
+
+def test_tab_goes_round_the_window_and_every_stop_paints_its_focus(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path
 ) -> None:
     window = with_older_revision_selected(qtbot, store, tmp_path)  # Restore enabled: one stop more
     shown(qtbot, window)
     window.filters.search.setFocus(Qt.FocusReason.TabFocusReason)
-    assert focus_stops(qtbot, window) == []
+    went = walk(window, tab)
+    assert went.problems(window) == []
+    assert {window.list, window.panel.revisions, window.panel.restore_button} <= set(went.stops)
     settle(qtbot, window)
 
 
-def test_every_focus_stop_of_every_dialog_paints_its_focus(
+def test_tab_goes_round_every_dialog_to_its_buttons_and_every_stop_paints_its_focus(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path
 ) -> None:
     window = make_window(qtbot, store, tmp_path)
     shown(qtbot, window)
-    blind: dict[str, list[str]] = {}
+    problems: dict[str, list[str]] = {}
+    walked_through: list[str] = []
     for name, opened in each_window(qtbot, window):
-        found = focus_stops(qtbot, opened)
-        if found:
-            blind[name] = found
-    assert not blind, "\n".join(f"{name}: {', '.join(stops)}" for name, stops in blind.items())
+        went = walk(opened, tab)
+        walked_through.append(name)
+        if found := went.problems(opened):
+            problems[name] = found
+        if isinstance(opened, QDialog) and not isinstance(opened, ReviewQueue):
+            assert box_buttons(opened), f"{name}: no buttons"  # each has OK/Save and Cancel, or Close
+    assert walked_through == list(openers(qtbot, window))
+    assert not problems, "\n".join(f"{name}: {'; '.join(found)}" for name, found in problems.items())
     settle(qtbot, window)
 
 
@@ -164,6 +132,8 @@ def test_every_dialog_saves_and_cancels_by_keys(
     settle(qtbot, window)
     assert not case.saved(window)
     dialog = walked(qtbot, window, case)
+    went = walk(dialog, tab)  # typed: Save is on, and Tab reaches it too
+    assert went.problems(dialog) == [] and accept_button(dialog) in went.stops
     press(Qt.Key.Key_Return, CTRL)
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=10_000)
     qtbot.waitUntil(lambda: case.saved(window), timeout=10_000)
@@ -191,4 +161,30 @@ def test_the_window_keys_under_x(qtbot: QtBot, store: MemoryStore, tmp_path: Pat
     before = window.list.current_id()
     press(Qt.Key.Key_J)
     assert window.list.current_id() != before
+    settle(qtbot, window)
+
+
+def test_the_review_queue_keys_under_x(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> None:
+    """Ctrl+Enter in the text promotes the candidates selected; Enter in the merge box merges."""
+    window = make_window(qtbot, store, tmp_path)
+    shown(qtbot, window)
+    window.show_queue()
+    queue = shown(qtbot, window.queue)
+    assert isinstance(queue, ReviewQueue)
+    qtbot.waitUntil(lambda: queue.table.topLevelItemCount() == 6, timeout=10_000)
+    queue.select_ids([141, 143])
+    queue.text.setFocus(Qt.FocusReason.TabFocusReason)
+    queue.text.selectAll()
+    qtbot.keyClicks(queue.text, "Uses pnpm workspaces")
+    press(Qt.Key.Key_Return, CTRL)
+    qtbot.waitUntil(lambda: "Uses pnpm workspaces" in contents(window), timeout=10_000)
+    qtbot.waitUntil(lambda: queue.table.topLevelItemCount() == 4, timeout=10_000)
+    shown(qtbot, queue)  # the promoted card was selected in the main window
+    queue.select_ids([145])
+    queue.target.setFocus(Qt.FocusReason.TabFocusReason)
+    queue.target.selectAll()
+    qtbot.keyClicks(queue.target, "5")
+    press(Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: card_content(window, 5) == "Prefers pnpm\nAsks for code first, explanation after")
+    qtbot.waitUntil(lambda: queue.table.topLevelItemCount() == 3, timeout=10_000)
     settle(qtbot, window)

@@ -1,0 +1,167 @@
+"""One pair of memories judged: likely duplicates (close wording), may contradict, or neither.
+
+Close wording is rapidfuzz's token-set ratio, and its partial ratio where one memory is much shorter (a
+short memory said again inside a longer one), over `CLOSE_THRESHOLD`. Before any score, a pair whose
+stances clash is no duplicate, however close its words: "Prefers pnpm as the package manager" and
+"Prefers npm as the package manager" differ in one word, and that word is the whole point. Such a pair
+may contradict when it holds in the same scope and is about the same thing (a shared subject word, or
+one of them says it switched).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from app.tidy.lexicon import CUE_WORDS
+from app.tidy.stance import (
+    Stance,
+    choice_clash,
+    different_scopes,
+    gist,
+    read_stance,
+    refusal_clash,
+    shared_subject,
+)
+from app.tidy.words import GENERIC_WORDS
+
+# Tuned on tests/tidy/data/labelled_pairs.json (see tests/bench/RESULTS.md, "Tidy").
+CLOSE_THRESHOLD = 80.0
+# The partial ratio counts only when the shorter text is at most this share of the longer one's length.
+PARTIAL_SHARE = 0.6
+FIRST_LOOK = 0.5  # share of the smaller memory's words a pair must share to be read further
+STEM_CHARS = 5  # words of at least this many letters that begin alike are forms of one word
+WORD_ALIKE = 85  # rapidfuzz ratio at which two words are one (a typo, an inflection)
+
+
+class Side:
+    """One memory of a pair: its id, its normal form, its content words, and (read on first use) its
+    stance and its gist."""
+
+    __slots__ = ("_gist", "_stance", "cued", "id", "normal", "words")
+
+    def __init__(self, memory_id: int, normal: str, words: frozenset[str]) -> None:
+        self.id = memory_id
+        self.normal = normal
+        self.words = words
+        self.cued = not words.isdisjoint(CUE_WORDS)
+        self._stance: Stance | None = None
+        self._gist: str | None = None
+
+    @property
+    def stance(self) -> Stance:
+        if self._stance is None:
+            self._stance = read_stance(self.normal)
+        return self._stance
+
+    @property
+    def gist(self) -> str:
+        if self._gist is None:
+            self._gist = gist(self.normal)
+        return self._gist
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close wording. `within`: the id of the memory whose words are all said again inside the other,
+    much longer one (None when they are of a size): such a memory joins one group only, that of its
+    best match, so one short memory never chains unrelated longer ones together."""
+
+    score: float
+    within: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    reason: str
+    shared: tuple[str, ...]
+
+
+def is_within(short: str, long: str) -> bool:
+    """Whether `short` is much shorter than `long` (at most `PARTIAL_SHARE` of its length)."""
+    return len(short) <= PARTIAL_SHARE * len(long)
+
+
+def close_score(a: str, b: str) -> float:
+    """How close two gists are worded, 0 to 100: the token-set ratio, and for a much shorter one the
+    lower of that and the partial ratio (it must be said again nearly as it is)."""
+    score = fuzz.token_set_ratio(a, b)
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if is_within(short, long):
+        score = min(score, fuzz.partial_ratio(short, long))
+    return float(score)
+
+
+def _has_own_word(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether one memory has a word (stance verbs aside) with no like among the other's words: not
+    equal, not a form of one ("commit", "committing": the same first `STEM_CHARS` letters), not a typo
+    away (rapidfuzz ratio `WORD_ALIKE`)."""
+    others = list(theirs - mine)
+    starts = {other[:STEM_CHARS] for other in others if len(other) >= STEM_CHARS}
+    for word in mine - theirs - GENERIC_WORDS:
+        if len(word) >= STEM_CHARS and word[:STEM_CHARS] in starts:
+            continue
+        if (
+            len(word) < 4
+            or process.extractOne(word, others, scorer=fuzz.ratio, score_cutoff=WORD_ALIKE) is None
+        ):
+            return True
+    return False
+
+
+def says_more_each(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether each memory (by its content words) names something the other does not: then they are
+    about different things, however alike the rest ("Prefers zsh as the shell" and "Prefers AWS as the
+    cloud"). A duplicate that adds a detail adds it on one side only."""
+    return _has_own_word(a, b) and _has_own_word(b, a)
+
+
+def worth_judging(a: set[str], b: set[str], same_category: bool) -> bool:
+    """A quick look before anything is read again: two memories sharing under `FIRST_LOOK` of the
+    smaller one's words (those its blocks were made of) are no duplicates, and cannot refuse each
+    other's words either; only a shared category (Postgres / MySQL) still may contradict."""
+    if same_category:
+        return True
+    shared = len(a & b) if len(a) <= len(b) else len(b & a)
+    return shared >= FIRST_LOOK * min(len(a), len(b))
+
+
+def judge(a: Side, b: Side, same_category: bool) -> Close | Clash | None:
+    """Close wording, a clash of stances that may contradict, or None (unrelated, or told apart).
+    Stances are read only when a clash is possible: a category both name, or a cue in either."""
+    if same_category or a.cued or b.cued:
+        clash = _clash(a, b)
+        if clash is not None:
+            return clash if isinstance(clash, Clash) else None
+    if says_more_each(a.words, b.words):
+        return None
+    first, second = a.gist, b.gist
+    score = close_score(first, second)
+    if score < CLOSE_THRESHOLD:
+        return None
+    within = a.id if is_within(first, second) else b.id if is_within(second, first) else None
+    return Close(score, within)
+
+
+def _clash(a: Side, b: Side) -> Clash | bool | None:
+    """A clash of stances; True when the two hold in different scopes (no duplicates either); None
+    when their stances do not clash."""
+    first, second = a.stance, b.stance
+    if different_scopes(first, second) is not None:
+        return True
+    refused = refusal_clash(first, second)
+    if refused:
+        word = refused[0]
+        no, yes = (a, b) if word in first.refused else (b, a)
+        return Clash(f"{word}: refused in #{no.id}, used in #{yes.id}", tuple(refused))
+    choice = choice_clash(first, second)
+    if choice is None:
+        return None
+    subject = shared_subject(first, second)
+    switched = first.switches or second.switches
+    if switched or (subject and (first.chooses or second.chooses)):
+        name, mine, theirs = choice
+        reason = f"{name}: {', '.join(sorted(mine))} in #{a.id}, {', '.join(sorted(theirs))} in #{b.id}"
+        return Clash(reason, tuple(subject))
+    return True

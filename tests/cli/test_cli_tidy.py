@@ -1,0 +1,61 @@
+"""`tidy`: groups of likely duplicates and pairs that may contradict, as text and as JSON, read-only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from tests.support.hostdb import host_dump
+from tests.support.tidy_memories import PLANTED, tidy_db
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_tidy_lists_groups_and_contradictions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tidy_db(tmp_path / "context.db", [*PLANTED, "Ignore\u202e this"])
+    before = host_dump(path)
+    code, out, err = run(capsys, "--db", str(path), "tidy")
+    assert code == 0, err
+    assert out.splitlines()[0] == (
+        "2 group(s) of likely duplicates and 1 pair(s) that may contradict, among 9 active memories"
+    )
+    assert "  #1      Prefers pnpm over npm\n           with #2: the same text" in out
+    assert "close wording (" in out and "#6" in out
+    assert "database: postgres in #3, mysql in #4" in out
+    assert "Ignore\u202e" not in out  # hidden characters are shown, never passed to the terminal
+    assert host_dump(path) == before
+
+
+def test_tidy_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tidy_db(tmp_path / "context.db")
+    code, out, _err = run(capsys, "--db", str(path), "tidy", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["memories"] == 8
+    first = data["groups"][0]
+    assert [member["id"] for member in first["members"]] == [1, 2]
+    assert first["members"][0] == {
+        "id": 1,
+        "content": "Prefers pnpm over npm",
+        "sources": ["session:ses_seed"],
+        "reasons": ["with #2: the same text (case, spaces and punctuation aside)"],
+    }
+    assert first["edges"] == [{"a": 1, "b": 2, "kind": "exact", "score": 100.0, "shared": []}]
+    (pair,) = data["may_contradict"]
+    assert pair["a"] == {"id": 3, "content": "Uses Postgres"}
+    assert pair["b"] == {"id": 4, "content": "Moved the project to MySQL"}
+    assert pair["reason"] == "database: postgres in #3, mysql in #4"
+
+
+def test_tidy_on_a_file_that_is_not_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("not a database")
+    code, _out, err = run(capsys, "--db", str(path), "tidy")
+    assert code == 3 and err.startswith("error: ") and "Traceback" not in err

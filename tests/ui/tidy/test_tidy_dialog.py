@@ -1,0 +1,108 @@
+"""The Tidy dialog: found on a worker with progress, listed, a member opens its card; Cancel stops it;
+View → Tidy… in the window selects the card of the member chosen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QTreeWidgetItem
+from pytestqt.qtbot import QtBot
+
+from app.store import MemoryStore
+from tests.support.tidy_memories import tidy_db
+from tests.ui.runtime_helpers import dispose
+from tests.ui.window_helpers import make_window, settle
+from ui.runtime.controller import Controller
+from ui.tidy.dialog import MEMBER_ROLE, TidyDialog
+from ui.window.main_window import MainWindow
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
+    opened = MemoryStore.open(tidy_db(tmp_path / "context.db"))
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def controller(store: MemoryStore) -> Iterator[Controller]:
+    made = Controller(store)
+    yield made
+    dispose(made)
+
+
+def finished(qtbot: QtBot, controller: Controller, *, cancel_first: bool = False) -> TidyDialog:
+    dialog = TidyDialog(controller)
+    qtbot.addWidget(dialog)
+    moves: list[int] = []
+    dialog.bar.valueChanged.connect(moves.append)
+    if cancel_first:
+        dialog.cancel()
+    with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
+        dialog.start()
+    dialog.moves = moves  # type: ignore[attr-defined]
+    return dialog
+
+
+def child(dialog: TidyDialog, top: int, row: int) -> QTreeWidgetItem:
+    parent = dialog.tree.topLevelItem(top)
+    assert parent is not None
+    item = parent.child(row)
+    assert item is not None
+    return item
+
+
+def selected_id(window: MainWindow) -> int | None:
+    memory = window.selected_memory()
+    return None if memory is None else memory.id
+
+
+def rows(dialog: TidyDialog) -> list[list[str]]:
+    found = []
+    for number in range(dialog.tree.topLevelItemCount()):
+        top = dialog.tree.topLevelItem(number)
+        assert top is not None
+        found.append([top.text(0)] + [child(dialog, number, i).text(0) for i in range(top.childCount())])
+    return found
+
+
+def test_groups_and_contradictions_are_listed(qtbot: QtBot, controller: Controller) -> None:
+    dialog = finished(qtbot, controller)
+    assert rows(dialog) == [
+        ["Group 1: 2 memories", "#1  Prefers pnpm over npm", "#2  prefers PNPM over npm."],
+        [
+            "Group 2: 2 memories",
+            "#5  Runs the test suite before every commit",
+            "#6  Runs the test suite before each commit",
+        ],
+        ["May contradict (1)", "#3  Uses Postgres", "#4  Moved the project to MySQL"],
+    ]
+    assert dialog.moves[-1] == 100  # type: ignore[attr-defined]
+    assert not dialog.bar.isVisible() and not dialog.cancel_button.isEnabled()
+    assert child(dialog, 2, 0).text(1) == "database: postgres in #3, mysql in #4"
+    assert child(dialog, 1, 1).text(1).startswith("with #5: close wording (")
+    with qtbot.waitSignal(dialog.openMemory) as opened:
+        dialog.tree.setCurrentItem(child(dialog, 2, 1))
+    assert opened.args == [4]
+    assert child(dialog, 2, 1).data(0, MEMBER_ROLE) == 4
+
+
+def test_cancel_lists_nothing(qtbot: QtBot, controller: Controller) -> None:
+    dialog = finished(qtbot, controller, cancel_first=True)
+    assert dialog.tree.topLevelItemCount() == 0
+    assert dialog.status.text() == "Cancelled: nothing was listed."
+
+
+def test_view_tidy_selects_the_chosen_card(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> None:
+    window = make_window(qtbot, store, tmp_path)
+    window.acts.tidy.trigger()
+    dialog = window.findChild(TidyDialog)
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=10_000)
+    settle(qtbot, window)
+    assert selected_id(window) == 1  # the first member, selected when the list is shown
+    dialog.tree.setCurrentItem(child(dialog, 2, 1))
+    qtbot.waitUntil(lambda: selected_id(window) == 4)
+    dialog.close()

@@ -1,0 +1,99 @@
+"""The window's controller (`Controller`): owns the MemoryStore, runs every read and write off the GUI
+thread, emits results. Made of roles, one module each: the common part and the listing (`base`), the
+writes (`writes`), the past (`past`); here the choice of database and the reads of one memory, its
+evidence and outside changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+
+from app.core.models import Memory, Revision
+from app.core.paths import DatabaseChoice
+from ui.runtime.controller.base import NOW, SEARCH_COMPLETE_MS, describe_error
+from ui.runtime.controller.past import ControllerPast
+from ui.runtime.controller.writes import ControllerWrites
+from ui.runtime.undo_stack import UndoHistory
+
+if TYPE_CHECKING:
+    from app.core.models.evidence import Evidence
+    from app.store import MemoryStore
+
+__all__ = ["NOW", "SEARCH_COMPLETE_MS", "Controller", "describe_error"]
+
+
+class Controller(ControllerWrites, ControllerPast):
+    def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
+        super().__init__(store, parent)
+        self.undo_history = UndoHistory(self, self)
+        self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
+
+    # -- which database ---------------------------------------------------------------------------------
+
+    def open_database(self, target: str | Path | DatabaseChoice, *, read_only: bool = False) -> None:
+        """Open another database off the GUI thread; on success it replaces the current store."""
+        from app.store import MemoryStore
+
+        self._run(lambda: MemoryStore.open(target, read_only=read_only), self._switch)
+
+    def _switch(self, store: MemoryStore) -> None:
+        old, self.store = self.store, store
+        self._listing_token += 1
+        self._order = {}
+        self.undo_history.forget()
+        self.file_problem = None
+        self.storeChanged.emit(store)
+        self._run(old.close, lambda _result: None)
+        self.refresh(force=True)
+        self.load_candidates()
+
+    def load_history(self, memory_id: int) -> None:
+        """Revisions newest first, without their texts except the newest one's (the diff shown first);
+        the others' texts come with `load_revision` when one is selected. Read as last recorded: the
+        listing looks for outside rewrites (`load_listing`), so the window's first frame does not wait."""
+
+        def work() -> list[Revision]:
+            return list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
+
+        self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions), priority=NOW)
+
+    def load_revision(self, revision_id: int) -> None:
+        self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit, priority=NOW)
+
+    def load_blame(self, memory_id: int) -> None:
+        self._run(
+            lambda: self.store.blame(memory_id),
+            lambda found: self.blameLoaded.emit(memory_id, found),
+            priority=NOW,
+        )
+
+    def load_evidence(self, ids: Sequence[int], done: Callable[[Mapping[int, Evidence]], None]) -> None:
+        """The evidence archive's words of candidates (`MemoryStore.evidence`), read off the GUI thread."""
+        wanted = list(ids)
+        self._run(lambda: self.store.evidence(wanted), done, priority=NOW)
+
+    def refresh_if_changed_elsewhere(self) -> None:
+        """The file changed: reload only if another process committed (our own writes, which refresh
+        themselves, and the idle indexing's steps also touch the file). A file that was deleted or
+        replaced is said so (`check_file`); what the store opened is still shown."""
+        self.check_file()
+        store, shown = self.store, list(self.wanted_ids())
+
+        def work() -> list[Memory] | None:
+            if not store.changed_elsewhere():
+                return None
+            store.observe()  # the rewrite's revision is recorded before its card and history are read
+            return store.get_many(shown)
+
+        def done(rows: list[Memory] | None) -> None:
+            if rows is not None:  # the cards on screen first, then the whole listing and the candidates
+                self.rowsLoaded.emit(rows)
+                self.refresh()
+                self.load_candidates()
+                self.undo_history.reload()  # a change made with the CLI is on the stack too
+
+        self._run(work, done)

@@ -1,0 +1,172 @@
+"""The Tidy dialog: finds likely duplicates and pairs that may contradict on a worker, with a progress bar
+and Cancel, then lists them; selecting a member selects its card in the main window (`openMemory`).
+
+The active memories are read on the controller's serial runner (every store call goes there); the finder,
+pure and seconds long at 100,000 memories, runs on a runner of the dialog's own, so the window's reads
+never queue behind it. Progress crosses threads as a queued signal; Cancel sets an event the finder checks.
+The dialog only lists: nothing here writes.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QProgressBar,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.screening import make_visible
+from app.tidy.finder import TidyCancelled, find_groups
+from app.tidy.model import TidyItem, TidyReport
+from app.tidy.source import active_items
+from ui.runtime.controller import NOW, Controller, describe_error
+from ui.runtime.tasks import TaskRunner
+from ui.widgets.labels import plain_label
+from ui.widgets.plain_tip import plain_tip
+
+MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
+LINE_CHARS = 100
+
+
+def line(text: str) -> str:
+    """One line of a memory's text, hidden characters shown, cut at `LINE_CHARS`."""
+    flat = " ".join(make_visible(text[: LINE_CHARS * 2]).split())
+    return flat if len(flat) <= LINE_CHARS else flat[: LINE_CHARS - 1] + "…"
+
+
+class _Progress(QObject):
+    """Lives in the GUI thread; the worker emits on it and Qt queues the delivery."""
+
+    moved = Signal(int, int)
+
+
+class TidyDialog(QDialog):
+    openMemory = Signal(int)  # memory id
+    finished_listing = Signal()  # the list is shown (or the run failed or was cancelled)
+
+    def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Tidy: likely duplicates and contradictions")
+        self.resize(860, 560)
+        self.controller = controller
+        self._runner = TaskRunner(self)
+        self._cancel = threading.Event()
+        self._progress = _Progress(self)
+        self.status = plain_label("Reading the active memories…")
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Memory", "Why"])
+        self.tree.setColumnWidth(0, 480)
+        self.tree.setUniformRowHeights(True)
+        buttons = QDialogButtonBox()
+        self.cancel_button = QPushButton("Cancel")
+        self.open_button = QPushButton("Show card")
+        self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
+        layout = QVBoxLayout(self)
+        for widget in (self.status, self.bar, self.tree, buttons):
+            layout.addWidget(widget)
+        self.open_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.close_button.clicked.connect(self.close)
+        self.open_button.clicked.connect(self._open_current)
+        self.tree.currentItemChanged.connect(self._current_changed)
+        self.tree.itemActivated.connect(lambda *_: self._open_current())
+        self._progress.moved.connect(self._moved)
+        self.report: TidyReport | None = None
+
+    def start(self) -> None:
+        """Read the active memories, then find the groups; the list fills when the finder is done."""
+        store = self.controller.store
+        self.controller.runner.submit(lambda: active_items(store), self._read, self._failed, priority=NOW)
+
+    def cancel(self) -> None:
+        """Stop the finder at its next check; the list says it was cancelled."""
+        self._cancel.set()
+        self.cancel_button.setEnabled(False)
+        self.status.setText("Cancelling…")
+
+    def _read(self, items: list[TidyItem]) -> None:
+        self._items = {item.id: item for item in items}
+        self.status.setText(f"Looking for duplicates among {len(items):,} active memories…")
+        self.bar.setRange(0, 100)
+        emit, cancel = self._progress.moved.emit, self._cancel
+        self._runner.submit(lambda: find_groups(items, emit, cancel), self._show, self._failed)
+
+    def _moved(self, done: int, total: int) -> None:
+        self.bar.setValue(done * 100 // max(1, total))
+
+    def _failed(self, exc: BaseException) -> None:
+        cancelled = isinstance(exc, TidyCancelled)
+        self.status.setText(
+            "Cancelled: nothing was listed." if cancelled else f"Tidy failed: {describe_error(exc)}"
+        )
+        self._done()
+
+    def _done(self) -> None:
+        self.bar.hide()
+        self.cancel_button.setEnabled(False)
+        self.finished_listing.emit()
+
+    def _show(self, report: TidyReport) -> None:
+        self.report = report
+        self.status.setText(
+            f"{len(report.groups):,} group(s) of likely duplicates and {len(report.contradictions):,} "
+            f"pair(s) that may contradict, among {report.memories:,} active memories; nothing is changed "
+            "here."
+        )
+        for number, group in enumerate(report.groups, start=1):
+            top = QTreeWidgetItem(
+                [f"Group {number}: {len(group.members)} memories", f"score {group.score:.0f}"]
+            )
+            for member in group.members:
+                reasons = group.reasons(member)
+                self._member(top, member, "; ".join(reasons), "\n".join(reasons))
+            self.tree.addTopLevelItem(top)
+        if report.contradictions:
+            top = QTreeWidgetItem([f"May contradict ({len(report.contradictions)})", "listed only"])
+            for pair in report.contradictions:
+                reason = line(pair.reason)
+                self._member(top, pair.a, reason, reason)
+                self._member(top, pair.b, "", reason)
+            self.tree.addTopLevelItem(top)
+        self.tree.expandAll()
+        first = self.tree.topLevelItem(0)
+        shown = first.child(0) if first is not None else None
+        if shown is not None:
+            self.tree.setCurrentItem(shown)
+        self._done()
+
+    def _member(self, parent: QTreeWidgetItem, memory_id: int, why: str, tip: str) -> None:
+        item = QTreeWidgetItem([f"#{memory_id}  {line(self._items[memory_id].text)}", why])
+        item.setData(0, MEMBER_ROLE, memory_id)
+        item.setToolTip(0, plain_tip(self._items[memory_id].text))
+        item.setToolTip(1, plain_tip(tip))
+        parent.addChild(item)
+
+    def _current_changed(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
+        memory_id = item.data(0, MEMBER_ROLE) if item is not None else None
+        self.open_button.setEnabled(memory_id is not None)
+        if memory_id is not None:
+            self.openMemory.emit(int(memory_id))
+
+    def _open_current(self) -> None:
+        item = self.tree.currentItem()
+        memory_id = item.data(0, MEMBER_ROLE) if item is not None else None
+        if memory_id is not None:
+            self.openMemory.emit(int(memory_id))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._cancel.set()  # a finder still running stops at its next check
+        super().closeEvent(event)

@@ -1,0 +1,65 @@
+"""The window's first frame: shown once, complete, the window as it will stay.
+
+A launch builds the main window hidden and starts its reads (`Controller.start`); `FirstFrame` shows it
+when what its first frame holds has arrived: the first screen of cards (or the welcome page of an empty
+database), the counts, the pending candidates, the undo log, and the selected card's history with the
+diff of its newest revision. Nothing on screen is then a stand-in that changes: no greyed action that
+enables, no count that widens a button, no panel that fills. A database too slow for all of that
+(`LIMIT_MS`) still gets its window then, filling in as its reads arrive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer
+
+from ui.window.main_window import MainWindow
+
+LIMIT_MS = 3_000  # the longest a launch keeps its window back for a complete first frame
+CHECK_MS = 5  # how often the first frame's parts are looked at while they arrive
+
+
+class FirstFrame(QObject):
+    """Calls `show` once the window's first frame is complete (`complete`), or after `LIMIT_MS`."""
+
+    def __init__(self, window: MainWindow, show: Callable[[], None], limit_ms: int = LIMIT_MS) -> None:
+        super().__init__(window)
+        self.window = window
+        self._show: Callable[[], None] | None = show
+        self._counts = False
+        window.controller.countsChanged.connect(self._counted)
+        self._timer = QTimer(self)
+        self._timer.setInterval(CHECK_MS)
+        self._timer.timeout.connect(self._check)
+        self._timer.start()
+        QTimer.singleShot(limit_ms, self._now)
+
+    def _counted(self, _counts: object) -> None:
+        self._counts = True
+
+    @property
+    def complete(self) -> bool:
+        w = self.window
+        c = w.controller
+        if not (self._counts and c.undo_history.loaded):
+            return False
+        if w.pages.currentWidget() is w.welcome:
+            return True  # an empty database: the welcome page is the whole first frame
+        if w.model.rowCount() == 0 and w.cards.currentWidget() is not w.no_match:
+            return False  # the first screen of cards has not arrived
+        memory = w.selected_memory()
+        if memory is None:
+            return w.model.rowCount() == 0
+        return w.panel.history_memory_id == memory.id and w.panel.diff.settled
+
+    def _check(self) -> None:
+        if self.complete:
+            self._now()
+
+    def _now(self) -> None:
+        self._timer.stop()
+        show, self._show = self._show, None
+        if show is not None:
+            show()
+            self.window.controller.read_complete()  # the listing that waited for the first frame
