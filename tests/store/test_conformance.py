@@ -29,8 +29,6 @@ from tests.support.hostdb import build_host_db
 from tests.support.pg_host import HostDb, PostgresHostDb, SqliteHostDb
 
 NOW = 1_800_000_000_000
-
-
 Backend = tuple[MemoryStore, HostDb, ManualClock]
 
 
@@ -253,7 +251,6 @@ def test_delete_keeps_revisions_and_restore_brings_it_back(
     memory = store.promote([1], "keep me")
     store.set_expiry(memory.id, NOW + 99_000)
     revision = store.delete(memory.id)
-    store.observe()
     with pytest.raises(NotFoundError):
         store.get(memory.id)
     assert [r.kind for r in store.history(memory.id)] == ["create", "expiry", "delete"]
