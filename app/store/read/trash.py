@@ -19,20 +19,11 @@ from app.core.errors import InvalidInputError
 from app.core.incoming_checks import host_row_problems
 from app.core.models import MemoryStatus, Revision, RevisionKind
 from app.store.read.reads import chunks, revision_from_row
-from app.store.read.rows import HostRow, host_row
+from app.store.read.rows import HOST_COLUMNS, HostRow, host_row
 from app.store.schema.tables import revisions
 
 r = revisions.c
-# The host's columns a restore writes (the id aside): what a delete revision keeps of the row.
-ROW_COLUMNS = (
-    "content",
-    "status",
-    "promoted_at",
-    "created_at",
-    "updated_at",
-    "source_candidate_ids",
-    "source_candidate_provenance",
-)
+ROW_COLUMNS = HOST_COLUMNS[1:]  # the host's columns a restore writes (the id aside): what a delete keeps
 SHOWN_PROBLEMS = 3
 
 
