@@ -12,12 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.store import InvalidInputError, MemoryFilter, MemoryStore
-from tests.support.cli_run import NOW, child, posix, run, tmpfs
-
-try:
-    import resource
-except ImportError:  # Windows: no resource limits
-    resource = None  # type: ignore[assignment]
+from tests.support.cli_run import NOW, child, posix, resource, run, tmpfs
 from tests.support.hostdb import host_sql, query
 
 

@@ -12,12 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_run import NOW, child, digest, leftovers, posix, run, tmpfs
-
-try:
-    import resource
-except ImportError:  # Windows: no resource limits
-    resource = None  # type: ignore[assignment]
+from tests.support.cli_run import NOW, child, digest, leftovers, posix, resource, run, tmpfs
 from tests.support.hostdb import build_host_db, query
 
 

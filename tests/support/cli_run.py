@@ -20,6 +20,8 @@ try:
 except ImportError:  # Windows: no resource limits
     resource = None  # type: ignore[assignment]
 
+__all__ = ["NOW", "REPO", "child", "digest", "leftovers", "posix", "resource", "run", "tmpfs"]
+
 NOW = "2026-10-21T03:13:32Z"
 REPO = Path(app.__file__).resolve().parent.parent  # the tree under test, for the child processes
 # Symbolic links, /dev, resource limits, permissions and arguments as bytes: what these tests use of POSIX.
