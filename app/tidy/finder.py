@@ -16,19 +16,19 @@ import gc
 import threading
 from collections.abc import Callable, Sequence
 
-from app.tidy.blocks import blocks, keys_of
+from app.tidy.blocks import CATEGORY_MARK, blocks, keys_of
 from app.tidy.judge import Clash, Close, Side, judge, worth_judging
 from app.tidy.model import Contradiction, Edge, Group, TidyItem, TidyReport
-from app.tidy.words import GENERIC_WORDS, content_words, normal_form
+from app.tidy.words import GENERIC_WORDS, content_words, head_words, joined, normal_chunks
 
 Progress = Callable[[int, int], None]
 CancelCheck = Callable[[], bool] | threading.Event
 REPORT_EVERY = 2_000  # items between two progress calls (and cancel checks)
 SHOWN_SHARED = 5  # shared words an edge keeps as its reason
-# Blocks are made of the words in each memory's first this many characters: near duplicates share their
-# opening far more often than not, and a 2,000-character memory costs no more than a long sentence.
-# The judge then reads both memories whole.
-BLOCK_WINDOW = 400
+# Blocks are made of the words in each memory's first this many chunks (about 400 characters): near
+# duplicates share their opening far more often than not, and a 2,000-character memory costs no more
+# than a long sentence. The judge then reads both memories whole.
+BLOCK_CHUNKS = 50
 
 
 class TidyCancelled(Exception):
@@ -101,17 +101,26 @@ def find_groups(
 def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCheck | None) -> TidyReport:
     steps = _Steps(3 * len(items), progress, cancel)
     classes: dict[str, list[int]] = {}
+    heads: list[list[str]] = []  # the first chunks of each exact class's first member
     for position, item in enumerate(items):
-        classes.setdefault(normal_form(item.text), []).append(position)
+        chunks = normal_chunks(item.text)
+        normal = joined(chunks)
+        found = classes.get(normal)
+        if found is None:
+            classes[normal] = [position]
+            heads.append(chunks[:BLOCK_CHUNKS])
+        else:
+            found.append(position)
         steps.step()
     normals = list(classes)
     members = list(classes.values())
     keys = []
-    for normal in normals:
-        keys.append(keys_of(content_words(normal, BLOCK_WINDOW)))
+    for head in heads:
+        keys.append(keys_of(head_words(head)))
         steps.step()
     steps.done = 2 * len(items)
     chosen, index = blocks(keys)
+    categories = [frozenset(key for key in mine if key.startswith(CATEGORY_MARK)) for mine in chosen]
     steps.report()
     sides: dict[int, Side] = {}
 
@@ -133,13 +142,10 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
         partners: set[int] = set()
         for key in mine:
             partners.update(index[key])
-        for other in sorted(partners):
-            if other <= rep:
-                continue
-            compared += 1
-            same_category = any(key.startswith("@") and key in chosen[other] for key in mine)
-            if not worth_judging(keys[rep], keys[other], same_category):
-                continue
+        later = [other for other in partners if other > rep]
+        compared += len(later)
+        for other in sorted(worth_judging(keys[rep], categories[rep], later, keys, categories)):
+            same_category = not categories[rep].isdisjoint(categories[other])
             a, b = side(rep), side(other)
             verdict = judge(a, b, same_category)
             if isinstance(verdict, Close):

@@ -117,14 +117,26 @@ def says_more_each(a: frozenset[str], b: frozenset[str]) -> bool:
     return _has_own_word(a, b) and _has_own_word(b, a)
 
 
-def worth_judging(a: set[str], b: set[str], same_category: bool) -> bool:
-    """A quick look before anything is read again: two memories sharing under `FIRST_LOOK` of the
-    smaller one's words (those its blocks were made of) are no duplicates, and cannot refuse each
-    other's words either; only a shared category (Postgres / MySQL) still may contradict."""
-    if same_category:
-        return True
-    shared = len(a & b) if len(a) <= len(b) else len(b & a)
-    return shared >= FIRST_LOOK * min(len(a), len(b))
+def worth_judging(
+    mine: set[str],
+    my_categories: frozenset[str],
+    later: list[int],
+    keys: list[set[str]],
+    categories: list[frozenset[str]],
+) -> list[int]:
+    """The memories of `later` worth judging against one memory (its words `mine`, the categories its
+    blocks name `my_categories`), in one quick look before anything is read again: two memories sharing
+    under `FIRST_LOOK` of the smaller one's words (those its blocks were made of) are no duplicates, and
+    cannot refuse each other's words either; only a shared category (Postgres / MySQL) still may
+    contradict. One comprehension over a block's worth of memories: this look is the finder's commonest
+    step (nearly every pair the blocks hold ends here)."""
+    size = len(mine)
+    return [
+        other
+        for other in later
+        if len(mine & keys[other]) >= FIRST_LOOK * min(size, len(keys[other]))
+        or (my_categories and not my_categories.isdisjoint(categories[other]))
+    ]
 
 
 def judge(a: Side, b: Side, same_category: bool) -> Close | Clash | None:

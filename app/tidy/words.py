@@ -63,6 +63,8 @@ ALIASES = {
     "repo": "repository",
     "repos": "repository",
     "k8s": "kubernetes",
+    "front-end": "frontend",  # as `PHRASES` joins them, for a chunk with its punctuation ("front-end,")
+    "back-end": "backend",
     "ifs": "if",
 }
 
@@ -111,12 +113,23 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9'+#._/-]*")
 _WORD_END = "'._/-"
 
 
+def normal_chunks(text: str) -> list[str]:
+    """The white-space separated chunks of `text` after Unicode NFKC and case folding: a normal form
+    is their join, and blocking reads its words off the first of them without splitting again."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    return text.casefold().split()
+
+
+def joined(chunks: list[str]) -> str:
+    """The normal form of the text `chunks` (from `normal_chunks`) came from."""
+    return " ".join(chunks).rstrip(_TRAILING)
+
+
 def normal_form(text: str) -> str:
     """The text exact duplicates share: Unicode NFKC, case folded, runs of white space as one space,
     trailing punctuation dropped."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-    return " ".join(text.casefold().split()).rstrip(_TRAILING)
+    return joined(normal_chunks(text))
 
 
 def stem(word: str) -> str:
@@ -163,7 +176,23 @@ CHUNK_CACHE_SIZE = 200_000
 def content_words(normal: str, window: int | None = None) -> set[str]:
     """The words of `normal` (or of its first `window` characters) that can say what it is about: no
     stop words."""
-    chunks = set(phrased(normal if window is None else normal[:window]).split())
+    return _words_of(set(phrased(normal if window is None else normal[:window]).split()))
+
+
+# The first words of the multi-word names `phrased` joins: a head without any of them as a chunk has
+# nothing to join (a name glued to punctuation, "(vs code)", is read as two words there: blocking only).
+_PHRASE_STARTS = frozenset(phrase.split()[0] for phrase, _joined in PHRASES)
+
+
+def head_words(chunks: list[str]) -> set[str]:
+    """`content_words` of the text whose first chunks (from `normal_chunks`) are `chunks`, without
+    joining and splitting them again unless a multi-word name may be among them."""
+    if not _PHRASE_STARTS.isdisjoint(chunks):
+        return content_words(" ".join(chunks))
+    return _words_of(set(chunks))
+
+
+def _words_of(chunks: set[str]) -> set[str]:
     try:
         return set(chain.from_iterable(map(_CHUNKS.__getitem__, chunks)))
     except KeyError:
