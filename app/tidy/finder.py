@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from app.tidy.blocks import CATEGORY_MARK, blocks, keys_of
+from app.tidy.clashes import Listed, as_listed
 from app.tidy.judge import Clash, Close, Side, judge, worth_judging
 from app.tidy.model import Contradiction, Edge, Group, TidyItem, TidyReport
 from app.tidy.words import GENERIC_WORDS, content_words, head_words, joined, normal_chunks
@@ -134,8 +135,7 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
     components = _Components(len(normals))
     close: list[tuple[int, int, Edge]] = []
     best_within: dict[int, tuple[int, Edge, tuple[float, int]]] = {}
-    reps_of: dict[int, int] = {}
-    clashes: list[Contradiction] = []
+    clashes: list[Listed] = []
     compared = 0
     share = len(items) / max(1, len(normals))
     for rep, mine in enumerate(chosen):
@@ -157,8 +157,8 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
                     short, long = (rep, other) if verdict.within == a.id else (other, rep)
                     _keep_best(best_within, short, long, edge, len(normals[long]))
             elif isinstance(verdict, Clash):
-                clashes.append(Contradiction(a.id, b.id, verdict.reason, verdict.shared))
-                reps_of[a.id], reps_of[b.id] = rep, other
+                pair = Contradiction(a.id, b.id, verdict.reason, verdict.shared)
+                clashes.append(Listed(pair, rep, other, verdict.topic))
         steps.done = 2 * len(items) + int((rep + 1) * share)
         if rep % 256 == 0:
             steps.report()
@@ -168,24 +168,7 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
     steps.done = steps.total
     steps.report()
     groups = _groups(items, members, components, close)
-    return TidyReport(
-        tuple(groups), tuple(_once_per_groups(clashes, reps_of, components)), len(items), compared
-    )
-
-
-def _once_per_groups(
-    clashes: list[Contradiction], reps_of: dict[int, int], components: _Components
-) -> list[Contradiction]:
-    """One pair per two groups: when #3 and #9 are duplicates, "#3 may contradict #5" says all that
-    "#9 may contradict #5" would."""
-    seen: set[frozenset[int]] = set()
-    kept = []
-    for pair in clashes:
-        key = frozenset((components.find(reps_of[pair.a]), components.find(reps_of[pair.b])))
-        if key not in seen:
-            seen.add(key)
-            kept.append(pair)
-    return kept
+    return TidyReport(tuple(groups), tuple(as_listed(clashes, components.find)), len(items), compared)
 
 
 def _keep_best(

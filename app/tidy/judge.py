@@ -10,6 +10,7 @@ one of them says it switched).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
@@ -74,8 +75,13 @@ class Close:
 
 @dataclass(frozen=True, slots=True)
 class Clash:
+    """Two memories that may contradict: what clashes, the subject words they share, and the topic of
+    the clash (the thing refused and used, or the category and the two choices), which pairs that clash
+    alike share."""
+
     reason: str
     shared: tuple[str, ...]
+    topic: Hashable = None
 
 
 def is_within(short: str, long: str) -> bool:
@@ -156,6 +162,16 @@ def judge(a: Side, b: Side, same_category: bool) -> Close | Clash | None:
     return Close(score, within)
 
 
+def _about_one_thing(first: Stance, second: Stance, subject: list[str]) -> bool:
+    """Whether two memories naming different members of one category make choices about one thing:
+    a subject word both assert ("the editor") and a choice in either, or a switch in one and a choice
+    or a switch in the other ("Uses Postgres" / "Moved the project to MySQL"). A memory that only
+    mentions a member ("Keeps prettier configuration in the repository root") chooses nothing."""
+    if subject and (first.chooses or second.chooses):
+        return True
+    return (first.switches and (second.chooses or second.switches)) or (second.switches and first.chooses)
+
+
 def _clash(a: Side, b: Side) -> Clash | bool | None:
     """A clash of stances; True when the two hold in different scopes (no duplicates either); None
     when their stances do not clash."""
@@ -166,14 +182,13 @@ def _clash(a: Side, b: Side) -> Clash | bool | None:
     if refused:
         word = refused[0]
         no, yes = (a, b) if word in first.refused else (b, a)
-        return Clash(f"{word}: refused in #{no.id}, used in #{yes.id}", tuple(refused))
+        return Clash(f"{word}: refused in #{no.id}, used in #{yes.id}", tuple(refused), ("refused", word))
     choice = choice_clash(first, second)
     if choice is None:
         return None
     subject = shared_subject(first, second)
-    switched = first.switches or second.switches
-    if switched or (subject and (first.chooses or second.chooses)):
+    if _about_one_thing(first, second, subject):
         name, mine, theirs = choice
         reason = f"{name}: {', '.join(sorted(mine))} in #{a.id}, {', '.join(sorted(theirs))} in #{b.id}"
-        return Clash(reason, tuple(subject))
+        return Clash(reason, tuple(subject), (name, frozenset((mine, theirs))))
     return True

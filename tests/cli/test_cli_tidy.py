@@ -59,3 +59,23 @@ def test_tidy_on_a_file_that_is_not_a_database(tmp_path: Path, capsys: pytest.Ca
     path.write_text("not a database")
     code, _out, err = run(capsys, "--db", str(path), "tidy")
     assert code == 3 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_pairs_that_clash_alike_are_listed_under_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = [
+        "Uses Zed as the editor",
+        "Prefers Neovim as the editor",
+        "Keeps Zed configuration in the repository root",  # mentions Zed, chooses nothing
+        "Switched the editor to Neovim last month",
+    ]
+    path = tidy_db(tmp_path / "context.db", texts)
+    code, out, _err = run(capsys, "--db", str(path), "tidy")
+    assert code == 0
+    assert "editor: zed in #1, neovim in #2\n" in out
+    assert "    and 1 more pair(s) alike: #1/#4" in out
+    assert "#3" not in out
+    code, out, _err = run(capsys, "--db", str(path), "tidy", "--json")
+    (pair,) = json.loads(out)["may_contradict"]
+    assert (pair["a"]["id"], pair["b"]["id"], pair["also"]) == (1, 2, [[1, 4]])

@@ -138,8 +138,9 @@ class TidyDialog(QDialog):
             top = QTreeWidgetItem([f"May contradict ({len(report.contradictions)})", "listed only"])
             for pair in report.contradictions:
                 reason = line(pair.reason)
-                self._member(top, pair.a, reason, reason)
-                self._member(top, pair.b, "", reason)
+                tip = "\n".join(filter(None, (pair.reason, pair.alike())))
+                self._member(top, pair.a, reason, tip)
+                self._member(top, pair.b, line(pair.alike()), tip)
             self.tree.addTopLevelItem(top)
         self.tree.expandAll()
         first = self.tree.topLevelItem(0)

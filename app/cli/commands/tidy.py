@@ -60,10 +60,12 @@ def _group_lines(number: int, group: Group, by_id: dict[int, TidyItem]) -> list[
 
 
 def _pair_lines(pair: Contradiction, by_id: dict[int, TidyItem]) -> list[str]:
+    alike = [f"    {one_line(pair.alike(), TEXT_WIDTH)}"] if pair.also else []
     return [
         f"  {one_line(pair.reason, TEXT_WIDTH)}",
         f"    #{pair.a:<6} {one_line(by_id[pair.a].text, TEXT_WIDTH)}",
         f"    #{pair.b:<6} {one_line(by_id[pair.b].text, TEXT_WIDTH)}",
+        *alike,
     ]
 
 
