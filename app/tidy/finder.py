@@ -16,7 +16,7 @@ import gc
 import threading
 from collections.abc import Callable, Sequence
 
-from app.tidy.blocks import CATEGORY_MARK, blocks, keys_of
+from app.tidy.blocks import CATEGORY_MARK, PAIR_BUDGET, blocks, keys_of
 from app.tidy.clashes import Listed, as_listed
 from app.tidy.judge import Clash, Close, Side, judge, worth_judging
 from app.tidy.model import Contradiction, Edge, Group, TidyItem, TidyReport
@@ -84,22 +84,28 @@ class _Components:
 
 
 def find_groups(
-    items: Sequence[TidyItem], progress: Progress | None = None, cancel: CancelCheck | None = None
+    items: Sequence[TidyItem],
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
+    pair_budget: int = PAIR_BUDGET,
 ) -> TidyReport:
-    """Groups of likely duplicates among `items` and the pairs that may contradict."""
+    """Groups of likely duplicates among `items` and the pairs that may contradict, comparing at most
+    `pair_budget` pairs (`app.tidy.blocks`)."""
     # The finder makes millions of small objects and no reference cycles; with 100,000 memories alive in
     # the caller, each of the collector's full passes would walk all of them again (in the bench, a
     # quarter of the run). Paused for the run, resumed as it was.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _find(items, progress, cancel)
+        return _find(items, progress, cancel, pair_budget)
     finally:
         if collecting:
             gc.enable()
 
 
-def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCheck | None) -> TidyReport:
+def _find(
+    items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCheck | None, pair_budget: int
+) -> TidyReport:
     steps = _Steps(3 * len(items), progress, cancel)
     classes: dict[str, list[int]] = {}
     heads: list[list[str]] = []  # the first chunks of each exact class's first member
@@ -120,7 +126,7 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
         keys.append(keys_of(head_words(head)))
         steps.step()
     steps.done = 2 * len(items)
-    chosen, index = blocks(keys)
+    chosen, index = blocks(keys, pair_budget)
     categories = [frozenset(key for key in mine if key.startswith(CATEGORY_MARK)) for mine in chosen]
     steps.report()
     sides: dict[int, Side] = {}

@@ -40,7 +40,7 @@ class Side:
     """One memory of a pair: its id, its normal form, its content words, and (read on first use) its
     stance and its gist."""
 
-    __slots__ = ("_gist", "_stance", "cued", "id", "normal", "words")
+    __slots__ = ("_forms", "_gist", "_stance", "cued", "id", "normal", "words")
 
     def __init__(self, memory_id: int, normal: str, words: frozenset[str]) -> None:
         self.id = memory_id
@@ -49,6 +49,19 @@ class Side:
         self.cued = not words.isdisjoint(CUE_WORDS)
         self._stance: Stance | None = None
         self._gist: str | None = None
+        self._forms: dict[str, frozenset[str]] | None = None
+
+    @property
+    def forms(self) -> dict[str, frozenset[str]]:
+        """Its words of at least `STEM_CHARS` letters by their first `STEM_CHARS` letters: a memory is
+        compared with many others, so this is made once."""
+        if self._forms is None:
+            found: dict[str, set[str]] = {}
+            for word in self.words:
+                if len(word) >= STEM_CHARS:
+                    found.setdefault(word[:STEM_CHARS], set()).add(word)
+            self._forms = {start: frozenset(words) for start, words in found.items()}
+        return self._forms
 
     @property
     def stance(self) -> Stance:
@@ -99,24 +112,27 @@ def close_score(a: str, b: str) -> float:
     return float(score)
 
 
-def _has_own_word(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+def _has_own_word(mine: Side, theirs: Side) -> bool:
     """Whether one memory has a word (stance verbs aside) with no like among the other's words: not
     equal, not a form of one ("commit", "committing": the same first `STEM_CHARS` letters), not a typo
     away (rapidfuzz ratio `WORD_ALIKE`)."""
-    others = list(theirs - mine)
-    starts = {other[:STEM_CHARS] for other in others if len(other) >= STEM_CHARS}
-    for word in mine - theirs - GENERIC_WORDS:
-        if len(word) >= STEM_CHARS and word[:STEM_CHARS] in starts:
-            continue
-        if (
-            len(word) < 4
-            or process.extractOne(word, others, scorer=fuzz.ratio, score_cutoff=WORD_ALIKE) is None
-        ):
+    others: list[str] | None = None  # their words that are not mine, made only for a typo's look
+    forms = theirs.forms
+    for word in mine.words - theirs.words - GENERIC_WORDS:
+        if len(word) >= STEM_CHARS:
+            alike = forms.get(word[:STEM_CHARS])
+            if alike is not None and not mine.words.issuperset(alike):
+                continue  # a form of one of their words that is not mine
+        if len(word) < 4:
+            return True
+        if others is None:
+            others = list(theirs.words - mine.words)
+        if process.extractOne(word, others, scorer=fuzz.ratio, score_cutoff=WORD_ALIKE) is None:
             return True
     return False
 
 
-def says_more_each(a: frozenset[str], b: frozenset[str]) -> bool:
+def says_more_each(a: Side, b: Side) -> bool:
     """Whether each memory (by its content words) names something the other does not: then they are
     about different things, however alike the rest ("Prefers zsh as the shell" and "Prefers AWS as the
     cloud"). A duplicate that adds a detail adds it on one side only."""
@@ -152,7 +168,7 @@ def judge(a: Side, b: Side, same_category: bool) -> Close | Clash | None:
         clash = _clash(a, b)
         if clash is not None:
             return clash if isinstance(clash, Clash) else None
-    if says_more_each(a.words, b.words):
+    if says_more_each(a, b):
         return None
     first, second = a.gist, b.gist
     score = close_score(first, second)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from itertools import chain
 
 # Words that say nothing about what a memory is about: they never make a block and never count as a
@@ -108,6 +109,7 @@ PHRASES = (
 )
 
 _TRAILING = " .!?,;:…"
+STEM_CACHE_SIZE = 1 << 16
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _WORD = re.compile(r"[a-z0-9][a-z0-9'+#._/-]*")
 _WORD_END = "'._/-"
@@ -132,6 +134,7 @@ def normal_form(text: str) -> str:
     return joined(normal_chunks(text))
 
 
+@lru_cache(maxsize=STEM_CACHE_SIZE)  # a memory's words recur across the memories it is compared with
 def stem(word: str) -> str:
     """A light English stem: plurals and a third person's `-s` dropped ("tabs", "prefers"), aliases
     folded. Enough for blocking and cues; fuzzy scores read the whole text."""
