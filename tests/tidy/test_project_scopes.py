@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from app.store import MemoryStore
-from app.tidy.scoped import find_in_scopes
+from app.tidy import scoped
+from app.tidy.model import TidyItem
+from app.tidy.scoped import Scope, find_in_scopes
 from app.tidy.source import UnknownProject, project_scopes
 from tests.support import host80
 from tests.support.host80 import ALPHA, BETA
@@ -65,3 +69,20 @@ def test_a_project_is_picked_by_identity_or_by_a_name_of_its_own(tmp_path: Path)
                 raise AssertionError(wanted)
     finally:
         store.close()
+
+
+def test_scopes_share_one_pair_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many small scopes compare together no more pairs than one run over as many memories would."""
+    monkeypatch.setattr(scoped, "PAIR_BUDGET", 3_000)
+    scopes = [
+        Scope(
+            f"dir:/src/p{project}",
+            f"p{project}",
+            "ARCHITECTURE",
+            tuple(TidyItem(100 * project + n, f"alpha note{n} word{n}x") for n in range(60)),
+        )
+        for project in range(3)
+    ]
+    found = find_in_scopes(scopes)
+    # Alone, each scope would compare all 1,770 pairs of its one common block.
+    assert sum(each.report.compared for each in found) <= 3_000
