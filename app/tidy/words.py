@@ -190,9 +190,10 @@ _PHRASE_STARTS = frozenset(phrase.split()[0] for phrase, _joined in PHRASES)
 def head_words(chunks: list[str]) -> set[str]:
     """`content_words` of the text whose first chunks (from `normal_chunks`) are `chunks`, without
     joining and splitting them again unless a multi-word name may be among them."""
-    if not _PHRASE_STARTS.isdisjoint(chunks):
+    distinct = set(chunks)
+    if not _PHRASE_STARTS.isdisjoint(distinct):  # a set: the few phrase starts are looked up in it
         return content_words(" ".join(chunks))
-    return _words_of(set(chunks))
+    return _words_of(distinct)
 
 
 def _words_of(chunks: set[str]) -> set[str]:
