@@ -7,11 +7,14 @@ project and category (`app.tidy.scoped`), for one project or for every one.
 
 from __future__ import annotations
 
+from sqlalchemy import Connection, inspect
+
 from app.core.models.filters import MemoryFilter
 from app.store import MemoryStore
 from app.store.project.model import INJECTED_STATUSES, ProjectMemory
 from app.store.project.projects import Project, list_projects
 from app.store.project.reads import fetch_project
+from app.store.project.tables import memories
 from app.tidy.model import TidyItem
 from app.tidy.scoped import Scope
 
@@ -45,11 +48,22 @@ def _item(memory: ProjectMemory) -> TidyItem:
     return TidyItem(memory.id, memory.content, source, memory.created_at)
 
 
+def _projects(conn: Connection) -> list[Project]:
+    """The projects with memories; none in a file of a host too old to keep project memories."""
+    return list_projects(conn) if inspect(conn).has_table(memories.name) else []
+
+
+def project_names(store: MemoryStore) -> list[tuple[str, str]]:
+    """Every project with memories as (display name, identity), by display name."""
+    with store.read_snapshot() as conn:
+        return [(project.display_name, project.identity) for project in _projects(conn)]
+
+
 def project_scopes(store: MemoryStore, project: str | None = None) -> list[Scope]:
     """The active (or permanent) project memories, one scope per project and category, projects by
     display name; only the project `project` names when given (`UnknownProject` if none)."""
     with store.read_snapshot() as conn:
-        projects = list_projects(conn)
+        projects = _projects(conn)
         if project is not None:
             projects = [pick_project(projects, project)]
         scopes = []

@@ -119,3 +119,12 @@ def test_tidy_project_errors_are_messages(tmp_path: Path, capsys: pytest.Capture
     assert code == 1 and err == "error: no project with memories is called 'nope'\n"
     code, _out, err = run(capsys, "--db", str(path), "tidy", "--project", "beta")
     assert code == 1 and err == "error: --project goes with --kind project\n"
+
+
+def test_a_file_without_project_memories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A host too old to keep project memories has none to tidy: said, not a database error."""
+    path = tidy_db(tmp_path / "context.db")
+    code, out, _err = run(capsys, "--db", str(path), "tidy", "--kind", "project")
+    assert code == 0 and out == "0 active project memories in 0 project(s) looked at, by category\n"
+    code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--project", "beta")
+    assert code == 1 and err == "error: no project with memories is called 'beta'\n"
