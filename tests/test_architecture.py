@@ -45,6 +45,7 @@ LAYERING: dict[str, int] = {
     "app.store.past": 28,
     "app.store.observe": 29,
     "app.store.write": 30,
+    "app.store.links": 30,
     "app.store.evidence": 31,
     "app.store.keeping": 32,
     "app.store.database": 33,
