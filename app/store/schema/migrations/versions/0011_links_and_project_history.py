@@ -28,8 +28,7 @@ _INDEXES = (
     "CREATE INDEX ix_mdash_links_made_by ON mdash_links (made_by)",
     "CREATE INDEX ix_mdash_project_revisions_by_memory"
     " ON mdash_project_revisions (memory_id, changed_at, id)",
-    "CREATE INDEX ix_mdash_project_revisions_by_time"
-    " ON mdash_project_revisions (changed_at, memory_id, id)",
+    "CREATE INDEX ix_mdash_project_revisions_by_time ON mdash_project_revisions (changed_at, memory_id, id)",
     "CREATE INDEX ix_mdash_project_revisions_run ON mdash_project_revisions (run_id)",
 )
 UPGRADE = (
