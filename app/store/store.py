@@ -13,7 +13,8 @@ to small services, each holding what it is given and no state of another:
 - `EvidenceRecords` (`app.store.evidence.records`): the evidence archive, review runs, undo of a run;
 - `History` (`app.store.past.history`): revisions, blame, as-of, the digest and its watermark;
 - `MemoryEdits` (`app.store.write.edits`): one public method per user-facing write (the review's verdicts
-  go through `app.review.apply`).
+  go through `app.review.apply`);
+- `ProjectMemories` (`app.store.project.service`), as `store.project`: the host's project memories.
 
 The facade forwards each service's public names, so callers say `store.list_ids(...)` as they always did.
 """
@@ -36,6 +37,7 @@ from app.store.keeping import archive_in
 from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.observe.observer import Observer
 from app.store.past.history import History
+from app.store.project.service import ProjectMemories
 from app.store.read.queries import FIRST_HITS_CHUNK, FIRST_WINDOW, MemoryQueries
 from app.store.schema.migrate import upgrade
 from app.store.search.upkeep import SearchIndex
@@ -61,6 +63,7 @@ class MemoryStore:
         self.records = records = EvidenceRecords(db)
         self.past = past = History(db, queries, records)
         self.edits = edits = MemoryEdits(db, queries, kind)
+        self.project = ProjectMemories(db)  # the host's project memories: `store.project.memories(...)`
         # What this database is, and its transactions.
         self.now = db.now
         self.file_problem = db.file_problem
