@@ -131,9 +131,7 @@ def _problems(memory: ExportedProjectMemory, allow_hidden: bool) -> str | None:
     if memory.superseded_by is not None:
         found.whole_id("its superseded_by_memory_id", memory.superseded_by)
     if memory.project_path_hex is not None:
-        found.add(
-            "its project_path", "was not UTF-8 text where it was exported: no project here has that name"
-        )
+        found.add("its project_path", "was not UTF-8 where it was exported: no project here has that name")
     if not found.items:
         return None
     lines = [f"{item.where} {item.what}" for item in found.items[:SHOWN_PROBLEMS]]
@@ -186,7 +184,7 @@ def parse_project_memories(
         return ()
     if version < FIRST_VERSION:
         raise top.fail(
-            SECTION, f"appears in an export of version {version}; it exists from version {FIRST_VERSION}"
+            SECTION, f"is in an export of version {version}; it exists from version {FIRST_VERSION}"
         )
     read = tuple(_memory(item, f"{SECTION}[{n}]", allow_hidden) for n, item in enumerate(items))
     first: dict[int, int] = {}

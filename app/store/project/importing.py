@@ -79,9 +79,7 @@ class _Plan:
             key = (memory.project_path, memory.category, normalized_hash(memory.content))
             reason = memory.problem
             if reason is None and memory.project_path in owned:
-                reason = (
-                    f"project {quoted(memory.project_path)} is read-only here: {owned[memory.project_path]}"
-                )
+                reason = f"project {quoted(memory.project_path, 200)} is read-only here: {owned[memory.project_path]}"
             if reason is not None:
                 self.result.skipped.append(Skipped(memory.id, reason))
             elif key in known:
