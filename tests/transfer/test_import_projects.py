@@ -111,7 +111,10 @@ def test_round_trip_between_host_files(
     }
     # The host's way: no mutation log row for an insert, each project's epoch bumped once.
     assert query(target, "SELECT count(*) FROM memory_mutation_log") == [(0,)]
-    epochs = dict(query(target, "SELECT project_path, project_memory_epoch FROM project_state"))
+    epochs = {
+        row[0]: row[1]
+        for row in query(target, "SELECT project_path, project_memory_epoch FROM project_state")
+    }
     assert {path: epochs.get(path) for path in (ALPHA, BETA, MANAGED, REPAIRING)} == dict.fromkeys(
         (ALPHA, BETA, MANAGED, REPAIRING), 1
     )
@@ -339,7 +342,7 @@ def test_dry_run_and_a_database_without_project_memories(
     assert len(planned["imported"]) == 20 and {i["memory_id"] for i in planned["imported"]} == {0}
     assert host_dump(target) == before
     plain = tmp_path / "plain.db"
-    code, out, err = run(capsys, "--db", str(plain), "init")
+    code, _, err = run(capsys, "--db", str(plain), "init")
     assert code == 0, err
     result = import_json(capsys, plain, tmp_path / "out.json")
     assert result["imported"] == [] and len(result["skipped"]) == 21

@@ -78,8 +78,9 @@ class _Plan:
         for memory in incoming:
             key = (memory.project_path, memory.category, normalized_hash(memory.content))
             reason = memory.problem
-            if reason is None and memory.project_path in owned:
-                reason = f"project {quoted(memory.project_path, 200)} is read-only here: {owned[memory.project_path]}"
+            path = memory.project_path
+            if reason is None and path in owned:
+                reason = f"project {quoted(path, 200)} is read-only here: {owned[path]}"
             if reason is not None:
                 self.result.skipped.append(Skipped(memory.id, reason))
             elif key in known:
