@@ -16,7 +16,7 @@ from app.review.errors import ReviewerError, VerdictError
 from app.store import MemoryStore
 from app.store.links import links_of
 from app.tidy.ask.prompt import INSTRUCTIONS, build_tidy_prompt
-from app.tidy.ask.run import ask, apply_proposal
+from app.tidy.ask.run import apply_proposal, ask
 from app.tidy.finder import find_groups
 from app.tidy.source import active_items
 from tests.review.review_helpers import add_candidates, hold_lease, lease_rows
@@ -41,7 +41,11 @@ def store(path: Path) -> Iterator[MemoryStore]:
 
 def test_the_prompt_sends_groups_with_evidence_and_labels_contradictions(store: MemoryStore) -> None:
     prompt, scope = prompt_of(store)
-    assert [(g.members, g.contradiction) for g in scope.groups] == [((1, 2), False), ((5, 6), False), ((3, 4), True)]
+    assert [(g.members, g.contradiction) for g in scope.groups] == [
+        ((1, 2), False),
+        ((5, 6), False),
+        ((3, 4), True),
+    ]
     assert 'Group 1, likely duplicates (2 memories):\n  Memory #1: "Prefers pnpm over npm"' in prompt
     assert "why grouped: with #2: the same text" in prompt
     assert 'evidence: Candidate #1 [session ses_pn]: "I always use pnpm, never npm"' in prompt
@@ -59,7 +63,9 @@ def test_the_prompt_is_bounded_and_says_what_it_left_out(store: MemoryStore) -> 
     assert len(prompt) < bound
 
 
-def test_a_valid_answer_is_previewed_and_nothing_changes(store: MemoryStore, path: Path, tmp_path: Path) -> None:
+def test_a_valid_answer_is_previewed_and_nothing_changes(
+    store: MemoryStore, path: Path, tmp_path: Path
+) -> None:
     prompt, scope = prompt_of(store)
     before = host_dump(path)
     command = fake_reviewer(tmp_path, answer(merge_and_settle()), expect="Memory #6")
@@ -112,7 +118,9 @@ def test_apply_runs_under_the_lease_is_listed_and_undone_with_its_links(
     assert store.runs()[0].undone_at is not None
 
 
-def test_a_held_lease_refuses_the_apply_and_changes_nothing(store: MemoryStore, path: Path, tmp_path: Path) -> None:
+def test_a_held_lease_refuses_the_apply_and_changes_nothing(
+    store: MemoryStore, path: Path, tmp_path: Path
+) -> None:
     prompt, scope = prompt_of(store)
     proposal = ask(store, prompt, scope, fake_reviewer(tmp_path, answer(merge_and_settle())), timeout_s=60)
     hold_lease(path, "host-dreamer", expiry=store.now() + 120_000, generation=4)
@@ -172,7 +180,7 @@ def test_an_answer_that_does_not_fit_the_groups_is_refused(
     ("output", "expected"),
     [
         ("I think these are fine as they are.", "not verdict JSON"),
-        ("```json\n{\"update_existing\": [\n```", "not verdict JSON"),
+        ('```json\n{"update_existing": [\n```', "not verdict JSON"),
         ('{"merge": [1, 2]}', "merge: is not a verdict field"),
     ],
 )

@@ -35,7 +35,7 @@ from app.tidy.model import TidyItem, TidyReport
 
 @dataclass(frozen=True, slots=True)
 class ProposedChange:
-    """One change of the answer, for its preview: an update (`new` is the text) or a dismissal (`new` None)."""
+    """One change of the answer, for its preview: an update (`new`: its text) or a dismissal (`new` None)."""
 
     memory_id: int
     old: str
@@ -92,7 +92,8 @@ def proposal(store: MemoryStore, verdict: Verdict, scope: TidyScope) -> TidyProp
         ProposedChange(u.memory_id, now.get(u.memory_id, ""), u.content) for u in checked.update_existing
     ]
     changes += [
-        ProposedChange(d.memory_id, now.get(d.memory_id, ""), None, d.reason) for d in checked.dismiss_existing
+        ProposedChange(d.memory_id, now.get(d.memory_id, ""), None, d.reason)
+        for d in checked.dismiss_existing
     ]
     return TidyProposal(checked, scope, tuple(changes), tuple(planned_links(checked, scope)))
 

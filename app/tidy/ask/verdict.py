@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.models.links import Relation
+from app.core.models.links import Link, Relation
 from app.review.errors import VerdictError
 from app.review.verdict import Verdict
 from app.tidy.ask.prompt import TidyScope
@@ -27,6 +27,11 @@ class PlannedLink:
     to_id: int
     relation: Relation
     dismissed: int  # the member whose dismissal makes the link (no dismissal applied, no link)
+
+    def phrase(self) -> str:
+        """The link in the words the cards use, from its `from` end: "#2 merged into #1"."""
+        link = Link(0, "user", self.from_id, self.to_id, self.relation.value, 0, "")
+        return f"#{self.from_id} {link.phrase_for(self.from_id)}"
 
 
 def _outside(where: str, memory_id: int) -> str:
