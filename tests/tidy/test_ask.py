@@ -200,3 +200,15 @@ def test_a_failing_reviewer_is_a_message(store: MemoryStore, tmp_path: Path) -> 
     failing.write_text("import sys\nsys.stderr.write('model not found')\nsys.exit(2)\n", encoding="utf-8")
     with pytest.raises(ReviewerError, match="exited with status 2; its stderr ended with:\nmodel not found"):
         ask(store, prompt, scope, f"{sys.executable} {failing}", timeout_s=60)
+
+
+def test_a_reviewer_that_does_not_answer_in_time_is_stopped(
+    store: MemoryStore, path: Path, tmp_path: Path
+) -> None:
+    prompt, scope = prompt_of(store)
+    slow = tmp_path / "slow.py"
+    slow.write_text("import sys, time\nsys.stdin.read()\ntime.sleep(600)\n", encoding="utf-8")
+    before = host_dump(path)
+    with pytest.raises(ReviewerError, match="did not answer within 0.5 s and was stopped"):
+        ask(store, prompt, scope, f"{sys.executable} {slow}", timeout_s=0.5)
+    assert host_dump(path) == before
