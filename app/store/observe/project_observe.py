@@ -92,7 +92,7 @@ def _moved_cells() -> list[Any]:
 
 
 _MOVED = select(m.id).join(project_seen, s.memory_id == m.id).where(or_(*_moved_cells()))
-_NEW = select(literal(1)).where(~exists().where(s.memory_id == m.id)).limit(1)
+_NEW = select(m.id).where(~exists().where(s.memory_id == m.id)).limit(1)
 _GONE = select(s.memory_id).where(not_(exists().where(m.id == s.memory_id)))
 
 
