@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from app.cli.arguments import instant, int64, positive_int64, source_name
-from app.cli.commands import history_views
+from app.cli.commands import history_views, project_past
 from app.cli.commands.export import FORMATS, export_command
 from app.cli.registry import Opener, add_force_option, command_adder
 from app.cli.render import (
@@ -83,6 +83,8 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
+    if project_past.wants_project(args):
+        return project_past.history(args, opener)
     with opener(args, write=False) as store:
         revisions = store.history(args.id)
         if not revisions and not store.get_many([args.id]):
@@ -113,6 +115,8 @@ def cmd_candidates(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def cmd_profile(args: argparse.Namespace, opener: Opener) -> int:
+    if project_past.wants_project(args):
+        return project_past.profile(args, opener)
     if args.as_of is not None:
         return history_views.profile_as_of(args, opener)
     with opener(args, write=False) as store:
@@ -159,6 +163,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("history", cmd_history, "a memory's revisions, oldest first")
     parser.add_argument("id", type=int64)
     parser.add_argument("--json", action="store_true")
+    project_past.add_kind_option(parser)
 
     parser = add("candidates", cmd_candidates, "pending candidates in the pool")
     parser.add_argument("--json", action="store_true")
@@ -166,6 +171,8 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("profile", cmd_profile, "what the agent is shown now: active, unexpired memories")
     parser.add_argument("--json", action="store_true")
     history_views.add_as_of_option(parser)
+    project_past.add_kind_option(parser)
+    project_past.add_project_option(parser)
 
     parser = add("recall", cmd_recall, "the agent's other reads: search, newest or best match first")
     parser.add_argument("--search", metavar="TEXT")
