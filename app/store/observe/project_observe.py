@@ -87,12 +87,12 @@ class ProjectChanges:
 NOTHING = ProjectChanges(False, (), ())
 
 
-def _moved_cells() -> list[Any]:
-    return [s[name].is_distinct_from(m[name]) for name in SEEN_CELLS]
-
-
-_MOVED = select(m.id).join(project_seen, s.memory_id == m.id).where(or_(*_moved_cells()))
-_NEW = select(m.id).where(~exists().where(s.memory_id == m.id)).limit(1)
+# One scan of `memories` beside its seen copy: rows without one (new) and rows that moved, told apart.
+_LOOK = (
+    select(m.id, s.memory_id.is_(None))
+    .select_from(memories.outerjoin(project_seen, s.memory_id == m.id))
+    .where(or_(s.memory_id.is_(None), *(s[name].is_distinct_from(m[name]) for name in SEEN_CELLS)))
+)
 _GONE = select(s.memory_id).where(not_(exists().where(m.id == s.memory_id)))
 
 
@@ -101,11 +101,14 @@ def find_project_changes(conn: Connection) -> ProjectChanges:
     where the file has no `memories` table: an older host, the embedded store)."""
     if not inspect(conn).has_table(memories.name):
         return NOTHING
-    return ProjectChanges(
-        conn.execute(_NEW).first() is not None,
-        tuple(int(row[0]) for row in conn.execute(_MOVED)),
-        tuple(int(row[0]) for row in conn.execute(_GONE)),
-    )
+    new = False
+    moved: list[int] = []
+    for memory_id, unseen in conn.execute(_LOOK):
+        if unseen:
+            new = True
+        else:
+            moved.append(int(memory_id))
+    return ProjectChanges(new, tuple(moved), tuple(int(row[0]) for row in conn.execute(_GONE)))
 
 
 def _baselines(now: int) -> Any:
