@@ -82,7 +82,8 @@ def test_a_rewrite_in_the_same_millisecond_is_observed_by_content(
     assert [(r.kind, r.source, r.previous_content, r.new_content) for r in history] == [
         ("content", "observed", "Build with pnpm, never npm", "Build with pnpm 9")
     ]
-    assert history[0].changed_at == T0 + DAY  # the row's updated_at, which the host left as it was
+    # Not the row's updated_at, which the host left as it was: the look's instant, when it was found.
+    assert history[0].changed_at == NOW
     store.observe()
     assert project_revision_count(host80) == 1  # seen again: nothing new
 
