@@ -54,14 +54,16 @@ def host_writes(path: Path, *statements: tuple[str, tuple[object, ...]]) -> None
 
 
 def project_revision_count(path: Path) -> int:
-    return int(query(path, "SELECT count(*) FROM mdash_project_revisions")[0][0])
+    return len(query(path, "SELECT id FROM mdash_project_revisions"))
 
 
 def test_a_first_look_is_a_baseline_not_a_creation(store: MemoryStore, host80: Path, seeded: Seeded) -> None:
     store.observe()
     assert project_revision_count(host80) == 0
-    seen = dict(query(host80, "SELECT memory_id, first_seen_at FROM mdash_project_seen"))
-    assert len(seen) == int(query(host80, "SELECT count(*) FROM memories")[0][0])
+    seen = {
+        row[0]: row[1] for row in query(host80, "SELECT memory_id, first_seen_at FROM mdash_project_seen")
+    }
+    assert len(seen) == len(query(host80, "SELECT id FROM memories"))
     assert set(seen.values()) == {NOW}
     rewritten = query(
         host80, "SELECT baseline_rewritten_at FROM mdash_project_seen WHERE memory_id = ?", (seeded.active,)
