@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from app.cli.arguments import add_kind_options, instant, int64, plain_text, positive_int64, source_name
-from app.cli.commands import history_views
+from app.cli.commands import history_views, project_past
 from app.cli.commands.export import FORMATS, export_command
 from app.cli.project import reads as project_reads
 from app.cli.registry import Opener, add_force_option, command_adder
@@ -100,6 +100,8 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
 
 
 def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
+    if project_past.wants_project(args):
+        return project_past.history(args, opener)
     with opener(args, write=False) as store:
         revisions = store.history(args.id)
         if not revisions and not store.get_many([args.id]):
@@ -131,6 +133,8 @@ def cmd_candidates(args: argparse.Namespace, opener: Opener) -> int:
 
 def cmd_profile(args: argparse.Namespace, opener: Opener) -> int:
     if args.kind == project_reads.KIND:
+        if args.as_of is not None:
+            return project_past.profile(args, opener)  # what the host injected then
         return project_reads.cmd_profile(args, opener)
     project_reads.refuse_options(args, ("project",), "user")
     if args.as_of is not None:
@@ -187,6 +191,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("history", cmd_history, "a memory's revisions, oldest first")
     parser.add_argument("id", type=int64)
     parser.add_argument("--json", action="store_true")
+    add_kind_options(parser)
 
     parser = add("candidates", cmd_candidates, "pending candidates in the pool")
     parser.add_argument("--json", action="store_true")
