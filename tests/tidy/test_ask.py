@@ -209,6 +209,6 @@ def test_a_reviewer_that_does_not_answer_in_time_is_stopped(
     slow = tmp_path / "slow.py"
     slow.write_text("import sys, time\nsys.stdin.read()\ntime.sleep(600)\n", encoding="utf-8")
     before = host_dump(path)
-    with pytest.raises(ReviewerError, match="did not answer within 0.5 s and was stopped"):
+    with pytest.raises(ReviewerError, match=r"did not answer within 0\.5 s and was stopped"):
         ask(store, prompt, scope, f"{sys.executable} {slow}", timeout_s=0.5)
     assert host_dump(path) == before
