@@ -109,6 +109,7 @@ class MemoryStore:
         self.update_content = edits.update_content
         self.promote = edits.promote
         self.merge_candidates = edits.merge_candidates
+        self.merge_memories = edits.merge_memories
         self.discard_candidates = edits.discard_candidates
         self.copy_from_machine = edits.copy_from_machine
         self.dismiss = edits.dismiss
