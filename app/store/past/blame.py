@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 from sqlalchemy import Connection
 
 from app.core.models import Revision, RevisionKind
-from app.core.models.memory import MERGED_FROM
 from app.core.models.blame import Blame, BlameLine, Origin
 from app.core.models.evidence import Evidence
+from app.core.models.memory import MERGED_FROM
 from app.diff.match import opcodes
 from app.store.read.reads import fetch_candidates
 
