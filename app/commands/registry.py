@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.commands.base import Command
-from app.commands.merging import MergeMemories
+from app.commands.merging import MergeMemories, MergeProjectMemories
 from app.commands.other import Trust, UndoRun
 from app.commands.payload import PayloadError
 from app.commands.presence import Add, CopyFromMachine, Delete, Import, Promote, RestoreDeleted
@@ -19,6 +19,7 @@ KINDS: dict[str, type[Command[Any]]] = {
         RestoreRevision,
         Merge,
         MergeMemories,
+        MergeProjectMemories,
         Dismiss,
         Reactivate,
         SetExpiry,

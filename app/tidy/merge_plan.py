@@ -112,10 +112,10 @@ def sentence_sources(text: str, members: Sequence[MergeMember], kept: int) -> li
     member: the first, in promotion order, that says it. The kept memory's own sentences and new ones
     are left out (blame dates them from the merge itself)."""
     said: dict[tuple[str, ...], int] = {}
-    for member in members:
-        for unit in _units(member.text):
-            said.setdefault(sentence_key(unit), member.id)
-    own = {sentence_key(unit) for member in members if member.id == kept for unit in _units(member.text)}
+    for one in members:
+        for unit in _units(one.text):
+            said.setdefault(sentence_key(unit), one.id)
+    own = {sentence_key(unit) for one in members if one.id == kept for unit in _units(one.text)}
     found: list[tuple[str, int]] = []
     for unit in _units(text):
         key = sentence_key(unit)

@@ -5,6 +5,7 @@ sentence, as-of before the merge, undo and redo, and an undo refused when a memb
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 import sqlite3
 from pathlib import Path
 
@@ -64,9 +65,9 @@ def merge_db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def merge_store(merge_db: Path) -> MemoryStore:
+def merge_store(merge_db: Path) -> Iterator[MemoryStore]:
     store = MemoryStore.open(merge_db, clock=ManualClock(REVIEW_TIME))
-    yield store  # type: ignore[misc]
+    yield store
     store.close()
 
 

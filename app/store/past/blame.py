@@ -222,9 +222,9 @@ def _merge_sources(revision: Revision) -> MergeSources | None:
     return found
 
 
-def _merged(unit: str, origin: Origin, merges: Mapping[int | None, MergeSources]) -> Origin:
+def _merged(unit: str, origin: Origin, merges: Mapping[int, MergeSources]) -> Origin:
     """`origin`, naming the member a merge brought `unit` from (and that member's evidence)."""
-    sources = merges.get(origin.revision_id)
+    sources = merges.get(origin.revision_id) if origin.revision_id is not None else None
     found = sources.get(unit.strip()) if sources else None
     if found is None:
         return origin
