@@ -5,8 +5,8 @@ sentence, as-of before the merge, undo and redo, and an undo refused when a memb
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
