@@ -38,7 +38,7 @@ def _unlink(store: MemoryStore, made_by: str) -> None:
         drop_links_made_by(ctx, made_by)
 
 
-class MergeMemories(MemoryChange[Memory]):
+class MergeMemories(MemoryChange[list[Memory]]):
     kind: ClassVar[str] = "merge-memories"
     verb = "merged"
     note: ClassVar[str] = "the texts and statuses are back; the kept memory keeps the evidence it was given"
@@ -50,12 +50,13 @@ class MergeMemories(MemoryChange[Memory]):
         self.kept, self.absorbed = kept, list(dict.fromkeys(absorbed))
         self.content, self.sentences = content, list(sentences)
 
-    def do(self, store: MemoryStore) -> Memory:
+    def do(self, store: MemoryStore) -> list[Memory]:
+        """The merged memories as they are now, the kept one first (a window shows them again)."""
         ids = [self.kept, *self.absorbed]
         before = states(store, ids, text=True)
         store.merge_memories(self.kept, self.absorbed, self.content, self.sentences)
         self.changes = changes_between(ids, before, states(store, ids, text=True))
-        return store.get(self.kept)
+        return store.get_many(ids, deleted=False)
 
     def logged_as(self, store: MemoryStore, entry_id: int) -> None:
         super().logged_as(store, entry_id)

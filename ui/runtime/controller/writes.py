@@ -19,6 +19,7 @@ from ui.runtime.undo_stack import one_result
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
+    from app.tidy.merge_plan import MergePlan
 
 T = TypeVar("T")
 
@@ -133,6 +134,23 @@ class ControllerWrites(ControllerBase):
             lambda m: self.changed(m, f"Restored #{m.id} from revision {revision_id}"),
             relist=self._content_moves_rows(),
         )
+
+    def merge(self, plan: MergePlan, content: str, done: Callable[[list[Memory]], None]) -> bool:
+        """The Tidy dialog's Merge: one command (Ctrl+Z undoes it); each merged card shows its new state.
+        Lists again: the absorbed ones leave a listing of active memories."""
+        from app.commands.merging import MergeMemories
+        from app.tidy.merge_plan import sentence_sources
+
+        sentences = sentence_sources(content, plan.members, plan.kept)
+
+        def finished(memories: list[Memory]) -> None:
+            for memory in memories:
+                self.memoryChanged.emit(memory)
+            self.message.emit(f"Merged {len(memories)} memories into #{plan.kept}")
+            done(memories)
+
+        command = MergeMemories(plan.kept, plan.absorbed, content, sentences)
+        return self.undo_history.execute(command, finished)
 
     def undo(self) -> None:
         self.undo_history.undo()
