@@ -26,12 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.screening import make_visible
 from app.tidy.finder import TidyCancelled, find_groups
 from app.tidy.model import TidyItem, TidyReport
 from app.tidy.source import active_items
 from ui.runtime.controller import NOW, Controller, describe_error
 from ui.runtime.tasks import TaskRunner
+from ui.tidy.text_line import line
 from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
@@ -40,13 +40,6 @@ if TYPE_CHECKING:
 
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # on a group's row: its members, for Merge…
-LINE_CHARS = 100
-
-
-def line(text: str) -> str:
-    """One line of a memory's text, hidden characters shown, cut at `LINE_CHARS`."""
-    flat = " ".join(make_visible(text[: LINE_CHARS * 2]).split())
-    return flat if len(flat) <= LINE_CHARS else flat[: LINE_CHARS - 1] + "…"
 
 
 class _Progress(QObject):

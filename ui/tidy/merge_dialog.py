@@ -28,7 +28,7 @@ from app.core.models import Memory
 from app.core.text_input import content_problem
 from app.tidy.merge_plan import MergePlan, plan_merge
 from ui.runtime.controller import Controller
-from ui.tidy.dialog import line
+from ui.tidy.text_line import line
 from ui.widgets.dialog_keys import DialogKeys
 from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
