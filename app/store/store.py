@@ -21,7 +21,7 @@ The facade forwards each service's public names, so callers say `store.list_ids(
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,7 +33,9 @@ from app.core.paths import DatabaseChoice, choose_database, is_url
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of
 from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
+from app.core.models.links import Link
 from app.store.keeping import archive_in
+from app.store.links import links_of
 from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.observe.observer import Observer
 from app.store.past.history import History
@@ -192,6 +194,12 @@ class MemoryStore:
         once (the hub's publish): one snapshot, nothing written."""
         with self.database.read() as conn:
             yield conn
+
+    def links(self, memory_ids: Sequence[int], kind: str = "user") -> dict[int, list[Link]]:
+        """The links (`mdash_links`: merged into, supersedes, resolved contradiction) of memories of
+        `kind`, both ways, oldest first; a memory without links is absent."""
+        with self.database.read() as conn:
+            return links_of(conn, kind, memory_ids)
 
     def archive_in(self, ctx: WriteContext) -> int:
         """Inside a write the caller opened, before it consumes candidates (the review's apply): archive

@@ -100,3 +100,16 @@ def test_project_merge_and_two_projects(tmp_path: Path, capsys: pytest.CaptureFi
     assert query(path, "SELECT status, superseded_by_memory_id FROM memories WHERE id = ?", (two,)) == [
         ("active", None)
     ]
+
+
+def test_show_lists_the_links_both_ways(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tidy_db(tmp_path / "context.db")
+    assert main(["--db", str(path), "merge", "1", "2"]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "--db", str(path), "show", "1")
+    assert code == 0, err
+    assert out.splitlines()[-1] == "links: merged from #2"
+    code, out, err = run(capsys, "--db", str(path), "show", "2", "--json")
+    (link,) = json.loads(out)["links"]
+    assert link["phrase"] == "merged into #1" and link["relation"] == "merged_into"
+    assert link["made_by"].startswith("command:")
