@@ -29,14 +29,14 @@ from sqlalchemy import Connection
 
 from app.core.clock import Clock, clock_from_env
 from app.core.errors import DatabaseLockedError
+from app.core.models.links import Link
 from app.core.paths import DatabaseChoice, choose_database, is_url
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of
 from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
-from app.core.models.links import Link
 from app.store.keeping import archive_in
-from app.store.links import links_of
 from app.store.kinds import USER_MEMORIES, MemoryKind
+from app.store.links import links_of
 from app.store.observe.observer import Observer
 from app.store.past.history import History
 from app.store.project.service import ProjectMemories

@@ -16,7 +16,7 @@ from app.tidy import merge
 from tests.support.tidy_memories import tidy_db
 from tests.ui.runtime_helpers import dispose
 from tests.ui.tidy.test_tidy_dialog import child
-from tests.ui.window_helpers import make_window, settle
+from tests.ui.window_helpers import make_window, select, settle
 from ui.runtime.controller import Controller
 from ui.tidy.dialog import TidyDialog
 from ui.tidy.merge_dialog import MergeDialog
@@ -85,6 +85,9 @@ def test_merge_from_tidy_and_undo_in_the_window(qtbot: QtBot, store: MemoryStore
     qtbot.waitUntil(lambda: window.model.ids == (1,), timeout=10_000)  # the cards show the merge
     shown = window.model.memory(1)
     assert shown is not None and shown.content.endswith("Prefers pnpm over npm for every project")
+    select(qtbot, window, 1)
+    qtbot.waitUntil(lambda: window.panel.links.text() == "merged from #2, #3", timeout=10_000)
+    assert window.panel.links.isVisibleTo(window.panel)
     window.activateWindow()
     window.acts.undo.trigger()  # Ctrl+Z
     qtbot.waitUntil(lambda: store.get(2).status == "active", timeout=10_000)
