@@ -61,6 +61,7 @@ LAYERING: dict[str, int] = {
     "app.commands": 50,
     "app.review": 60,
     "app.tidy": 60,
+    "app.tidy.ask": 61,  # asking the reviewer about tidy's groups: the review's runner, checks and apply
     "app.hub": 60,
     "app.schedule": 60,
     "app.demo": 65,  # its review runs are real verdicts, applied by the review

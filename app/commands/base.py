@@ -25,6 +25,7 @@ class Command(ABC, Generic[T]):
     kind: ClassVar[str]  # its name in the log (`app.commands.registry`)
     logged: ClassVar[bool] = True  # False: nothing to take back (discarded candidates); never in the log
     note: ClassVar[str] = ""  # what an undo leaves as it is, said once it is done
+    memory_kind: ClassVar[str] = "user"  # whose ids `memory_ids` are: user or project memories
     entry_id: int | None = None  # its log entry, once logged (what it made is recorded as made by it)
 
     @abstractmethod

@@ -91,6 +91,7 @@ class MergeProjectMemories(Command[int]):
     """Memories of one project merged into one: the kept one edited, the others superseded by it."""
 
     kind: ClassVar[str] = "merge-project-memories"
+    memory_kind: ClassVar[str] = PROJECT_KIND
 
     def __init__(
         self, kept: int, absorbed: Sequence[int], content: str, sentences: Sequence[tuple[str, int]] = ()
@@ -122,6 +123,9 @@ class MergeProjectMemories(Command[int]):
 
     def redo(self, store: MemoryStore) -> None:
         self._step(store, back=False)
+
+    def memory_ids(self) -> tuple[int, ...]:
+        return (self.kept, *self.absorbed)
 
     def label(self) -> str:
         return f"merge of {len(self.absorbed) + 1} project memories into #{self.kept}"

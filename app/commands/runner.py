@@ -26,11 +26,13 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One undo or redo that was made: its entry (as it was before the step) and the memories it wrote."""
+    """One undo or redo that was made: its entry (as it was before the step) and the memories it wrote
+    (of `memory_kind`: user or project memories)."""
 
     entry: log.LogEntry
     memory_ids: tuple[int, ...]
     note: str
+    memory_kind: str = "user"
 
 
 def execute(store: MemoryStore, command: Command[T], origin: str) -> T:
@@ -81,7 +83,7 @@ def _step(store: MemoryStore, *, back: bool, expect: int | None) -> Step | None:
         command.entry_id = entry.id
         (command.undo if back else command.redo)(store)
         log.mark(ctx, entry.id, done=not back)
-    return Step(entry, command.memory_ids(), command.note if back else "")
+    return Step(entry, command.memory_ids(), command.note if back else "", command.memory_kind)
 
 
 def load_entry(entry: log.LogEntry, raw: object) -> Command[Any]:

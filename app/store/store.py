@@ -14,7 +14,9 @@ to small services, each holding what it is given and no state of another:
 - `History` (`app.store.past.history`): revisions, blame, as-of, the digest and its watermark;
 - `MemoryEdits` (`app.store.write.edits`): one public method per user-facing write (the review's verdicts
   go through `app.review.apply`);
-- `ProjectMemories` (`app.store.project.service`), as `store.project`: the host's project memories.
+- `ProjectMemories` (`app.store.project.service`), as `store.project`: the host's project memories;
+- `ProjectEdits` (`app.store.project.edits`), as `store.project_edits`: their writers, which the commands
+  (`app.commands.project`) call.
 
 The facade forwards each service's public names, so callers say `store.list_ids(...)` as they always did.
 """
@@ -39,6 +41,7 @@ from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.links import links_of
 from app.store.observe.observer import Observer
 from app.store.past.history import History
+from app.store.project.edits import ProjectEdits
 from app.store.project.service import ProjectMemories
 from app.store.read.queries import FIRST_HITS_CHUNK, FIRST_WINDOW, MemoryQueries
 from app.store.schema.migrate import upgrade
@@ -66,6 +69,7 @@ class MemoryStore:
         self.past = past = History(db, queries, records)
         self.edits = edits = MemoryEdits(db, queries, kind)
         self.project = ProjectMemories(db)  # the host's project memories: `store.project.memories(...)`
+        self.project_edits = ProjectEdits(db)  # and their writers: `store.project_edits.archive(...)`
         # What this database is, and its transactions.
         self.now = db.now
         self.file_problem = db.file_problem

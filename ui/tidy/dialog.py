@@ -4,8 +4,10 @@ and Cancel, then lists them; selecting a member selects its card in the main win
 The active memories are read on the controller's serial runner (every store call goes there); the finder,
 pure and seconds long at 100,000 memories, runs on a runner of the dialog's own, so the window's reads
 never queue behind it. Progress crosses threads as a queued signal; Cancel sets an event the finder checks.
-Each group of likely duplicates offers Merge… (`ui.tidy.merge_dialog`: a preview, then one command
-the window's Undo takes back); a merged group leaves the list. Pairs that may contradict are only listed.
+The dialog writes nothing itself. Each group of likely duplicates offers Merge… (`ui.tidy.merge_dialog`:
+a preview, then one command the window's Undo takes back); a merged group leaves the list. Pairs that
+may contradict are only listed. "Ask the reviewer…" (enabled with a reviewer command set) opens
+`ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on Apply.
 """
 
 from __future__ import annotations
@@ -72,9 +74,11 @@ class TidyDialog(QDialog):
         self.open_button = QPushButton("Show card")
         self.merge_button = QPushButton("Merge…")
         self.merge_button.setToolTip("Preview merging this group into one memory, then apply (undoable)")
+        self.ask_button = QPushButton("Ask the reviewer…")
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.ask_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         for widget in (self.status, self.bar, self.tree, buttons):
@@ -82,6 +86,9 @@ class TidyDialog(QDialog):
         self.open_button.setEnabled(False)
         self.merge_button.setEnabled(False)
         self.merge_button.clicked.connect(self.merge_current)
+        self.ask_button.setEnabled(False)
+        self.ask_button.clicked.connect(self.ask_reviewer)
+        self.asking: QDialog | None = None  # the open "Ask the reviewer" dialog
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
         self.open_button.clicked.connect(self._open_current)
@@ -151,7 +158,31 @@ class TidyDialog(QDialog):
         shown = first.child(0) if first is not None else None
         if shown is not None:
             self.tree.setCurrentItem(shown)
+        self._offer_reviewer(report)
         self._done()
+
+    def _offer_reviewer(self, report: TidyReport) -> None:
+        from ui.tidy.ask import NOT_CONFIGURED, configured_command
+
+        found = bool(report.groups or report.contradictions)
+        configured = configured_command() is not None
+        self.ask_button.setEnabled(found and configured)
+        self.ask_button.setToolTip(
+            NOT_CONFIGURED
+            if not configured
+            else "Send these groups to the reviewer command; its answer is previewed before anything changes"
+        )
+
+    def ask_reviewer(self) -> None:
+        """Open the reviewer's preview for the groups listed and start asking."""
+        from ui.tidy.ask import AskReviewerDialog
+
+        if self.report is None:
+            return
+        asking = AskReviewerDialog(self.controller, self.report, self._items, self)
+        self.asking = asking
+        asking.show()
+        asking.start()
 
     def _member(self, parent: QTreeWidgetItem, memory_id: int, why: str, tip: str) -> None:
         item = QTreeWidgetItem([f"#{memory_id}  {line(self._items[memory_id].text)}", why])

@@ -21,6 +21,9 @@ ORIGIN_DASHBOARD = "dashboard"
 ORIGIN_HOST = "host"
 
 
+ORIGIN_TIDY = "tidy"  # a dashboard run whose verdict answered tidy's groups (`tidy --ask-reviewer`)
+
+
 UNREADABLE = "unreadable run"
 
 
@@ -29,7 +32,7 @@ class Run:
     """One review run. Counts are None where nobody recorded them (a host run: see `inferred`)."""
 
     run_id: str
-    origin: str  # ORIGIN_DASHBOARD or ORIGIN_HOST
+    origin: str  # ORIGIN_DASHBOARD, ORIGIN_TIDY (the dashboard's too, asked from tidy) or ORIGIN_HOST
     started_at: int
     finished_at: int | None
     holder: str
@@ -46,6 +49,11 @@ class Run:
     @property
     def readable(self) -> bool:
         return self.problem is None
+
+    @property
+    def own(self) -> bool:
+        """The dashboard's own run: its changes are the revisions carrying its run id."""
+        return self.origin != ORIGIN_HOST
 
     @property
     def label(self) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, inspect, select
 
 from app.core.models import UNDO_KEY, Revision, RevisionSource
-from app.core.models.runs import ORIGIN_DASHBOARD, ORIGIN_HOST, Run, RunChange
+from app.core.models.runs import ORIGIN_DASHBOARD, ORIGIN_HOST, ORIGIN_TIDY, Run, RunChange
 from app.core.text_input import tolerant_json_loads
 from app.store.read.host_cells import describe, text_value, time_note, time_value
 from app.store.read.reads import chunks, revision_from_row
@@ -55,7 +55,7 @@ def _own_run(row: Sequence[Any]) -> Run:
     summary = parsed if isinstance(parsed, dict) else {}
     return Run(
         run_id=text_value(run_id),
-        origin=ORIGIN_DASHBOARD,
+        origin=ORIGIN_TIDY if summary.get("origin") == ORIGIN_TIDY else ORIGIN_DASHBOARD,
         started_at=time_value(applied_at),
         finished_at=time_value(applied_at),
         holder=text_value(holder) if holder is not None else "",
@@ -260,7 +260,7 @@ def run_changes(
     conn: Connection, run: Run, extra: Sequence[Revision] = (), *, own: bool = True
 ) -> list[RunChange]:
     """What a run changed, oldest first: its own revisions, or a host run's inferred ones."""
-    if run.origin == ORIGIN_DASHBOARD:
+    if run.own:
         condition = r.run_id == run.run_id
     elif run.readable:
         condition = window_condition(run)

@@ -25,6 +25,7 @@ from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT, source_
 from app.store.database import Database
 from app.store.keeping import archive_in
 from app.store.kinds import USER_MEMORIES, MemoryKind
+from app.store.project import importing as project_importing
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
 from app.store.write import (
@@ -312,8 +313,15 @@ class MemoryEdits:
         # One transaction, one profile bump; an imported memory whose expiry has passed is dismissed at once.
         if dry_run:
             with self._db.read() as conn:
-                return importer.plan(conn, export)
+                result = importer.plan(conn, export)
+                if export.project_memories:
+                    result.projects = project_importing.plan(conn, export.project_memories)
+                return result
         with self._db.write() as ctx:
             result = importer.import_memories(ctx, export, label)
+            if export.project_memories:
+                result.projects = project_importing.import_project_memories(
+                    ctx.conn, export.project_memories, ctx.now
+                )
             expiry_sweep.sweep(ctx)
         return result
