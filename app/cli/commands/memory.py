@@ -25,6 +25,7 @@ from app.core.errors import InvalidInputError, NotFoundError
 from app.core.models import Revision, RevisionKind
 from app.core.models.evidence import memory_candidate_ids
 from app.core.models.filters import STATUS_FILTERS, TRUST_FILTERS, MemoryFilter, StatusFilter
+from app.core.models.links import Link, grouped_phrases
 from app.core.screening import make_visible
 from app.store.read.recall import RECALL_ORDERS
 
@@ -92,11 +93,27 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
             raise _not_found(args.id, store.history(args.id)) from None
         now = store.now()
         found = store.evidence(memory_candidate_ids(memory))
+        links = store.links([memory.id]).get(memory.id, [])
+    phrases = grouped_phrases(memory.id, links)
     if args.json:
-        print_json(memory_json(memory, now, found))
+        print_json(
+            {**memory_json(memory, now, found), "links": [link_json(memory.id, link) for link in links]}
+        )
     else:
-        print(memory_details(memory, now, found))
+        print(memory_details(memory, now, found) + (f"\nlinks: {'; '.join(phrases)}" if phrases else ""))
     return 0
+
+
+def link_json(memory_id: int, link: Link) -> dict[str, object]:
+    """One link of `show --json`: as seen from the memory shown ("merged into #12"), and who made it."""
+    return {
+        "phrase": link.phrase_for(memory_id),
+        "relation": link.relation,
+        "from": link.from_id,
+        "to": link.to_id,
+        "made_at": link.made_at,
+        "made_by": link.made_by,
+    }
 
 
 def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
