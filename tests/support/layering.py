@@ -35,8 +35,8 @@ LAYERING: dict[str, int] = {
     "app.store.write": 31,
     "app.store.links": 31,
     "app.store.evidence": 32,
-    "app.store.project.importing": 32,
-    "app.store.project.merging": 32,  # a merge of project memories: the user merge's sentence detail  # project memories from an export file, the import's id rules
+    "app.store.project.importing": 32,  # project memories from an export file, the import's id rules
+    "app.store.project.merging": 32,  # a merge of project memories: the user merge's sentence detail
     "app.store.keeping": 33,
     "app.store.database": 34,
     "app.store.observe.observer": 35,
