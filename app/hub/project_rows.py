@@ -27,7 +27,6 @@ from app.hub.connect import HubError, connect_hub, hub_location
 from app.hub.incoming import HubProblems
 from app.hub.project_publish import PROJECT_COLUMNS
 from app.hub.schema.tables import require_schema
-from app.hub.words import machine_name
 from app.present.card import shown_word
 from app.store.connect.server import unreachable_message
 from app.transfer.fields import ExportError
@@ -107,7 +106,7 @@ def checked_row(raw: tuple[Any, ...]) -> HubProjectMemory:
         own.add("its project_path_hex", _hex_problem(str(path_bytes)))
     if oddities is not None:
         own.text("its oddities", str(oddities))
-    path = f"the hub's project memory {machine_name(str(machine))} #{memory_id}"
+    path = f"#{memory_id}"
     memory: ExportedProjectMemory | None
     try:
         memory = read_project_memory(

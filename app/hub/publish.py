@@ -57,11 +57,15 @@ _INCOMING = (
 )
 
 
-MERGE_MEMORIES = merge_statement(MEMORIES, INCOMING_MEMORIES, local.MEMORY_COLUMNS, ("memory_id",), update=True)
+MERGE_MEMORIES = merge_statement(
+    MEMORIES, INCOMING_MEMORIES, local.MEMORY_COLUMNS, ("memory_id",), update=True
+)
 MERGE_REVISIONS = merge_statement(
     REVISIONS, INCOMING_REVISIONS, local.REVISION_COLUMNS, ("revision_id",), update=False
 )
-MERGE_EVIDENCE = merge_statement(EVIDENCE, INCOMING_EVIDENCE, local.EVIDENCE_COLUMNS, ("candidate_id",), update=False)
+MERGE_EVIDENCE = merge_statement(
+    EVIDENCE, INCOMING_EVIDENCE, local.EVIDENCE_COLUMNS, ("candidate_id",), update=False
+)
 _MARKS = f"SELECT memory_mark, revision_mark, evidence_mark, published_at FROM {MACHINES} WHERE machine = %s"
 _SAVE_MARKS = (
     f"INSERT INTO {MACHINES} AS m (machine, memory_mark, revision_mark, evidence_mark, published_at,"

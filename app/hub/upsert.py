@@ -1,8 +1,8 @@
 """How a publish writes a batch into a hub table: `COPY` into a temporary table, then one merge.
 
-Shared by the user memories' publish (`app.hub.publish`) and the project memories' (`app.hub.project_publish`):
-a row already in the hub is rewritten only when it differs (or, for rows that never change once written,
-left as it is), so publishing twice changes nothing.
+Shared by the user memories' publish (`app.hub.publish`) and the project memories'
+(`app.hub.project_publish`): a row already in the hub is rewritten only when it differs (or, for rows
+that never change once written, left as it is), so publishing twice changes nothing.
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ def merge_statement(
     return f"{head}UPDATE SET {assignments} WHERE ({mine}) IS DISTINCT FROM ({theirs})"
 
 
-def copy_rows(hub: psycopg.Connection[Any], table: str, columns: tuple[str, ...], rows: Sequence[Row]) -> None:
+def copy_rows(
+    hub: psycopg.Connection[Any], table: str, columns: tuple[str, ...], rows: Sequence[Row]
+) -> None:
     """`rows` into the temporary `table` by `COPY` (the caller's transaction)."""
     with hub.cursor() as cursor, cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN") as copy:
         for row in rows:

@@ -17,7 +17,7 @@ from app.cli import main
 from app.core.errors import EXIT_ERROR
 from app.hub.publish import publish
 from tests.support import hub_host
-from tests.support.host80 import ALPHA, BETA, MANAGED, Seeded, add_memory, build_host80, seed_projects
+from tests.support.host80 import ALPHA, BETA, MANAGED, Seeded, build_host80, seed_projects
 from tests.support.hub_host import hub_query, opener
 
 pinned_clock = hub_host.pinned_clock  # the clock pinned in every test here (autouse)
@@ -33,7 +33,9 @@ def seeded_file(path: Path) -> tuple[Path, Seeded]:
 
 def local_rows(path: Path) -> list[tuple[Any, ...]]:
     with closing(sqlite3.connect(path)) as conn:
-        return conn.execute("SELECT id, CAST(project_path AS BLOB), content FROM memories ORDER BY id").fetchall()
+        return conn.execute(
+            "SELECT id, CAST(project_path AS BLOB), content FROM memories ORDER BY id"
+        ).fetchall()
 
 
 def hub_rows(url: str, machine: str) -> list[tuple[Any, ...]]:
@@ -64,9 +66,9 @@ def test_publish_sends_every_project_and_again_changes_nothing(hub_db: str, tmp_
         (seeded.merged_garbage,),
     )  # fmt: skip
     assert odd[0][1] is not None and not odd[0][1].startswith("[")  # as the host holds it, unparsed
-    assert hub_query(hub_db, "SELECT status FROM hub_project_memories WHERE memory_id = %s", (seeded.odd_status,))[
-        0
-    ] == ("deleted",)
+    assert hub_query(
+        hub_db, "SELECT status FROM hub_project_memories WHERE memory_id = %s", (seeded.odd_status,)
+    )[0] == ("deleted",)
     before = hub_query(hub_db, "SELECT * FROM hub_project_memories ORDER BY memory_id")
 
     again = publish(opener(path), hub_db, "laptop")
@@ -103,7 +105,8 @@ def test_a_project_named_by_nothing_here_is_a_message_and_nothing_is_sent(
 ) -> None:
     path, _ = seeded_file(tmp_path / "laptop.db")
     code, out, err = run(
-        capsys, "--db", str(path), "hub", "publish", "--to", hub_db, "--machine", "laptop", "--project", "nope"
+        capsys, "--db", str(path), "hub", "publish", "--to", hub_db, "--machine", "laptop",
+        "--project", "nope",
     )  # fmt: skip
     assert (code, out) == (EXIT_ERROR, "")
     assert "no project nope" in err and "Traceback" not in err
@@ -125,8 +128,10 @@ def test_list_shows_each_project_and_a_path_that_was_not_utf8_as_what_it_is(
     assert code == 0, err
     assert f"laptop · dir:/home/ana/caf\ufffd (not UTF-8: bytes {NOT_UTF8.hex()})" in out
     assert "[CONFIG_VALUES] active · Build with pnpm, never npm" in out
-    assert "refused: its status is \"deleted\", not one the host writes" in out  # shown, never taken
-    code, out, _ = run(capsys, "hub", "list", "--kind", "project", "--project", MANAGED, "--json", "--to", hub_db)
+    assert 'refused: its status is "deleted", not one the host writes' in out  # shown, never taken
+    code, out, _ = run(
+        capsys, "hub", "list", "--kind", "project", "--project", MANAGED, "--json", "--to", hub_db
+    )
     listed = json.loads(out)["project_memories"]
     assert code == 0 and [item["memory_id"] for item in listed] == [seeded.managed]
     assert listed[0]["project_path"] == MANAGED and listed[0]["refused"] is None
