@@ -21,10 +21,16 @@ from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.models.evidence import evidence_json, evidence_words, memory_candidate_ids
 from app.core.screening import make_visible
-from app.present.card import card_meta
+from app.present.card import card_meta, shown_word
 from app.store import MemoryStore
 from app.store.project.exporting import exported_project_memories
+from app.store.project.model import ProjectMemory
+from app.store.project.projects import list_projects
+from app.store.project.reads import fetch_project
+from app.store.project.service import has_project_table
 from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
+
+WHOLE = 2**62  # a width no text reaches: `one_line` never cuts
 
 
 def _with_evidence(store: MemoryStore) -> tuple[list[Memory], dict[int, list[Revision]], EvidenceFound]:
@@ -86,12 +92,47 @@ def _markdown_memory(memory: Memory, revisions: list[Revision], now: int, found:
     return lines
 
 
+def _markdown_project_memory(memory: ProjectMemory) -> list[str]:
+    text = one_line(memory.content, WHOLE)  # one line, hidden characters visible, never cut
+    lines = [f"- #{memory.id} [{shown_word(memory.category)}] {shown_word(memory.status)}: {text}"]
+    if memory.expires_at is not None:
+        lines.append(f"  - Expires {format_instant(memory.expires_at)}")
+    if memory.superseded_by is not None:
+        lines.append(f"  - Superseded by #{memory.superseded_by}")
+    if memory.merged_from is not None:
+        lines.append(f"  - Merged from: {one_line(memory.merged_from, 200)}")
+    lines += [f"  - Malformed: {one_line(note, 200)}" for note in memory.oddities]
+    return lines
+
+
+def _markdown_projects(store: MemoryStore) -> list[str]:
+    """A section per project (by its name, then its identity), each memory a line (none without the
+    host's `memories` table)."""
+    with store.read_snapshot() as conn:
+        if not has_project_table(conn):
+            return []
+        sections = [(project, fetch_project(conn, project.key)) for project in list_projects(conn)]
+    lines = ["# Project memories", ""] if sections else []
+    for project, memories in sections:
+        lines += [
+            f"## {one_line(project.display_name, 200)}",
+            "",
+            f"Project `{one_line(project.identity, 200)}`",
+        ]
+        lines += [f"({project.oddity})"] if project.oddity else []
+        lines.append("")
+        lines += [line for memory in memories for line in _markdown_project_memory(memory)]
+        lines.append("")
+    return lines
+
+
 def export_markdown(store: MemoryStore) -> str:
     now = store.now()
     lines = ["# Memories", "", f"Exported {format_instant(now)} from `{store.location}`.", ""]
     listed, histories, found = _with_evidence(store)
     for memory in listed:
         lines += _markdown_memory(memory, histories[memory.id], now, found)
+    lines += _markdown_projects(store)
     return "\n".join(lines)
 
 
