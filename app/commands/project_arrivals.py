@@ -61,22 +61,32 @@ def arrivals(store: MemoryStore, memory_ids: Sequence[int]) -> tuple[Arrival, ..
     return tuple(made)
 
 
+def _moved(memory_id: int, back: bool) -> str:
+    if back:
+        return f"project memory #{memory_id} changed since it was imported, so Undo left it as it is"
+    # Left by the undo as the host had changed it, or a row the host made since with its id.
+    return (
+        f"project memory #{memory_id} is not as the import left it (the host changed it, or gave its id"
+        " to another), so Redo left it as it is"
+    )
+
+
 def take_back(store: MemoryStore, arrived: Sequence[Arrival], *, back: bool) -> list[str]:
     """Undo (`back`: delete them) or redo (bring them back), inside the caller's write; what was left
     as it was, one sentence per memory."""
-    step = "Undo" if back else "Redo"
     current = store.project.many([item.memory_id for item in arrived])
     said: list[str] = []
     wanted: list[Arrival] = []
     for item in arrived:
         memory = current.get(item.memory_id)
-        if back and memory is None:
-            said.append(f"project memory #{item.memory_id} was deleted since it was imported")
-        elif memory is not None and not item.state.same_as(memory):
-            said.append(
-                f"project memory #{item.memory_id} changed since it was imported, so {step} left it as it is"
-            )
-        elif back or memory is None:  # a redo finds the ones its undo left where they are
+        if memory is None:
+            if back:
+                said.append(f"project memory #{item.memory_id} was deleted since it was imported")
+            else:
+                wanted.append(item)
+        elif not item.state.same_as(memory):
+            said.append(_moved(item.memory_id, back))
+        elif back:  # a redo finds the ones its undo left where they are
             wanted.append(item)
     if back:
         done = store.project_edits.delete([item.memory_id for item in wanted])
