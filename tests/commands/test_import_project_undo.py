@@ -32,7 +32,7 @@ from tests.support.host80 import (
     connect,
     seed_projects,
 )
-from tests.support.hostdb import host_sql, query
+from tests.support.hostdb import host_sql, memory_row, query
 
 # What the import wrote and a redo must write back the same.
 ROW = (
@@ -104,8 +104,12 @@ def test_undo_deletes_the_imported_project_memories_and_redo_brings_them_back(
     store: MemoryStore, target: Path, seeded_source: tuple[Path, Seeded]
 ) -> None:
     source, seeded = seeded_source
+    with connect(source) as conn:  # a user memory too: the import was always logged with one
+        memory_row(conn, 1, "Prefers pnpm", promoted_at=T0)
+    conn.close()
     ids = imported(store, source)
     assert seeded.active in ids and seeded.beta in ids and len(ids) > 10
+    assert runner.history(store)[0].label == f"import of #1 and {len(ids)} project memories"
     rows = {i: query(target, f"SELECT {ROW} FROM memories WHERE id = ?", (i,)) for i in ids}
     with connect(target) as conn:
         add_embedding(conn, seeded.active)  # the host's backfill embedded them meanwhile
@@ -150,6 +154,7 @@ def test_undo_deletes_the_imported_project_memories_and_redo_brings_them_back(
 
     step(store, back=True)  # and out again, from the redo
     assert present(target, ids) == set()
+    assert query(target, "SELECT id FROM user_memories WHERE content = 'Prefers pnpm'") == []
 
 
 def test_a_memory_the_host_rewrote_since_is_left_and_said(
