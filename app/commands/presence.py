@@ -104,7 +104,7 @@ class Import(MemoryChange[ImportResult]):
         result = store.import_export(self.export, self.file_label)
         ids = [item.memory_id for item in result.imported]
         self.changes = changes_between(ids, {}, states(store, ids, text=True))
-        if result.projects is not None:
+        if result.projects is not None and result.projects.imported:
             self.projects = arrivals(store, [item.memory_id for item in result.projects.imported])
         return result
 

@@ -49,9 +49,11 @@ class Outcome:
     refused: list[str] = field(default_factory=list)
 
 
-def row_cells(conn: Connection, memory_ids: Iterable[int]) -> dict[int, dict[str, Cell]]:
+def row_cells(conn: Connection, memory_ids: Sequence[int]) -> dict[int, dict[str, Cell]]:
     """The rows of `memory_ids`, every column this file has, by id: what `reinsert` puts back. Only
     numbers and text are kept (a cell of another kind is left to the column's default)."""
+    if not memory_ids:
+        return {}  # a file may have no `memories` table at all
     present = write_steps.present_columns(conn)
     columns = [column for column in memories.c if column.name in present]
     found: dict[int, dict[str, Cell]] = {}
