@@ -81,11 +81,15 @@ def step(store: MemoryStore, back: bool) -> runner.Step:
 
 def present(path: Path, ids: list[int]) -> set[int]:
     marks = ",".join("?" for _ in ids)
-    return {int(str(row[0])) for row in query(path, f"SELECT id FROM memories WHERE id IN ({marks})", tuple(ids))}
+    return {
+        int(str(row[0])) for row in query(path, f"SELECT id FROM memories WHERE id IN ({marks})", tuple(ids))
+    }
 
 
 def epochs(path: Path) -> dict[object, object]:
-    return {row[0]: row[1] for row in query(path, "SELECT project_path, project_memory_epoch FROM project_state")}
+    return {
+        row[0]: row[1] for row in query(path, "SELECT project_path, project_memory_epoch FROM project_state")
+    }
 
 
 def count(path: Path, sql: str, params: tuple[object, ...] = ()) -> int:
@@ -175,9 +179,10 @@ def test_a_memory_the_host_rewrote_since_is_left_and_said(
     )
     assert present(target, ids) == {seeded.active}
     assert query(target, "SELECT content FROM memories WHERE id = ?", (seeded.active,)) == [(text,)]
-    assert count(
-        target, "SELECT COUNT(*) FROM memory_mutation_log WHERE target_memory_id = ?", (seeded.active,)
-    ) == 0
+    assert (
+        count(target, "SELECT COUNT(*) FROM memory_mutation_log WHERE target_memory_id = ?", (seeded.active,))
+        == 0
+    )
     assert [entry.done for entry in runner.history(store)] == [False]
 
     made = step(store, back=False)

@@ -97,14 +97,14 @@ def delete(conn: Connection, memory_ids: Sequence[int], now: int) -> Outcome:
         write_steps.log_mutation(conn, memory_id, write_steps.DELETE, now)
         write_steps.drop_embeddings(conn, memory_id)
         if verifications:
-            conn.execute(delete_rows(memory_verifications).where(memory_verifications.c.memory_id == memory_id))
+            conn.execute(
+                delete_rows(memory_verifications).where(memory_verifications.c.memory_id == memory_id)
+            )
         conn.execute(delete_rows(memories).where(m.id == memory_id))
     return outcome
 
 
-def _reinsert_problem(
-    conn: Connection, memory_id: int, row: Row, owned: Mapping[object, str]
-) -> str | None:
+def _reinsert_problem(conn: Connection, memory_id: int, row: Row, owned: Mapping[object, str]) -> str | None:
     """Why `row` cannot come back here, or None."""
     path, category, content = row.get("project_path"), row.get("category"), row.get("content")
     if path in owned:
