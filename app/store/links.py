@@ -1,5 +1,6 @@
 """The links table (`mdash_links`): add a link inside a write, drop those a change made when it is undone
-(or those of memories deleted), and read one memory's links both ways. A store whose tables predate the table reads no links."""
+(or those of memories deleted), and read one memory's links both ways. A store whose tables predate the
+table reads no links."""
 
 from __future__ import annotations
 

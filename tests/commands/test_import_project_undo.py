@@ -122,7 +122,10 @@ def test_undo_deletes_the_imported_project_memories_and_redo_brings_them_back(
             (seeded.active,),
         )
     conn.close()
-    link = "INSERT INTO mdash_links (memory_kind, from_id, to_id, relation, made_at, made_by) VALUES (?,?,?,?,?,?)"
+    link = (
+        "INSERT INTO mdash_links (memory_kind, from_id, to_id, relation, made_at, made_by)"
+        " VALUES (?,?,?,?,?,?)"
+    )
     host_sql(target, link, ("project", seeded.active, seeded.beta, "merged_into", T0, "command:1"))
     host_sql(target, link, ("user", seeded.active, seeded.beta, "merged_into", T0, "command:1"))
     before = epochs(target)

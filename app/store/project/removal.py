@@ -18,10 +18,10 @@ already gone, an id the host has used again since, a text its project already ho
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, inspect, insert, select
+from sqlalchemy import Connection, insert, inspect, select
 from sqlalchemy import delete as delete_rows
 
 from app.core.incoming_checks import quoted
@@ -31,7 +31,7 @@ from app.store.project.authority import managed_projects, read_only_reason
 from app.store.project.hashing import normalized_hash
 from app.store.project.model import ProjectMemory
 from app.store.project.reads import fetch_memories
-from app.store.project.tables import memories, memory_embeddings, memory_verifications
+from app.store.project.tables import memories, memory_verifications
 from app.store.read.reads import chunks
 from app.store.write.importer import move_identity
 
