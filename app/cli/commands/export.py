@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
 from app.cli.opener import database_files
+from app.cli.project.markdown import fenced, project_sections
 from app.cli.render import (
     EvidenceFound,
     compartments,
@@ -20,17 +20,10 @@ from app.cli.safe_output import check_output, write_bytes
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.models.evidence import evidence_json, evidence_words, memory_candidate_ids
-from app.core.screening import make_visible
-from app.present.card import card_meta, shown_word
+from app.present.card import card_meta
 from app.store import MemoryStore
 from app.store.project.exporting import exported_project_memories
-from app.store.project.model import ProjectMemory
-from app.store.project.projects import list_projects
-from app.store.project.reads import fetch_project
-from app.store.project.service import has_project_table
 from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
-
-WHOLE = 2**62  # a width no text reaches: `one_line` never cuts
 
 
 def _with_evidence(store: MemoryStore) -> tuple[list[Memory], dict[int, list[Revision]], EvidenceFound]:
@@ -67,8 +60,7 @@ def export_data(store: MemoryStore) -> dict[str, Any]:
 
 def _markdown_memory(memory: Memory, revisions: list[Revision], now: int, found: EvidenceFound) -> list[str]:
     lines = [f"## Memory #{memory.id}", "", f"*{card_meta(memory, now)}*", ""]
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", memory.content)), default=0))
-    lines += [f"{fence}text", make_visible(memory.content), fence, ""]
+    lines += [*fenced(memory.content), ""]
     lines += [f"- Malformed: {note}" for note in memory.oddities]  # notes come escaped
     lines.append(f"- Sources: {', '.join(map(one_line, memory.sources))} (trust: {memory.trust})")
     for entry in memory.provenance or ():
@@ -92,47 +84,16 @@ def _markdown_memory(memory: Memory, revisions: list[Revision], now: int, found:
     return lines
 
 
-def _markdown_project_memory(memory: ProjectMemory) -> list[str]:
-    text = one_line(memory.content, WHOLE)  # one line, hidden characters visible, never cut
-    lines = [f"- #{memory.id} [{shown_word(memory.category)}] {shown_word(memory.status)}: {text}"]
-    if memory.expires_at is not None:
-        lines.append(f"  - Expires {format_instant(memory.expires_at)}")
-    if memory.superseded_by is not None:
-        lines.append(f"  - Superseded by #{memory.superseded_by}")
-    if memory.merged_from is not None:
-        lines.append(f"  - Merged from: {one_line(memory.merged_from, 200)}")
-    lines += [f"  - Malformed: {one_line(note, 200)}" for note in memory.oddities]
-    return lines
-
-
-def _markdown_projects(store: MemoryStore) -> list[str]:
-    """A section per project (by its name, then its identity), each memory a line (none without the
-    host's `memories` table)."""
-    with store.read_snapshot() as conn:
-        if not has_project_table(conn):
-            return []
-        sections = [(project, fetch_project(conn, project.key)) for project in list_projects(conn)]
-    lines = ["# Project memories", ""] if sections else []
-    for project, memories in sections:
-        lines += [
-            f"## {one_line(project.display_name, 200)}",
-            "",
-            f"Project `{one_line(project.identity, 200)}`",
-        ]
-        lines += [f"({project.oddity})"] if project.oddity else []
-        lines.append("")
-        lines += [line for memory in memories for line in _markdown_project_memory(memory)]
-        lines.append("")
-    return lines
-
-
 def export_markdown(store: MemoryStore) -> str:
     now = store.now()
     lines = ["# Memories", "", f"Exported {format_instant(now)} from `{store.location}`.", ""]
     listed, histories, found = _with_evidence(store)
     for memory in listed:
         lines += _markdown_memory(memory, histories[memory.id], now, found)
-    lines += _markdown_projects(store)
+    with store.read_snapshot() as conn:
+        projects = project_sections(conn, now)
+    if projects:
+        lines += ["# Project memories", "", *projects]
     return "\n".join(lines)
 
 
