@@ -3,7 +3,8 @@
 Each group lists its members (oldest first) with their text and why each one is there; each pair that
 may contradict says what clashes. `--kind project` looks at the host's project memories instead, within
 each project and category (`--project`: one project, by identity or display name). Nothing is changed:
-merging is the person's call.
+merging is the person's call, or the reviewer's when asked (`--ask-reviewer`,
+`app.cli.commands.tidy_ask`), with a preview first.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import argparse
 import sys
 from typing import Any
 
+from app.cli.arguments import seconds
+from app.cli.commands import tidy_ask
 from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json
+from app.store import InvalidInputError
 from app.tidy.finder import find_groups
 from app.tidy.model import Contradiction, Group, TidyItem, TidyReport
 from app.tidy.scoped import ScopedReport, find_in_scopes
@@ -122,6 +126,13 @@ def scoped_text(found: list[ScopedReport]) -> str:
 
 
 def cmd_tidy(args: argparse.Namespace, opener: Opener) -> int:
+    if args.ask_reviewer and (args.kind == "project" or args.project is not None):
+        print("error: --ask-reviewer sends the user memories' groups only", file=sys.stderr)
+        return 1
+    if args.ask_reviewer:
+        return tidy_ask.cmd_ask_reviewer(args, opener)
+    if args.dry_run:
+        raise InvalidInputError("--dry-run goes with --ask-reviewer (tidy alone changes nothing)")
     if args.kind == "project":
         return _tidy_projects(args, opener)
     if args.project is not None:
@@ -166,3 +177,4 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--project", metavar="P", help="with --kind project: one project, by identity or name"
     )
+    tidy_ask.add_options(parser, seconds)
