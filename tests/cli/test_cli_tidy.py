@@ -119,6 +119,8 @@ def test_tidy_project_errors_are_messages(tmp_path: Path, capsys: pytest.Capture
     assert code == 1 and err == "error: no project with memories is called 'nope'\n"
     code, _out, err = run(capsys, "--db", str(path), "tidy", "--project", "beta")
     assert code == 1 and err == "error: --project goes with --kind project\n"
+    code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--ask-reviewer")
+    assert code == 1 and err == "error: --ask-reviewer sends the user memories' groups only\n"
 
 
 def test_a_file_without_project_memories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

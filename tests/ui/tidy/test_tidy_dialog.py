@@ -133,6 +133,8 @@ def test_project_memories_are_listed_by_project_and_category(qtbot: QtBot, tmp_p
         assert listed[2][1].startswith(f"#{ids['alpha_pnpm']}  Build with pnpm")
         assert child(dialog, 0, 0).data(0, MEMBER_ROLE) is None  # no card in the window to open
         assert not dialog.open_button.isEnabled()
+        dialog.tree.setCurrentItem(dialog.tree.topLevelItem(0))  # a group's row: no Merge… for these
+        assert not dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
         with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
             dialog.kind.setCurrentIndex(2)
         assert [row[0] for row in rows(dialog)] == ["Group 1: 2 memories (beta, ARCHITECTURE)"]
