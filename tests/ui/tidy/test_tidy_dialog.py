@@ -133,7 +133,9 @@ def test_project_memories_are_listed_by_project_and_category(qtbot: QtBot, tmp_p
         assert listed[2][1].startswith(f"#{ids['alpha_pnpm']}  Build with pnpm")
         assert child(dialog, 0, 0).data(0, MEMBER_ROLE) is None  # no card in the window to open
         assert not dialog.open_button.isEnabled()
-        dialog.tree.setCurrentItem(dialog.tree.topLevelItem(0))  # a group's row: no Merge… for these
+        group_row = dialog.tree.topLevelItem(0)
+        assert group_row is not None
+        dialog.tree.setCurrentItem(group_row)  # a group's row: no Merge… for these
         assert not dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
         with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
             dialog.kind.setCurrentIndex(2)
