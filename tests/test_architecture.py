@@ -36,28 +36,31 @@ LAYERING: dict[str, int] = {
     "app.transfer": 10,
     "app.store.schema": 20,
     "app.store.read.host_cells": 21,
+    "app.store.project.tables": 21,  # the host's project tables, described
     "app.store.connect": 22,
+    "app.store.project.model": 22,  # a project memory from any raw row
     "app.store.schema.migrate": 23,
     "app.store.write.revision_log": 24,
     "app.store.kinds": 25,
     "app.store.search": 26,
     "app.store.read": 27,
-    "app.store.past": 28,
-    "app.store.observe": 29,
-    "app.store.write": 30,
-    "app.store.links": 30,
-    "app.store.evidence": 31,
-    "app.store.keeping": 32,
-    "app.store.database": 33,
-    "app.store.observe.observer": 34,
-    "app.store.search.upkeep": 34,
-    "app.store.evidence.records": 34,
-    "app.store.project": 34,
-    "app.store.read.queries": 35,
-    "app.store.past.history": 36,
-    "app.store.write.edits": 36,
-    "app.store.store": 37,
-    "app.store": 38,
+    "app.store.project": 28,  # the project library: reads, links, the host's writes, the revision log
+    "app.store.past": 29,
+    "app.store.observe": 30,
+    "app.store.write": 31,
+    "app.store.links": 31,
+    "app.store.evidence": 32,
+    "app.store.keeping": 33,
+    "app.store.database": 34,
+    "app.store.observe.observer": 35,
+    "app.store.search.upkeep": 35,
+    "app.store.evidence.records": 35,
+    "app.store.project.service": 35,
+    "app.store.read.queries": 36,
+    "app.store.past.history": 37,
+    "app.store.write.edits": 37,
+    "app.store.store": 38,
+    "app.store": 39,
     "app.commands": 50,
     "app.review": 60,
     "app.tidy": 60,
@@ -355,7 +358,7 @@ def test_an_upward_import_inside_the_store_is_found(tmp_path: Path) -> None:
     found = upward_imports(import_graph(_modules(tmp_path)))
     assert found == [
         "app.store.read.rows (app.store.read, rank 27) imports "
-        "app.store.database (app.store.database, rank 33)"
+        "app.store.database (app.store.database, rank 34)"
     ]
 
 

@@ -102,6 +102,7 @@ class MemoryStore:
         self.as_of = past.as_of
         self.profile_as_of = past.profile_as_of
         self.memory_as_of = past.memory_as_of
+        self.project_as_of = past.project_as_of
         self.first_ids_as_of = past.first_ids_as_of
         self.watermark = past.watermark
         self.digest = past.digest
