@@ -201,7 +201,7 @@ class ProjectPage(QWidget):
         shown = self.detail.memory
         self.detail.show_memory(memory, self.read_only_reason)
         self.acts.enable_for(memory, self.read_only_reason)
-        if memory is not None and (shown is None or shown.id != memory.id):
+        if memory is not None and memory != shown:  # another memory, or this one moved (a rewrite seen)
             self._want_details(memory.id)
 
     def _want_details(self, memory_id: int) -> None:
