@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
-from app.store.project.model import ARCHIVED, ProjectMemory
+from app.store import ARCHIVED, ProjectMemory
 from ui.actions.make import ON_CARD_LIST, keys, make_action
 
 

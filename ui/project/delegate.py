@@ -12,7 +12,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from app.core.screening import make_visible
-from app.store.project.model import ProjectMemory
+from app.store import ProjectMemory
 from ui.project.model import MEMORY_ROLE
 from ui.project.texts import card_meta
 from ui.widgets.guard import answer, never_raises

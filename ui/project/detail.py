@@ -15,8 +15,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from app.core.models import Revision
 from app.core.screening import make_visible
-from app.store.project.model import ProjectMemory
-from app.store.project.service import ProjectMemoryLinks
+from app.store import ProjectMemory, ProjectMemoryLinks
 from ui.diff.slot import DiffSlot
 from ui.history.revision_table import RevisionTable
 from ui.history.revision_view import show_change, take_revision
@@ -116,7 +115,7 @@ class ProjectDetail(QWidget):
     def set_links(self, memory_id: int, found: ProjectMemoryLinks | None) -> None:
         if self.memory is None or memory_id != self.memory.id:
             return  # another memory is selected now
-        lines = link_lines(memory_id, found.host, found.own) if found is not None else []
+        lines = link_lines(found) if found is not None else []
         self.links.setText(links_html(lines) if lines else "No links: nothing supersedes or merged it.")
 
     def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:

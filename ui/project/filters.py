@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
-from app.store.project.model import ProjectMemory
+from app.store import ProjectMemory
 
 ANY = None
 

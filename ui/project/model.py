@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from app.store.project.model import ProjectMemory
+from app.store import ProjectMemory
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 1  # the memory's id (a Python int: any 64-bit id)

@@ -16,8 +16,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QListView, QSplitter, QVBoxLayout, QWidget
 
 from app.core.screening import make_visible
-from app.store.project.model import ACTIVE, ProjectMemory
-from app.store.project.projects import Project
+from app.store import ACTIVE, Project, ProjectMemory
 from ui.project.actions import ProjectActions
 from ui.project.asking import ask_category, ask_content, ask_reason
 from ui.project.delegate import ProjectCardDelegate
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QInputDialog
 
     from app.core.models import Revision
-    from app.store.project.service import ProjectMemoryLinks
+    from app.store import ProjectMemoryLinks
 
 
 class ProjectPage(QWidget):

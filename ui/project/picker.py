@@ -18,7 +18,7 @@ from PySide6.QtGui import QFocusEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QWidget
 
 if TYPE_CHECKING:
-    from app.store.project.projects import Project
+    from app.store import Project
 
 ABOUT_YOU = "About you"
 PROJECT_ROLE = Qt.ItemDataRole.UserRole + 1  # the item's `Project` (None: About you)

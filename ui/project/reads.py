@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from app.store.project.model import ProjectMemory
-from app.store.project.projects import Project
-from app.store.project.reads import ProjectKey
+from app.store import Project, ProjectKey, ProjectMemory
 from ui.runtime.controller import NOW, Controller
 
 if TYPE_CHECKING:
@@ -56,7 +54,7 @@ class ProjectReads(QObject):
 
         def work() -> ProjectRows:
             store.observe()  # an outside rewrite's revision first, then the rows that show it
-            from app.store.project.service import ProjectFilter
+            from app.store import ProjectFilter
 
             rows = store.project.memories(ProjectFilter(project=project.key))
             return ProjectRows(project.key, rows, _reason(store, project))
@@ -68,7 +66,7 @@ class ProjectReads(QObject):
         store = self.controller.store
 
         def history() -> list[Revision]:
-            from app.store.kinds import PROJECT_MEMORIES
+            from app.store import PROJECT_MEMORIES
 
             return list(reversed(store.history(memory_id, kind=PROJECT_MEMORIES)))
 

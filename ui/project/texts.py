@@ -12,10 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.clock import format_instant
-from app.core.models.links import Link
 from app.present.timefmt import relative
-from app.store.project.links import Links
-from app.store.project.model import ProjectMemory
+from app.store import ProjectMemory, ProjectMemoryLinks
 
 MemoryRef = int  # a memory id a phrase names (a view links it)
 Piece = str | MemoryRef  # a phrase is text and memory ids, in order
@@ -104,10 +102,11 @@ def _ids(words: str, ids: Sequence[int]) -> tuple[Piece, ...]:
     return tuple(pieces)
 
 
-def link_lines(memory_id: int, host: Links, own: Sequence[Link]) -> list[LinkLine]:
+def link_lines(found: ProjectMemoryLinks) -> list[LinkLine]:
     """The memory's links both ways: its supersession chain to the end (a loop or a dangling id said),
     what it supersedes, what it was merged from and into, the sources of a merge with their sessions,
     then the links the dashboard made (`mdash_links`)."""
+    memory_id, host, own = found.memory.id, found.host, found.own
     lines: list[LinkLine] = []
     chain = host.chain
     if chain.steps:

@@ -169,9 +169,9 @@ class MainWindow(QMainWindow):
             back_to_now=lambda: self._current_changed(self.list.currentIndex()),
         )
         a.as_of.triggered.connect(self.past.ask)
-        self.projects = ProjectSwitch(c, self.pages, self.splitter, self.title_row, self.list.shown_time)
-        self.projects.bind(a, self.filters, lambda: self._update_actions(self.selected_memory()))
         install_keyboard(self.filters, self.list, self.panel, a.find)
+        self.projects = ProjectSwitch(c, self.pages, self.splitter, self.title_row, self.list.shown_time)
+        self.projects.bind(a, self.filters, self.list, lambda: self._update_actions(self.selected_memory()))
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)

@@ -16,11 +16,12 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QBoxLayout, QStackedWidget, QWidget
 
 from ui.actions.window import WindowActions
+from ui.cards.filter_bar import FilterBar
 from ui.project.picker import ProjectChoices, ProjectPicker
 from ui.runtime.controller import NOW, Controller
 
 if TYPE_CHECKING:
-    from app.store.project.projects import Project
+    from app.store import Project
     from ui.project.page import ProjectPage
 
 
@@ -47,9 +48,14 @@ class ProjectSwitch:
         self.built: ProjectPage | None = None
         controller.storeChanged.connect(lambda _store: self._store_changed())
 
-    def bind(self, acts: WindowActions, filters: QWidget, actions_changed: Callable[[], None]) -> None:
+    def bind(
+        self, acts: WindowActions, filters: FilterBar, cards: QWidget, actions_changed: Callable[[], None]
+    ) -> None:
         """The window's actions: Switch project… opens the picker, Find the project's search while a
-        project is shown; what acts on user memories (and the toolbar's `filters`) is off meanwhile."""
+        project is shown; what acts on user memories (and the toolbar's `filters`) is off meanwhile.
+        Tab reaches the picker after the filters, before the `cards` below it."""
+        QWidget.setTabOrder(filters.fields()[-1], self.picker)
+        QWidget.setTabOrder(self.picker, cards)
         a = acts
         self.user_only = [
             a.edit,

@@ -46,7 +46,9 @@ def test_the_picker_lists_about_you_then_every_project(
         odd = [text for text in texts if text.startswith("⚠ ")]
         assert odd == ["⚠ dir:/home/ana/caf\ufffd (1)"]
         assert picker.width() == width  # filled without moving anything
-        beta = next(picker.itemData(row, PROJECT_ROLE) for row in range(1, picker.count()) if "beta" in texts[row])
+        beta = next(
+            picker.itemData(row, PROJECT_ROLE) for row in range(1, picker.count()) if "beta" in texts[row]
+        )
         assert beta.identity == BETA
     finally:
         store.close()
@@ -99,7 +101,7 @@ def test_links_both_ways_and_a_click_selects(qtbot: QtBot, window: MainWindow, s
     qtbot.waitUntil(lambda: page.detail.history_memory_id == middle, timeout=10_000)
     assert page.current_id() == middle
     qtbot.waitUntil(lambda: "supersedes" in page.detail.links.text(), timeout=10_000)
-    assert f"supersedes <a href=\"{ANCHOR}{first}\">" in page.detail.links.text()
+    assert f'supersedes <a href="{ANCHOR}{first}">' in page.detail.links.text()
     # A loop and a dangling id are said; a merge lists its sources with their sessions.
     select_memory(qtbot, page, seeded.loop[0])
     qtbot.waitUntil(lambda: "loops back" in page.detail.links.text(), timeout=10_000)
@@ -175,7 +177,9 @@ def test_an_edit_and_its_undo_with_ctrl_z(qtbot: QtBot, window: MainWindow, seed
     assert user is None or user.content in ("Prefers pnpm over npm", "Code first, explanation after")
 
 
-def test_a_managed_project_is_read_only_and_says_why(qtbot: QtBot, window: MainWindow, seeded: Seeded) -> None:
+def test_a_managed_project_is_read_only_and_says_why(
+    qtbot: QtBot, window: MainWindow, seeded: Seeded
+) -> None:
     page = open_project(qtbot, window, MANAGED)
     select_memory(qtbot, page, seeded.managed)
     assert "read-only" in page.title.text() and "authority_managed" in page.title.text()
