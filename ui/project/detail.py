@@ -11,7 +11,7 @@ import html
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from app.core.models import Revision
 from app.core.screening import make_visible
@@ -57,6 +57,8 @@ class ProjectDetail(QWidget):
     def _build(self) -> QWidget:
         page = QWidget(self)
         self.title = title_label()
+        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        self.title.setSizePolicy(ignored, preferred)  # a long project path is cut, never widens the panel
         self.read_only = plain_label()
         self.read_only.hide()
         self.content_box = LongTextView(page)
@@ -86,7 +88,7 @@ class ProjectDetail(QWidget):
         splitter.addWidget(boxed("History", self.revisions))
         splitter.addWidget(boxed("Change", self.revision_summary, self.diff))
         em = self.fontMetrics().height()
-        splitter.setSizes([em * 12, em * 4, em * 7, em * 14])
+        splitter.setSizes([em * 14, em * 5, em * 6, em * 12])
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -102,6 +104,7 @@ class ProjectDetail(QWidget):
             self.history_memory_id = None
             return
         self.title.setText(f"#{memory.id} · {make_visible(memory.project_path)}")
+        self.title.setToolTip(self.title.text())
         self.read_only.setText(f"Read-only: {read_only_reason}" if read_only_reason else "")
         self.read_only.setVisible(read_only_reason is not None)
         self.content_box.set_text(memory.content)

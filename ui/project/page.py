@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QListView, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QListView, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from app.core.screening import make_visible
 from app.store import ACTIVE, Project, ProjectMemory
@@ -52,6 +52,8 @@ class ProjectPage(QWidget):
         self.acts = ProjectActions(self)
         self.picker = ProjectPicker(choices, self)
         self.title = plain_label(wrap=False)
+        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        self.title.setSizePolicy(ignored, preferred)  # a long project path is cut, never widens the column
         self.filters = ProjectFilters(self)
         self.model = ProjectCardModel(self)
         self.list = QListView(self)
@@ -85,6 +87,7 @@ class ProjectPage(QWidget):
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([600, 500])  # as the user cards and their panel
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -145,8 +148,8 @@ class ProjectPage(QWidget):
         name = make_visible(self.project.display_name) if self.project is not None else ""
         counted = f"{len(shown):,} of {total:,}" if len(shown) != total else f"{total:,}"
         owned = f" · read-only: {self.read_only_reason}" if self.read_only_reason else ""
-        self.title.setText(f"{counted} memories of {name}{owned}")
-        self.title.setToolTip(self.title.text())
+        self.title.setText(f"{counted} memories{owned}")
+        self.title.setToolTip(f"{counted} memories of {name}{owned}")
         wanted, self._select_after = self._select_after, None
         for memory_id in (wanted, current):
             if memory_id is not None and self.select_id(memory_id):
