@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from tests.support.host80 import ALPHA, Seeded
-from tests.ui.project.conftest import open_project, select_memory
+from tests.ui.project.helpers import open_project, select_memory
 from tests.ui.shortcut_clashes import clashes
 from tests.ui.window_helpers import settle
 from ui.window.main_window import MainWindow

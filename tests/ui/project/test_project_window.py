@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app.store import MemoryStore
 from tests.support.host80 import ALPHA, BETA, MANAGED, T0, Seeded, add_memory, connect
-from tests.ui.project.conftest import open_project, select_memory
+from tests.ui.project.helpers import open_project, select_memory
 from tests.ui.window_helpers import settle
 from ui.project.detail import ANCHOR
 from ui.project.picker import ABOUT_YOU, PROJECT_ROLE
