@@ -47,6 +47,7 @@ class ProjectSwitch:
         self.picker.chosen.connect(self.choose)
         self.built: ProjectPage | None = None
         controller.storeChanged.connect(lambda _store: self._store_changed())
+        controller.memoriesLoaded.connect(lambda _listing: self._listed_again())
 
     def bind(
         self, acts: WindowActions, filters: FilterBar, cards: QWidget, actions_changed: Callable[[], None]
@@ -133,6 +134,12 @@ class ProjectSwitch:
         if self.shown:
             self.page.filters.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
             self.page.filters.search.selectAll()
+
+    def _listed_again(self) -> None:
+        """The database was read again (F5, another process's commit): the project shown too, so an
+        outside rewrite shows on its card and in its history."""
+        if self.shown:
+            self.page.reload()
 
     def _store_changed(self) -> None:
         self.choices.reset()

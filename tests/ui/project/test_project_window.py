@@ -46,6 +46,13 @@ def test_the_picker_lists_about_you_then_every_project(
         odd = [text for text in texts if text.startswith("⚠ ")]
         assert odd == ["⚠ dir:/home/ana/caf\ufffd (1)"]
         assert picker.width() == width  # filled without moving anything
+        odd_row = texts.index(odd[0])
+        picker.activated.emit(odd_row)  # its raw bytes select its memories
+        page = window.projects.page
+        qtbot.waitUntil(lambda: page.model.rowCount() == 1, timeout=10_000)
+        listed = page.model.memory(page.model.ids[0])
+        assert listed is not None and listed.content == "A path that is not UTF-8"
+        assert page.picker.currentIndex() == odd_row
         beta = next(
             picker.itemData(row, PROJECT_ROLE) for row in range(1, picker.count()) if "beta" in texts[row]
         )
@@ -130,7 +137,7 @@ def test_an_outside_rewrite_shows_its_history_and_word_diff(
     )
     conn.commit()
     conn.close()
-    page.reload()
+    window.acts.refresh.trigger()  # F5: the project shown is read again too
     qtbot.waitUntil(
         lambda: any(row.content == "Build with pnpm 9, never npm" for row in page.rows), timeout=10_000
     )
