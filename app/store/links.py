@@ -15,6 +15,7 @@ from app.store.schema.tables import links
 from app.store.write.revision_log import WriteContext, inserted_id
 
 c = links.c
+RUN_MADE_BY = "run:"  # `made_by` of a link a review run made, before its run id
 
 
 def present(conn: Connection) -> bool:

@@ -1,6 +1,5 @@
-"""The main window: the card list on the left, the history panel on the right, a toolbar, menus and a
-status bar, wired to the controller. Conditional logic lives in the controller and `WindowCommands`;
-this file lays out widgets and connects signals."""
+"""The main window: the cards, the history panel, a toolbar, menus and a status bar, wired to the controller.
+Conditional logic lives in the controller and `WindowCommands`; this file lays out and connects widgets."""
 
 from __future__ import annotations
 
@@ -131,6 +130,7 @@ class MainWindow(QMainWindow):
         c.memoryChanged.connect(self._memory_changed)
         c.memoryRemoved.connect(self.model.remove_id)
         c.historyLoaded.connect(self.panel.set_history)
+        c.linksLoaded.connect(self.panel.set_links)
         c.revisionLoaded.connect(self.panel.set_revision)
         c.countsChanged.connect(self._counts_changed)
         c.error.connect(self._show_error)

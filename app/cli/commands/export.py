@@ -1,4 +1,4 @@
-"""`export`: every memory with its provenance and revisions, as JSON or Markdown."""
+"""`export`: every memory with its provenance and revisions, and every project memory, as JSON or Markdown."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from app.core.models.evidence import evidence_json, evidence_words, memory_candi
 from app.core.screening import make_visible
 from app.present.card import card_meta
 from app.store import MemoryStore
+from app.store.project.exporting import exported_project_memories
 from app.transfer.export_format import EXPORT_FORMAT, EXPORT_VERSION
 
 
@@ -46,12 +47,15 @@ def export_data(store: MemoryStore) -> dict[str, Any]:
         item["evidence"] = {str(i): evidence_json(found.get(i)) for i in memory_candidate_ids(memory)}
         item["revisions"] = [revision_json(revision, found) for revision in histories[memory.id]]
         memories.append(item)
+    with store.read_snapshot() as conn:
+        projects = exported_project_memories(conn)
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "exported_at": now,
         "database": store.location,
         "memories": memories,
+        "project_memories": projects,
     }
 
 

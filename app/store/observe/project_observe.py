@@ -16,7 +16,10 @@ that moved are read into Python, and the write transaction is taken only when so
   (`expires_at`), `project` (`project_path`). Its `previous_row` / `new_row` hold every tracked field, so
   a look that found several moves at once keeps them all; `detail.changed` names the cells that moved.
   A row whose `updated_at` alone moved (the host touched a field the seen copy does not keep) gets no
-  revision: its seen copy follows it. `changed_at` is the row's `updated_at`, as for user memories.
+  revision: its seen copy follows it. `changed_at` is the row's `updated_at` where the host moved it;
+  where it did not (a rewrite within the millisecond of its last write), the look's instant: the row's
+  old time would date the change before the look that still saw the old text, and an as-of would then
+  show the new text at instants it was not there yet.
 - A memory gone from the table is a `delete` revision at the look's instant; its detail keeps when the
   store first saw it (`first_seen_at`), as its seen copy goes with it. The row before the delete is
   what the seen copy kept; fields the seen copy does not keep read as the empty row's.
@@ -87,12 +90,12 @@ class ProjectChanges:
 NOTHING = ProjectChanges(False, (), ())
 
 
-def _moved_cells() -> list[Any]:
-    return [s[name].is_distinct_from(m[name]) for name in SEEN_CELLS]
-
-
-_MOVED = select(m.id).join(project_seen, s.memory_id == m.id).where(or_(*_moved_cells()))
-_NEW = select(literal(1)).where(~exists().where(s.memory_id == m.id)).limit(1)
+# One scan of `memories` beside its seen copy: rows without one (new) and rows that moved, told apart.
+_LOOK = (
+    select(m.id, s.memory_id.is_(None))
+    .select_from(memories.outerjoin(project_seen, s.memory_id == m.id))
+    .where(or_(s.memory_id.is_(None), *(s[name].is_distinct_from(m[name]) for name in SEEN_CELLS)))
+)
 _GONE = select(s.memory_id).where(not_(exists().where(m.id == s.memory_id)))
 
 
@@ -101,11 +104,14 @@ def find_project_changes(conn: Connection) -> ProjectChanges:
     where the file has no `memories` table: an older host, the embedded store)."""
     if not inspect(conn).has_table(memories.name):
         return NOTHING
-    return ProjectChanges(
-        conn.execute(_NEW).first() is not None,
-        tuple(int(row[0]) for row in conn.execute(_MOVED)),
-        tuple(int(row[0]) for row in conn.execute(_GONE)),
-    )
+    new = False
+    moved: list[int] = []
+    for memory_id, unseen in conn.execute(_LOOK):
+        if unseen:
+            new = True
+        else:
+            moved.append(int(memory_id))
+    return ProjectChanges(new, tuple(moved), tuple(int(row[0]) for row in conn.execute(_GONE)))
 
 
 def _baselines(now: int) -> Any:
@@ -121,6 +127,7 @@ def _baselines(now: int) -> Any:
 def _seen_against_host(ids: Sequence[int]) -> Select[Any]:
     """The seen cells of `ids` beside the database's verdict on each (moved or not)."""
     verdicts = [s[name].is_distinct_from(m[name]) for name, _ in CELL_KINDS]
+    verdicts.append(s.updated_at.is_distinct_from(m.updated_at))
     return (
         select(s.memory_id, *(s[name] for name in SEEN_CELLS), *verdicts)
         .select_from(project_seen.join(memories, m.id == s.memory_id))
@@ -153,7 +160,7 @@ def _record_moved(ctx: WriteContext, ids: Sequence[int]) -> None:
         for row in ctx.conn.execute(_seen_against_host(part)):
             memory_id = int(row[0])
             cells = dict(zip(SEEN_CELLS, row[1 : 1 + len(SEEN_CELLS)], strict=True))
-            flags = row[1 + len(SEEN_CELLS) :]
+            *flags, dated = row[1 + len(SEEN_CELLS) :]
             moved = [name for (name, _), flag in zip(CELL_KINDS, flags, strict=True) if flag]
             if moved:
                 kind = next(kind for name, kind in CELL_KINDS if name in moved)
@@ -166,7 +173,9 @@ def _record_moved(ctx: WriteContext, ids: Sequence[int]) -> None:
                     before,
                     now_row,
                     detail={"changed": moved},
-                    changed_at=now_row.updated_at,
+                    # The row's time when the host moved it; else (a rewrite within the millisecond of
+                    # its last write) the look's, as nothing tells when it happened since the last look.
+                    changed_at=now_row.updated_at if dated else ctx.now,
                 )
             project_log.mark_seen(ctx, memory_id)
 

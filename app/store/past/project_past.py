@@ -57,7 +57,8 @@ class ProjectMemoryAsOf:
         return self.memory is not None and self.memory.injectable_at(self.at)
 
     def to_json(self) -> dict[str, Any]:
-        fields = {} if self.memory is None else memory_fields(self.memory)
+        # An unknown state has every field of a memory, each null: the same shape, nothing guessed.
+        fields = _UNKNOWN if self.memory is None else memory_fields(self.memory)
         return {
             **fields,
             "id": self.memory_id,
@@ -85,6 +86,9 @@ def has_log(conn: Connection) -> bool:
 def has_memories(conn: Connection) -> bool:
     """Whether the file has the host's `memories` table (an older host, the embedded store: no)."""
     return inspect(conn).has_table(memories.name)
+
+
+_UNKNOWN: dict[str, Any] = {field.name: None for field in dataclasses.fields(ProjectMemory)}
 
 
 def history(conn: Connection, memory_id: int) -> list[Revision]:

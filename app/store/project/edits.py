@@ -52,7 +52,7 @@ class ProjectEdits:
 
     def archive(self, memory_id: int, reason: str | None = None) -> ProjectWrite:
         """Archived, the reason kept in its metadata as the host keeps it (and in the revision)."""
-        detail = {"archive_reason": reason.strip()} if reason and reason.strip() else None
+        detail = {"reason": reason.strip()} if reason and reason.strip() else None
         return self._write(
             RevisionKind.STATUS, lambda conn, now: writes.archive(conn, memory_id, now, reason), detail
         )
