@@ -48,7 +48,8 @@ class ProjectPage(QWidget):
         self._reading: int | None = None  # the memory whose details are being read
         self._wanted: int | None = None  # the newest selection, waiting for that read
         self._select_after: int | None = None  # a memory to select once its project is listed
-        self.reads = ProjectReads(controller, self)
+        # The controller's child: a read still running when the window goes delivers to a live sender.
+        self.reads = ProjectReads(controller, controller)
         self.acts = ProjectActions(self)
         self.picker = ProjectPicker(choices, self)
         self.title = plain_label(wrap=False)

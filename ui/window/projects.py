@@ -38,7 +38,7 @@ class ProjectSwitch:
         self.user_only: list[QWidget | QAction] = []
         self.actions_changed: Callable[[], None] = lambda: None
         window = pages.window()
-        self.choices = ProjectChoices(self._read_projects, window)
+        self.choices = ProjectChoices(self._read_projects, controller)  # outlives a read in flight
         self.picker = ProjectPicker(self.choices, title_row)
         row = title_row.layout()
         assert isinstance(row, QBoxLayout)
