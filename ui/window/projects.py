@@ -37,7 +37,6 @@ class ProjectSwitch:
         self.controller, self.pages, self.user_page, self.now = controller, pages, user_page, now
         self.user_only: list[QWidget | QAction] = []
         self.actions_changed: Callable[[], None] = lambda: None
-        window = pages.window()
         self.choices = ProjectChoices(self._read_projects, controller)  # outlives a read in flight
         self.picker = ProjectPicker(self.choices, title_row)
         row = title_row.layout()
