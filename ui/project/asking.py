@@ -1,7 +1,8 @@
 """The small questions the project page asks before a write: the new content, the new category, the
 reason of an archive. Each is a window-modal `QInputDialog` opened without blocking (`open`), so the
-event loop runs on; `answered` gets the text when the person accepts. The text is checked where it
-enters, by the writers (`app.store.project.writes`), and a refusal comes back as the window's message."""
+event loop runs on, with the keys of every editing dialog (`DialogKeys`); `answered` gets the text when
+the person accepts. The text is checked where it enters, by the writers (`app.store.project.writes`),
+and a refusal comes back as the window's message."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtWidgets import QInputDialog, QWidget
 
+from ui.widgets.dialog_keys import DialogKeys
+
 
 def _opened(dialog: QInputDialog, answered: Callable[[str], None]) -> QInputDialog:
+    """Shown, with the keys of every editing dialog (Ctrl+Enter saves; Esc asks before losing a change)."""
+    typed = dialog.textValue()
+    DialogKeys(dialog, lambda: dialog.textValue() != typed)
     dialog.textValueSelected.connect(answered)
     dialog.open()
     return dialog

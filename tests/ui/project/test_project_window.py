@@ -161,7 +161,9 @@ def test_an_edit_and_its_undo_with_ctrl_z(qtbot: QtBot, window: MainWindow, seed
     dialog = page.dialog
     assert dialog is not None and dialog.textValue() == "Build with pnpm, never npm"
     dialog.setTextValue("Build with pnpm 10, never npm")
-    dialog.accept()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=5_000)
+    qtbot.keyClick(dialog, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # saves, as everywhere
     store = window.controller.store
 
     def content() -> str | None:
