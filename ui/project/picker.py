@@ -49,6 +49,7 @@ class ProjectChoices(QObject):
         self.model = QStandardItemModel(self)
         self.state = "unread"  # unread, reading, read
         self.current: Project | None = None  # what the pickers show as picked
+        self._generation = 0  # moved by each reset: a read of the database before is dropped
         self.reset()
 
     def reset(self) -> None:
@@ -57,11 +58,13 @@ class ProjectChoices(QObject):
         self.model.appendRow(QStandardItem(ABOUT_YOU))
         self.state = "unread"
         self.current = None
+        self._generation += 1
 
     def want(self) -> None:
         if self.state == "unread":
             self.state = "reading"
-            self._read(self._fill)
+            generation = self._generation
+            self._read(lambda projects: self._fill(projects) if generation == self._generation else None)
 
     def _fill(self, projects: Sequence[Project]) -> None:
         self.model.removeRows(1, self.model.rowCount() - 1)
