@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 ABOUT_YOU = "About you"
 PROJECT_ROLE = Qt.ItemDataRole.UserRole + 1  # the item's `Project` (None: About you)
 PICKER_CHARS = 22  # the picker's width, in characters: fixed, so listing projects reflows nothing
+PICKER_MIN_CHARS = 10  # the least it is given, in a column narrowed by hand
 
 
 def project_label(project: Project) -> str:
@@ -97,6 +98,8 @@ class ProjectPicker(QComboBox):
         self.setModel(choices.model)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(PICKER_CHARS)
+        # Narrower only when the column is: its filters, not the picker, set how narrow that can be.
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * PICKER_MIN_CHARS)
         self.setAccessibleName("Whose memories: about you or a project's")
         self.setToolTip("Whose memories to show: about you, or a project's (Ctrl+Shift+P)")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)

@@ -198,3 +198,10 @@ def test_a_managed_project_is_read_only_and_says_why(
         assert action.toolTip().startswith("Read-only:")
     page.edit()  # a key that reaches it anyway opens nothing
     assert page.dialog is None
+
+
+def test_the_picker_leaves_the_column_as_narrow_as_its_filters(window: MainWindow) -> None:
+    """Beside the listing's title, the picker never makes the cards' column wider than its filter row
+    does (a splitter dragged narrow keeps where it was put)."""
+    assert window.title_row.minimumSizeHint().width() <= window.filters.more.minimumSizeHint().width()
+    assert window.projects.picker.width() > window.projects.picker.minimumWidth()  # its full width shown
