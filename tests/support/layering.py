@@ -71,6 +71,7 @@ LAYERING: dict[str, int] = {
     "ui.dialogs": 160,
     "ui.tidy": 160,
     "ui.hub": 160,
+    "ui.project": 160,  # the project memories' page, built when first shown
     "ui.window": 170,
     "ui.cli_hooks": 180,
     "ui.main": 190,

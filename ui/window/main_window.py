@@ -1,7 +1,5 @@
-"""The main window: the card list on the left, the history panel on the right, a toolbar, menus and a
-status bar, wired to the controller. Conditional logic lives in the controller and `WindowCommands`;
-this file lays out widgets and connects signals.
-"""
+"""The main window: the cards, the history panel, a toolbar, menus and a status bar, wired to the controller.
+Conditional logic lives in the controller and `WindowCommands`; this file lays out and connects widgets."""
 
 from __future__ import annotations
 
@@ -35,6 +33,7 @@ from ui.window.commands import WindowCommands
 from ui.window.keyboard import install_keyboard
 from ui.window.menus import build_menus
 from ui.window.past_page import PastPage
+from ui.window.projects import ProjectSwitch
 from ui.window.recent_files import recent_databases, remember_database
 from ui.window.side_windows import QueueWindow, open_digest
 from ui.window.state import restore_window, save_window
@@ -171,6 +170,8 @@ class MainWindow(QMainWindow):
         )
         a.as_of.triggered.connect(self.past.ask)
         install_keyboard(self.filters, self.list, self.panel, a.find)
+        self.projects = ProjectSwitch(c, self.pages, self.splitter, self.title_row, self.list.shown_time)
+        self.projects.bind(a, self.filters, self.list, lambda: self._update_actions(self.selected_memory()))
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)
@@ -318,6 +319,7 @@ class MainWindow(QMainWindow):
             can_undo=bool(self.controller.undo_label),
             looking_back=self.looking_back,
         )
+        self.projects.restrict()  # a project shown: the user cards' writers stay off
 
     def _undo_changed(self, label: str) -> None:
         self.acts.set_undo_label(label)
@@ -329,7 +331,7 @@ class MainWindow(QMainWindow):
         empty = counts.total == 0
         if empty:
             self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
-        if not self.looking_back:
+        if not self.looking_back and not self.projects.shown:
             self.pages.setCurrentIndex(1 if empty else 0)
 
     def _show_error(self, text: str) -> None:
