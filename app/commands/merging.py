@@ -3,8 +3,9 @@ memories of one project (`MergeProjectMemories`, the host's way: `app.store.proj
 
 The kept memory gets the merged text (its revision's evidence: the others' candidates), the others are
 dismissed, and a `merged_into` link goes from each of them to the kept one, made by the command's log
-entry (a kept project memory's `merged_from` names them too, as the host records a merge). Its undo writes the kept memory's text back, reactivates the others and drops the links, refused
-if any of them changed since (`app.commands.state`); its redo makes the merge again.
+entry (a kept project memory's `merged_from` names them too, as the host records a merge). Its undo
+writes the kept memory's text (and `merged_from`) back, reactivates the others and drops the links,
+refused if any of them changed since (`app.commands.state`); its redo makes the merge again.
 """
 
 from __future__ import annotations
