@@ -153,10 +153,26 @@ def fetch_history(conn: Connection, memory_id: int) -> list[Revision]:
     return [revision_from_row(row) for row in conn.execute(_HISTORY, {"b_memory": memory_id})]
 
 
-def rows_of(conn: Connection, revision_id: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+RowPair = tuple[dict[str, Any] | None, dict[str, Any] | None]  # a revision's rows before and after
+
+
+def _row(cell: object) -> dict[str, Any] | None:
+    parsed = tolerant_json_loads(cell) if isinstance(cell, str) else None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def rows_of(conn: Connection, revision_id: int) -> RowPair:
     """A revision's `previous_row` and `new_row`, parsed (None where absent or not a JSON object)."""
     found = conn.execute(select(r.previous_row, r.new_row).where(r.id == revision_id)).first()
     if found is None:
         return None, None
-    parsed = [tolerant_json_loads(cell) if isinstance(cell, str) else None for cell in found]
-    return tuple(item if isinstance(item, dict) else None for item in parsed)  # type: ignore[return-value]
+    return _row(found[0]), _row(found[1])
+
+
+_ROWS = select(r.id, r.previous_row, r.new_row).where(r.memory_id == bindparam("b_memory"))
+
+
+def rows_of_memory(conn: Connection, memory_id: int) -> dict[int, RowPair]:
+    """Every revision of a project memory: its rows before and after, parsed as `rows_of` does, by id."""
+    found = conn.execute(_ROWS, {"b_memory": memory_id})
+    return {int(revision_id): (_row(before), _row(after)) for revision_id, before, after in found}
