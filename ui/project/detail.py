@@ -22,6 +22,7 @@ from ui.history.revision_view import show_change, take_revision
 from ui.project.texts import LinkLine, detail_lines, link_lines
 from ui.widgets.labels import boxed, empty_or_details, plain_label, title_label
 from ui.widgets.long_text import LongTextView
+from ui.widgets.plain_tip import plain_tip
 
 ANCHOR = "memory:"  # the links' anchors: memory:<id>
 NOTHING_SELECTED = "Select a project memory to see its fields, links and history."
@@ -104,7 +105,7 @@ class ProjectDetail(QWidget):
             self.history_memory_id = None
             return
         self.title.setText(f"#{memory.id} · {make_visible(memory.project_path)}")
-        self.title.setToolTip(self.title.text())
+        self.title.setToolTip(plain_tip(self.title.text()))  # the host's path: never read as markup
         self.read_only.setText(f"Read-only: {read_only_reason}" if read_only_reason else "")
         self.read_only.setVisible(read_only_reason is not None)
         self.content_box.set_text(memory.content)

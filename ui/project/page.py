@@ -35,6 +35,7 @@ from ui.project.picker import ProjectChoices, ProjectPicker
 from ui.project.reads import ProjectReads, ProjectRows
 from ui.runtime.controller import Controller
 from ui.widgets.labels import plain_label
+from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QInputDialog
@@ -158,7 +159,7 @@ class ProjectPage(QWidget):
         counted = f"{len(shown):,} of {total:,}" if len(shown) != total else f"{total:,}"
         owned = f" · read-only: {self.read_only_reason}" if self.read_only_reason else ""
         self.title.setText(f"{counted} memories{owned}")
-        self.title.setToolTip(f"{counted} memories of {name}{owned}")
+        self.title.setToolTip(plain_tip(f"{counted} memories of {name}{owned}"))
         wanted, self._select_after = self._select_after, None
         for memory_id in (wanted, current):
             if memory_id is not None and self.select_id(memory_id):
