@@ -11,7 +11,7 @@ import html
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from app.core.models import Revision
 from app.core.screening import make_visible
@@ -57,9 +57,7 @@ class ProjectDetail(QWidget):
 
     def _build(self) -> QWidget:
         page = QWidget(self)
-        self.title = title_label()
-        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
-        self.title.setSizePolicy(ignored, preferred)  # a long project path is cut, never widens the panel
+        self.title = title_label(elided=True)  # a long project path is cut, never widens the panel
         self.read_only = plain_label()
         self.read_only.hide()
         self.content_box = LongTextView(page)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QListView,
-    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -34,7 +33,7 @@ from ui.project.model import ID_ROLE, ProjectCardModel
 from ui.project.picker import ProjectChoices, ProjectPicker
 from ui.project.reads import ProjectReads, ProjectRows
 from ui.runtime.controller import Controller
-from ui.widgets.labels import plain_label
+from ui.widgets.labels import ElidedLabel
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
@@ -61,9 +60,7 @@ class ProjectPage(QWidget):
         self.reads = ProjectReads(controller, controller)
         self.acts = ProjectActions(self)
         self.picker = ProjectPicker(choices, self)
-        self.title = plain_label(wrap=False)
-        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
-        self.title.setSizePolicy(ignored, preferred)  # a long project path is cut, never widens the column
+        self.title = ElidedLabel(parent=self)  # a long read-only reason is cut, never widens the column
         self.filters = ProjectFilters(self)
         self.model = ProjectCardModel(self)
         self.list = QListView(self)
