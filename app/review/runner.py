@@ -11,7 +11,6 @@ cancelled the verdict is never applied (cancelling after the apply began is refu
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -22,10 +21,11 @@ from collections.abc import Sequence
 
 from app.core.errors import StoreError
 from app.core.settings import Settings, settings_path
+from app.core.text_input import DuplicateKeyError
 from app.review.apply import ApplyResult, apply_verdict
-from app.review.errors import ReviewCancelled, ReviewerError
+from app.review.errors import ReviewCancelled, ReviewerError, VerdictError
 from app.review.prompt import build_prompt
-from app.review.verdict import Verdict, parse_verdict
+from app.review.verdict import Verdict, load_json, parse_verdict
 from app.store import MemoryStore
 
 STDERR_TAIL_CHARS = 2_000
@@ -187,10 +187,15 @@ def verdict_from_output(output: str, *, allow_hidden: bool = False) -> Verdict:
     """Parse a reviewer's stdout: unparsable JSON is a ReviewerError, a bad verdict a VerdictError."""
     text = extract_json(output)
     try:
-        document = json.loads(text)
-    except ValueError as exc:
+        # The verdict's own strict reader: bounded nesting, every key once (a plain parser would keep the
+        # last of two and recurse without a bound on what a reviewer prints).
+        document = load_json(text)
+    except VerdictError as exc:
+        if isinstance(exc.__cause__, DuplicateKeyError):
+            raise
         began = output.strip()[:200] or "(nothing)"
-        raise ReviewerError(f"the reviewer's answer is not verdict JSON ({exc}); it began:\n{began}") from exc
+        why = "; ".join(exc.problems)
+        raise ReviewerError(f"the reviewer's answer is not verdict JSON ({why}); it began:\n{began}") from exc
     return parse_verdict(document, allow_hidden=allow_hidden)
 
 

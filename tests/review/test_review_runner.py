@@ -101,6 +101,23 @@ def test_output_that_is_not_json_is_a_reviewer_error() -> None:
         verdict_from_output("I cannot help with that.")
 
 
+DEEP_ANSWERS = ["[" * 100_000 + "]" * 100_000, '{"promote": ' * 50_000 + "[]" + "}" * 50_000]
+
+
+@pytest.mark.parametrize("output", DEEP_ANSWERS)
+def test_an_answer_nested_past_any_verdict_is_a_reviewer_error(output: str) -> None:
+    # Python's parser recurses: an answer nested deep enough must be a message, never a RecursionError.
+    with pytest.raises(ReviewerError, match="not verdict JSON"):
+        verdict_from_output(output)
+
+
+def test_an_answer_that_names_a_field_twice_is_refused() -> None:
+    # A plain parser keeps the last of the two: which one the reviewer meant cannot be told.
+    output = '{"dismiss_existing": [{"memory_id": 5, "reason": "x"}], "dismiss_existing": []}'
+    with pytest.raises(VerdictError, match="dismiss_existing"):
+        verdict_from_output(output)
+
+
 def test_json_that_is_not_a_valid_verdict_is_a_verdict_error() -> None:
     with pytest.raises(VerdictError, match="promote\\[0\\]: lacks 'candidate_ids'"):
         verdict_from_output('```json\n{"promote": [{"content": "x"}]}\n```')
