@@ -13,11 +13,12 @@ refused (`app.transfer.project_format`), one of a project the host's native modu
 saying which project and why), one whose project already has its text in its category (by the host's
 `normalized_hash`: the table's UNIQUE would abort the insert) or that repeats another memory of the file,
 and all of them when this database has no `memories` table. Ids are kept where this database has never
-used them (no row, no mutation log entry, no embedding, no link names them) and the file's format allows
-(`MAX_KEPT_ID`), else new ones are taken; on PostgreSQL the identity then moves past the ids kept. The
-links are written last, remapped to the ids here: `superseded_by_memory_id` and the ids of `merged_from`
-that name a memory of the file now here (imported, or already here as a duplicate); a link to anything
-else would name an unrelated row here, so it is left out and noted.
+used them (no row, no mutation log entry, no embedding, no link names them, nor `merged_from`, where a
+host merge leaves the ids of the sources it deleted, nor our own history and links) and the file's
+format allows (`MAX_KEPT_ID`), else new ones are taken; on PostgreSQL the identity then moves past the
+ids kept. The links are written last, remapped to the ids here: `superseded_by_memory_id` and the ids
+of `merged_from` that name a memory of the file now here (imported, or already here as a duplicate); a
+link to anything else would name an unrelated row here, so it is left out and noted.
 
 The host writes no `memory_mutation_log` row for an insert (that log's CHECK knows only `archive`,
 `delete`, `update` and `superseded`); it finds new rows above the highest id it rendered. A kept id may
@@ -35,11 +36,15 @@ from sqlalchemy import Connection, insert, inspect, select, update
 
 from app.core.incoming_checks import quoted
 from app.core.models.imports import Imported, ProjectImportResult, Skipped
+from app.core.text_input import tolerant_json_loads
 from app.store.connect.server import is_server
 from app.store.project import write_steps
 from app.store.project.authority import managed_projects
 from app.store.project.hashing import normalized_hash
+from app.store.project.service import PROJECT_KIND
 from app.store.project.tables import memories, memory_embeddings, memory_mutation_log
+from app.store.schema.tables import links as own_links
+from app.store.schema.tables import project_revisions, project_seen
 from app.store.write.importer import move_identity
 from app.store.write.revision_log import inserted_id
 from app.transfer.export_format import MAX_KEPT_ID
@@ -101,11 +106,23 @@ class _Plan:
             columns += [log.target_memory_id, log.superseded_by_id]
         if memory_embeddings.name in self.tables:
             columns.append(memory_embeddings.c.memory_id)
+        # Our own tables: a kept id they name would inherit that memory's history and links.
+        if project_revisions.name in self.tables:
+            columns.append(project_revisions.c.memory_id)
+        if project_seen.name in self.tables:
+            columns.append(project_seen.c.memory_id)
+        queries: list[Any] = [select(column).distinct() for column in columns]
+        if own_links.name in self.tables:
+            kind = own_links.c.memory_kind == PROJECT_KIND
+            queries += [select(own_links.c.from_id).where(kind), select(own_links.c.to_id).where(kind)]
         used: set[int] = set()
-        for column in columns:
-            used.update(
-                value for value in conn.execute(select(column).distinct()).scalars() if type(value) is int
-            )
+        for query in queries:
+            used.update(value for value in conn.execute(query).scalars() if type(value) is int)
+        # The host's merge deletes its sources and keeps only their ids here.
+        for raw in conn.execute(select(m.merged_from).where(m.merged_from.is_not(None))).scalars():
+            found = tolerant_json_loads(raw) if isinstance(raw, str | bytes) else None
+            if isinstance(found, list):
+                used.update(value for value in found if type(value) is int)
         return used
 
 

@@ -1,0 +1,76 @@
+"""Hostile and careless import files against project memories (the host's `memories` table), on files of
+the host's whole schema (version 80): ids the host or the dashboard already used, values no host row holds.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+from tests.support.host80 import BETA, add_memory, build_host80, connect
+from tests.support.hostdb import query
+from tests.transfer.test_import_projects import item, write_file
+
+NOW_ISO = "2026-10-21T03:13:32Z"
+
+
+@pytest.fixture(autouse=True)
+def _fixed_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_DASHBOARD_NOW", NOW_ISO)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def import_json(capsys: pytest.CaptureFixture[str], db: Path, file: Path, *extra: str) -> dict[str, Any]:
+    code, out, err = run(capsys, "--db", str(db), "import", str(file), "--json", *extra)
+    assert code == 0, err
+    result: dict[str, Any] = json.loads(out)["project_memories"]
+    return result
+
+
+def new_ids(result: dict[str, Any]) -> dict[int, int]:
+    return {entry["from_id"]: entry["memory_id"] for entry in result["imported"]}
+
+
+def test_ids_a_host_merge_left_in_merged_from_are_not_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The host merges #7 and #9 into a new memory and deletes them: only `merged_from` still names them.
+    # A memory imported as #9 would then read as a source of that merge.
+    target = build_host80(tmp_path / "target.db")
+    with connect(target) as conn:
+        merged = add_memory(conn, BETA, "Deploys go through staging", memory_id=12, merged_from="[7, 9]")
+    conn.close()
+    result = import_json(capsys, target, write_file(tmp_path / "in.json", [item(7), item(9)]))
+    ids = new_ids(result)
+    assert 7 not in ids.values() and 9 not in ids.values()
+    assert query(target, "SELECT merged_from FROM memories WHERE id = ?", (merged,)) == [("[7, 9]",)]
+
+
+def test_an_id_whose_history_the_dashboard_keeps_is_not_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Edited here, then deleted by the host with its queued log entries already consumed: the history
+    # of #9 would become the history of whatever is imported as #9.
+    target = build_host80(tmp_path / "target.db")
+    with connect(target) as conn:
+        add_memory(conn, BETA, "Deploys go through staging", memory_id=9)
+    conn.close()
+    code, _, err = run(
+        capsys, "--db", str(target), "edit", "9", "--kind", "project", "--content", "Staging first"
+    )
+    assert code == 0, err
+    with connect(target) as conn:
+        conn.execute("DELETE FROM memories WHERE id = 9")
+        conn.execute("DELETE FROM memory_mutation_log")
+    conn.close()
+    result = import_json(capsys, target, write_file(tmp_path / "in.json", [item(9, content="Another fact")]))
+    assert new_ids(result)[9] != 9
