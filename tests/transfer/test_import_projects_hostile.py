@@ -74,3 +74,22 @@ def test_an_id_whose_history_the_dashboard_keeps_is_not_kept(
     conn.close()
     result = import_json(capsys, target, write_file(tmp_path / "in.json", [item(9, content="Another fact")]))
     assert new_ids(result)[9] != 9
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("metadata_json", json.dumps({"archive_reason": "x" * 10_000_000})),
+        ("merged_from", json.dumps(list(range(1, 200_000)))),
+    ],
+)
+def test_a_json_column_far_larger_than_the_host_writes_is_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, value: str
+) -> None:
+    # The host reads these columns with every row it renders; a file must not plant megabytes there.
+    target = build_host80(tmp_path / "target.db")
+    result = import_json(capsys, target, write_file(tmp_path / "in.json", [item(1, **{column: value})]))
+    (memory_id,) = new_ids(result).values()
+    assert query(target, f"SELECT {column} FROM memories WHERE id = ?", (memory_id,)) == [(None,)]
+    assert [note["from_id"] for note in result["notes"]] == [1]
+    assert f"{column} left out" in result["notes"][0]["note"] and "64 KiB" in result["notes"][0]["note"]
