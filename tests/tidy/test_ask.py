@@ -163,6 +163,14 @@ def test_a_held_lease_refuses_the_apply_and_changes_nothing(
             tidy_verdict(update=[{"memory_id": 1, "content": "Prefers\u202e pnpm", "candidate_ids": []}]),
             "update_existing[0].content",
         ),
+        (  # tidying keeps one of what repeats or contradicts: dismissing them all loses the fact
+            tidy_verdict(dismiss=[{"memory_id": 1, "reason": "dup"}, {"memory_id": 2, "reason": "dup"}]),
+            "dismiss_existing: #1, #2 are every member of group 1; keep one of them",
+        ),
+        (
+            tidy_verdict(dismiss=[{"memory_id": 3, "reason": "old"}, {"memory_id": 4, "reason": "new"}]),
+            "dismiss_existing: #3, #4 are every member of group 3; keep one of them",
+        ),
     ],
 )
 def test_an_answer_that_does_not_fit_the_groups_is_refused(
@@ -209,6 +217,6 @@ def test_a_reviewer_that_does_not_answer_in_time_is_stopped(
     slow = tmp_path / "slow.py"
     slow.write_text("import sys, time\nsys.stdin.read()\ntime.sleep(600)\n", encoding="utf-8")
     before = host_dump(path)
-    with pytest.raises(ReviewerError, match="did not answer within 0.5 s and was stopped"):
+    with pytest.raises(ReviewerError, match=r"did not answer within 0\.5 s and was stopped"):
         ask(store, prompt, scope, f"{sys.executable} {slow}", timeout_s=0.5)
     assert host_dump(path) == before
