@@ -96,6 +96,25 @@ def test_two_json_blocks_are_ambiguous() -> None:
         extract_json('```json\n{"promote": []}\n```\n```json\n{}\n```')
 
 
+def test_a_reviewer_that_prints_past_the_answer_limit_is_stopped(tmp_path: Path) -> None:
+    # Kept whole, an answer of hundreds of megabytes (or an endless one until the timeout) would fill
+    # memory: reading stops at the limit and the reviewer with it.
+    body = "import sys\nfor _ in range(100):\n    sys.stdout.buffer.write(b'x' * 2**20)\n"
+    with pytest.raises(ReviewerError, match="more than 64 MiB"):
+        run_reviewer(script(tmp_path, body), "prompt", timeout_s=600)
+
+
+def test_stderr_past_the_limit_keeps_only_its_tail(tmp_path: Path) -> None:
+    body = (
+        "import sys\n"
+        "for _ in range(100):\n    sys.stderr.buffer.write(b'e' * 2**20)\n"
+        "sys.stderr.write('the end')\nsys.exit(3)\n"
+    )
+    with pytest.raises(ReviewerError, match="exited with status 3") as raised:
+        run_reviewer(script(tmp_path, body), "prompt", timeout_s=600)
+    assert str(raised.value).endswith("the end")
+
+
 def test_output_that_is_not_json_is_a_reviewer_error() -> None:
     with pytest.raises(ReviewerError, match=r"not verdict JSON.*it began:\nI cannot help"):
         verdict_from_output("I cannot help with that.")
