@@ -114,3 +114,34 @@ def test_a_category_or_project_path_of_more_than_one_line_is_refused(
     assert result["imported"] == []
     assert result["skipped"][0]["reason"].startswith(f"its {column} holds a line break or a tab")
     assert query(target, "SELECT count(*) FROM memories") == [(0,)]
+
+
+def test_links_to_another_project_or_to_the_memory_itself_are_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The host links a memory only to memories of its own project (a merge, a supersession), and never
+    # to itself: a file's link across projects would show one project's text as another's history.
+    target = build_host80(tmp_path / "target.db")
+    file = write_file(
+        tmp_path / "in.json",
+        [
+            item(1, merged_from="[2, 3]", superseded_by_memory_id=2),
+            item(2, project_path=BETA, content="Beta's own fact"),
+            item(3, content="Alpha's second fact"),
+            item(4, content="Alpha's third fact", superseded_by_memory_id=4, merged_from="[4]"),
+        ],
+    )
+    result = import_json(capsys, target, file)
+    ids = new_ids(result)
+    rows = query(target, "SELECT id, superseded_by_memory_id, merged_from FROM memories ORDER BY id")
+    assert rows == [
+        (ids[1], None, f"[{ids[3]}]"),
+        (ids[2], None, None),
+        (ids[3], None, None),
+        (ids[4], None, None),
+    ]
+    noted = {(note["from_id"], note["note"]) for note in result["notes"]}
+    assert (1, "superseded_by_memory_id #2 left out: that memory is of another project") in noted
+    assert (1, "merged_from left out #2: of another project") in noted
+    assert (4, "superseded_by_memory_id #4 left out: that memory is itself") in noted
+    assert (4, "merged_from left out #4: itself") in noted

@@ -17,8 +17,9 @@ used them (no row, no mutation log entry, no embedding, no link names them, nor 
 host merge leaves the ids of the sources it deleted, nor our own history and links) and the file's
 format allows (`MAX_KEPT_ID`), else new ones are taken; on PostgreSQL the identity then moves past the
 ids kept. The links are written last, remapped to the ids here: `superseded_by_memory_id` and the ids
-of `merged_from` that name a memory of the file now here (imported, or already here as a duplicate); a
-link to anything else would name an unrelated row here, so it is left out and noted.
+of `merged_from` that name another memory of the file, of the same project, now here (imported, or
+already here as a duplicate); a link to anything else would name an unrelated row here, and the host
+links a memory neither to itself nor across projects, so it is left out and noted.
 
 The host writes no `memory_mutation_log` row for an insert (that log's CHECK knows only `archive`,
 `delete`, `update` and `superseded`); it finds new rows above the highest id it rendered. A kept id may
@@ -162,25 +163,41 @@ def _row(memory: ExportedProjectMemory, present: frozenset[str]) -> dict[str, ob
     return {key: value for key, value in values.items() if key in present}
 
 
+def _link_problem(memory: ExportedProjectMemory, target: int, projects: dict[int, str]) -> str | None:
+    """Why the memory's link to file id `target` is left out, or None (see the module docstring)."""
+    if target == memory.id:
+        return "itself"
+    if target not in projects:
+        return "not here"
+    if projects[target] != memory.project_path:
+        return "of another project"  # the host links only within a project
+    return None
+
+
 def _links(
-    conn: Connection, memory: ExportedProjectMemory, ids: dict[int, int], result: ProjectImportResult
+    conn: Connection,
+    memory: ExportedProjectMemory,
+    ids: dict[int, int],
+    projects: dict[int, str],
+    result: ProjectImportResult,
 ) -> None:
     """The memory's links, written with the ids here (see the module docstring)."""
     values: dict[str, object] = {}
     target = memory.superseded_by
-    if target is not None and target in ids:
+    why = None if target is None else _link_problem(memory, target, projects)
+    if target is not None and why is None:
         values["superseded_by_memory_id"] = ids[target]
     elif target is not None:
-        result.notes.append(
-            (memory.id, f"superseded_by_memory_id #{target} left out: that memory is not here")
-        )
+        what = "that memory is not here" if why == "not here" else f"that memory is {why}"
+        result.notes.append((memory.id, f"superseded_by_memory_id #{target} left out: {what}"))
     if memory.merged_from is not None:
-        kept = [ids[i] for i in memory.merged_from if i in ids]
-        gone = [f"#{i}" for i in memory.merged_from if i not in ids]
+        problems = {i: _link_problem(memory, i, projects) for i in memory.merged_from}
+        kept = [ids[i] for i in memory.merged_from if problems[i] is None]
         if kept:
             values["merged_from"] = json.dumps(kept)
-        if gone:
-            result.notes.append((memory.id, f"merged_from left out {', '.join(gone)}: not here"))
+        for reason in dict.fromkeys(why for why in problems.values() if why is not None):
+            gone = ", ".join(f"#{i}" for i in memory.merged_from if problems[i] == reason)
+            result.notes.append((memory.id, f"merged_from left out {gone}: {reason}"))
     if values:
         conn.execute(update(memories).where(m.id == ids[memory.id]).values(values))
 
@@ -211,9 +228,11 @@ def import_project_memories(
     for memory, keep in zip(planned.wanted, keeps, strict=True):
         if not keep:
             ids[memory.id] = inserted_id(conn.execute(insert(memories).values(**_row(memory, present))))
+    # The project of each file id now here (imported, or already here with the same project).
+    file_projects = {memory.id: memory.project_path for memory in incoming if memory.id in ids}
     projects: dict[str, int] = {}
     for memory in planned.wanted:
-        _links(conn, memory, ids, result)
+        _links(conn, memory, ids, file_projects, result)
         result.imported.append(Imported(memory.id, ids[memory.id]))
         projects.setdefault(memory.project_path, ids[memory.id])
     for memory_id in projects.values():
