@@ -21,6 +21,7 @@ VERIFICATION_STATUSES = ("unverified", "verified", "stale", "flagged")
 IMPORTANCE_RANGE = (1, 100)  # the host rounds and clamps into this (normalizeImportance)
 MAX_CATEGORY_CHARS = 200
 MAX_PROJECT_PATH_CHARS = 4096
+MAX_SESSION_ID_CHARS = 200  # the host's are `ses_` and a few dozen characters
 
 
 # What ends a line (or jumps across one) but is no hidden character: allowed in a content, never in a name.
@@ -49,6 +50,11 @@ def category_problem(category: str) -> str | None:
 def project_path_problem(path: str) -> str | None:
     """What makes `path` unfit as a project identity (storable, not blank, one line, bounded), or None."""
     return _named_text_problem(path, MAX_PROJECT_PATH_CHARS)
+
+
+def session_id_problem(session_id: str) -> str | None:
+    """What makes `session_id` unfit as a memory's source session (storable, one line, short), or None."""
+    return _named_text_problem(session_id, MAX_SESSION_ID_CHARS)
 
 
 def word_problem(value: str | None, words: tuple[str, ...], *, optional: bool = False) -> str | None:

@@ -14,9 +14,10 @@ and leaves the rest for the host to make again.
 A value of the wrong JSON type, or a time that is not epoch milliseconds from 1970 to 3000, refuses the
 whole file (`ExportError`). A value of the right type that the host would not write is that memory's
 `problem` (it is left out and reported, the others imported): content by the content rules, hidden
-characters unless allowed, a project path or category by `app.core.project_values`, a status, scope,
-source type or verification status not among the host's words, an importance outside 1..100, a count
-below 0, a link that is no id, a path that was not UTF-8. The JSON columns are kept only if they parse:
+characters unless allowed, a project path, category or source session by `app.core.project_values`, a
+status, scope, source type or verification status not among the host's words, an importance outside
+1..100, a count below 0, a link that is no id, a path that was not UTF-8. The JSON columns are kept only
+if they parse:
 `merged_from` as a JSON list of ids, `metadata_json` as JSON whose values are storable text and 64-bit
 numbers, each at most 64 KiB as a content; else the column is left empty and the memory's `notes` say so.
 """
@@ -132,7 +133,7 @@ def _problems(memory: ExportedProjectMemory, allow_hidden: bool) -> str | None:
     found.text("its project_path", memory.project_path, host.project_path_problem)
     found.text("its category", memory.category, host.category_problem)
     if memory.source_session_id is not None:
-        found.text("its source_session_id", memory.source_session_id)
+        found.text("its source_session_id", memory.source_session_id, host.session_id_problem)
     found.add("its status", host.word_problem(memory.status, host.STATUSES))
     found.add("its scope", host.word_problem(memory.scope, host.SCOPES))
     found.add("its source_type", host.word_problem(memory.source_type, host.SOURCE_TYPES, optional=True))

@@ -145,3 +145,16 @@ def test_links_to_another_project_or_to_the_memory_itself_are_left_out(
     assert (1, "merged_from left out #2: of another project") in noted
     assert (4, "superseded_by_memory_id #4 left out: that memory is itself") in noted
     assert (4, "merged_from left out #4: itself") in noted
+
+
+@pytest.mark.parametrize("session", ["s" * 1_000_000, "ses_a\nses_b"])
+def test_a_source_session_id_no_host_writes_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], session: str
+) -> None:
+    # A session id is a short one-line name (the host's `ses_…`), shown on every card of the memory.
+    target = build_host80(tmp_path / "target.db")
+    file = write_file(tmp_path / "in.json", [item(1, source_session_id=session)])
+    result = import_json(capsys, target, file)
+    assert result["imported"] == []
+    assert result["skipped"][0]["reason"].startswith("its source_session_id ")
+    assert query(target, "SELECT count(*) FROM memories") == [(0,)]
