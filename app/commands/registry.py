@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.commands.base import Command
+from app.commands.merging import MergeMemories, MergeProjectMemories
 from app.commands.other import Trust, UndoRun
 from app.commands.payload import PayloadError
 from app.commands.presence import Add, CopyFromMachine, Delete, Import, Promote, RestoreDeleted
@@ -16,6 +17,7 @@ _USER_COMMANDS: tuple[type[Command[Any]], ...] = (
     Edit,
     RestoreRevision,
     Merge,
+    MergeMemories,
     Dismiss,
     Reactivate,
     SetExpiry,
@@ -28,8 +30,9 @@ _USER_COMMANDS: tuple[type[Command[Any]], ...] = (
     UndoRun,
     Trust,
 )
+_PROJECT_MERGE: tuple[type[Command[Any]], ...] = (MergeProjectMemories,)
 KINDS: dict[str, type[Command[Any]]] = {
-    command.kind: command for command in (*_USER_COMMANDS, *PROJECT_COMMANDS)
+    command.kind: command for command in (*_USER_COMMANDS, *PROJECT_COMMANDS, *_PROJECT_MERGE)
 }
 
 

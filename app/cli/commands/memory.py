@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from app.cli.arguments import add_kind_options, instant, int64, plain_text, positive_int64, source_name
-from app.cli.commands import history_views
+from app.cli.commands import history_views, project_past
 from app.cli.commands.export import FORMATS, export_command
 from app.cli.project import reads as project_reads
 from app.cli.registry import Opener, add_force_option, command_adder
@@ -25,6 +25,7 @@ from app.core.errors import InvalidInputError, NotFoundError
 from app.core.models import Revision, RevisionKind
 from app.core.models.evidence import memory_candidate_ids
 from app.core.models.filters import STATUS_FILTERS, TRUST_FILTERS, MemoryFilter, StatusFilter
+from app.core.models.links import Link, grouped_phrases
 from app.core.screening import make_visible
 from app.store.read.recall import RECALL_ORDERS
 
@@ -92,14 +93,32 @@ def cmd_show(args: argparse.Namespace, opener: Opener) -> int:
             raise _not_found(args.id, store.history(args.id)) from None
         now = store.now()
         found = store.evidence(memory_candidate_ids(memory))
+        links = store.links([memory.id]).get(memory.id, [])
+    phrases = grouped_phrases(memory.id, links)
     if args.json:
-        print_json(memory_json(memory, now, found))
+        print_json(
+            {**memory_json(memory, now, found), "links": [link_json(memory.id, link) for link in links]}
+        )
     else:
-        print(memory_details(memory, now, found))
+        print(memory_details(memory, now, found) + (f"\nlinks: {'; '.join(phrases)}" if phrases else ""))
     return 0
 
 
+def link_json(memory_id: int, link: Link) -> dict[str, object]:
+    """One link of `show --json`: as seen from the memory shown ("merged into #12"), and who made it."""
+    return {
+        "phrase": link.phrase_for(memory_id),
+        "relation": link.relation,
+        "from": link.from_id,
+        "to": link.to_id,
+        "made_at": link.made_at,
+        "made_by": link.made_by,
+    }
+
+
 def cmd_history(args: argparse.Namespace, opener: Opener) -> int:
+    if project_past.wants_project(args):
+        return project_past.history(args, opener)
     with opener(args, write=False) as store:
         revisions = store.history(args.id)
         if not revisions and not store.get_many([args.id]):
@@ -131,6 +150,8 @@ def cmd_candidates(args: argparse.Namespace, opener: Opener) -> int:
 
 def cmd_profile(args: argparse.Namespace, opener: Opener) -> int:
     if args.kind == project_reads.KIND:
+        if args.as_of is not None:
+            return project_past.profile(args, opener)  # what the host injected then
         return project_reads.cmd_profile(args, opener)
     project_reads.refuse_options(args, ("project",), "user")
     if args.as_of is not None:
@@ -187,6 +208,7 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("history", cmd_history, "a memory's revisions, oldest first")
     parser.add_argument("id", type=int64)
     parser.add_argument("--json", action="store_true")
+    add_kind_options(parser)
 
     parser = add("candidates", cmd_candidates, "pending candidates in the pool")
     parser.add_argument("--json", action="store_true")

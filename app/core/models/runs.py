@@ -45,6 +45,8 @@ class Run:
     problem: str | None = None  # why the row cannot be read as a review run (an "unreadable run")
     notes: tuple[str, ...] = ()  # odd cells, escaped
     undone_at: int | None = None  # when its undo was made (`UNDO_KEY`); None while it stands
+    project_path: str | None = None  # a host run's project (`dream_runs.project_path`)
+    project_inferred: int = 0  # outside changes to that project's memories inside its window
 
     @property
     def readable(self) -> bool:
@@ -64,6 +66,9 @@ class Run:
             return self.problem  # beside the label, which says "unreadable run"
         if self.origin == ORIGIN_HOST:
             line = f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
+            if self.project_inferred:
+                count = self.project_inferred
+                line += f", {count} project memory change{'s' * (count != 1)}"
         else:
             line = (
                 f"promoted {self.promoted or 0}, rewrote {self.rewrote or 0}, "
@@ -89,6 +94,8 @@ class Run:
             "problem": self.problem,
             "notes": list(self.notes),
             "undone_at": self.undone_at,
+            "project_path": self.project_path,
+            "inferred_project_changes": self.project_inferred,
         }
 
 
@@ -98,22 +105,28 @@ class RunChange:
 
     revision: Revision
     inferred: bool
+    memory_kind: str = "user"  # or "project": the revision is of the host's `memories` table
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.revision.to_json(), "inferred": self.inferred}
+        return {**self.revision.to_json(), "inferred": self.inferred, "memory_kind": self.memory_kind}
 
 
 @dataclass(frozen=True, slots=True)
 class RunDetail:
     run: Run
     changes: tuple[RunChange, ...] = field(default_factory=tuple)
+    project_changes: tuple[RunChange, ...] = field(default_factory=tuple)  # of project memories
 
     @property
     def memory_ids(self) -> list[int]:
         return list(dict.fromkeys(change.revision.memory_id for change in self.changes))
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.run.to_json(), "changes": [change.to_json() for change in self.changes]}
+        return {
+            **self.run.to_json(),
+            "changes": [change.to_json() for change in self.changes],
+            "project_changes": [change.to_json() for change in self.project_changes],
+        }
 
 
 NOT_RESURRECTED = (

@@ -15,6 +15,7 @@ from app.core.models.evidence import Evidence
 from app.core.models.runs import Run, RunDetail, UndoResult
 from app.store.database import Database
 from app.store.evidence import archive as evidence_archive
+from app.store.evidence import project_runs
 from app.store.evidence import runs as review_runs
 from app.store.evidence import undo as run_undo
 from app.store.links import RUN_MADE_BY, drop_links_made_by, present
@@ -54,7 +55,8 @@ class EvidenceRecords:
             if found is None:
                 raise _no_run(run_id)
             changes = review_runs.run_changes(conn, found, kept, own=self._db.own)
-        return RunDetail(found, tuple(changes))
+            projects = project_runs.project_changes(conn, found) if self._db.own else []
+        return RunDetail(found, tuple(changes), tuple(projects))
 
     def undo_run(self, run_id: str) -> UndoResult:
         """`runs undo`, the Runs dialog's Undo: every memory a run changed put back as it was before it."""

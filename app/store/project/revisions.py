@@ -12,16 +12,16 @@ so a cell an older version stored oddly reads the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from app.core.models import Revision
 from app.core.text_input import tolerant_json_loads
 from app.store.project.model import ProjectMemory
 from app.store.project.tables import memories
-from app.store.read.reads import revision_from_row
+from app.store.read.reads import chunks, revision_from_row
 from app.store.schema.tables import project_revisions, project_seen
 from app.store.write.revision_log import WriteContext, inserted_id
 
@@ -121,6 +121,14 @@ def mark_seen(ctx: WriteContext, memory_id: int, *, baseline_rewritten_at: int |
         ctx.conn.execute(
             _INSERT_SEEN, {"b_id": memory_id, "b_now": ctx.now, "b_baseline": baseline_rewritten_at}
         )
+
+
+def forget_seen(ctx: WriteContext, memory_ids: Iterable[int]) -> None:
+    """After our delete of `memories` rows (recorded as a revision): their seen copies go, so the delete
+    is never also observed as an outside one."""
+    wanted = list(dict.fromkeys(memory_ids))
+    for part in chunks(wanted):
+        ctx.conn.execute(delete(project_seen).where(project_seen.c.memory_id.in_(part)))
 
 
 _REVISION_COLUMNS = (

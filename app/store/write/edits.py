@@ -28,7 +28,17 @@ from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.project import importing as project_importing
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
-from app.store.write import expiry_sweep, importer, lease, removal, revision_log, synced, triage, writes
+from app.store.write import (
+    expiry_sweep,
+    importer,
+    lease,
+    merging,
+    removal,
+    revision_log,
+    synced,
+    triage,
+    writes,
+)
 from app.store.write.revision_log import WriteContext
 from app.transfer.export_format import ExportFile
 
@@ -92,6 +102,20 @@ class MemoryEdits:
             if written is not None:
                 self._protocol.content_written(ctx, memory_id)
         return self._queries.get(memory_id)
+
+    def merge_memories(
+        self, kept: int, absorbed: Sequence[int], content: str, sentences: Sequence[tuple[str, int]] = ()
+    ) -> dict[int, tuple[int, ...]]:
+        """`merge`, the Tidy dialog's Merge: `kept` gets `content` and the others' evidence, they are
+        dismissed (`merging`); `sentences`: which member each merged sentence came from. Returns each
+        absorbed memory's candidate ids."""
+        with self._db.write() as ctx:
+            evidence = merging.merge_memories(ctx, kept, absorbed, content, sentences)
+            revision_log.add_own_source(ctx, kept, MEMORY_SOURCE_USER_EDIT)
+            self._protocol.content_written(ctx, kept)
+            for memory_id in absorbed:
+                self._protocol.status_written(ctx, memory_id)
+        return evidence
 
     # -- the candidate pool: refused while the review holds its lease (`_triage`) --------------------
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 
 from app.core.models import Memory, Revision
+from app.core.models.links import grouped_phrases
 from app.core.paths import DatabaseChoice
 from ui.runtime.controller.base import NOW, SEARCH_COMPLETE_MS, describe_error
 from ui.runtime.controller.past import ControllerPast
@@ -56,10 +57,16 @@ class Controller(ControllerWrites, ControllerPast):
         the others' texts come with `load_revision` when one is selected. Read as last recorded: the
         listing looks for outside rewrites (`load_listing`), so the window's first frame does not wait."""
 
-        def work() -> list[Revision]:
-            return list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
+        def work() -> tuple[list[Revision], list[str]]:
+            revisions = list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
+            links = self.store.links([memory_id]).get(memory_id, [])
+            return revisions, grouped_phrases(memory_id, links)
 
-        self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions), priority=NOW)
+        def done(found: tuple[list[Revision], list[str]]) -> None:
+            self.historyLoaded.emit(memory_id, found[0])
+            self.linksLoaded.emit(memory_id, found[1])
+
+        self._run(work, done, priority=NOW)
 
     def load_revision(self, revision_id: int) -> None:
         self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit, priority=NOW)
