@@ -39,10 +39,10 @@ from app.core.incoming_checks import quoted
 from app.core.models.imports import Imported, ProjectImportResult, Skipped
 from app.core.text_input import tolerant_json_loads
 from app.store.connect.server import is_server
+from app.store.kinds import PROJECT_MEMORIES
 from app.store.project import write_steps
 from app.store.project.authority import managed_projects
 from app.store.project.hashing import normalized_hash
-from app.store.project.service import PROJECT_KIND
 from app.store.project.tables import memories, memory_embeddings, memory_mutation_log
 from app.store.schema.tables import links as own_links
 from app.store.schema.tables import project_revisions, project_seen
@@ -114,7 +114,7 @@ class _Plan:
             columns.append(project_seen.c.memory_id)
         queries: list[Any] = [select(column).distinct() for column in columns]
         if own_links.name in self.tables:
-            kind = own_links.c.memory_kind == PROJECT_KIND
+            kind = own_links.c.memory_kind == PROJECT_MEMORIES.name
             queries += [select(own_links.c.from_id).where(kind), select(own_links.c.to_id).where(kind)]
         used: set[int] = set()
         for query in queries:
