@@ -9,6 +9,7 @@ Revisions are stored in `mdash_revisions`; a read-only store adds those it obser
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
@@ -19,13 +20,13 @@ from app.core.models.as_of import MemoryAsOf
 from app.core.models.blame import Blame
 from app.core.models.digest import Digest, Watermark
 from app.store.database import Database
-from app.store.evidence.records import EvidenceRecords
 from app.store.past import as_of as as_of_read
-from app.store.past import as_of_scan
-from app.store.past import blame as blame_read
 from app.store.read import digest as digest_read
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision, fetch_revisions, fetch_rows
+
+if TYPE_CHECKING:
+    from app.store.evidence.records import EvidenceRecords
 
 
 class History:
@@ -70,6 +71,8 @@ class History:
     def blame(self, memory_id: int) -> Blame:
         """Each sentence (or line) of the memory's text with the revision that put it there in its current
         form, and the words of the candidates those revisions cite (`app.store.past.blame`)."""
+        from app.store.past import blame as blame_read  # a rare role: loaded when first asked for
+
         revisions = self.history(memory_id)
         cited = blame_read.cited_ids(revisions)
         archived = self._evidence.evidence(cited)
@@ -95,6 +98,8 @@ class History:
         kept = bool(self._db.keeping.revisions())
         with self._db.read() as conn:
             if self._db.own and ids is None and not kept and at < now:
+                from app.store.past import as_of_scan  # a rare role: loaded when first asked for
+
                 return as_of_scan.states_as_of(conn, at, now, profile=profile)  # every revision is stored
             if self._db.own:
                 facts = as_of_read.fetch_facts(conn, at, ids)

@@ -27,7 +27,7 @@ from app.store.keeping import archive_in
 from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
-from app.store.write import expiry_sweep, importer, lease, removal, revision_log, synced, triage, writes
+from app.store.write import expiry_sweep, lease, removal, revision_log, synced, triage, writes
 from app.store.write.revision_log import WriteContext
 from app.transfer.export_format import ExportFile
 
@@ -286,6 +286,8 @@ class MemoryEdits:
     def import_export(self, export: ExportFile, label: str, *, dry_run: bool = False) -> ImportResult:
         """`import`, the window's Import: an export file merged (`importer`); `dry_run` only reads."""
         # One transaction, one profile bump; an imported memory whose expiry has passed is dismissed at once.
+        from app.store.write import importer  # a rare role: loaded when first asked for
+
         if dry_run:
             with self._db.read() as conn:
                 return importer.plan(conn, export)

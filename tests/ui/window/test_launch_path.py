@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.hostdb import query
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -58,15 +60,14 @@ RARE = (
     "psycopg",
     "app.hub",
     "app.tidy",
-    "app.review",
-    "app.store.evidence",
+    "app.store.evidence.runs",
+    "app.store.evidence.undo",
     "app.store.past.blame",
+    "app.store.past.as_of_scan",
     "app.store.write.importer",
-    "app.store.connect.server",
-    "app.transfer",
-    "ui.review",
-    "ui.runtime.hub_publishing",
     "ui.dialogs",
+    "ui.past.view",
+    "ui.review.queue",
 )
 
 
@@ -96,3 +97,16 @@ def test_the_launch_shows_its_window_before_it_looks_for_outside_rewrites(
     events = [str(event["event"]) for event in launch(host_db, tmp_path)]
     assert events.index("shown") < events.index("observe")  # no scan of every memory before the window
     assert query(host_db, "SELECT count(*) FROM mdash_seen") != [(0,)]  # observed after it, as always
+
+
+@pytest.mark.parametrize("opened_before", [True, False], ids=["up to date", "never opened"])
+def test_the_launch_loads_no_rare_role_before_its_first_paint(
+    host_db: Path, tmp_path: Path, opened_before: bool
+) -> None:
+    if opened_before:
+        launch(host_db, tmp_path)  # our tables made and at head: the next launch checks, migrates nothing
+    modules = first_paint(launch(host_db, tmp_path))
+    loaded = [name for name in modules if any(name == r or name.startswith(f"{r}.") for r in RARE)]
+    if not opened_before:  # a never-opened file is migrated first: Alembic is what makes our tables
+        loaded = [name for name in loaded if not name.startswith("alembic")]
+    assert loaded == []
