@@ -1,27 +1,71 @@
-"""The first screen's read, started as soon as the launch has its store: before Qt and the window are
-imported and built, so the database's own work (SQLite runs without Python's lock: ordering the rows
-of a large listing) overlaps with theirs.
+"""The first screen's reads, started as soon as the launch has its store: before Qt and the window are
+imported and built, so the database's work (SQLite runs without Python's lock: ordering the rows of a
+large listing) overlaps with theirs, and the window finds what its first frame shows already read.
 
-No Qt here (`ui.cli_hooks` starts it before Qt is imported). The controller's first task takes the
-result (or its error) with `Future.result()`, which waits for the read, so no two threads ever use
-the store at once.
+No Qt here (`ui.cli_hooks` starts it before Qt is imported). What a first frame shows is read in one
+thread, one read after the other (`FirstScreen`): the first page of cards, the first card's history,
+the counts and the undo log. The controller takes each part (or the error) with `Future.result()`,
+which waits for every read of the thread, so no two threads ever use the store at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page
 
 if TYPE_CHECKING:
+    from app.commands.log import LogEntry
+    from app.core.models import Counts, Revision
     from app.store import MemoryStore
 
+T = TypeVar("T")
 
-def start_first_page(store: MemoryStore, flt: ViewFilter | None = None) -> Future[Listing]:
-    """`load_first_page` of the window's starting filter (`flt`), read in a thread of its own."""
-    reader = ThreadPoolExecutor(1, thread_name_prefix="first page")
+
+@dataclass(frozen=True, slots=True)
+class FirstScreen:
+    """What the window's first frame shows, read before the window is built."""
+
+    listing: Listing  # the first page of the starting filter
+    history: tuple[int, list[Revision]] | None  # the first card's id and revisions, newest first
+    counts: Counts
+    undo_log: list[LogEntry]  # the command log, oldest first
+
+    def history_of(self, memory_id: int) -> list[Revision] | None:
+        """The revisions read of `memory_id` (None: another memory's, or none)."""
+        return self.history[1] if self.history is not None and self.history[0] == memory_id else None
+
+
+def first_part(first: Future[FirstScreen] | None, pick: Callable[[FirstScreen], T | None]) -> T | None:
+    """`pick` of the first screen, once its reads are done; None without one, or when they failed (the
+    listing, which takes the first screen first, reports why; the part is then read again)."""
+    if first is None or first.exception() is not None:
+        return None
+    return pick(first.result())
+
+
+def newest_first(store: MemoryStore, memory_id: int) -> list[Revision]:
+    """A memory's revisions as the history panel shows them (`Controller.load_history`): newest first,
+    without their texts but the newest one's."""
+    return list(reversed(store.history(memory_id, texts=False, newest_whole=True)))
+
+
+def read_first_screen(store: MemoryStore, flt: ViewFilter) -> FirstScreen:
+    from app.commands.runner import history as command_log  # loads the command log's modules
+
+    listing = load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS)
+    first = listing.ids[0] if listing.ids else None
+    history = None if first is None else (first, newest_first(store, first))
+    return FirstScreen(listing, history, store.counts(), command_log(store))
+
+
+def start_first_page(store: MemoryStore, flt: ViewFilter | None = None) -> Future[FirstScreen]:
+    """`read_first_screen` of the window's starting filter (`flt`), read in a thread of its own."""
+    reader = ThreadPoolExecutor(1, thread_name_prefix="first screen")
     try:
-        return reader.submit(load_first_page, store, flt or ViewFilter(), FIRST_PAGE, FIRST_ROWS)
+        return reader.submit(read_first_screen, store, flt or ViewFilter())
     finally:
-        reader.shutdown(wait=False)  # the thread ends with the read
+        reader.shutdown(wait=False)  # the thread ends with the reads

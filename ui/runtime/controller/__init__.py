@@ -42,6 +42,7 @@ class Controller(ControllerWrites, ControllerPast):
 
     def _switch(self, store: MemoryStore) -> None:
         old, self.store = self.store, store
+        self.first_screen = None  # read of the store before
         self._listing_token += 1
         self._order = {}
         self.undo_history.forget()
@@ -55,9 +56,13 @@ class Controller(ControllerWrites, ControllerPast):
         """Revisions newest first, without their texts except the newest one's (the diff shown first);
         the others' texts come with `load_revision` when one is selected. Read as last recorded: the
         listing looks for outside rewrites (`load_listing`), so the window's first frame does not wait."""
+        from ui.runtime.first_page import first_part, newest_first
+
+        first, self.first_screen = self.first_screen, None  # the launch's first card: read once, already
 
         def work() -> list[Revision]:
-            return list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
+            known = first_part(first, lambda screen: screen.history_of(memory_id))
+            return newest_first(self.store, memory_id) if known is None else known
 
         self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions), priority=NOW)
 
