@@ -2,10 +2,12 @@
 imported and built, so the database's work (SQLite runs without Python's lock: ordering the rows of a
 large listing) overlaps with theirs, and the window finds what its first frame shows already read.
 
-No Qt here (`ui.cli_hooks` starts it before Qt is imported). What a first frame shows is read in one
-thread, one read after the other (`FirstScreen`): the first page of cards, the first card's history,
-the counts and the undo log. The controller takes each part (or the error) with `Future.result()`,
-which waits for every read of the thread, so no two threads ever use the store at once.
+No Qt here (`ui.cli_hooks` starts it before Qt is imported). The modules the reads need come with this
+one, on the launch's thread, so the reader does not import what the window imports at the same time.
+What a first frame shows is read in one thread, one read after the other (`FirstScreen`): the first
+page of cards, the first card's history, the counts and the undo log. The controller takes each part
+(or the error) with `Future.result()`, which waits for every read of the thread, so no two threads
+ever use the store at once.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from app.commands.runner import history as command_log
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page
 
 if TYPE_CHECKING:
@@ -54,8 +57,6 @@ def newest_first(store: MemoryStore, memory_id: int) -> list[Revision]:
 
 
 def read_first_screen(store: MemoryStore, flt: ViewFilter) -> FirstScreen:
-    from app.commands.runner import history as command_log  # loads the command log's modules
-
     listing = load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS)
     first = listing.ids[0] if listing.ids else None
     history = None if first is None else (first, newest_first(store, first))
