@@ -15,73 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.layering import LAYERING
+
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("app", "ui")
-# The packages from the bottom up: a package imports only packages of a lower rank (and itself); a
-# module named here (`app.store.read.queries`) has a rank of its own, apart from its folder's (the
-# longest name that is a prefix of a module decides). `app` below `ui`; in `app`, the pure modules
-# below the store, the store below the commands (every change a person makes is one), the commands
-# below what uses them (the review, the hub's pull), the command line on top; in `ui`, the actions and
-# widgets below the views, the views below the windows, the entry point last.
-#
-# Inside the store, from the bottom: the tables, the host's cells, opening a database, migrating, the
-# revision log and the kinds of memory, the search index, the read helpers, the past, observing, the
-# writers, evidence and runs; then what a read-only store keeps (`keeping`), the `Database` unit, the
-# services over it (each given what it uses, so one that uses another sits above it), the facade.
-LAYERING: dict[str, int] = {
-    "app": 0,
-    "app.core": 0,
-    "app.diff": 10,
-    "app.present": 10,
-    "app.transfer": 10,
-    "app.store.schema": 20,
-    "app.store.read.host_cells": 21,
-    "app.store.connect": 22,
-    "app.store.schema.migrate": 23,
-    "app.store.write.revision_log": 24,
-    "app.store.kinds": 25,
-    "app.store.search": 26,
-    "app.store.read": 27,
-    "app.store.past": 28,
-    "app.store.observe": 29,
-    "app.store.write": 30,
-    "app.store.evidence": 31,
-    "app.store.keeping": 32,
-    "app.store.database": 33,
-    "app.store.observe.observer": 34,
-    "app.store.search.upkeep": 34,
-    "app.store.evidence.records": 34,
-    "app.store.project": 34,
-    "app.store.read.queries": 35,
-    "app.store.past.history": 36,
-    "app.store.write.edits": 36,
-    "app.store.store": 37,
-    "app.store": 38,
-    "app.commands": 50,
-    "app.review": 60,
-    "app.tidy": 60,
-    "app.hub": 60,
-    "app.schedule": 60,
-    "app.demo": 65,  # its review runs are real verdicts, applied by the review
-    "app.cli": 70,
-    "app.__main__": 80,
-    "ui": 100,
-    "ui.actions": 100,
-    "ui.widgets": 110,
-    "ui.cards": 120,
-    "ui.diff": 120,
-    "ui.history": 130,
-    "ui.past": 140,
-    "ui.runtime": 150,
-    "ui.review": 160,
-    "ui.dialogs": 160,
-    "ui.tidy": 160,
-    "ui.hub": 160,
-    "ui.window": 170,
-    "ui.cli_hooks": 180,
-    "ui.main": 190,
-    "ui.__main__": 200,
-}
 # Alembic's revision scripts: loaded by path from their folder, not imported as a package.
 NOT_PACKAGES = {Path("app/store/schema/migrations/versions")}
 QT_AND_UI = ("PySide6", "shiboken6", "ui")
@@ -354,7 +291,7 @@ def test_an_upward_import_inside_the_store_is_found(tmp_path: Path) -> None:
     found = upward_imports(import_graph(_modules(tmp_path)))
     assert found == [
         "app.store.read.rows (app.store.read, rank 27) imports "
-        "app.store.database (app.store.database, rank 33)"
+        "app.store.database (app.store.database, rank 34)"
     ]
 
 

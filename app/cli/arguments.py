@@ -158,3 +158,30 @@ def as_of_instant(text: str) -> int:
         return parse_instant(text)
     except ValueError as exc:
         raise InvalidInputError(f"--as-of: {exc}") from exc
+
+
+KINDS = ("user", "project")  # `--kind`: the host's user memories, or its project memories
+
+
+def plain_text(text: str) -> str:
+    """An argparse type for a name or a filter value that is stored nowhere (`--project`, a status or
+    category to list): storable text (`app.core.text_input.text_problem`), else a usage error."""
+    problem = text_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"the text {problem}")
+    return text
+
+
+def add_kind_options(parser: argparse.ArgumentParser, *, project: bool = False) -> None:
+    """`--kind {user,project}` (user by default) and, with `project`, `--project P`: the options every
+    reading and writing command shares for project memories."""
+    parser.add_argument(
+        "--kind", choices=KINDS, default="user", help="user memories (default) or the host's project memories"
+    )
+    if project:
+        parser.add_argument(
+            "--project",
+            type=plain_text,
+            metavar="P",
+            help="with --kind project: a project, by its identity (git:…, dir:…) or its display name",
+        )

@@ -25,6 +25,8 @@ class Command(ABC, Generic[T]):
     kind: ClassVar[str]  # its name in the log (`app.commands.registry`)
     logged: ClassVar[bool] = True  # False: nothing to take back (discarded candidates); never in the log
     note: ClassVar[str] = ""  # what an undo leaves as it is, said once it is done
+    memory_kind: ClassVar[str] = "user"  # whose ids `memory_ids` are: user or project memories
+    entry_id: int | None = None  # its log entry, once logged (what it made is recorded as made by it)
 
     @abstractmethod
     def do(self, store: MemoryStore) -> T:
@@ -55,9 +57,23 @@ class Command(ABC, Generic[T]):
         """Whether `do` changed anything: a command that changed nothing is not logged."""
         return True
 
+    def logged_as(self, store: MemoryStore, entry_id: int) -> None:
+        """Once its log entry exists, inside the same write: a command whose records name their maker
+        (`command:<id>`, the links a merge makes) writes them here."""
+        self.entry_id = entry_id
+
+    @property
+    def made_by(self) -> str:
+        """How what it made names it: `command:<log id>`."""
+        return f"command:{self.entry_id}"
+
     def memory_ids(self) -> tuple[int, ...]:
         """The memories its steps write (a window shows them again after an undo or redo)."""
         return ()
+
+    def step_note(self, back: bool) -> str:
+        """What the undo (`back`) or redo just made leaves as it is, said once it is done."""
+        return self.note if back else ""
 
 
 class MemoryChange(Command[T]):

@@ -5,30 +5,34 @@ from __future__ import annotations
 from typing import Any
 
 from app.commands.base import Command
+from app.commands.merging import MergeMemories, MergeProjectMemories
 from app.commands.other import Trust, UndoRun
 from app.commands.payload import PayloadError
 from app.commands.presence import Add, CopyFromMachine, Delete, Import, Promote, RestoreDeleted
+from app.commands.project import PROJECT_COMMANDS
 from app.commands.status import Dismiss, Reactivate, SetExpiry
 from app.commands.text import Edit, Merge, RestoreRevision
 
+_USER_COMMANDS: tuple[type[Command[Any]], ...] = (
+    Edit,
+    RestoreRevision,
+    Merge,
+    MergeMemories,
+    Dismiss,
+    Reactivate,
+    SetExpiry,
+    Add,
+    Promote,
+    CopyFromMachine,
+    Import,
+    Delete,
+    RestoreDeleted,
+    UndoRun,
+    Trust,
+)
+_PROJECT_MERGE: tuple[type[Command[Any]], ...] = (MergeProjectMemories,)
 KINDS: dict[str, type[Command[Any]]] = {
-    command.kind: command
-    for command in (
-        Edit,
-        RestoreRevision,
-        Merge,
-        Dismiss,
-        Reactivate,
-        SetExpiry,
-        Add,
-        Promote,
-        CopyFromMachine,
-        Import,
-        Delete,
-        RestoreDeleted,
-        UndoRun,
-        Trust,
-    )
+    command.kind: command for command in (*_USER_COMMANDS, *PROJECT_COMMANDS, *_PROJECT_MERGE)
 }
 
 

@@ -26,11 +26,13 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One undo or redo that was made: its entry (as it was before the step) and the memories it wrote."""
+    """One undo or redo that was made: its entry (as it was before the step) and the memories it wrote
+    (of `memory_kind`: user or project memories)."""
 
     entry: log.LogEntry
     memory_ids: tuple[int, ...]
     note: str
+    memory_kind: str = "user"
 
 
 def execute(store: MemoryStore, command: Command[T], origin: str) -> T:
@@ -43,7 +45,7 @@ def execute(store: MemoryStore, command: Command[T], origin: str) -> T:
     with store.write() as ctx:
         result = command.do(store)
         if command.logged and command.changed_anything():
-            log.record(ctx, command, origin)
+            command.logged_as(store, log.record(ctx, command, origin))
     return result
 
 
@@ -78,9 +80,10 @@ def _step(store: MemoryStore, *, back: bool, expect: int | None) -> Step | None:
                 f"now: {entry.label}); nothing was changed"
             )
         command = load_entry(entry, raw)
+        command.entry_id = entry.id
         (command.undo if back else command.redo)(store)
         log.mark(ctx, entry.id, done=not back)
-    return Step(entry, command.memory_ids(), command.note if back else "")
+    return Step(entry, command.memory_ids(), command.step_note(back), command.memory_kind)
 
 
 def load_entry(entry: log.LogEntry, raw: object) -> Command[Any]:

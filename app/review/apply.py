@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, insert, select
@@ -55,6 +55,7 @@ class ApplyResult:
     already_applied: bool = False
     skipped: tuple[str, ...] = ()  # what leniency ignored, added or skipped (`Verdict.notes`), one line each
     consumed_candidate_ids: tuple[int, ...] = ()  # which candidates `consumed` counts
+    origin: str | None = None  # who asked for the run when not the review queue (`ORIGIN_TIDY`)
 
     def counts_line(self) -> str:
         return (
@@ -68,6 +69,8 @@ class ApplyResult:
         data["promoted_memory_ids"] = list(self.promoted_memory_ids)
         data["skipped"] = list(self.skipped)
         data["consumed_candidate_ids"] = list(self.consumed_candidate_ids)
+        if self.origin is None:
+            del data["origin"]  # a review's summary stays as it always was
         return data
 
 
@@ -95,6 +98,7 @@ def _recorded_run(conn: Connection, run_id: str) -> ApplyResult | None:
         already_applied=True,
         skipped=tuple(str(line) for line in summary.get("skipped", ())),
         consumed_candidate_ids=tuple(summary.get("consumed_candidate_ids", ())),
+        origin=str(summary["origin"]) if "origin" in summary else None,
     )
 
 
@@ -204,6 +208,7 @@ def apply_under_lease(
     run_id: str,
     *,
     before_commit: BeforeCommit | None = None,
+    origin: str | None = None,
 ) -> ApplyResult:
     """Step 2: the whole verdict in one transaction, committed only if the lease is still ours."""
     with store.write() as ctx:
@@ -214,7 +219,7 @@ def apply_under_lease(
             return recorded
         fitted, pool = fit_in_transaction(ctx.conn, verdict)
         store.archive_in(ctx)  # the evidence archive keeps the candidates' words before they are consumed
-        result = _write_verdict(ctx, fitted, pool, run_id)
+        result = replace(_write_verdict(ctx, fitted, pool, run_id), origin=origin)
         _record_run(ctx.conn, result, lease.holder)
         if before_commit is not None:
             before_commit(ctx.conn)
@@ -239,14 +244,16 @@ def apply_verdict(
     run_id: str | None = None,
     holder: str | None = None,
     before_commit: BeforeCommit | None = None,
+    origin: str | None = None,
 ) -> ApplyResult:
-    """Apply a parsed verdict (see the module docstring for the transactions); idempotent per run id."""
+    """Apply a parsed verdict (see the module docstring for the transactions); idempotent per run id.
+    `origin` names who asked when not the review queue (recorded with the run, shown in Runs)."""
     run = run_id or new_run_id()
     taken = acquire_for(store, verdict, run, holder or leases.default_holder())
     if isinstance(taken, ApplyResult):
         return taken
     try:
-        return apply_under_lease(store, verdict, taken, run, before_commit=before_commit)
+        return apply_under_lease(store, verdict, taken, run, before_commit=before_commit, origin=origin)
     except BaseException:
         release_quietly(store, taken)
         raise

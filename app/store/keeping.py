@@ -25,6 +25,7 @@ from app.core.trust import DEFAULT_MARK
 from app.store.evidence import archive as evidence_archive
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
+from app.store.observe.project_observe import find_project_changes, record_project_changes
 from app.store.read.digest import read_watermark
 from app.store.read.reads import fetch_revisions_by_id
 from app.store.read.rows import OwnFacts
@@ -74,7 +75,9 @@ class Keeping(ABC):
 
     @abstractmethod
     def observe(self, db: Transactions) -> list[Revision]:
-        """Record rewrites made outside the dashboard since the last look; the new revisions."""
+        """Record rewrites made outside the dashboard since the last look, of user and project memories
+        (`app.store.observe.project_observe`); the new revisions of user memories (project memories'
+        are read through the history with their kind)."""
 
     def revisions(self) -> list[Revision]:
         """Observations kept in this process (none where they are stored)."""
@@ -134,8 +137,9 @@ class KeptInTables(Keeping):
             if watch.unchanged(look):
                 return []
             found = find_changes(conn)
+            projects = find_project_changes(conn)
             fresh = db.archive_stored and evidence_archive.has_new(conn, db.ids_grow)
-            if not found and not fresh:
+            if not found and not projects and not fresh:
                 watch.mark_clean(look)
                 return []
         try:
@@ -144,7 +148,9 @@ class KeptInTables(Keeping):
                 archive_in(db, ctx)
                 if found:
                     record_changes(ctx, found)
-                ids = list(ctx.revision_ids)
+                ids = list(ctx.revision_ids)  # the user memories' (the project log numbers its own)
+                if projects:
+                    record_project_changes(ctx, projects)
             watch.mark_recorded(look, during)
         except (DatabaseLockedError, DatabaseReplacedError) as exc:
             db.warnings.append(f"outside changes not recorded yet: {exc}")
@@ -163,7 +169,8 @@ class KeptInTables(Keeping):
 
 class KeptInProcess(Keeping):
     """A read-only store: marks, observations (negative revision ids), archived candidates and the last
-    look kept in memory while it is open, over what its tables (if any) held when it opened."""
+    look kept in memory while it is open, over what its tables (if any) held when it opened. Project
+    memories are not observed here: their history is what the project revision table already holds."""
 
     upkeep = False
 

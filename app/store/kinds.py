@@ -9,10 +9,14 @@ facade passes today.
 A write protocol is called by the edits service after each row it writes (`content_written`,
 `status_written`) and once by the database at the end of every write transaction (`finish`). User
 memories need only the end: the one bump of `project_user_profile_version` when anything the host
-injects changed (`WriteContext.profile_changed`). Project memories (the host's `memories` table) will
-need all three (a `memory_mutation_log` row, the `normalized_hash`, deleting the row's embeddings, one
-bump of `project_memory_epoch`): `project_injected` and `project_order` already say which rows the host
-injects for a project.
+injects changed (`WriteContext.profile_changed`).
+
+Project memories (`PROJECT_MEMORIES`, the host's `memories` table) need nothing at the end: every
+writer of `app.store.project.writes` does all the host does for one write inside the statement group
+that makes it (the `normalized_hash`, the embeddings deleted, the `memory_mutation_log` row and the bump
+of the project's `project_memory_epoch`), as the host's own `updateMemoryContent` bumps the epoch once per
+write, not once per transaction. A second bump at the end would only make the host re-read a project
+it already re-reads, so `ProjectMemoryWrites` keeps the base's no-ops.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, Table, and_, or_
 
 from app.core.models import MemoryStatus
+from app.store.project.model import ARCHIVED
+from app.store.project.tables import memories
 from app.store.schema.tables import user_memories
 from app.store.write.revision_log import WriteContext, bump_profile_version
 
@@ -48,6 +54,10 @@ class UserMemoryWrites(WriteProtocol):
     def finish(self, ctx: WriteContext) -> None:
         if ctx.profile_changed:
             bump_profile_version(ctx.conn, ctx.now)
+
+
+class ProjectMemoryWrites(WriteProtocol):
+    """Project memories: each writer already told the host (its log row, its epoch bump): see above."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,4 +108,14 @@ USER_MEMORIES = MemoryKind(
     injected=user_injected,
     order=user_order,
     writes=USER_WRITES,
+)
+
+PROJECT_WRITES = ProjectMemoryWrites()
+PROJECT_MEMORIES = MemoryKind(
+    name="project",
+    table=memories,
+    statuses=(MemoryStatus.ACTIVE, PERMANENT, ARCHIVED),
+    injected=project_injected,
+    order=project_order,
+    writes=PROJECT_WRITES,
 )

@@ -13,14 +13,17 @@ to small services, each holding what it is given and no state of another:
 - `EvidenceRecords` (`app.store.evidence.records`): the evidence archive, review runs, undo of a run;
 - `History` (`app.store.past.history`): revisions, blame, as-of, the digest and its watermark;
 - `MemoryEdits` (`app.store.write.edits`): one public method per user-facing write (the review's verdicts
-  go through `app.review.apply`).
+  go through `app.review.apply`);
+- `ProjectMemories` (`app.store.project.service`), as `store.project`: the host's project memories;
+- `ProjectEdits` (`app.store.project.edits`), as `store.project_edits`: their writers, which the commands
+  (`app.commands.project`) call.
 
 The facade forwards each service's public names, so callers say `store.list_ids(...)` as they always did.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,14 +31,18 @@ from sqlalchemy import Connection
 
 from app.core.clock import Clock, clock_from_env
 from app.core.errors import DatabaseLockedError
+from app.core.models.links import Link
 from app.core.paths import DatabaseChoice, choose_database, is_url
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, open_url, sqlite_file_of
 from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
 from app.store.keeping import archive_in
 from app.store.kinds import USER_MEMORIES, MemoryKind
+from app.store.links import links_of
 from app.store.observe.observer import Observer
 from app.store.past.history import History
+from app.store.project.edits import ProjectEdits
+from app.store.project.service import ProjectMemories
 from app.store.read.queries import FIRST_HITS_CHUNK, FIRST_WINDOW, MemoryQueries
 from app.store.schema.migrate import upgrade
 from app.store.search.upkeep import SearchIndex
@@ -61,6 +68,8 @@ class MemoryStore:
         self.records = records = EvidenceRecords(db)
         self.past = past = History(db, queries, records)
         self.edits = edits = MemoryEdits(db, queries, kind)
+        self.project = ProjectMemories(db)  # the host's project memories: `store.project.memories(...)`
+        self.project_edits = ProjectEdits(db)  # and their writers: `store.project_edits.archive(...)`
         # What this database is, and its transactions.
         self.now = db.now
         self.file_problem = db.file_problem
@@ -95,6 +104,7 @@ class MemoryStore:
         self.as_of = past.as_of
         self.profile_as_of = past.profile_as_of
         self.memory_as_of = past.memory_as_of
+        self.project_as_of = past.project_as_of
         self.first_ids_as_of = past.first_ids_as_of
         self.watermark = past.watermark
         self.digest = past.digest
@@ -106,6 +116,7 @@ class MemoryStore:
         self.update_content = edits.update_content
         self.promote = edits.promote
         self.merge_candidates = edits.merge_candidates
+        self.merge_memories = edits.merge_memories
         self.discard_candidates = edits.discard_candidates
         self.copy_from_machine = edits.copy_from_machine
         self.dismiss = edits.dismiss
@@ -188,6 +199,12 @@ class MemoryStore:
         once (the hub's publish): one snapshot, nothing written."""
         with self.database.read() as conn:
             yield conn
+
+    def links(self, memory_ids: Sequence[int], kind: str = "user") -> dict[int, list[Link]]:
+        """The links (`mdash_links`: merged into, supersedes, resolved contradiction) of memories of
+        `kind`, both ways, oldest first; a memory without links is absent."""
+        with self.database.read() as conn:
+            return links_of(conn, kind, memory_ids)
 
     def archive_in(self, ctx: WriteContext) -> int:
         """Inside a write the caller opened, before it consumes candidates (the review's apply): archive

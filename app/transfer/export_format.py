@@ -1,8 +1,10 @@
 """The app's export file (`memory-dashboard export`), read back for `import`: every value checked once here.
 
-An export is a JSON object with `format`, `version`, `exported_at`, `database` and `memories`; exports
-written before `format` and `version` existed are version 1. A file that is not an export, or one of a newer
-version, is refused whole (`InvalidInputError`). A value the app would call malformed anywhere refuses the
+An export is a JSON object with `format`, `version`, `exported_at`, `database` and `memories` (user
+memories) and, from version 2, `project_memories` (the host's `memories` rows: its shape and checks are
+`app.transfer.project_format`'s; a file without it imports as before); exports written before `format`
+and `version` existed are version 1. A file that is not an export, or one of a newer version, is
+refused whole (`InvalidInputError`). A value the app would call malformed anywhere refuses the
 whole file, naming where it is (`memories[3].revisions[0].changed_at`): a wrong type, a time that is not
 epoch milliseconds the readers can show (`TIME_MIN..TIME_MAX`), a status the host does not know (the
 memory's or a revision's), a candidate id that is not positive, a provenance entry the host cannot read, a
@@ -20,23 +22,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.core.clock import TIME_MAX, TIME_MIN
-from app.core.errors import InvalidInputError
-from app.core.incoming_checks import HOST_STATUSES, TIMES, Problems, quoted
+from app.core.incoming_checks import HOST_STATUSES, Problems, quoted
 from app.core.models import RevisionKind
 from app.core.provenance import host_can_read_entry
 from app.core.text_input import (
     DuplicateKeyError,
     content_problem,
-    int64_problem,
     strict_json_loads,
     text_problem,
 )
 from app.core.trust import MEMORY_SOURCE_UNKNOWN, kept_source_problem
+from app.transfer.fields import ExportError as ExportError  # where callers have always found it
+from app.transfer.fields import Fields, is_id
 from app.transfer.imported_detail import kept_detail
+from app.transfer.project_format import ExportedProjectMemory, parse_project_memories
 
 EXPORT_FORMAT = "memory-dashboard-export"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: the project-memory section (`app.transfer.project_format`)
 MAX_EXPORT_BYTES = 512 * 1024 * 1024
 # The statuses an imported memory or revision may have are the host's own (`HOST_STATUSES`). Any other
 # word would be a memory the host never injects and the app shows as odd; refused, like a verdict's
@@ -49,10 +51,6 @@ MAX_KEPT_ID = 2**52
 SHOWN_PROBLEMS = 3  # a skipped memory's reason: the first problems, then how many more
 LINE_CHARS = 200  # one problem (a number past 64 bits may have thousands of digits)
 ALLOW_HIDDEN = "(`memory-dashboard import --allow-hidden` takes it)"
-
-
-class ExportError(InvalidInputError):
-    """The file is not an export this version can read; nothing was imported."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,57 +96,7 @@ class ExportFile:
     exported_at: int
     database: str
     memories: tuple[ExportedMemory, ...]
-
-
-class _Fields:
-    """Typed reads of one JSON object's fields, each error naming the field's path."""
-
-    def __init__(self, data: object, path: str) -> None:
-        if not isinstance(data, dict):
-            raise ExportError(f"{path} is not an object; nothing was imported")
-        self.data: dict[str, Any] = data
-        self.path = path
-
-    def fail(self, key: str, what: str) -> ExportError:
-        return ExportError(f"{self.path}.{key} {what}; nothing was imported")
-
-    def _value(self, key: str, optional: bool, accepted: type, what: str) -> Any:
-        value = self.data.get(key)
-        if value is None and optional:
-            return None
-        if not isinstance(value, accepted) or (accepted is int and isinstance(value, bool)):
-            raise self.fail(key, what)
-        return value
-
-    def integer(self, key: str, *, optional: bool = False) -> Any:
-        value = self._value(key, optional, int, "is not a whole number")
-        if value is not None and int64_problem(value) is not None:
-            raise self.fail(key, "does not fit 64 bits")
-        return value
-
-    def time(self, key: str, *, optional: bool = False) -> Any:
-        value = self.integer(key, optional=optional)
-        if value is not None and not TIME_MIN <= value <= TIME_MAX:
-            raise self.fail(key, f"is {value}, not {TIMES}")
-        return value
-
-    def text(self, key: str, *, optional: bool = False) -> Any:
-        return self._value(key, optional, str, "is not text")
-
-    def items(self, key: str, *, optional: bool = False) -> list[Any] | None:
-        found: list[Any] | None = self._value(key, optional, list, "is not a list")
-        return found
-
-    def ids(self, key: str) -> tuple[int, ...]:
-        found = self.items(key) or []
-        if any(not _is_id(item) for item in found):
-            raise self.fail(key, "holds something other than ids (positive 64-bit whole numbers)")
-        return tuple(found)
-
-
-def _is_id(value: object) -> bool:
-    """A candidate id as the host makes them: a positive whole number of 64 bits."""
-    return type(value) is int and value > 0 and int64_problem(value) is None
+    project_memories: tuple[ExportedProjectMemory, ...] = ()
 
 
 def is_own_source(source: str) -> bool:
@@ -196,7 +144,7 @@ def _problem(memory: ExportedMemory, allow_hidden: bool) -> str | None:
     return "; ".join(lines) + (f" {ALLOW_HIDDEN}" if problems.only_hidden else "")
 
 
-def _status(f: _Fields, key: str, whose: str, *, optional: bool = False) -> Any:
+def _status(f: Fields, key: str, whose: str, *, optional: bool = False) -> Any:
     """A status the host knows (`HOST_STATUSES`), else the whole file is refused."""
     status = f.text(key, optional=optional)
     if status is not None and status not in HOST_STATUSES:
@@ -206,7 +154,7 @@ def _status(f: _Fields, key: str, whose: str, *, optional: bool = False) -> Any:
 
 
 def _revision(data: object, path: str, whose: str) -> ExportedRevision:
-    f = _Fields(data, path)
+    f = Fields(data, path)
     detail = f.data.get("detail") or {}
     if not isinstance(detail, dict):
         raise f.fail("detail", "is not an object")
@@ -228,7 +176,7 @@ def _revision(data: object, path: str, whose: str) -> ExportedRevision:
     )
 
 
-def _history(f: _Fields, whose: str) -> tuple[ExportedRevision, ...]:
+def _history(f: Fields, whose: str) -> tuple[ExportedRevision, ...]:
     """The memory's revisions, each detail as the import keeps it (`app.transfer.imported_detail`)."""
     items = f.items("revisions", optional=True) or []
     read = [_revision(item, f"{f.path}.revisions[{n}]", whose) for n, item in enumerate(items)]
@@ -236,19 +184,19 @@ def _history(f: _Fields, whose: str) -> tuple[ExportedRevision, ...]:
     return tuple(replace(r, detail=kept_detail(r.detail, r.kind, ids)) for r in read)
 
 
-def _provenance(f: _Fields) -> tuple[Mapping[str, Any], ...] | None:
+def _provenance(f: Fields) -> tuple[Mapping[str, Any], ...] | None:
     entries = f.items("provenance", optional=True)
     if entries is None:
         return None
     for number, entry in enumerate(entries):
-        if not host_can_read_entry(entry) or not _is_id(entry["candidate_id"]):
+        if not host_can_read_entry(entry) or not is_id(entry["candidate_id"]):
             raise f.fail(f"provenance[{number}]", "is not an entry the host can read")
-        _Fields(entry, f"{f.path}.provenance[{number}]").time("added_at", optional=True)
+        Fields(entry, f"{f.path}.provenance[{number}]").time("added_at", optional=True)
     return tuple(entries)
 
 
 def _memory(data: object, path: str, allow_hidden: bool) -> ExportedMemory:
-    f = _Fields(data, path)
+    f = Fields(data, path)
     sources = f.items("sources", optional=True) or []
     if not all(isinstance(source, str) for source in sources):
         raise f.fail("sources", "holds something other than text")
@@ -295,7 +243,7 @@ def parse_export(text: str, label: str = "the file", *, allow_hidden: bool = Fal
             f"{label} is not a Memory Dashboard export (format {str(data['format'])[:60]!r}); "
             "nothing was imported"
         )
-    top = _Fields(data, "export")
+    top = Fields(data, "export")
     version = top.integer("version", optional=True)
     version = 1 if version is None else version
     if version < 1:
@@ -315,4 +263,5 @@ def parse_export(text: str, label: str = "the file", *, allow_hidden: bool = Fal
         memories=tuple(
             _memory(item, f"memories[{n}]", allow_hidden) for n, item in enumerate(data["memories"])
         ),
+        project_memories=parse_project_memories(top, version, allow_hidden=allow_hidden),
     )

@@ -197,7 +197,10 @@ def _export_text(**changes: object) -> str:
         ('{"memories": []}', "no `exported_at` and `memories`"),
         ("[1, 2]", "not a Memory Dashboard export"),
         ('{"exported_at": 1, "memories": [], "memories": []}', "given twice"),
-        (_export_text().replace('"version": 1', '"version": 2'), "newer Memory Dashboard (export version 2"),
+        (
+            _export_text().replace('"version": 1', f'"version": {EXPORT_VERSION + 1}'),
+            f"newer Memory Dashboard (export version {EXPORT_VERSION + 1}",
+        ),
         (_export_text().replace("memory-dashboard-export", "other"), "not a Memory Dashboard export (format"),
         (_export_text(promoted_at="yesterday"), "memories[0].promoted_at is not a whole number"),
         (_export_text(updated_at=2**64), "memories[0].updated_at does not fit 64 bits"),

@@ -81,6 +81,8 @@ class HistoryPanel(QWidget):
         self.content = self.content_box.view
         self.content.setAccessibleName("Memory content")
         self.sources = plain_label()
+        self.links = plain_label()  # "merged from #6, #7": filled when the memory's links are read
+        self.links.setAccessibleName("Links to other memories")
         self.provenance = ProvenanceTable(self._now, page)
         self.revisions = RevisionTable(self._now, page)
         self.provenance.evidenceArrived.connect(
@@ -95,7 +97,7 @@ class HistoryPanel(QWidget):
         top = QWidget(page)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.title, self.meta, self.warning, self.content_box, self.sources):
+        for widget in (self.title, self.meta, self.warning, self.content_box, self.sources, self.links):
             top_layout.addWidget(widget)
         splitter = QSplitter(Qt.Orientation.Vertical, page)
         splitter.setChildrenCollapsible(False)
@@ -228,6 +230,7 @@ class HistoryPanel(QWidget):
         if isinstance(self._now, ShownTime):
             self._now.tick()  # the cards count from the instant this memory is shown at, too
         self.title.setText(f"Memory #{memory.id}")
+        self.links.hide()  # until this memory's links are read
         self._fill_times(memory)
         found = panel_warnings(memory, SHOWN_CHARS)
         self.warning.setVisible(bool(found))
@@ -244,6 +247,12 @@ class HistoryPanel(QWidget):
         )
         self.provenance.set_memory(memory)
         self._update_restore()
+
+    def set_links(self, memory_id: int, phrases: Sequence[str]) -> None:
+        """The shown memory's links both ways ("merged into #12"); those of another memory are dropped."""
+        if self._memory is not None and memory_id == self._memory.id:
+            self.links.setText("; ".join(phrases))
+            self.links.setVisible(bool(phrases))
 
     def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:
         if memory_id == self._reading:

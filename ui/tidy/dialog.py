@@ -4,12 +4,16 @@ and Cancel, then lists them; selecting a member selects its card in the main win
 The active memories are read on the controller's serial runner (every store call goes there); the finder,
 pure and seconds long at 100,000 memories, runs on a runner of the dialog's own, so the window's reads
 never queue behind it. Progress crosses threads as a queued signal; Cancel sets an event the finder checks.
-The dialog only lists: nothing here writes.
+The dialog writes nothing itself. Each group of likely duplicates offers Merge… (`ui.tidy.merge_dialog`:
+a preview, then one command the window's Undo takes back); a merged group leaves the list. Pairs that
+may contradict are only listed. "Ask the reviewer…" (enabled with a reviewer command set) opens
+`ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on Apply.
 """
 
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -24,23 +28,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.screening import make_visible
 from app.tidy.finder import TidyCancelled, find_groups
 from app.tidy.model import TidyItem, TidyReport
 from app.tidy.source import active_items
 from ui.runtime.controller import NOW, Controller, describe_error
 from ui.runtime.tasks import TaskRunner
+from ui.tidy.text_line import line
 from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
+if TYPE_CHECKING:
+    from app.tidy.merge_plan import MergePlan
+
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
-LINE_CHARS = 100
-
-
-def line(text: str) -> str:
-    """One line of a memory's text, hidden characters shown, cut at `LINE_CHARS`."""
-    flat = " ".join(make_visible(text[: LINE_CHARS * 2]).split())
-    return flat if len(flat) <= LINE_CHARS else flat[: LINE_CHARS - 1] + "…"
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # on a group's row: its members, for Merge…
 
 
 class _Progress(QObject):
@@ -71,13 +72,23 @@ class TidyDialog(QDialog):
         buttons = QDialogButtonBox()
         self.cancel_button = QPushButton("Cancel")
         self.open_button = QPushButton("Show card")
+        self.merge_button = QPushButton("Merge…")
+        self.merge_button.setToolTip("Preview merging this group into one memory, then apply (undoable)")
+        self.ask_button = QPushButton("Ask the reviewer…")
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.ask_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         for widget in (self.status, self.bar, self.tree, buttons):
             layout.addWidget(widget)
         self.open_button.setEnabled(False)
+        self.merge_button.setEnabled(False)
+        self.merge_button.clicked.connect(self.merge_current)
+        self.ask_button.setEnabled(False)
+        self.ask_button.clicked.connect(self.ask_reviewer)
+        self.asking: QDialog | None = None  # the open "Ask the reviewer" dialog
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
         self.open_button.clicked.connect(self._open_current)
@@ -130,6 +141,7 @@ class TidyDialog(QDialog):
             top = QTreeWidgetItem(
                 [f"Group {number}: {len(group.members)} memories", f"score {group.score:.0f}"]
             )
+            top.setData(0, GROUP_ROLE, list(group.members))
             for member in group.members:
                 reasons = group.reasons(member)
                 self._member(top, member, "; ".join(reasons), "\n".join(reasons))
@@ -146,7 +158,31 @@ class TidyDialog(QDialog):
         shown = first.child(0) if first is not None else None
         if shown is not None:
             self.tree.setCurrentItem(shown)
+        self._offer_reviewer(report)
         self._done()
+
+    def _offer_reviewer(self, report: TidyReport) -> None:
+        from ui.tidy.ask import NOT_CONFIGURED, configured_command
+
+        found = bool(report.groups or report.contradictions)
+        configured = configured_command() is not None
+        self.ask_button.setEnabled(found and configured)
+        self.ask_button.setToolTip(
+            NOT_CONFIGURED
+            if not configured
+            else "Send these groups to the reviewer command; its answer is previewed before anything changes"
+        )
+
+    def ask_reviewer(self) -> None:
+        """Open the reviewer's preview for the groups listed and start asking."""
+        from ui.tidy.ask import AskReviewerDialog
+
+        if self.report is None:
+            return
+        asking = AskReviewerDialog(self.controller, self.report, self._items, self)
+        self.asking = asking
+        asking.show()
+        asking.start()
 
     def _member(self, parent: QTreeWidgetItem, memory_id: int, why: str, tip: str) -> None:
         item = QTreeWidgetItem([f"#{memory_id}  {line(self._items[memory_id].text)}", why])
@@ -155,9 +191,46 @@ class TidyDialog(QDialog):
         item.setToolTip(1, plain_tip(tip))
         parent.addChild(item)
 
+    def _group_item(self) -> QTreeWidgetItem | None:
+        """The row of the duplicate group the current row is in (or is), if any."""
+        item = self.tree.currentItem()
+        while item is not None and item.data(0, GROUP_ROLE) is None:
+            item = item.parent()
+        return item
+
+    def merge_current(self) -> None:
+        """Merge…: the current group's preview, read through the controller, in a dialog of its own."""
+        from app.tidy.merge import plan
+
+        group = self._group_item()
+        if group is None:
+            return
+        members = [int(i) for i in group.data(0, GROUP_ROLE)]
+        store = self.controller.store
+        self.controller.runner.submit(
+            lambda: plan(store, members), lambda found: self._preview(found, group), self.controller.report
+        )
+
+    def _preview(self, found: MergePlan, group: QTreeWidgetItem) -> None:
+        from ui.tidy.merge_dialog import MergeDialog
+
+        dialog = MergeDialog(self.controller, found, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.merged.connect(lambda kept: self._merged(group, kept))
+        self.preview = dialog
+        dialog.open()
+
+    def _merged(self, group: QTreeWidgetItem, kept: int) -> None:
+        index = self.tree.indexOfTopLevelItem(group)
+        if index >= 0:
+            self.tree.takeTopLevelItem(index)
+        self.status.setText(f"Merged into #{kept}; Undo (Ctrl+Z in the main window) takes it back.")
+        self._current_changed(self.tree.currentItem())
+
     def _current_changed(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
         memory_id = item.data(0, MEMBER_ROLE) if item is not None else None
         self.open_button.setEnabled(memory_id is not None)
+        self.merge_button.setEnabled(self._group_item() is not None and not self.controller.read_only)
         if memory_id is not None:
             self.openMemory.emit(int(memory_id))
 

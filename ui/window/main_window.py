@@ -131,6 +131,7 @@ class MainWindow(QMainWindow):
         c.memoryChanged.connect(self._memory_changed)
         c.memoryRemoved.connect(self.model.remove_id)
         c.historyLoaded.connect(self.panel.set_history)
+        c.linksLoaded.connect(self.panel.set_links)
         c.revisionLoaded.connect(self.panel.set_revision)
         c.countsChanged.connect(self._counts_changed)
         c.error.connect(self._show_error)

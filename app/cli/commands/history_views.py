@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli.arguments import as_of_instant, int64
+from app.cli.arguments import add_kind_options, as_of_instant, int64
+from app.cli.commands import project_past
 from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json
 from app.core.clock import format_instant
@@ -14,6 +15,7 @@ from app.core.models import MemoryStatus
 from app.core.models.as_of import MemoryAsOf, state_details
 from app.core.models.blame import Blame, origin_label
 from app.core.screening import make_visible
+from app.store.kinds import PROJECT_MEMORIES, USER_MEMORIES
 
 # `list --status` choices that mean the same at a past instant (the others need facts kept only for now).
 AS_OF_STATUSES = ("all", "active", "dismissed", "expired", "other")
@@ -32,8 +34,9 @@ def blame_text(blame: Blame) -> str:
 
 
 def cmd_blame(args: argparse.Namespace, opener: Opener) -> int:
+    kind = PROJECT_MEMORIES if project_past.wants_project(args) else USER_MEMORIES
     with opener(args, write=False) as store:
-        blame = store.blame(args.id)
+        blame = store.blame(args.id, kind=kind)
     if args.json:
         print_json(blame.to_json())
     elif not blame.lines:
@@ -125,3 +128,4 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("blame", cmd_blame, "each sentence (or line) of a memory with the revision that wrote it")
     parser.add_argument("id", type=int64)
     parser.add_argument("--json", action="store_true")
+    add_kind_options(parser)

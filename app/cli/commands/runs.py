@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from app.cli.registry import Opener, command_adder
-from app.cli.render import one_line, print_json, revision_with_evidence
+from app.cli.render import one_line, print_json, revision_line, revision_with_evidence
 from app.commands import runner
 from app.commands.log import LogEntry
 from app.commands.other import UndoRun
@@ -58,7 +58,10 @@ def _detail_lines(detail: RunDetail, found: dict[int, Any]) -> list[str]:
         mark = " (inferred)" if change.inferred else ""
         lines.append(f"  memory #{change.revision.memory_id}{mark}:")
         lines += [f"    {line}" for line in revision_with_evidence(change.revision, found)]
-    if not detail.changes:
+    for change in detail.project_changes:
+        lines.append(f"  project memory #{change.revision.memory_id} (inferred):")
+        lines.append(f"    {revision_line(change.revision)}")
+    if not detail.changes and not detail.project_changes:
         lines.append("  no changes recorded")
     return lines
 

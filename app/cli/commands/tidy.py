@@ -1,7 +1,8 @@
 """`tidy`: the groups of likely duplicate memories and the pairs that may contradict, read-only.
 
 Each group lists its members (oldest first) with their text and why each one is there; each pair that
-may contradict says what clashes. Nothing is changed: merging is the person's call.
+may contradict says what clashes. Nothing is changed: merging is the person's call, or the reviewer's
+when asked (`--ask-reviewer`, `app.cli.commands.tidy_ask`), with a preview first.
 """
 
 from __future__ import annotations
@@ -9,8 +10,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from app.cli.arguments import seconds
+from app.cli.commands import tidy_ask
 from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json
+from app.store import InvalidInputError
 from app.tidy.finder import find_groups
 from app.tidy.model import Contradiction, Group, TidyItem, TidyReport
 from app.tidy.source import active_items
@@ -83,6 +87,10 @@ def report_text(report: TidyReport, by_id: dict[int, TidyItem]) -> str:
 
 
 def cmd_tidy(args: argparse.Namespace, opener: Opener) -> int:
+    if args.ask_reviewer:
+        return tidy_ask.cmd_ask_reviewer(args, opener)
+    if args.dry_run:
+        raise InvalidInputError("--dry-run goes with --ask-reviewer (tidy alone changes nothing)")
     with opener(args, write=False) as store:
         items = active_items(store)
     report = find_groups(items)
@@ -100,3 +108,4 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
         "tidy", cmd_tidy, "groups of likely duplicate memories and pairs that may contradict (read-only)"
     )
     parser.add_argument("--json", action="store_true")
+    tidy_ask.add_options(parser, seconds)

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app.cli.arguments import int64, read_text_input
+from app.cli.arguments import add_kind_options, int64, read_text_input
+from app.cli.project import reads as project_reads
+from app.cli.project import writes as project_writes
 from app.cli.registry import Opener, command_adder
 from app.cli.render import memory_json, memory_line, one_line, print_json
 from app.cli.targets import add_target_options, chosen_ids, id_list, memories_word
@@ -40,6 +42,9 @@ def _content(args: argparse.Namespace) -> str:
 
 
 def cmd_edit(args: argparse.Namespace, opener: Opener) -> int:
+    if args.kind == project_reads.KIND:
+        return project_writes.cmd_edit(args, opener)
+    project_reads.refuse_options(args, ("category",), "user")
     with opener(args, write=True) as store:
         before = store.get(args.id)
         memory = execute(store, Edit(args.id, _content(args)), CLI)
@@ -74,6 +79,8 @@ def _summary(verb: str, ids: Sequence[int], changed: Sequence[int]) -> str:
 
 
 def cmd_dismiss(args: argparse.Namespace, opener: Opener) -> int:
+    if args.kind == project_reads.KIND:
+        return project_writes.cmd_dismiss(args, opener)
     with opener(args, write=True) as store:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
@@ -107,6 +114,8 @@ def _new_expiry(args: argparse.Namespace, now: int) -> int | object | None:
 
 
 def cmd_reactivate(args: argparse.Namespace, opener: Opener) -> int:
+    if args.kind == project_reads.KIND:
+        return project_writes.cmd_reactivate(args, opener)
     with opener(args, write=True) as store:
         ids = chosen_ids(store, args)
         one = _one(args, ids)
@@ -241,10 +250,14 @@ def cmd_add(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
-def _add_content_options(parser: argparse.ArgumentParser) -> None:
+def _add_content_options(parser: argparse.ArgumentParser, *, category: bool = False) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--content", metavar="TEXT")
     source.add_argument("--file", metavar="FILE", help="read the content from FILE (- for standard input)")
+    if category:
+        source.add_argument(
+            "--category", metavar="NAME", help="with --kind project: move it to this category"
+        )
 
 
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
@@ -252,7 +265,8 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
     parser = add("edit", cmd_edit, "replace a memory's content (a dashboard revision)")
     parser.add_argument("id", type=int64)
-    _add_content_options(parser)
+    _add_content_options(parser, category=True)
+    add_kind_options(parser)
 
     parser = add("add", cmd_add, "write a new memory yourself (active at once, trusted)")
     _add_content_options(parser)
@@ -261,9 +275,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser = add("dismiss", cmd_dismiss, "stop the agent from being shown memories (ids or a filter)")
     add_target_options(parser)
     parser.add_argument("--reason", metavar="TEXT")
+    add_kind_options(parser)  # a project memory is archived, its reason kept as the host keeps it
 
     parser = add("reactivate", cmd_reactivate, "make dismissed memories active again (ids or a filter)")
     add_target_options(parser)
+    add_kind_options(parser)  # a project memory is restored
     _add_expiry_options(parser, required=False)
 
     parser = add(

@@ -24,6 +24,7 @@ class Origin:
     at: int | None  # the revision's instant; for FIRST_SEEN when the dashboard first saw it (None: unknown)
     run_id: str | None = None
     candidate_ids: tuple[int, ...] = ()
+    merged_from: int | None = None  # a merge brought the unit from this memory (its candidates above)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class Blame:
                 "run_id": line.origin.run_id,
                 "who": origin_label(line.origin),
                 "candidate_ids": list(line.origin.candidate_ids),
+                "merged_from": line.origin.merged_from,
                 "evidence": [self.evidence_json(item) for item in line.origin.candidate_ids],
             }
             for line in self.lines
@@ -85,4 +87,5 @@ def origin_label(origin: Origin) -> str:
     who = _WHO.get(origin.source, origin.source)
     if origin.kind == RevisionKind.CREATE and origin.source == RevisionSource.DASHBOARD:
         who = "dashboard promotion"
-    return f"{who} {origin.run_id}" if origin.run_id else who
+    who = f"{who} {origin.run_id}" if origin.run_id else who
+    return f"{who}, merged from #{origin.merged_from}" if origin.merged_from is not None else who

@@ -34,6 +34,7 @@ class RevisionKind(StrEnum):
 UNDO_KEY: Final = "undo_of_run"  # in the detail of each revision a run's undo wrote: the run's id
 IMPORTED_FROM: Final = "imported_from"  # detail of the revision an import adds to each memory it brings
 IMPORTED_SOURCE: Final = "imported_source"  # detail of an old revision an import copied in: its source
+MERGED_FROM: Final = "merged_from"  # detail of a merge's revision of the kept memory: members, sentences
 
 
 class RevisionSource(StrEnum):

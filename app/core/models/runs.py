@@ -21,6 +21,9 @@ ORIGIN_DASHBOARD = "dashboard"
 ORIGIN_HOST = "host"
 
 
+ORIGIN_TIDY = "tidy"  # a dashboard run whose verdict answered tidy's groups (`tidy --ask-reviewer`)
+
+
 UNREADABLE = "unreadable run"
 
 
@@ -29,7 +32,7 @@ class Run:
     """One review run. Counts are None where nobody recorded them (a host run: see `inferred`)."""
 
     run_id: str
-    origin: str  # ORIGIN_DASHBOARD or ORIGIN_HOST
+    origin: str  # ORIGIN_DASHBOARD, ORIGIN_TIDY (the dashboard's too, asked from tidy) or ORIGIN_HOST
     started_at: int
     finished_at: int | None
     holder: str
@@ -42,10 +45,17 @@ class Run:
     problem: str | None = None  # why the row cannot be read as a review run (an "unreadable run")
     notes: tuple[str, ...] = ()  # odd cells, escaped
     undone_at: int | None = None  # when its undo was made (`UNDO_KEY`); None while it stands
+    project_path: str | None = None  # a host run's project (`dream_runs.project_path`)
+    project_inferred: int = 0  # outside changes to that project's memories inside its window
 
     @property
     def readable(self) -> bool:
         return self.problem is None
+
+    @property
+    def own(self) -> bool:
+        """The dashboard's own run: its changes are the revisions carrying its run id."""
+        return self.origin != ORIGIN_HOST
 
     @property
     def label(self) -> str:
@@ -56,6 +66,9 @@ class Run:
             return self.problem  # beside the label, which says "unreadable run"
         if self.origin == ORIGIN_HOST:
             line = f"{self.inferred} outside change{'s' * (self.inferred != 1)} inferred"
+            if self.project_inferred:
+                count = self.project_inferred
+                line += f", {count} project memory change{'s' * (count != 1)}"
         else:
             line = (
                 f"promoted {self.promoted or 0}, rewrote {self.rewrote or 0}, "
@@ -81,6 +94,8 @@ class Run:
             "problem": self.problem,
             "notes": list(self.notes),
             "undone_at": self.undone_at,
+            "project_path": self.project_path,
+            "inferred_project_changes": self.project_inferred,
         }
 
 
@@ -90,22 +105,28 @@ class RunChange:
 
     revision: Revision
     inferred: bool
+    memory_kind: str = "user"  # or "project": the revision is of the host's `memories` table
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.revision.to_json(), "inferred": self.inferred}
+        return {**self.revision.to_json(), "inferred": self.inferred, "memory_kind": self.memory_kind}
 
 
 @dataclass(frozen=True, slots=True)
 class RunDetail:
     run: Run
     changes: tuple[RunChange, ...] = field(default_factory=tuple)
+    project_changes: tuple[RunChange, ...] = field(default_factory=tuple)  # of project memories
 
     @property
     def memory_ids(self) -> list[int]:
         return list(dict.fromkeys(change.revision.memory_id for change in self.changes))
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.run.to_json(), "changes": [change.to_json() for change in self.changes]}
+        return {
+            **self.run.to_json(),
+            "changes": [change.to_json() for change in self.changes],
+            "project_changes": [change.to_json() for change in self.project_changes],
+        }
 
 
 NOT_RESURRECTED = (

@@ -3,7 +3,7 @@
 The evidence archive's words of candidates (stored, and on a read-only store also kept in this process:
 `app.store.keeping`), the review runs (the dashboard's own and the host's, `app.store.evidence.runs`)
 with their changes, and the undo of a run (one write: one restore revision per memory, one profile
-bump; memories changed since are listed, not touched).
+bump; memories changed since are listed, not touched; the links the run made between memories dropped).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from app.core.models.evidence import Evidence
 from app.core.models.runs import Run, RunDetail, UndoResult
 from app.store.database import Database
 from app.store.evidence import archive as evidence_archive
+from app.store.evidence import project_runs
+from app.store.links import RUN_MADE_BY, drop_links_made_by, present
 
 
 def _no_run(run_id: str) -> NotFoundError:
@@ -55,7 +57,8 @@ class EvidenceRecords:
             if found is None:
                 raise _no_run(run_id)
             changes = review_runs.run_changes(conn, found, kept, own=self._db.own)
-        return RunDetail(found, tuple(changes))
+            projects = project_runs.project_changes(conn, found) if self._db.own else []
+        return RunDetail(found, tuple(changes), tuple(projects))
 
     def undo_run(self, run_id: str) -> UndoResult:
         """`runs undo`, the Runs dialog's Undo: every memory a run changed put back as it was before it."""
@@ -70,4 +73,7 @@ class EvidenceRecords:
                 raise InvalidInputError(
                     f"run {run_id!r} is an unreadable run ({found.problem}); nothing undone"
                 )
-            return run_undo.undo_run(ctx, found, review_runs.run_changes(ctx.conn, found))
+            result = run_undo.undo_run(ctx, found, review_runs.run_changes(ctx.conn, found))
+            if result.restored and present(ctx.conn):
+                drop_links_made_by(ctx, f"{RUN_MADE_BY}{run_id}")  # what they linked is put back
+            return result

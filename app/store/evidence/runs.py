@@ -17,10 +17,11 @@ from typing import Any
 from sqlalchemy import Connection, and_, inspect, select
 
 from app.core.models import UNDO_KEY, Revision, RevisionSource
-from app.core.models.runs import ORIGIN_DASHBOARD, ORIGIN_HOST, Run, RunChange
+from app.core.models.runs import ORIGIN_DASHBOARD, ORIGIN_HOST, ORIGIN_TIDY, Run, RunChange
 from app.core.text_input import tolerant_json_loads
+from app.store.evidence import project_runs
 from app.store.read.host_cells import describe, text_value, time_note, time_value
-from app.store.read.reads import chunks, revision_from_row
+from app.store.read.reads import revision_from_row
 from app.store.schema.tables import review_runs, revisions
 
 HOST_REVIEW_TASK = "review-user-memories"  # the host's Dreamer task that reviews user memories
@@ -55,7 +56,7 @@ def _own_run(row: Sequence[Any]) -> Run:
     summary = parsed if isinstance(parsed, dict) else {}
     return Run(
         run_id=text_value(run_id),
-        origin=ORIGIN_DASHBOARD,
+        origin=ORIGIN_TIDY if summary.get("origin") == ORIGIN_TIDY else ORIGIN_DASHBOARD,
         started_at=time_value(applied_at),
         finished_at=time_value(applied_at),
         holder=text_value(holder) if holder is not None else "",
@@ -170,18 +171,29 @@ def _window_end(run: Run) -> int:
     return run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
 
 
-def _stored_counts(conn: Connection, found: Sequence[tuple[int, int]]) -> list[int]:
-    """Observed revisions inside each run's window, in one statement per few hundred runs (a statement
-    per run costs more in SQLAlchemy than SQLite's index seek)."""
+def _stored_counts(
+    conn: Connection,
+    found: Sequence[tuple[int, int]],
+    table: str = "mdash_revisions",
+    paths: Sequence[str] = (),
+) -> list[int]:
+    """Observed revisions inside each run's window (of `table`; with `paths`, of each run's project
+    only), in one statement per few hundred runs (a statement per run costs more in SQLAlchemy than
+    SQLite's index seek)."""
     counts: list[int] = []
-    for part in chunks(found, WINDOWS_PER_QUERY):
+    for start in range(0, len(found), WINDOWS_PER_QUERY):
+        part = found[start : start + WINDOWS_PER_QUERY]
         mark = _mark(conn)
-        rows = ", ".join(f"({mark}, {mark}, {mark})" for _ in part)
+        per_run = 4 if paths else 3
+        rows = ", ".join("(" + ", ".join([mark] * per_run) + ")" for _ in part)
+        names, where_path = ("w(k, s, e, p)", " AND project_path = w.p") if paths else ("w(k, s, e)", "")
         sql = (
-            f"WITH w(k, s, e) AS (VALUES {rows}) SELECT (SELECT count(*) FROM mdash_revisions"
-            f" WHERE source = {mark} AND changed_at BETWEEN w.s AND w.e) FROM w ORDER BY k"
+            f"WITH {names} AS (VALUES {rows}) SELECT (SELECT count(*) FROM {table}"
+            f" WHERE source = {mark} AND changed_at BETWEEN w.s AND w.e{where_path}) FROM w ORDER BY k"
         )
-        params: list[object] = [v for n, (start, end) in enumerate(part) for v in (n, start, end)]
+        params: list[object] = []
+        for n, (begin, end) in enumerate(part):
+            params += [n, begin, end, *([paths[start + n]] if paths else [])]
         result = conn.exec_driver_sql(sql, (*params, str(RevisionSource.OBSERVED)))
         counts.extend(int(row[0]) for row in result)
     return counts
@@ -196,23 +208,52 @@ def in_window(run: Run, revision: Revision) -> bool:
     return _in((run.started_at, _window_end(run)), revision)
 
 
+def _project_path(row: dict[str, Any]) -> str | None:
+    path = row.get("project_path")
+    return None if path is None else text_value(path)
+
+
 def host_runs(
     conn: Connection, extra: Sequence[Revision] = (), raw_id: str | None = None, *, own: bool = True
 ) -> list[Run]:
-    """The host's review runs (`extra`: observations kept in memory; `own`: whether our tables exist)."""
+    """The host's review runs, and its other dreamer runs inside whose window the dashboard observed
+    changes to their project's memories (`extra`: observations kept in memory; `own`: whether our
+    tables exist)."""
     if not host_runs_exist(conn):
         return []
+    rows = [(row, _names(row)) for row in _host_rows(conn, raw_id)]
+    readable = [(row, names) for row, names in rows if names is not None]
+    projects = own and project_runs.has_project_log(conn)
+    paths = [_project_path(row) or "" for row, _ in readable]
+    windows = [_window(row) for row, _ in readable]
+    in_projects = dict(
+        zip(
+            (id(row) for row, _ in readable),
+            _stored_counts(conn, windows, project_runs.LOG, paths) if projects else [0] * len(readable),
+            strict=True,
+        )
+    )
     judged = [
         (row, names)
-        for row in _host_rows(conn, raw_id)
-        if (names := _names(row)) is None or HOST_REVIEW_TASK in names
+        for row, names in rows
+        if names is None or HOST_REVIEW_TASK in names or in_projects.get(id(row), 0) > 0
     ]
-    windows = [_window(row) for row, names in judged if names is not None]
-    stored = iter(_stored_counts(conn, windows) if own else [0] * len(windows))
-    kept = iter([sum(1 for revision in extra if _in(window, revision)) for window in windows])
+    reviewed = [(row, names) for row, names in judged if names is not None and HOST_REVIEW_TASK in names]
+    stored = iter(_stored_counts(conn, [_window(row) for row, _ in reviewed]) if own else [0] * len(reviewed))
+    counted = {id(row): next(stored) for row, _ in reviewed}
     return [
-        _host_run(row, names, next(stored) + next(kept) if names is not None else 0) for row, names in judged
+        replace(
+            _host_run(row, names, counted[id(row)] + _kept(row, extra) if id(row) in counted else 0),
+            project_path=_project_path(row),
+            project_inferred=in_projects.get(id(row), 0),
+        )
+        for row, names in judged
     ]
+
+
+def _kept(row: dict[str, Any], extra: Sequence[Revision]) -> int:
+    window = _window(row)
+    return sum(1 for revision in extra if _in(window, revision))
 
 
 # -- both ------------------------------------------------------------------------------------------
@@ -260,7 +301,7 @@ def run_changes(
     conn: Connection, run: Run, extra: Sequence[Revision] = (), *, own: bool = True
 ) -> list[RunChange]:
     """What a run changed, oldest first: its own revisions, or a host run's inferred ones."""
-    if run.origin == ORIGIN_DASHBOARD:
+    if run.own:
         condition = r.run_id == run.run_id
     elif run.readable:
         condition = window_condition(run)

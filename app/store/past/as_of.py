@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, Select, bindparam, case, or_, select, union
+from sqlalchemy import BindParameter, Connection, Select, Table, bindparam, case, or_, select, union
 
 from app.core.models import Revision, RevisionKind
 from app.core.models.as_of import MemoryAsOf
@@ -157,7 +157,7 @@ def _host_state(row: Sequence[Any]) -> tuple[str, str, int] | None:
     return None if row[1] is None else host_state(row[2], row[3], row[4])
 
 
-def _first_seen(stored: int | None, deleted_detail: str | None) -> int | None:
+def first_seen_of(stored: int | None, deleted_detail: str | None) -> int | None:
     """When the dashboard first saw a memory: its `mdash_seen` row's, or its first delete's record if
     earlier (deleted, or deleted and restored)."""
     if deleted_detail is None:
@@ -175,16 +175,27 @@ def _snapshot_promoted_at(deleted_detail: str | None) -> int | None:
     return value if type(value) is int else None
 
 
-def recorded_first_seen(conn: Connection, memory_id: int) -> int | None:
-    """`_first_seen` of one memory (blame's "as first seen on")."""
-    stored = conn.execute(FIRST_SEEN, {"b_id": memory_id}).scalar()
+def recorded_first_seen(
+    conn: Connection, memory_id: int, seen_table: Table = seen, log: Table = revisions
+) -> int | None:
+    """`first_seen_of` one memory (blame's "as first seen on"); a project memory's from its own seen
+    copy and log (`mdash_project_seen`, `mdash_project_revisions`)."""
+    stored = conn.execute(
+        select(seen_table.c.first_seen_at).where(seen_table.c.memory_id == memory_id)
+    ).scalar()
     deleted = conn.execute(
-        select(r.detail)
-        .where(r.memory_id == memory_id, r.kind == RevisionKind.DELETE)
-        .order_by(r.changed_at, r.id)
+        select(log.c.detail)
+        .where(log.c.memory_id == memory_id, log.c.kind == RevisionKind.DELETE)
+        .order_by(log.c.changed_at, log.c.id)
         .limit(1)
     ).scalar()
-    return _first_seen(stored, deleted)
+    return first_seen_of(stored, deleted)
+
+
+def known_at(at: int, now: int, first_seen_at: int | None, last_at: int | None) -> bool:
+    """Whether a memory's state at `at` is known: `at` is now, the dashboard had seen it by then, or it
+    has a revision at or before `at`. Otherwise it is unknown, never guessed."""
+    return at >= now or (first_seen_at is not None and first_seen_at <= at) or last_at is not None
 
 
 def fetch_facts(conn: Connection, at: int, ids: Sequence[int] | None = None) -> list[Facts]:
@@ -207,7 +218,7 @@ def facts_of_rows(conn: Connection, at: int, rows: Sequence[Any]) -> list[Facts]
         Facts(
             memory_id=int(row[0]),
             host=_host_state(row),
-            first_seen_at=_first_seen(row[5], row[11]),
+            first_seen_at=first_seen_of(row[5], row[11]),
             expires_now=row[6],
             next_at=row[7],
             last_at=row[8],
@@ -315,11 +326,7 @@ def resolve(facts: Facts, at: int, now: int) -> MemoryAsOf | None:
     if facts.next_kind is None and facts.host is None:
         return None  # deleted at or before `at`
     promoted = facts.host[2] if facts.host is not None else facts.deleted_promoted_at
-    known = (
-        at >= now
-        or (facts.first_seen_at is not None and facts.first_seen_at <= at)
-        or facts.last_at is not None
-    )
+    known = known_at(at, now, facts.first_seen_at, facts.last_at)
     if not known and promoted is not None and promoted > at:
         return None  # the host created it after `at`
     if facts.next_kind is None:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import Connection
 
 from app.core.models import Revision, RevisionKind
 from app.core.models.blame import Blame, BlameLine, Origin
 from app.core.models.evidence import Evidence
+from app.core.models.memory import MERGED_FROM
 from app.diff.match import opcodes
 from app.store.read.reads import fetch_candidates
 
@@ -189,9 +190,42 @@ def build_blame(
     first_seen_at: int | None,
     evidence: Mapping[int, Evidence],
 ) -> Blame:
-    lines_ = tuple(BlameLine(unit, origin) for unit, origin in blame_units(revisions, current, first_seen_at))
+    merges = {rev.id: found for rev in revisions if (found := _merge_sources(rev)) is not None}
+    lines_ = tuple(
+        BlameLine(unit, _merged(unit, origin, merges))
+        for unit, origin in blame_units(revisions, current, first_seen_at)
+    )
     return Blame(memory_id, lines_, evidence)
 
 
 def cited_ids(revisions: Sequence[Revision]) -> list[int]:
     return list(dict.fromkeys(item for revision in revisions for item in revision.candidate_ids))
+
+
+MergeSources = dict[str, tuple[int, tuple[int, ...]]]
+
+
+def _merge_sources(revision: Revision) -> MergeSources | None:
+    """A merge's revision: each sentence it brought from another member, with that member and its
+    candidates. Read leniently (the detail is ours, but the file is shared): what is odd is left out."""
+    detail = revision.detail.get(MERGED_FROM)
+    if not isinstance(detail, dict) or not isinstance(detail.get("sentences"), list):
+        return None
+    evidence = detail.get("candidates")
+    evidence = evidence if isinstance(evidence, dict) else {}
+    found: MergeSources = {}
+    for item in detail["sentences"]:
+        if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and type(item[1]) is int:
+            ids = evidence.get(str(item[1]))
+            cited = tuple(i for i in ids if type(i) is int) if isinstance(ids, list) else ()
+            found.setdefault(item[0].strip(), (item[1], cited))
+    return found
+
+
+def _merged(unit: str, origin: Origin, merges: Mapping[int, MergeSources]) -> Origin:
+    """`origin`, naming the member a merge brought `unit` from (and that member's evidence)."""
+    sources = merges.get(origin.revision_id) if origin.revision_id is not None else None
+    found = sources.get(unit.strip()) if sources else None
+    if found is None:
+        return origin
+    return replace(origin, merged_from=found[0], candidate_ids=found[1] or origin.candidate_ids)

@@ -4,12 +4,15 @@ the digest of what changed since the person last looked (and marking it seen).
 Revisions are stored in `mdash_revisions`; a read-only store adds those it observed in this process
 (`app.store.keeping`). No read observes: whoever wants outside rewrites among them calls
 `Observer.observe` first.
+
+The kind of memory is a parameter: `history(id, kind=PROJECT_MEMORIES)` and `blame(id, kind=...)` read
+the project revision log instead (`app.store.past.project_past`), and `project_as_of` is a project as of
+an instant. A read-only store observes no project memories: their past there is what the log holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
@@ -20,13 +23,16 @@ from app.core.models.as_of import MemoryAsOf
 from app.core.models.blame import Blame
 from app.core.models.digest import Digest, Watermark
 from app.store.database import Database
+from app.store.evidence.records import EvidenceRecords
+from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.past import as_of as as_of_read
+from app.store.past import blame as blame_read
+from app.store.past import project_past
+from app.store.past.project_past import ProjectMemoryAsOf
+from app.store.project.reads import ProjectKey
 from app.store.read import digest as digest_read
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision, fetch_revisions, fetch_rows
-
-if TYPE_CHECKING:
-    from app.store.evidence.records import EvidenceRecords
 
 
 class History:
@@ -37,13 +43,27 @@ class History:
 
     # -- revisions -------------------------------------------------------------------------------------
 
-    def history(self, memory_id: int, *, texts: bool = True, newest_whole: bool = False) -> list[Revision]:
+    def history(
+        self,
+        memory_id: int,
+        *,
+        texts: bool = True,
+        newest_whole: bool = False,
+        kind: MemoryKind = USER_MEMORIES,
+    ) -> list[Revision]:
         """Every revision of a memory (deleted ones too), oldest first; `texts=False` reads them without
         their contents (`Revision.texts_loaded` False; `revision` reads one whole), except the newest
         one's when `newest_whole` (the diff a history panel shows first). One read transaction: a
-        selection in the window reads this and waits for it before its diff."""
+        selection in the window reads this and waits for it before its diff. A project memory's
+        (`kind`) are read whole, from its own log."""
         with self._db.read() as conn:
+            if kind is not USER_MEMORIES:
+                return project_past.history(conn, memory_id) if self._project_log(conn) else []
             return self._history(conn, memory_id, texts, newest_whole)
+
+    def _project_log(self, conn: Connection) -> bool:
+        """Whether the project revision log is there to read (our tables at their newest)."""
+        return self._db.own and project_past.has_log(conn)
 
     def _history(self, conn: Connection, memory_id: int, texts: bool, newest_whole: bool) -> list[Revision]:
         stored = fetch_revisions(conn, memory_id, texts=texts) if self._db.own else []
@@ -68,11 +88,12 @@ class History:
 
     # -- blame and as-of ------------------------------------------------------------------------------
 
-    def blame(self, memory_id: int) -> Blame:
+    def blame(self, memory_id: int, *, kind: MemoryKind = USER_MEMORIES) -> Blame:
         """Each sentence (or line) of the memory's text with the revision that put it there in its current
-        form, and the words of the candidates those revisions cite (`app.store.past.blame`)."""
-        from app.store.past import blame as blame_read  # a rare role: loaded when first asked for
-
+        form, and the words of the candidates those revisions cite (`app.store.past.blame`); a project
+        memory's (`kind`) cite none."""
+        if kind is not USER_MEMORIES:
+            return self._project_blame(memory_id)
         revisions = self.history(memory_id)
         cited = blame_read.cited_ids(revisions)
         archived = self._evidence.evidence(cited)
@@ -84,6 +105,23 @@ class History:
             evidence = blame_read.evidence_words(conn, cited, archived)
         current = rows[0].content if rows else None
         return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
+
+    def _project_blame(self, memory_id: int) -> Blame:
+        with self._db.read() as conn:
+            logged = self._project_log(conn)
+            revisions = project_past.history(conn, memory_id) if logged else []
+            found = project_past.blame(conn, memory_id, revisions, logged)
+        if found is None:
+            raise NotFoundError(f"project memory #{memory_id} does not exist")
+        return found
+
+    def project_as_of(self, project: ProjectKey, at: int) -> list[ProjectMemoryAsOf]:
+        """What the host would have injected for `project` at `at`, in its order, then the memories whose
+        state then is unknown (`app.store.past.project_past`). An instant after now is now."""
+        with self._db.read() as conn:
+            if not project_past.has_memories(conn):
+                return []
+            return project_past.project_as_of(conn, project, at, self._db.now(), self._project_log(conn))
 
     def as_of(self, at: int, ids: Sequence[int] | None = None) -> list[MemoryAsOf]:
         """Every memory (or those of `ids`) as it was at instant `at`, rebuilt from the revisions; a

@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import Connection, select, update
 
 from app.core.errors import InvalidInputError, NotFoundError
+from app.core.project_values import category_problem
 from app.core.text_input import content_problem, text_problem, tolerant_json_loads
 from app.store.project import write_steps
 from app.store.project.authority import ensure_writable
@@ -39,7 +40,6 @@ from app.store.project.reads import fetch_memory
 from app.store.project.tables import MURAL_CUE_COLUMNS, MURAL_REJECTION_COLUMN, memories
 
 m = memories.c
-MAX_CATEGORY_CHARS = 200
 
 
 class DuplicateContentError(InvalidInputError):
@@ -129,11 +129,7 @@ def edit_content(conn: Connection, memory_id: int, content: str, now: int) -> Pr
 
 
 def _checked_category(category: str) -> str:
-    problem = text_problem(category)
-    if problem is None and not category.strip():
-        problem = "is empty"
-    if problem is None and len(category) > MAX_CATEGORY_CHARS:
-        problem = f"is {len(category):,} characters; the limit is {MAX_CATEGORY_CHARS}"
+    problem = category_problem(category)
     if problem is not None:
         raise InvalidInputError(f"the category {problem}")
     return category

@@ -176,3 +176,73 @@ command_log = Table(
     Column("changed_at", INT64, nullable=False),
     Index("ix_mdash_command_log_state", "state", "id"),
 )
+
+# Links between memories (revision 0011_links_and_project_history): what a merge, a supersession or a
+# resolved contradiction made of them, kept after both rows move on. `memory_kind` is a `MemoryKind.name`
+# ("user", "project"): ids are unique only within a kind. `relation` reads from `from_id` to `to_id`:
+# `merged_into` (from the absorbed memory to the one kept), `supersedes` (from the new to the old),
+# `resolved_contradiction` (from the memory kept to the one it contradicted). `made_by` names the change
+# that made it (`command:<log id>`, `run:<run id>`); undoing that change deletes the row.
+links_metadata = MetaData()
+links = Table(
+    "mdash_links",
+    links_metadata,
+    Column("id", INT64, primary_key=True, autoincrement=True),
+    Column("memory_kind", Text, nullable=False),
+    Column("from_id", INT64, nullable=False),
+    Column("to_id", INT64, nullable=False),
+    Column("relation", Text, nullable=False),
+    Column("made_at", INT64, nullable=False),
+    Column("made_by", Text, nullable=False),
+    Column("detail", Text),
+    Index("ix_mdash_links_from", "memory_kind", "from_id"),
+    Index("ix_mdash_links_to", "memory_kind", "to_id"),
+    Index("ix_mdash_links_made_by", "made_by"),
+)
+
+# The history of project memories (the host's `memories` table), apart from user memories' (their ids
+# overlap). Same shape as `mdash_revisions` plus the project and a snapshot of the row's other fields
+# before and after (`previous_row`, `new_row`: JSON of `app.store.project.revisions.TRACKED`), which is
+# what an as-of of a project needs (category, status, expiry, `updated_at` decide what the host injected).
+project_history_metadata = MetaData()
+project_revisions = Table(
+    "mdash_project_revisions",
+    project_history_metadata,
+    Column("id", INT64, primary_key=True, autoincrement=True),
+    Column("memory_id", INT64, nullable=False),
+    Column("project_path", Text, nullable=False),
+    Column("changed_at", INT64, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("run_id", Text),
+    Column("candidate_ids", Text, nullable=False, server_default="[]"),
+    Column("previous_content", Text),
+    Column("new_content", Text),
+    Column("previous_status", Text),
+    Column("new_status", Text),
+    Column("detail", Text),
+    Column("previous_row", Text),
+    Column("new_row", Text),
+    Index("ix_mdash_project_revisions_by_memory", "memory_id", "changed_at", "id"),
+    Index("ix_mdash_project_revisions_by_time", "changed_at", "memory_id", "id"),
+    Index("ix_mdash_project_revisions_run", "run_id"),
+)
+
+# What the store last saw of each project memory, to notice rewrites made outside the dashboard. The
+# host's cells are kept as they were (untyped on SQLite, as `mdash_evidence`), so a comparison `IS NOT`
+# catches any change, even one within the same millisecond.
+project_seen = Table(
+    "mdash_project_seen",
+    project_history_metadata,
+    Column("memory_id", INT64, primary_key=True, autoincrement=False),
+    Column("project_path"),
+    Column("category"),
+    Column("content"),
+    Column("status"),
+    Column("updated_at"),
+    Column("expires_at"),
+    Column("superseded_by_memory_id"),
+    Column("merged_from"),
+    Column("first_seen_at", INT64, nullable=False),
+    Column("baseline_rewritten_at", INT64),
+)

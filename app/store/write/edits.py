@@ -25,9 +25,20 @@ from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT, source_
 from app.store.database import Database
 from app.store.keeping import archive_in
 from app.store.kinds import USER_MEMORIES, MemoryKind
+from app.store.project import importing as project_importing
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
-from app.store.write import expiry_sweep, lease, removal, revision_log, synced, triage, writes
+from app.store.write import (
+    expiry_sweep,
+    importer,
+    lease,
+    merging,
+    removal,
+    revision_log,
+    synced,
+    triage,
+    writes,
+)
 from app.store.write.revision_log import WriteContext
 from app.transfer.export_format import ExportFile
 
@@ -91,6 +102,20 @@ class MemoryEdits:
             if written is not None:
                 self._protocol.content_written(ctx, memory_id)
         return self._queries.get(memory_id)
+
+    def merge_memories(
+        self, kept: int, absorbed: Sequence[int], content: str, sentences: Sequence[tuple[str, int]] = ()
+    ) -> dict[int, tuple[int, ...]]:
+        """`merge`, the Tidy dialog's Merge: `kept` gets `content` and the others' evidence, they are
+        dismissed (`merging`); `sentences`: which member each merged sentence came from. Returns each
+        absorbed memory's candidate ids."""
+        with self._db.write() as ctx:
+            evidence = merging.merge_memories(ctx, kept, absorbed, content, sentences)
+            revision_log.add_own_source(ctx, kept, MEMORY_SOURCE_USER_EDIT)
+            self._protocol.content_written(ctx, kept)
+            for memory_id in absorbed:
+                self._protocol.status_written(ctx, memory_id)
+        return evidence
 
     # -- the candidate pool: refused while the review holds its lease (`_triage`) --------------------
 
@@ -286,12 +311,17 @@ class MemoryEdits:
     def import_export(self, export: ExportFile, label: str, *, dry_run: bool = False) -> ImportResult:
         """`import`, the window's Import: an export file merged (`importer`); `dry_run` only reads."""
         # One transaction, one profile bump; an imported memory whose expiry has passed is dismissed at once.
-        from app.store.write import importer  # a rare role: loaded when first asked for
-
         if dry_run:
             with self._db.read() as conn:
-                return importer.plan(conn, export)
+                result = importer.plan(conn, export)
+                if export.project_memories:
+                    result.projects = project_importing.plan(conn, export.project_memories)
+                return result
         with self._db.write() as ctx:
             result = importer.import_memories(ctx, export, label)
+            if export.project_memories:
+                result.projects = project_importing.import_project_memories(
+                    ctx.conn, export.project_memories, ctx.now
+                )
             expiry_sweep.sweep(ctx)
         return result

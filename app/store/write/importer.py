@@ -48,7 +48,7 @@ ORIGIN_IMPORT = "import"
 # next id it hands out is past both.
 _MOVE_IDENTITY = text(
     "SELECT setval(seq, GREATEST(:top, COALESCE(pg_sequence_last_value(seq), 0)))"
-    " FROM (SELECT pg_get_serial_sequence('user_memories', 'id')::regclass AS seq) AS found"
+    " FROM (SELECT pg_get_serial_sequence(:table, 'id')::regclass AS seq) AS found"
     " WHERE seq IS NOT NULL"
 )
 
@@ -166,7 +166,7 @@ def import_memories(ctx: WriteContext, export: ExportFile, label: str) -> Import
     # handed out: a new id taken first could be one a later memory of the file was to keep.
     ids = {n: _insert(ctx, memory, memory.id) for n, memory in enumerate(wanted) if keeps[n]}
     if ids and is_server(ctx.conn):
-        _move_identity(ctx.conn, max(ids.values()))
+        move_identity(ctx.conn, max(ids.values()))
     ids.update({n: _insert(ctx, memory, None) for n, memory in enumerate(wanted) if not keeps[n]})
     result = ImportResult(skipped=skipped)
     for number, memory in enumerate(wanted):
@@ -193,11 +193,11 @@ def _insert(ctx: WriteContext, memory: ExportedMemory, memory_id: int | None) ->
     return inserted_id(ctx.conn.execute(insert(user_memories).values(**values)))
 
 
-def _move_identity(conn: Connection, top: int) -> None:
+def move_identity(conn: Connection, top: int, table: str = user_memories.name) -> None:
     """PostgreSQL's identity does not move for an insert that gives its id (SQLite's AUTOINCREMENT does):
-    moved past `top` here, or the next inserts would take the imported ids again and fail. (A sequence
-    is not rolled back: an import that fails after this leaves a gap in the ids, nothing else.)"""
-    conn.execute(_MOVE_IDENTITY, {"top": top})
+    `table`'s moved past `top` here, or the next inserts would take the imported ids again and fail. (A
+    sequence is not rolled back: an import that fails after this leaves a gap in the ids, nothing else.)"""
+    conn.execute(_MOVE_IDENTITY, {"top": top, "table": table})
 
 
 def _attach(

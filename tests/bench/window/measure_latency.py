@@ -27,6 +27,9 @@ row); waiting for it runs the event loop, never a fixed sleep. Rows, at each siz
 - outside rewrite: another process (plain sqlite3, BEGIN IMMEDIATE, UPDATE content and updated_at,
   nothing else) commits a rewrite of the selected memory → from its COMMIT to the card painted with the
   new text (the history's observed row is in the note). The two processes share `perf_counter`'s clock.
+- Merge: the preview of the last two cards on screen open (untimed); from the click on Apply → the
+  card list painted with the kept card's merged text and without the absorbed one
+  (`tests.bench.window.latency_merge`).
 
 Notes give where the time went: medians of the moments signals first fired after the input, of when
 each part of the result was painted, and of how long the result's own paint took. The rounds
@@ -45,6 +48,7 @@ from pathlib import Path
 
 from tests.bench.generate import BenchDb
 from tests.bench.timing import fresh_copy
+from tests.bench.window.latency_merge import merge_round
 from tests.bench.window.latency_rounds import (
     PAINT_ALONE,
     OutsideWriter,
@@ -216,6 +220,7 @@ def in_window(db: BenchDb, path: Path, rounds: int, failures: list[str]) -> list
         ),
         ("Enter, edit, Save → card and history show the edit", 100, _saves(bench)),
         ("outside rewrite committed → card shows it", 1000, _outside_rewrites(bench, path)),
+        ("Merge preview, Apply → cards show the merge", 100, _each(lambda n: merge_round(bench, n))),
     ]
     rows = []
     try:

@@ -1,5 +1,6 @@
 """The same reads and writes on PostgreSQL: the seeded project memories copied into the host's tables in
-PostgreSQL form (our Core descriptions of them), then injection, links, projects and the writers."""
+PostgreSQL form (our Core descriptions of them), then injection, links, projects and the writers; and a
+store there observing outside rewrites and reading a project memory's past."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, insert, select
+from sqlalchemy import Engine, create_engine, insert, select, update
 
+from app.core.clock import ManualClock
 from app.core.errors import ReadOnlyError
+from app.store import MemoryStore
+from app.store.kinds import PROJECT_MEMORIES
 from app.store.project import writes
 from app.store.project.injection import injected
 from app.store.project.links import links_of
@@ -25,7 +29,8 @@ from app.store.project.tables import (
     session_projects,
 )
 from app.store.schema.tables import project_state
-from tests.support.host80 import ALPHA, BETA, NOW, Seeded
+from tests.support.host80 import ALPHA, BETA, DAY, NOW, Seeded
+from tests.support.pg_host import seed_postgres
 
 COPIED = (memories, session_projects, authority_managed, authority_repair_pending)
 
@@ -74,3 +79,46 @@ def test_writes_on_postgresql(pg: Engine, seeded: Seeded) -> None:
         assert sorted(log.all()) == [("archive", seeded.permanent), ("update", seeded.active)]
         epoch = conn.execute(select(project_state.c.project_memory_epoch)).scalar_one()
         assert epoch == 1
+
+
+def test_outside_rewrites_and_the_past_on_postgresql(
+    postgres_db: str, host80: Path, seeded: Seeded, tmp_path: Path
+) -> None:
+    """The observer's one scan (`IS DISTINCT FROM` on every seen cell), the baselines' INSERT ... SELECT,
+    the history, blame and a project's as-of on a PostgreSQL store with the host's tables."""
+    seed_postgres(postgres_db, tmp_path)
+    engine = create_engine(postgres_db)
+    project_metadata.create_all(engine)
+    source = sqlite3.connect(host80)
+    try:
+        names = [column.name for column in memories.c]
+        rows = source.execute(f"SELECT {', '.join(names)} FROM memories").fetchall()
+        with engine.begin() as conn:
+            conn.execute(insert(memories), [dict(zip(names, row, strict=True)) for row in rows])
+    finally:
+        source.close()
+    clock = ManualClock(NOW)
+    store = MemoryStore.open(postgres_db, clock=clock)
+    try:
+        store.observe()
+        assert store.history(seeded.active, kind=PROJECT_MEMORIES) == []
+        with engine.begin() as conn:  # the host, in the same millisecond as its last write
+            conn.execute(
+                update(memories).where(memories.c.id == seeded.active).values(content="Build with bun")
+            )
+        clock.set(NOW + DAY)
+        store.observe()
+        history = store.history(seeded.active, kind=PROJECT_MEMORIES)
+        assert [(r.kind, r.source, r.previous_content) for r in history] == [
+            ("content", "observed", "Build with pnpm, never npm")
+        ]
+        assert [
+            line.origin.revision_id for line in store.blame(seeded.active, kind=PROJECT_MEMORIES).lines
+        ] == [history[0].id]
+        then = {state.memory_id: state for state in store.project_as_of(ALPHA, NOW - DAY)}
+        assert not then[seeded.active].known  # first seen at NOW: unknown before, not guessed
+        store.observe()
+        assert len(store.history(seeded.active, kind=PROJECT_MEMORIES)) == 1
+    finally:
+        store.close()
+        engine.dispose()

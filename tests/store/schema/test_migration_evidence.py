@@ -1,7 +1,7 @@
 """Revisions 0006_evidence (the evidence archive and the revisions' time index), 0007_revisions_by_time
 (the covering time index in its place), 0008_revisions_by_memory (the index by memory, with kind and
-previous status) and 0010_command_log (the command log and its index): each up from the revision before
-it, and back down exactly."""
+previous status), 0010_command_log (the command log and its index) and 0011_links_and_project_history
+(the links and the project history): each up from the revision before it, and back down exactly."""
 
 from __future__ import annotations
 
@@ -97,4 +97,22 @@ def test_0010_adds_the_command_log_and_down_restores_0009(tmp_path: Path) -> Non
         build_host_db(tmp_path / "context.db"), "0009_pg_trgm_search", "0010_command_log"
     )
     assert _names(after) - _names(before) == {"mdash_command_log", "ix_mdash_command_log_state"}
+    assert _names(before) - _names(after) == set()
+
+
+def test_0011_adds_links_and_project_history_and_down_restores_0010(tmp_path: Path) -> None:
+    before, after = _up_and_down(
+        build_host_db(tmp_path / "context.db"), "0010_command_log", "0011_links_and_project_history"
+    )
+    assert _names(after) - _names(before) == {
+        "mdash_links",
+        "ix_mdash_links_from",
+        "ix_mdash_links_to",
+        "ix_mdash_links_made_by",
+        "mdash_project_revisions",
+        "ix_mdash_project_revisions_by_memory",
+        "ix_mdash_project_revisions_by_time",
+        "ix_mdash_project_revisions_run",
+        "mdash_project_seen",
+    }
     assert _names(before) - _names(after) == set()

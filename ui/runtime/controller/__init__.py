@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 
 from app.core.models import Memory, Revision
+from app.core.models.links import grouped_phrases
 from app.core.paths import DatabaseChoice
 from ui.runtime.controller.base import NOW, SEARCH_COMPLETE_MS, describe_error
 from ui.runtime.controller.past import ControllerPast
@@ -60,11 +61,17 @@ class Controller(ControllerWrites, ControllerPast):
 
         first, self.first_screen = self.first_screen, None  # the launch's first card: read once, already
 
-        def work() -> list[Revision]:
+        def work() -> tuple[list[Revision], list[str]]:
             known = first_part(first, lambda screen: screen.history_of(memory_id))
-            return newest_first(self.store, memory_id) if known is None else known
+            revisions = newest_first(self.store, memory_id) if known is None else known
+            links = self.store.links([memory_id]).get(memory_id, [])
+            return revisions, grouped_phrases(memory_id, links)
 
-        self._run(work, lambda revisions: self.historyLoaded.emit(memory_id, revisions), priority=NOW)
+        def done(found: tuple[list[Revision], list[str]]) -> None:
+            self.historyLoaded.emit(memory_id, found[0])
+            self.linksLoaded.emit(memory_id, found[1])
+
+        self._run(work, done, priority=NOW)
 
     def load_revision(self, revision_id: int) -> None:
         self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit, priority=NOW)

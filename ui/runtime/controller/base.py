@@ -72,6 +72,7 @@ class ControllerBase(QObject):
     # Ids travel as Python objects: a host id can be any 64-bit integer, a Signal(int) is 32 bits.
     memoryRemoved = Signal(object)  # memory id
     historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first
+    linksLoaded = Signal(object, object)  # memory id, list[str]: its links, "merged from #7, #9"
     revisionLoaded = Signal(object)  # Revision, with its texts
     blameLoaded = Signal(object, object)  # memory id, Blame
     asOfLoaded = Signal(object)  # PastListing: the first screen of the past, then the whole past

@@ -19,6 +19,7 @@ from ui.runtime.undo_stack import one_result
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
+    from app.tidy.merge_plan import MergePlan
 
 T = TypeVar("T")
 
@@ -133,6 +134,30 @@ class ControllerWrites(ControllerBase):
             lambda m: self.changed(m, f"Restored #{m.id} from revision {revision_id}"),
             relist=self._content_moves_rows(),
         )
+
+    def merge(self, plan: MergePlan, content: str, done: Callable[[list[Memory]], None]) -> bool:
+        """The Tidy dialog's Merge: one command (Ctrl+Z undoes it). The kept card shows its new text; the
+        dismissed ones leave a listing of active memories at once (their rows removed) or show their
+        new status; the whole listing is read again only where a row may move (a search, a sort by
+        time, another status filter): at 100,000 memories that read alone is far over a click's budget."""
+        from app.commands.merging import MergeMemories
+        from app.tidy.merge_plan import sentence_sources
+
+        sentences = sentence_sources(content, plan.members, plan.kept)
+        status = self.filter.status
+
+        def finished(memories: list[Memory]) -> None:
+            for memory in memories:
+                if memory.id != plan.kept and status == "active":
+                    self.memoryRemoved.emit(memory.id)
+                else:
+                    self.memoryChanged.emit(memory)
+            self.message.emit(f"Merged {len(memories)} memories into #{plan.kept}")
+            done(memories)
+
+        command = MergeMemories(plan.kept, plan.absorbed, content, sentences)
+        relist = self._content_moves_rows() or status not in ("active", "all")
+        return self.undo_history.execute(command, finished, relist=relist)
 
     def undo(self) -> None:
         self.undo_history.undo()

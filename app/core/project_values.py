@@ -1,0 +1,50 @@
+"""The values a project memory (the host's `memories` row) may be given from outside: the words the host
+writes in each of its enumerated columns, and the rules for a category and a project path.
+
+The host's reader (storage-memory.ts, `isMemoryRow`) drops every row whose status, scope, source type or
+verification status is not one of its own words: a row written with another would exist and never be
+injected. A typed edit (`app.store.project.writes`) and an import (`app.transfer.project_format`) check
+against these, once, where the value enters.
+"""
+
+from __future__ import annotations
+
+from app.core.incoming_checks import quoted
+from app.core.text_input import text_problem
+
+STATUSES = ("active", "permanent", "archived")
+SCOPES = ("project", "ecosystem", "universe")
+SOURCE_TYPES = ("historian", "agent", "dreamer", "user")
+VERIFICATION_STATUSES = ("unverified", "verified", "stale", "flagged")
+IMPORTANCE_RANGE = (1, 100)  # the host rounds and clamps into this (normalizeImportance)
+MAX_CATEGORY_CHARS = 200
+MAX_PROJECT_PATH_CHARS = 4096
+
+
+def _named_text_problem(text: str, limit: int) -> str | None:
+    problem = text_problem(text)
+    if problem is None and not text.strip():
+        problem = "is empty"
+    if problem is None and len(text) > limit:
+        problem = f"is {len(text):,} characters; the limit is {limit:,}"
+    return problem
+
+
+def category_problem(category: str) -> str | None:
+    """What makes `category` unfit for a project memory (storable, not blank, short), or None."""
+    return _named_text_problem(category, MAX_CATEGORY_CHARS)
+
+
+def project_path_problem(path: str) -> str | None:
+    """What makes `path` unfit as a project identity (storable, not blank, bounded), or None."""
+    return _named_text_problem(path, MAX_PROJECT_PATH_CHARS)
+
+
+def word_problem(value: str | None, words: tuple[str, ...], *, optional: bool = False) -> str | None:
+    """`value` is not one of the host's `words` (None allowed when `optional`): why, or None."""
+    if value is None and optional:
+        return None
+    if value in words:
+        return None
+    shown = "null" if value is None else quoted(value)
+    return f"is {shown}, not one the host writes ({', '.join(words)})"

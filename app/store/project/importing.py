@@ -1,0 +1,204 @@
+"""Importing an export file's project memories (`ExportFile.project_memories`) into the host's `memories`
+table, the way the host inserts one (storage-memory.ts, insertMemory), in the caller's write transaction.
+
+Each memory of the file becomes a new row with the file's values and `normalized_hash` computed here
+(`hashing`), never taken from the file; `classified_at` and the mural cue are left for the host to make
+(the rejection count 0, as its insert leaves it). Where the file has no number (`seen_count`,
+`retrieval_count`) or no word (`source_type`, `verification_status`), the column's default is written, as
+the host's insert writes it: the host's reader drops a row holding NULL there. Only the columns this file
+has are written (older hosts lack the later ones).
+
+Left out and reported (`ProjectImportResult.skipped`), the others imported: a memory the file's checks
+refused (`app.transfer.project_format`), one of a project the host's native module owns (`authority`,
+saying which project and why), one whose project already has its text in its category (by the host's
+`normalized_hash`: the table's UNIQUE would abort the insert) or that repeats another memory of the file,
+and all of them when this database has no `memories` table. Ids are kept where this database has never
+used them (no row, no mutation log entry, no embedding, no link names them) and the file's format allows
+(`MAX_KEPT_ID`), else new ones are taken; on PostgreSQL the identity then moves past the ids kept. The
+links are written last, remapped to the ids here: `superseded_by_memory_id` and the ids of `merged_from`
+that name a memory of the file now here (imported, or already here as a duplicate); a link to anything
+else would name an unrelated row here, so it is left out and noted.
+
+The host writes no `memory_mutation_log` row for an insert (that log's CHECK knows only `archive`,
+`delete`, `update` and `superseded`); it finds new rows above the highest id it rendered. A kept id may
+lie below that, so each project given a memory has its `project_memory_epoch` bumped once: the host then
+renders the project afresh.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, insert, inspect, select, update
+
+from app.core.incoming_checks import quoted
+from app.core.models.imports import Imported, ProjectImportResult, Skipped
+from app.store.connect.server import is_server
+from app.store.project import write_steps
+from app.store.project.authority import managed_projects
+from app.store.project.hashing import normalized_hash
+from app.store.project.tables import memories, memory_embeddings, memory_mutation_log
+from app.store.write.importer import move_identity
+from app.store.write.revision_log import inserted_id
+from app.transfer.export_format import MAX_KEPT_ID
+from app.transfer.project_format import ExportedProjectMemory
+
+m = memories.c
+NO_TABLE = "this database has no project memories (no `memories` table): nowhere to put it"
+ALREADY_HERE = "its project already has this text in this category (the host's normalized_hash)"
+DEFAULTS = {
+    "seen_count": 1,
+    "retrieval_count": 0,
+    "source_type": "historian",
+    "verification_status": "unverified",
+}
+
+
+def _tables(conn: Connection) -> set[str]:
+    return set(inspect(conn).get_table_names())
+
+
+class _Plan:
+    """What comes in and what not, read before anything is written."""
+
+    def __init__(self, conn: Connection, incoming: Sequence[ExportedProjectMemory]) -> None:
+        self.result = ProjectImportResult()
+        self.wanted: list[ExportedProjectMemory] = []
+        self.here: dict[int, int] = {}  # a file id whose memory is already here: its id here
+        self.tables = _tables(conn)
+        if memories.name not in self.tables:
+            self.result.skipped = [Skipped(memory.id, NO_TABLE) for memory in incoming]
+            return
+        owned = managed_projects(conn)
+        rows = conn.execute(select(m.project_path, m.category, m.normalized_hash, m.id))
+        known: dict[tuple[object, ...], int] = {tuple(row[:3]): row[3] for row in rows}
+        in_file: dict[tuple[object, ...], int] = {}
+        for memory in incoming:
+            key = (memory.project_path, memory.category, normalized_hash(memory.content))
+            reason = memory.problem
+            path = memory.project_path
+            if reason is None and path in owned:
+                reason = f"project {quoted(path, 200)} is read-only here: {owned[path]}"
+            if reason is not None:
+                self.result.skipped.append(Skipped(memory.id, reason))
+            elif key in known:
+                self.result.skipped.append(Skipped(memory.id, ALREADY_HERE, known[key]))
+                self.here[memory.id] = known[key]
+            elif key in in_file:
+                reason = f"same project, category and text as #{in_file[key]} of the file"
+                self.result.skipped.append(Skipped(memory.id, reason))
+            else:
+                in_file[key] = memory.id
+                self.wanted.append(memory)
+
+    def used_ids(self, conn: Connection) -> set[int]:
+        """Every id this database has used or names: a kept id must be none of them."""
+        columns: list[Any] = [m.id, m.superseded_by_memory_id]
+        if memory_mutation_log.name in self.tables:
+            log = memory_mutation_log.c
+            columns += [log.target_memory_id, log.superseded_by_id]
+        if memory_embeddings.name in self.tables:
+            columns.append(memory_embeddings.c.memory_id)
+        used: set[int] = set()
+        for column in columns:
+            used.update(
+                value for value in conn.execute(select(column).distinct()).scalars() if type(value) is int
+            )
+        return used
+
+
+def plan(conn: Connection, incoming: Sequence[ExportedProjectMemory]) -> ProjectImportResult:
+    """What an import would do (new ids are 0): for `--dry-run`."""
+    planned = _Plan(conn, incoming)
+    planned.result.imported = [Imported(memory.id, 0) for memory in planned.wanted]
+    return planned.result
+
+
+def _row(memory: ExportedProjectMemory, present: frozenset[str]) -> dict[str, object]:
+    values: dict[str, object] = {
+        "project_path": memory.project_path,
+        "category": memory.category,
+        "content": memory.content,
+        "normalized_hash": normalized_hash(memory.content),
+        "importance": memory.importance,
+        "scope": memory.scope,
+        "shareable": int(memory.shareable),
+        "source_session_id": memory.source_session_id,
+        "source_type": memory.source_type,
+        "seen_count": memory.seen_count,
+        "retrieval_count": memory.retrieval_count,
+        "first_seen_at": memory.first_seen_at,
+        "created_at": memory.created_at,
+        "updated_at": memory.updated_at,
+        "last_seen_at": memory.last_seen_at,
+        "last_retrieved_at": memory.last_retrieved_at,
+        "status": memory.status,
+        "expires_at": memory.expires_at,
+        "verification_status": memory.verification_status,
+        "verified_at": memory.verified_at,
+        "metadata_json": memory.metadata_json,
+        "mural_cue_rejection_count": 0,
+    }
+    values.update({key: default for key, default in DEFAULTS.items() if values[key] is None})
+    return {key: value for key, value in values.items() if key in present}
+
+
+def _links(
+    conn: Connection, memory: ExportedProjectMemory, ids: dict[int, int], result: ProjectImportResult
+) -> None:
+    """The memory's links, written with the ids here (see the module docstring)."""
+    values: dict[str, object] = {}
+    target = memory.superseded_by
+    if target is not None and target in ids:
+        values["superseded_by_memory_id"] = ids[target]
+    elif target is not None:
+        result.notes.append(
+            (memory.id, f"superseded_by_memory_id #{target} left out: that memory is not here")
+        )
+    if memory.merged_from is not None:
+        kept = [ids[i] for i in memory.merged_from if i in ids]
+        gone = [f"#{i}" for i in memory.merged_from if i not in ids]
+        if kept:
+            values["merged_from"] = json.dumps(kept)
+        if gone:
+            result.notes.append((memory.id, f"merged_from left out {', '.join(gone)}: not here"))
+    if values:
+        conn.execute(update(memories).where(m.id == ids[memory.id]).values(values))
+
+
+def import_project_memories(
+    conn: Connection, incoming: Sequence[ExportedProjectMemory], now: int
+) -> ProjectImportResult:
+    """Write the file's project memories (see the module docstring); returns what came in and what not."""
+    planned = _Plan(conn, incoming)
+    result = planned.result
+    for memory in planned.wanted:
+        result.notes += [(memory.id, note) for note in memory.notes]
+    if not planned.wanted:
+        return result
+    present = write_steps.present_columns(conn)
+    used = planned.used_ids(conn)
+    keeps = [1 <= memory.id <= MAX_KEPT_ID and memory.id not in used for memory in planned.wanted]
+    ids = dict(planned.here)
+    # Kept ids first, the identity moved past them, then the new ones: a new id taken first could be
+    # one a later memory of the file was to keep.
+    for memory, keep in zip(planned.wanted, keeps, strict=True):
+        if keep:
+            conn.execute(insert(memories).values(id=memory.id, **_row(memory, present)))
+            ids[memory.id] = memory.id
+    kept = [memory.id for memory, keep in zip(planned.wanted, keeps, strict=True) if keep]
+    if kept and is_server(conn):
+        move_identity(conn, max(kept), memories.name)
+    for memory, keep in zip(planned.wanted, keeps, strict=True):
+        if not keep:
+            ids[memory.id] = inserted_id(conn.execute(insert(memories).values(**_row(memory, present))))
+    projects: dict[str, int] = {}
+    for memory in planned.wanted:
+        _links(conn, memory, ids, result)
+        result.imported.append(Imported(memory.id, ids[memory.id]))
+        projects.setdefault(memory.project_path, ids[memory.id])
+    for memory_id in projects.values():
+        write_steps.bump_epoch(conn, memory_id, now)
+    return result
