@@ -1,7 +1,8 @@
 """What a launch of the window does before its first paint: only what that frame shows. It does not scan
 the host's table for outside rewrites first (the complete listing does, after the first frame), and it
-does not import what only a rarer role needs (Alembic on an up-to-date file, the evidence archive,
-blame, the importer, the hub, PostgreSQL's driver, the review, the tidy, the dialogs).
+does not import what only a rarer role needs (Alembic on an up-to-date file, the review runs and their
+undo, the as-of scan, the hub, PostgreSQL's driver, the tidy, the dialogs, the as-of view, the review
+queue).
 
 Each test starts the real launch (`memory-dashboard --db F --smoke`) in a child process that notes, at
 the card list's first paint, the modules loaded by then, and when the store first observed."""
