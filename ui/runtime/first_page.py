@@ -5,9 +5,9 @@ large listing) overlaps with theirs, and the window finds what its first frame s
 No Qt here (`ui.cli_hooks` starts it before Qt is imported). The modules the reads need come with this
 one, on the launch's thread, so the reader does not import what the window imports at the same time.
 What a first frame shows is read in one thread, one read after the other (`FirstScreen`): the first
-page of cards, the first card's history, the counts and the undo log. The controller takes each part
-(or the error) with `Future.result()`, which waits for every read of the thread, so no two threads
-ever use the store at once.
+page of cards, the first card's history and links, the counts and the undo log. The controller takes
+each part (or the error) with `Future.result()`, which waits for every read of the thread, so no two
+threads ever use the store at once.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_f
 if TYPE_CHECKING:
     from app.commands.log import LogEntry
     from app.core.models import Counts, Revision
+    from app.core.models.links import Link
     from app.store import MemoryStore
 
 T = TypeVar("T")
@@ -33,13 +34,15 @@ class FirstScreen:
     """What the window's first frame shows, read before the window is built."""
 
     listing: Listing  # the first page of the starting filter
-    history: tuple[int, list[Revision]] | None  # the first card's id and revisions, newest first
+    history: tuple[int, list[Revision], list[Link]] | None  # the first card: revisions newest first
     counts: Counts
     undo_log: list[LogEntry]  # the command log, oldest first
 
-    def history_of(self, memory_id: int) -> list[Revision] | None:
-        """The revisions read of `memory_id` (None: another memory's, or none)."""
-        return self.history[1] if self.history is not None and self.history[0] == memory_id else None
+    def history_of(self, memory_id: int) -> tuple[list[Revision], list[Link]] | None:
+        """The revisions and links read of `memory_id` (None: another memory's, or none)."""
+        if self.history is None or self.history[0] != memory_id:
+            return None
+        return self.history[1], self.history[2]
 
 
 def first_part(first: Future[FirstScreen] | None, pick: Callable[[FirstScreen], T | None]) -> T | None:
@@ -59,7 +62,9 @@ def newest_first(store: MemoryStore, memory_id: int) -> list[Revision]:
 def read_first_screen(store: MemoryStore, flt: ViewFilter) -> FirstScreen:
     listing = load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS)
     first = listing.ids[0] if listing.ids else None
-    history = None if first is None else (first, newest_first(store, first))
+    history = None
+    if first is not None:
+        history = (first, newest_first(store, first), store.links([first]).get(first, []))
     return FirstScreen(listing, history, store.counts(), command_log(store))
 
 

@@ -1,6 +1,6 @@
 """The launch's first screen: what the window's first frame waits for (the first page of cards, the
-first card's history, the counts, the undo log) is read before the window is built, in one thread, so
-the window shows its first frame without reading any of it again."""
+first card's history and links, the counts, the undo log) is read before the window is built, in one
+thread, so the window shows its first frame without reading any of it again."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from ui.runtime.first_page import newest_first, start_first_page
 from ui.window.first_frame import FirstFrame
 from ui.window.main_window import MainWindow
 
-# The tables of the listing and the counts, the revisions and the command log. What the window may still
-# read before it shows (the last look's watermark, the evidence words of the card's candidates) it does
-# not wait for.
-FIRST_SCREEN_READS = re.compile(r"FROM (user_memories|mdash_revisions|mdash_command_log)\b")
+# The tables of the listing and the counts, the revisions, the links and the command log. What the
+# window may still read before it shows (the last look's watermark, the evidence words of the card's
+# candidates) it does not wait for.
+FIRST_SCREEN_READS = re.compile(r"FROM (user_memories|mdash_revisions|mdash_links|mdash_command_log)\b")
 
 
 def test_the_first_frame_needs_no_read_once_the_window_is_built(
@@ -34,6 +34,7 @@ def test_the_first_frame_needs_no_read_once_the_window_is_built(
     screen = first.result(timeout=30)
     assert screen.history is not None and screen.history[0] == screen.listing.ids[0]
     assert screen.history[1] == newest_first(store, screen.listing.ids[0])
+    assert screen.history[2] == store.links([screen.listing.ids[0]]).get(screen.listing.ids[0], [])
     statements: list[str] = []
     event.listen(store.database.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)

@@ -63,9 +63,9 @@ class Controller(ControllerWrites, ControllerPast):
 
         def work() -> tuple[list[Revision], list[str]]:
             known = first_part(first, lambda screen: screen.history_of(memory_id))
-            revisions = newest_first(self.store, memory_id) if known is None else known
-            links = self.store.links([memory_id]).get(memory_id, [])
-            return revisions, grouped_phrases(memory_id, links)
+            if known is None:
+                known = newest_first(self.store, memory_id), self.store.links([memory_id]).get(memory_id, [])
+            return known[0], grouped_phrases(memory_id, known[1])
 
         def done(found: tuple[list[Revision], list[str]]) -> None:
             self.historyLoaded.emit(memory_id, found[0])
