@@ -5,24 +5,26 @@ large listing) overlaps with theirs, and the window finds what its first frame s
 No Qt here (`ui.cli_hooks` starts it before Qt is imported). The modules the reads need come with this
 one, on the launch's thread, so the reader does not import what the window imports at the same time.
 What a first frame shows is read in one thread, one read after the other (`FirstScreen`): the first
-page of cards, the first card's history and links, the counts and the undo log. The controller takes
-each part (or the error) with `Future.result()`, which waits for every read of the thread, so no two
-threads ever use the store at once.
+page of cards, the first card's history, links and candidates' words, the counts and the undo log.
+The controller takes each part (or the error) with `Future.result()`, which waits for every read of
+the thread, so no two threads ever use the store at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from app.commands.runner import history as command_log
+from app.core.models.evidence import memory_candidate_ids
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, Listing, ViewFilter, load_first_page
 
 if TYPE_CHECKING:
     from app.commands.log import LogEntry
     from app.core.models import Counts, Revision
+    from app.core.models.evidence import Evidence
     from app.core.models.links import Link
     from app.store import MemoryStore
 
@@ -37,6 +39,11 @@ class FirstScreen:
     history: tuple[int, list[Revision], list[Link]] | None  # the first card: revisions newest first
     counts: Counts
     undo_log: list[LogEntry]  # the command log, oldest first
+    evidence: tuple[list[int], Mapping[int, Evidence]]  # the first card's candidates and their words
+
+    def evidence_of(self, ids: Sequence[int]) -> Mapping[int, Evidence] | None:
+        """The words read of exactly these candidates (None: others)."""
+        return self.evidence[1] if list(ids) == self.evidence[0] else None
 
     def history_of(self, memory_id: int) -> tuple[list[Revision], list[Link]] | None:
         """The revisions and links read of `memory_id` (None: another memory's, or none)."""
@@ -65,7 +72,10 @@ def read_first_screen(store: MemoryStore, flt: ViewFilter) -> FirstScreen:
     history = None
     if first is not None:
         history = (first, newest_first(store, first), store.links([first]).get(first, []))
-    return FirstScreen(listing, history, store.counts(), command_log(store))
+    card = next((memory for memory in listing.rows if memory.id == first), None)
+    candidates = memory_candidate_ids(card) if card is not None else []
+    evidence = (candidates, store.evidence(candidates) if candidates else {})
+    return FirstScreen(listing, history, store.counts(), command_log(store), evidence)
 
 
 def start_first_page(store: MemoryStore, flt: ViewFilter | None = None) -> Future[FirstScreen]:

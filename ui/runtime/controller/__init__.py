@@ -43,7 +43,7 @@ class Controller(ControllerWrites, ControllerPast):
 
     def _switch(self, store: MemoryStore) -> None:
         old, self.store = self.store, store
-        self.first_screen = None  # read of the store before
+        self.first_screen = self.first_words = None  # read of the store before
         self._listing_token += 1
         self._order = {}
         self.undo_history.forget()
@@ -85,8 +85,16 @@ class Controller(ControllerWrites, ControllerPast):
 
     def load_evidence(self, ids: Sequence[int], done: Callable[[Mapping[int, Evidence]], None]) -> None:
         """The evidence archive's words of candidates (`MemoryStore.evidence`), read off the GUI thread."""
+        from ui.runtime.first_page import first_part
+
         wanted = list(ids)
-        self._run(lambda: self.store.evidence(wanted), done, priority=NOW)
+        first, self.first_words = self.first_words, None  # the launch's first card: read once, already
+
+        def work() -> Mapping[int, Evidence]:
+            known = first_part(first, lambda screen: screen.evidence_of(wanted))
+            return self.store.evidence(wanted) if known is None else known
+
+        self._run(work, done, priority=NOW)
 
     def refresh_if_changed_elsewhere(self) -> None:
         """The file changed: reload only if another process committed (our own writes, which refresh

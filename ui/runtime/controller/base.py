@@ -110,6 +110,7 @@ class ControllerBase(QObject):
         self._past_histories: dict[tuple[int, int], list[Revision]] = {}  # read with a first screen
         self._whole_past: Callable[[], None] | None = None  # the whole past's read, until asked for
         self.first_screen: Future[FirstScreen] | None = None  # read at launch, until its history is taken
+        self.first_words: Future[FirstScreen] | None = None  # the same, until its card's words are taken
 
     @property
     def read_only(self) -> bool:
@@ -157,7 +158,7 @@ class ControllerBase(QObject):
         `first`: all of these, their reads started before the window was built (`ui.runtime.first_page`)."""
         from ui.runtime.first_page import first_part
 
-        self.first_screen = first
+        self.first_screen = self.first_words = first
         self.refresh(quick_first=True, first_page=first, complete_later=True)
         store = self.store
 
