@@ -165,7 +165,8 @@ def _with_reason(metadata_json: str | None, reason: str) -> str:
 
 def archive(conn: Connection, memory_id: int, now: int, reason: str | None = None) -> ProjectWrite:
     trimmed = reason.strip() if reason else ""
-    problem = text_problem(trimmed)
+    # Bounded as a content is: the host reads `metadata_json` with every row it renders.
+    problem = content_problem(trimmed) if trimmed else None
     if problem is not None:
         raise InvalidInputError(f"the reason {problem}")
     before = _target(conn, memory_id)
