@@ -265,3 +265,20 @@ def test_show_names_the_first_ids_of_a_wide_merge_and_counts_the_rest(
     assert "  source #10019: no such memory" in out and "#10020:" not in out
     assert "  and 980 more sources (--json lists them)" in out
     assert len(out.splitlines()) < 60
+
+
+def test_a_missing_project_memory_is_said_alike_by_every_command(
+    host80: Path, seeded: Seeded, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The writers name a missing project memory as show and history do (and as the user memories'
+    commands do theirs), so one mistyped id reads the same whichever command it went to."""
+    for command in (
+        ["show", "424242"],
+        ["history", "424242"],
+        ["edit", "424242", "--content", "Anything"],
+        ["edit", "424242", "--category", "WORKFLOW"],
+        ["dismiss", "424242"],
+        ["reactivate", "424242"],
+    ):
+        code, _, err = run(capsys, host80, *command, "--kind", "project")
+        assert (code, err) == (1, "error: project memory #424242 does not exist\n"), command

@@ -70,7 +70,7 @@ class ProjectWrite:
 def _target(conn: Connection, memory_id: int) -> ProjectMemory:
     memory = fetch_memory(conn, memory_id)
     if memory is None:
-        raise NotFoundError(f"no project memory #{memory_id}")
+        raise NotFoundError(f"project memory #{memory_id} does not exist")  # as show and history say it
     ensure_writable(conn, memory_id)
     return memory
 
