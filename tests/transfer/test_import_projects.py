@@ -278,6 +278,8 @@ def test_a_section_in_a_file_of_the_first_version_and_repeated_ids_refuse_the_fi
         ({"importance": 101}, "its importance is 101, not 1 to 100"),
         ({"seen_count": -1}, "its seen_count is -1, below 0"),
         ({"retrieval_count": -5}, "its retrieval_count is -5, below 0"),
+        ({"seen_count": 2**63 - 1}, f"its seen_count is {2**63 - 1}, above {2**53 - 1}"),
+        ({"retrieval_count": 2**53}, f"its retrieval_count is {2**53}, above {2**53 - 1}"),
         ({"superseded_by_memory_id": 0}, "its superseded_by_memory_id 0 is not an id"),
         ({"content": "  "}, "its content"),
         ({"content": "bad \x00 byte"}, "its content holds a NUL character"),
