@@ -213,7 +213,7 @@ class ChangeProjectCategory(ProjectChange):
         self.category = category
 
     def _write(self, store: MemoryStore) -> ProjectWrite:
-        return store.project_edits.change_category(self.memory_id, self.category)
+        return store.project_edits.change_category(self.memory_id, self.category, typed=True)
 
 
 class ArchiveProjectMemory(ProjectChange):

@@ -5,7 +5,8 @@ its counts.
 The host's reader (storage-memory.ts, `isMemoryRow`) drops every row whose status, scope, source type or
 verification status is not one of its own words: a row written with another would exist and never be
 injected. A typed edit (`app.store.project.writes`) and an import (`app.transfer.project_format`) check
-against these, once, where the value enters.
+against these, once, where the value enters; a typed category is screened for hidden characters as the
+import screens one (the import lets them in with `--allow-hidden`; a typed name never holds them).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 
 from app.core.incoming_checks import quoted
+from app.core.screening import hidden_problem
 from app.core.text_input import text_problem
 
 STATUSES = ("active", "permanent", "archived")
@@ -50,6 +52,13 @@ def _named_text_problem(text: str, limit: int) -> str | None:
 def category_problem(category: str) -> str | None:
     """What makes `category` unfit for a project memory (storable, not blank, one line, short), or None."""
     return _named_text_problem(category, MAX_CATEGORY_CHARS)
+
+
+def typed_category_problem(category: str) -> str | None:
+    """A category a person gives (an edit's, the window's): `category_problem`, and no hidden character
+    (screened as an import screens it). The host renders a category as a heading of what it injects:
+    a bidi override or a zero-width character there hides what the agent is told from the person."""
+    return category_problem(category) or hidden_problem(category)
 
 
 def project_path_problem(path: str) -> str | None:

@@ -26,7 +26,7 @@ from app.commands.project import (
     RestoreProjectMemory,
 )
 from app.core.clock import ManualClock
-from app.core.errors import ReadOnlyError
+from app.core.errors import InvalidInputError, ReadOnlyError
 from app.store import MemoryStore
 from app.store.project import revisions
 from app.store.project.hashing import normalized_hash
@@ -162,6 +162,21 @@ def test_category_change_and_its_undo(store: MemoryStore, host80: Path, seeded: 
     ]
     assert epoch(host80) == 2
     assert [item[0] for item in history(store, memory)] == ["category", "category"]
+
+
+def test_a_typed_category_is_screened_but_its_undo_writes_back_the_hosts(
+    store: MemoryStore, host80: Path, seeded: Seeded
+) -> None:
+    memory = seeded.active
+    before = query(host80, "SELECT * FROM memories ORDER BY id")
+    with pytest.raises(InvalidInputError, match="hidden character"):
+        execute(store, ChangeProjectCategory(memory, "RULES\u202eSECRET"))
+    assert query(host80, "SELECT * FROM memories ORDER BY id") == before
+    # A category the host wrote with one is its own: moved away, an undo puts it back as it was.
+    host_sql(host80, "UPDATE memories SET category = 'HOST\u200bRULES' WHERE id = ?", (memory,))
+    execute(store, ChangeProjectCategory(memory, "ENVIRONMENT"))
+    step(store, back=True)
+    assert cells(host80, memory)[2] == "HOST\u200bRULES"
 
 
 def test_archive_with_a_reason_then_undo_and_redo(store: MemoryStore, host80: Path, seeded: Seeded) -> None:
