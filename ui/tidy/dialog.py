@@ -9,8 +9,9 @@ a preview, then one command the window's Undo takes back); a merged group leaves
 may contradict are only listed. "Ask the reviewer…" (enabled with a reviewer command set) opens
 `ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on Apply.
 Its kind choice runs it again over the host's project memories instead (every project, or
-one), grouped within each project and category; a project memory has no card in the window
-and is merged or reviewed from the command line, so those rows only list.
+one), grouped within each project and category; such a group's Merge… previews merging those project
+memories (the kept one edited the host's way, the others superseded by it), applied through the same
+Undo; a project memory has no user card to show, so its rows open none.
 """
 
 from __future__ import annotations
@@ -44,10 +45,12 @@ from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
+    from app.tidy.merge import Kind
     from app.tidy.merge_plan import MergePlan
 
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # on a group's row: its members, for Merge…
+KIND_ROLE = Qt.ItemDataRole.UserRole + 3  # on a group's row: "user" or "project" (`app.tidy.merge.Kind`)
 EVERY_PROJECT = ""  # the kind choice's data: None for user memories, else a project identity or this
 Section = tuple[str, TidyReport]  # what a group's title adds ("" or " (project, category)"), a report
 
@@ -208,8 +211,8 @@ class TidyDialog(QDialog):
             top = QTreeWidgetItem(
                 [f"Group {number}: {len(group.members)} memories{title}", f"score {group.score:.0f}"]
             )
-            if cards:
-                top.setData(0, GROUP_ROLE, list(group.members))
+            top.setData(0, GROUP_ROLE, list(group.members))
+            top.setData(0, KIND_ROLE, "user" if cards else "project")
             for member in group.members:
                 reasons = group.reasons(member)
                 self._member(top, member, "; ".join(reasons), "\n".join(reasons), cards)
@@ -275,15 +278,17 @@ class TidyDialog(QDialog):
         if group is None:
             return
         members = [int(i) for i in group.data(0, GROUP_ROLE)]
-        store = self.controller.store
+        store, kind = self.controller.store, group.data(0, KIND_ROLE)
         self.controller.runner.submit(
-            lambda: plan(store, members), lambda found: self._preview(found, group), self.controller.report
+            lambda: plan(store, members, kind=kind),
+            lambda found: self._preview(found, group, kind),
+            self.controller.report,
         )
 
-    def _preview(self, found: MergePlan, group: QTreeWidgetItem) -> None:
+    def _preview(self, found: MergePlan, group: QTreeWidgetItem, kind: Kind) -> None:
         from ui.tidy.merge_dialog import MergeDialog
 
-        dialog = MergeDialog(self.controller, found, self)
+        dialog = MergeDialog(self.controller, found, self, kind=kind)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.merged.connect(lambda kept: self._merged(group, kept))
         self.preview = dialog

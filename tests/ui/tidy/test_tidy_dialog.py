@@ -135,8 +135,8 @@ def test_project_memories_are_listed_by_project_and_category(qtbot: QtBot, tmp_p
         assert not dialog.open_button.isEnabled()
         group_row = dialog.tree.topLevelItem(0)
         assert group_row is not None
-        dialog.tree.setCurrentItem(group_row)  # a group's row: no Merge… for these
-        assert not dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
+        dialog.tree.setCurrentItem(group_row)  # a group's row: Merge… previews these project memories
+        assert dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
         with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
             dialog.kind.setCurrentIndex(2)
         assert [row[0] for row in rows(dialog)] == ["Group 1: 2 memories (beta, ARCHITECTURE)"]
