@@ -50,7 +50,7 @@ def banner_words(at: int, states: Sequence[ProjectMemoryAsOf] | None, name: str)
         injected = sum(1 for state in states if state.known)
         unknown = len(states) - injected
         more = f", {unknown:,} unknown then" if unknown else ""
-        counted = f"{injected:,} memories injected for {name}{more}"
+        counted = f"{injected:,} {'memory' if injected == 1 else 'memories'} injected for {name}{more}"
     return f"As of {format_instant(at)}: {counted}. Read-only: nothing can be changed while looking back."
 
 
@@ -97,8 +97,10 @@ class ProjectPastView(QWidget):
         self.states = list(states)
         self.banner.label.setText(banner_words(at, states, name))
         self.list.clear()
-        for order, state in enumerate(states, start=1):
-            self.list.addTopLevelItem(_row(order, state))
+        order = 0
+        for state in states:
+            order += state.known  # the host's order counts what it injected, not what is unknown
+            self.list.addTopLevelItem(_row(order if state.known else None, state))
         first = self.list.topLevelItem(0)
         if first is not None:
             self.list.setCurrentItem(first)
@@ -117,10 +119,11 @@ class ProjectPastView(QWidget):
         return []
 
 
-def _row(order: int, state: ProjectMemoryAsOf) -> QTreeWidgetItem:
+def _row(order: int | None, state: ProjectMemoryAsOf) -> QTreeWidgetItem:
+    """A memory's row: its place in what the host injected (`order`), or (None) unknown then."""
     memory = state.memory
-    if memory is None or not state.known:
-        cells = [f"{order}", f"#{state.memory_id}", "", "", unknown_words(state)]
+    if memory is None or order is None:
+        cells = ["", f"#{state.memory_id}", "", "", unknown_words(state)]
         tip = unknown_words(state)
     else:
         text = make_visible(" ".join(memory.content.split()))

@@ -93,7 +93,7 @@ def test_as_of_lists_what_the_host_injected_then_in_its_order(
     # Before the first look: unknown, said, never guessed nor counted as injected.
     _look_back(qtbot, window, NOW - DAY)
     cells = page.past.row_texts(seeded.active)
-    assert cells[-1].startswith("unknown before") and cells[2] == ""
+    assert cells[-1].startswith("unknown before") and cells[0] == cells[2] == ""  # no place, no field
     assert "0 memories injected" in page.past.banner.label.text()
     # Esc: back to the memories now.
     page.past.left.emit()
@@ -147,4 +147,21 @@ def test_a_write_moves_a_card_out_of_the_filter_and_its_undo_back(
     qtbot.waitUntil(lambda: page.model.row_of(seeded.active) is not None, timeout=10_000)
     assert list(page.model.ids) == listed
     assert window.status.counts.text() == before
+    settle(qtbot, window)
+
+
+def test_the_screenshot_of_a_project_as_of_shows_its_past(
+    qtbot: QtBot, window: MainWindow, seeded: Seeded
+) -> None:
+    """`screenshot --project P --as-of WHEN` renders the project's past, not the user memories'."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.window.app import _project_past
+
+    page = open_project(qtbot, window, ALPHA)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    _project_past(app, window, NOW)
+    assert page.looking_back and seeded.active in page.past.shown_ids()
+    assert not window.looking_back  # the user memories' past is not what is shown
     settle(qtbot, window)
