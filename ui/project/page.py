@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 class ProjectPage(QWidget):
     countsChanged = Signal(str)  # the status bar's counts: shown, injected now, archived
+    pastToggled = Signal()  # the project's past shown or left: the window's writers follow
 
     def __init__(
         self, controller: Controller, choices: ProjectChoices, now: Callable[[], int], parent: QWidget
@@ -208,6 +209,7 @@ class ProjectPage(QWidget):
         self.past.show()
         self.past.list.setFocus(Qt.FocusReason.OtherFocusReason)
         self.reads.load_past(self.project, at)
+        self.pastToggled.emit()
 
     def _past_loaded(self, at: int, states: list[ProjectMemoryAsOf]) -> None:
         name = make_visible(self.project.display_name) if self.project is not None else ""
@@ -220,6 +222,7 @@ class ProjectPage(QWidget):
         self.past_view.at = None  # a listing still on its way is dropped
         self.splitter.show()
         self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.pastToggled.emit()
 
     # -- the selection ---------------------------------------------------------------------------------
 

@@ -49,6 +49,7 @@ class ProjectSwitch:
         row.setContentsMargins(8, 6, 8, 0)
         self.picker.chosen.connect(self.choose)
         self.built: ProjectPage | None = None
+        self.acts: WindowActions | None = None  # the window's, once bound
         self.status: StatusLine | None = None  # the window's, once routed
         self.as_of_dialog: AsOfDialog | None = None  # the last As of… asked for a project
         controller.storeChanged.connect(lambda _store: self._store_changed())
@@ -74,6 +75,7 @@ class ProjectSwitch:
         ]
         self.user_only.append(filters)
         self.actions_changed = actions_changed
+        self.acts = a
         a.pick_project.triggered.connect(self.open_picker)
         a.find.triggered.connect(self._find)
 
@@ -109,6 +111,7 @@ class ProjectSwitch:
             self.built = ProjectPage(self.controller, self.choices, self.now, self.pages.window())
             self.built.picker.chosen.connect(self.choose)
             self.built.countsChanged.connect(self._counts_changed)
+            self.built.pastToggled.connect(lambda: self.actions_changed())
             self.pages.addWidget(self.built)
         return self.built
 
@@ -156,6 +159,9 @@ class ProjectSwitch:
                 item.setEnabled(not shown)
             elif shown:
                 item.setEnabled(False)
+        if shown and self.acts is not None and self.page.looking_back:  # the past is read-only
+            for action in (*self.acts.writers, self.acts.review_queue, self.acts.runs):
+                action.setEnabled(False)
 
     def _find(self) -> None:
         if self.shown:

@@ -83,6 +83,7 @@ def test_as_of_lists_what_the_host_injected_then_in_its_order(
     # At NOW: the host's injected list then, in its order, with the text before the rewrite.
     _look_back(qtbot, window, NOW)
     assert not page.splitter.isVisible() and page.past.isVisible()
+    assert not window.acts.import_file.isEnabled() and not window.acts.runs.isEnabled()  # read-only
     expected = [state.memory_id for state in window.controller.store.project_as_of(page.project.key, NOW)]
     assert page.past.shown_ids() == expected
     injected_now = [memory.id for memory in window.controller.store.project.injected(page.project.key, NOW)]
@@ -98,6 +99,7 @@ def test_as_of_lists_what_the_host_injected_then_in_its_order(
     # Esc: back to the memories now.
     page.past.left.emit()
     assert page.splitter.isVisible() and not page.past.isVisible()
+    assert window.acts.import_file.isEnabled() and window.acts.runs.isEnabled()
     settle(qtbot, window)
 
 
