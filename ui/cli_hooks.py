@@ -101,17 +101,17 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 
 def open_window(args: argparse.Namespace, store: MemoryStore) -> int:
-    """The window over the open `store`: its first screen's read starts now, while Qt and the window
+    """The window over the open `store`: its first frame's reads start now, while Qt and the window
     load (`ui.runtime.first_page`), and the window is shown once its first frame is complete."""
     from ui.runtime.display import require_display
     from ui.runtime.first_page import start_first_page  # no Qt: the read starts before Qt is imported
 
-    first_page = start_first_page(store)
+    first_screen = start_first_page(store)
     smoke = bool(getattr(args, "smoke", False))
     require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt loads
     from ui.window.app import run_window
 
-    return run_window(store, smoke=smoke, first_page=first_page)
+    return run_window(store, smoke=smoke, first_screen=first_screen)
 
 
 def open_hub(args: argparse.Namespace, url: str) -> int:

@@ -160,7 +160,9 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         hub = hub_commands.hub_to_open(args)  # `--db` of a hub, or `hub open`: the hub window
         if hub is not None:
             return gui.open_hub(args, hub)
-    with open_store(args) as store:  # an unwritable file opens read-only; the window says so
+    # An unwritable file opens read-only; the window says so. The window observes outside rewrites with
+    # its complete listing, after its first frame (`ui.runtime.controller`), not before it is built.
+    with open_store(args, observe=False) as store:
         return gui.open_window(args, store)
 
 

@@ -32,9 +32,11 @@ def database_choice(args: argparse.Namespace) -> DatabaseChoice:
 
 
 @contextmanager
-def open_store(args: argparse.Namespace, write: bool = False) -> Iterator[MemoryStore]:
+def open_store(args: argparse.Namespace, write: bool = False, observe: bool = True) -> Iterator[MemoryStore]:
     """The store for one command, outside rewrites recorded (`observe`) before the command reads: no
-    read of the store observes by itself. A writer on a read-only store is refused by the store itself."""
+    read of the store observes by itself. A writer on a read-only store is refused by the store itself.
+    `observe=False`: the caller observes when it reads (the window's complete listing, after its first
+    frame), so the launch does not wait for a scan of every memory first."""
     try:
         clock = clock_from_env()
     except ValueError as exc:
@@ -48,7 +50,8 @@ def open_store(args: argparse.Namespace, write: bool = False) -> Iterator[Memory
             f"{store.location} is open read-only ({store.read_only_reason}); nothing was written"
         )
     try:
-        store.observe()
+        if observe:
+            store.observe()
         yield store
     finally:
         for warning in store.warnings:

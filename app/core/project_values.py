@@ -9,6 +9,8 @@ against these, once, where the value enters.
 
 from __future__ import annotations
 
+import re
+
 from app.core.incoming_checks import quoted
 from app.core.text_input import text_problem
 
@@ -19,25 +21,40 @@ VERIFICATION_STATUSES = ("unverified", "verified", "stale", "flagged")
 IMPORTANCE_RANGE = (1, 100)  # the host rounds and clamps into this (normalizeImportance)
 MAX_CATEGORY_CHARS = 200
 MAX_PROJECT_PATH_CHARS = 4096
+MAX_SESSION_ID_CHARS = 200  # the host's are `ses_` and a few dozen characters
+
+
+# What ends a line (or jumps across one) but is no hidden character: allowed in a content, never in a name.
+_LINE_BREAK = re.compile("[\t\n\r\u2028\u2029]")
 
 
 def _named_text_problem(text: str, limit: int) -> str | None:
     problem = text_problem(text)
     if problem is None and not text.strip():
         problem = "is empty"
+    # A name is one line: the host renders a category as a heading of what it injects, and a line break
+    # there would start a line of the file's choosing in the agent's context.
+    found = _LINE_BREAK.search(text) if problem is None else None
+    if found is not None:
+        problem = f"holds a line break or a tab (U+{ord(found.group()):04X}) at character {found.start() + 1}"
     if problem is None and len(text) > limit:
         problem = f"is {len(text):,} characters; the limit is {limit:,}"
     return problem
 
 
 def category_problem(category: str) -> str | None:
-    """What makes `category` unfit for a project memory (storable, not blank, short), or None."""
+    """What makes `category` unfit for a project memory (storable, not blank, one line, short), or None."""
     return _named_text_problem(category, MAX_CATEGORY_CHARS)
 
 
 def project_path_problem(path: str) -> str | None:
-    """What makes `path` unfit as a project identity (storable, not blank, bounded), or None."""
+    """What makes `path` unfit as a project identity (storable, not blank, one line, bounded), or None."""
     return _named_text_problem(path, MAX_PROJECT_PATH_CHARS)
+
+
+def session_id_problem(session_id: str) -> str | None:
+    """What makes `session_id` unfit as a memory's source session (storable, one line, short), or None."""
+    return _named_text_problem(session_id, MAX_SESSION_ID_CHARS)
 
 
 def word_problem(value: str | None, words: tuple[str, ...], *, optional: bool = False) -> str | None:

@@ -1,4 +1,4 @@
-"""Running a reviewer command: the prompt on its stdin, the verdict from its stdout.
+"""Running a reviewer command: the prompt on its stdin, the verdict from its stdout (read up to a limit).
 
 The command (e.g. a local model's CLI) is split with shlex and run without a shell, in its own process
 group so a timeout stops whatever it started. A model that wraps its answer in a ```json block (or
@@ -11,24 +11,29 @@ cancelled the verdict is never applied (cancelling after the apply began is refu
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
 import signal
 import subprocess
 import threading
+from collections import deque
 from collections.abc import Sequence
+from typing import IO
 
 from app.core.errors import StoreError
 from app.core.settings import Settings, settings_path
+from app.core.text_input import DuplicateKeyError
 from app.review.apply import ApplyResult, apply_verdict
-from app.review.errors import ReviewCancelled, ReviewerError
+from app.review.errors import ReviewCancelled, ReviewerError, VerdictError
 from app.review.prompt import build_prompt
-from app.review.verdict import Verdict, parse_verdict
+from app.review.verdict import Verdict, load_json, parse_verdict
 from app.store import MemoryStore
 
 STDERR_TAIL_CHARS = 2_000
+# Far above any verdict (each content is at most 64 KiB), as a verdict file's own limit.
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+READ_CHUNK = 64 * 1024
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
 
 
@@ -112,6 +117,47 @@ class ReviewCancel:
             self._applying = True
 
 
+def _feed(process: subprocess.Popen[bytes], prompt: bytes) -> None:
+    """The prompt to the reviewer's stdin, then closed (one that exits unread is no error here)."""
+    assert process.stdin is not None
+    try:
+        process.stdin.write(prompt)
+        process.stdin.close()
+    except (BrokenPipeError, OSError):
+        pass
+
+
+class _Capped(threading.Thread):
+    """Reads one of the reviewer's outputs up to `MAX_ANSWER_BYTES`; past them, stops the reviewer (an
+    answer kept whole, or an endless one until the timeout, would fill memory). Past the limit a stderr
+    keeps its last part: only its tail is ever shown."""
+
+    def __init__(self, process: subprocess.Popen[bytes], stream: IO[bytes] | None) -> None:
+        super().__init__(daemon=True)
+        assert stream is not None
+        self._process, self._stream = process, stream
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self.over = False
+
+    def run(self) -> None:
+        keep_tail = self._stream is self._process.stderr
+        while chunk := self._stream.read(READ_CHUNK):
+            self._chunks.append(chunk)
+            self._size += len(chunk)
+            while keep_tail and self._size > MAX_ANSWER_BYTES:
+                self._size -= len(self._chunks.popleft())
+            if self._size > MAX_ANSWER_BYTES:
+                self.over = True
+                _stop(self._process)
+                self._chunks.clear()
+                break
+        self._stream.close()
+
+    def data(self) -> bytes:
+        return b"".join(self._chunks)
+
+
 def _tail(data: bytes) -> str:
     text = data.decode("utf-8", errors="replace").strip()
     return text if len(text) <= STDERR_TAIL_CHARS else "…" + text[-STDERR_TAIL_CHARS:]
@@ -137,19 +183,31 @@ def run_reviewer(
         raise ReviewerError(f"cannot run the reviewer {argv[0]!r}: {exc.strerror or exc}") from exc
     if cancel is not None:
         cancel.attach(process)
+    out, err = _Capped(process, process.stdout), _Capped(process, process.stderr)
+    feeding = threading.Thread(target=_feed, args=(process, prompt.encode("utf-8")), daemon=True)
+    for thread in (feeding, out, err):
+        thread.start()
     try:
-        stdout, stderr = process.communicate(prompt.encode("utf-8"), timeout=timeout_s)
+        process.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired as exc:
         _stop(process)
-        process.communicate()
+        process.wait()
         if cancel is not None:
             cancel.check()
         raise ReviewerError(f"the reviewer did not answer within {timeout_s:g} s and was stopped") from exc
     finally:
         if cancel is not None:
             cancel.attach(None)
+        for thread in (feeding, out, err):
+            thread.join()
     if cancel is not None:
         cancel.check()
+    if out.over:
+        limit = MAX_ANSWER_BYTES // 2**20
+        raise ReviewerError(
+            f"the reviewer printed more than {limit} MiB, far past any verdict; it was stopped"
+        )
+    stdout, stderr = out.data(), err.data()
     if process.returncode != 0:
         status = (
             f"was killed by signal {-process.returncode}"
@@ -187,10 +245,15 @@ def verdict_from_output(output: str, *, allow_hidden: bool = False) -> Verdict:
     """Parse a reviewer's stdout: unparsable JSON is a ReviewerError, a bad verdict a VerdictError."""
     text = extract_json(output)
     try:
-        document = json.loads(text)
-    except ValueError as exc:
+        # The verdict's own strict reader: bounded nesting, every key once (a plain parser would keep the
+        # last of two and recurse without a bound on what a reviewer prints).
+        document = load_json(text)
+    except VerdictError as exc:
+        if isinstance(exc.__cause__, DuplicateKeyError):
+            raise
         began = output.strip()[:200] or "(nothing)"
-        raise ReviewerError(f"the reviewer's answer is not verdict JSON ({exc}); it began:\n{began}") from exc
+        why = "; ".join(exc.problems)
+        raise ReviewerError(f"the reviewer's answer is not verdict JSON ({why}); it began:\n{began}") from exc
     return parse_verdict(document, allow_hidden=allow_hidden)
 
 

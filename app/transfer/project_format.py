@@ -14,12 +14,13 @@ and leaves the rest for the host to make again.
 A value of the wrong JSON type, or a time that is not epoch milliseconds from 1970 to 3000, refuses the
 whole file (`ExportError`). A value of the right type that the host would not write is that memory's
 `problem` (it is left out and reported, the others imported): content by the content rules, hidden
-characters unless allowed, a project path or category by `app.core.project_values`, a status, scope,
-source type or verification status not among the host's words, an importance outside 1..100, a count
-below 0, a link that is no id, a path that was not UTF-8. The JSON columns are kept only if they parse:
+characters unless allowed, a project path, category or source session by `app.core.project_values`, a
+status, scope, source type or verification status not among the host's words, an importance outside
+1..100, a count below 0, a link that is no id, a path that was not UTF-8. The JSON columns are kept only
+if they parse:
 `merged_from` as a JSON list of ids, `metadata_json` as JSON whose values are storable text and 64-bit
-numbers; else the column is left empty and the memory's `notes` say so. A hub's project memories
-(`app.hub.project_rows`) are read and checked by the same `read_project_memory`.
+numbers, each at most 64 KiB as a content; else the column is left empty and the memory's `notes` say so.
+A hub's project memories (`app.hub.project_rows`) are read and checked by the same `read_project_memory`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ from dataclasses import dataclass, replace
 
 from app.core import project_values as host
 from app.core.incoming_checks import Problems
-from app.core.text_input import DuplicateKeyError, content_problem, json_depth_ok, strict_json_loads
+from app.core.text_input import (
+    MAX_CONTENT_BYTES,
+    DuplicateKeyError,
+    content_problem,
+    json_depth_ok,
+    strict_json_loads,
+)
 from app.transfer.fields import ExportError, Fields, is_id
 
 SECTION = "project_memories"
@@ -74,8 +81,18 @@ def _shareable(f: Fields) -> bool:
     raise f.fail("shareable", "is not true, false, 0 or 1")
 
 
+def _too_large(name: str, raw: str, notes: list[str]) -> bool:
+    """Whether the column's text is past what any host row holds (noted): the host reads it with every
+    row it renders, so a file cannot plant megabytes there."""
+    size = len(raw.encode("utf-8", errors="surrogatepass"))
+    if size <= MAX_CONTENT_BYTES:
+        return False
+    notes.append(f"{name} left out: it is {size:,} bytes; the limit is {MAX_CONTENT_BYTES:,} (64 KiB)")
+    return True
+
+
 def _merged_from(raw: str | None, notes: list[str]) -> tuple[int, ...] | None:
-    if raw is None:
+    if raw is None or _too_large("merged_from", raw, notes):
         return None
     data: object = None
     if json_depth_ok(raw):
@@ -90,7 +107,7 @@ def _merged_from(raw: str | None, notes: list[str]) -> tuple[int, ...] | None:
 
 
 def _metadata(raw: str | None, notes: list[str], allow_hidden: bool) -> str | None:
-    if raw is None:
+    if raw is None or _too_large("metadata_json", raw, notes):
         return None
     why = None
     if not json_depth_ok(raw):
@@ -120,7 +137,7 @@ def _problems(
     found.text("its project_path", memory.project_path, host.project_path_problem)
     found.text("its category", memory.category, host.category_problem)
     if memory.source_session_id is not None:
-        found.text("its source_session_id", memory.source_session_id)
+        found.text("its source_session_id", memory.source_session_id, host.session_id_problem)
     found.add("its status", host.word_problem(memory.status, host.STATUSES))
     found.add("its scope", host.word_problem(memory.scope, host.SCOPES))
     found.add("its source_type", host.word_problem(memory.source_type, host.SOURCE_TYPES, optional=True))

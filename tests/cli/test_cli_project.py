@@ -250,3 +250,35 @@ def test_refusals_are_messages(host80: Path, seeded: Seeded, capsys: pytest.Capt
     assert (code, err) == (1, "error: --in is not for project memories\n")
     assert query(host80, "SELECT * FROM memories ORDER BY id") == before
     assert as_json(capsys, host80, "undo", "--list") == []
+
+
+def test_show_names_the_first_ids_of_a_wide_merge_and_counts_the_rest(
+    host80: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The host bounds no `merged_from`: a row naming 5,000 ids is shown in a few lines, not thousands.
+    with connect(host80) as conn:
+        wide = add_memory(conn, ALPHA, "Wide merge", merged_from=json.dumps(list(range(10_000, 15_000))))
+    conn.close()
+    code, out, err = run(capsys, host80, "show", str(wide), "--kind", "project")
+    assert code == 0, err
+    assert "merged from #10000, #10001," in out and "#10019 and 4,980 more (--json lists them)" in out
+    assert "  source #10019: no such memory" in out and "#10020:" not in out
+    assert "  and 980 more sources (--json lists them)" in out
+    assert len(out.splitlines()) < 60
+
+
+def test_a_missing_project_memory_is_said_alike_by_every_command(
+    host80: Path, seeded: Seeded, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The writers name a missing project memory as show and history do (and as the user memories'
+    commands do theirs), so one mistyped id reads the same whichever command it went to."""
+    for command in (
+        ["show", "424242"],
+        ["history", "424242"],
+        ["edit", "424242", "--content", "Anything"],
+        ["edit", "424242", "--category", "WORKFLOW"],
+        ["dismiss", "424242"],
+        ["reactivate", "424242"],
+    ):
+        code, _, err = run(capsys, host80, *command, "--kind", "project")
+        assert (code, err) == (1, "error: project memory #424242 does not exist\n"), command

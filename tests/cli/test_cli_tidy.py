@@ -108,6 +108,8 @@ def test_tidy_project_memories_as_json(tmp_path: Path, capsys: pytest.CaptureFix
     assert (pair["project"], pair["a"]["id"], pair["b"]["id"]) == (ALPHA, ids["alpha_pnpm"], ids["alpha_npm"])
     code, out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project")
     assert code == 0 and "ARCHITECTURE memories of beta (dir:/home/ana/src/beta)" in out
+    # A project the host names by its identity alone is named once, not twice.
+    assert f"ARCHITECTURE memories of {ALPHA}\n" in out
     assert out.rstrip().endswith("8 active project memories in 2 project(s) looked at, by category")
     assert host_dump(path) == before
 
@@ -116,9 +118,10 @@ def test_tidy_project_errors_are_messages(tmp_path: Path, capsys: pytest.Capture
     path = tmp_path / "context.db"
     project_db(path)
     code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--project", "nope")
-    assert code == 1 and err == "error: no project with memories is called 'nope'\n"
+    # As `list --kind project --project nope` says it, naming the projects there are.
+    assert code == 1 and err == f"error: no project is named 'nope'; the projects are: beta, {ALPHA}\n"
     code, _out, err = run(capsys, "--db", str(path), "tidy", "--project", "beta")
-    assert code == 1 and err == "error: --project goes with --kind project\n"
+    assert code == 1 and err == "error: --project is not for user memories (add --kind project)\n"
     code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--ask-reviewer")
     assert code == 1 and err == "error: --ask-reviewer sends the user memories' groups only\n"
 
@@ -129,4 +132,4 @@ def test_a_file_without_project_memories(tmp_path: Path, capsys: pytest.CaptureF
     code, out, _err = run(capsys, "--db", str(path), "tidy", "--kind", "project")
     assert code == 0 and out == "0 active project memories in 0 project(s) looked at, by category\n"
     code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--project", "beta")
-    assert code == 1 and err == "error: no project with memories is called 'beta'\n"
+    assert code == 1 and err == "error: no project is named 'beta'; this database has no project memories\n"

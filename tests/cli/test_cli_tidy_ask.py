@@ -72,6 +72,7 @@ def test_apply_is_a_tidy_run_that_runs_undo_takes_back(
     ("output", "code", "message"),
     [
         ("no idea", 7, "not verdict JSON"),
+        ("[" * 100_000 + "]" * 100_000, 7, "not verdict JSON"),
         (
             answer(tidy_verdict(dismiss=[{"memory_id": 8, "reason": "x"}])),
             5,

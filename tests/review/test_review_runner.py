@@ -96,9 +96,45 @@ def test_two_json_blocks_are_ambiguous() -> None:
         extract_json('```json\n{"promote": []}\n```\n```json\n{}\n```')
 
 
+def test_a_reviewer_that_prints_past_the_answer_limit_is_stopped(tmp_path: Path) -> None:
+    # Kept whole, an answer of hundreds of megabytes (or an endless one until the timeout) would fill
+    # memory: reading stops at the limit and the reviewer with it.
+    body = "import sys\nfor _ in range(100):\n    sys.stdout.buffer.write(b'x' * 2**20)\n"
+    with pytest.raises(ReviewerError, match="more than 64 MiB"):
+        run_reviewer(script(tmp_path, body), "prompt", timeout_s=600)
+
+
+def test_stderr_past_the_limit_keeps_only_its_tail(tmp_path: Path) -> None:
+    body = (
+        "import sys\n"
+        "for _ in range(100):\n    sys.stderr.buffer.write(b'e' * 2**20)\n"
+        "sys.stderr.write('the end')\nsys.exit(3)\n"
+    )
+    with pytest.raises(ReviewerError, match="exited with status 3") as raised:
+        run_reviewer(script(tmp_path, body), "prompt", timeout_s=600)
+    assert str(raised.value).endswith("the end")
+
+
 def test_output_that_is_not_json_is_a_reviewer_error() -> None:
     with pytest.raises(ReviewerError, match=r"not verdict JSON.*it began:\nI cannot help"):
         verdict_from_output("I cannot help with that.")
+
+
+DEEP_ANSWERS = ["[" * 100_000 + "]" * 100_000, '{"promote": ' * 50_000 + "[]" + "}" * 50_000]
+
+
+@pytest.mark.parametrize("output", DEEP_ANSWERS)
+def test_an_answer_nested_past_any_verdict_is_a_reviewer_error(output: str) -> None:
+    # Python's parser recurses: an answer nested deep enough must be a message, never a RecursionError.
+    with pytest.raises(ReviewerError, match="not verdict JSON"):
+        verdict_from_output(output)
+
+
+def test_an_answer_that_names_a_field_twice_is_refused() -> None:
+    # A plain parser keeps the last of the two: which one the reviewer meant cannot be told.
+    output = '{"dismiss_existing": [{"memory_id": 5, "reason": "x"}], "dismiss_existing": []}'
+    with pytest.raises(VerdictError, match="dismiss_existing"):
+        verdict_from_output(output)
 
 
 def test_json_that_is_not_a_valid_verdict_is_a_verdict_error() -> None:

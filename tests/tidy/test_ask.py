@@ -3,13 +3,14 @@ the checks of its answer, the preview, the apply under the review lease, the run
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from app.core.errors import LeaseHeldError
+from app.core.errors import LeaseHeldError, StoreError
 from app.core.models.links import Relation
 from app.core.models.runs import ORIGIN_TIDY
 from app.review.errors import ReviewerError, VerdictError
@@ -118,6 +119,26 @@ def test_apply_runs_under_the_lease_is_listed_and_undone_with_its_links(
     assert store.runs()[0].undone_at is not None
 
 
+def test_a_member_the_host_rewrote_after_the_preview_refuses_the_apply(
+    store: MemoryStore, path: Path, tmp_path: Path
+) -> None:
+    # The person approved a diff from "Prefers pnpm over npm"; the host has since rewritten #1. Applying
+    # would put a merge of the old text over the new one, a change nobody saw.
+    prompt, scope = prompt_of(store)
+    proposal = ask(store, prompt, scope, fake_reviewer(tmp_path, answer(merge_and_settle())), timeout_s=60)
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "UPDATE user_memories SET content = 'Prefers bun now', updated_at = ? WHERE id = 1",
+            (store.now(),),
+        )
+    conn.close()
+    before = host_dump(path)
+    with pytest.raises(StoreError, match="#1 changed since the preview"):
+        apply_proposal(store, proposal)
+    assert host_dump(path) == before
+    assert store.runs() == []
+
+
 def test_a_held_lease_refuses_the_apply_and_changes_nothing(
     store: MemoryStore, path: Path, tmp_path: Path
 ) -> None:
@@ -162,6 +183,14 @@ def test_a_held_lease_refuses_the_apply_and_changes_nothing(
         (
             tidy_verdict(update=[{"memory_id": 1, "content": "Prefers\u202e pnpm", "candidate_ids": []}]),
             "update_existing[0].content",
+        ),
+        (  # tidying keeps one of what repeats or contradicts: dismissing them all loses the fact
+            tidy_verdict(dismiss=[{"memory_id": 1, "reason": "dup"}, {"memory_id": 2, "reason": "dup"}]),
+            "dismiss_existing: #1, #2 are every member of group 1; keep one of them",
+        ),
+        (
+            tidy_verdict(dismiss=[{"memory_id": 3, "reason": "old"}, {"memory_id": 4, "reason": "new"}]),
+            "dismiss_existing: #3, #4 are every member of group 3; keep one of them",
         ),
     ],
 )

@@ -121,6 +121,7 @@ class ProvenanceTable(QTableWidget):
         self.fetch_evidence: EvidenceFetcher | None = None
         self._ids: list[int] = []
         self._token = 0
+        self.words_pending = False  # the shown memory's words are being read (`fetch_evidence`)
 
     def _size_columns(self) -> None:
         """Session and words stretch, the other columns fit their contents."""
@@ -175,6 +176,7 @@ class ProvenanceTable(QTableWidget):
                     self.setItem(row, column, item)
         self._ids = memory_candidate_ids(memory) if memory is not None else []
         self._token += 1
+        self.words_pending = self.fetch_evidence is not None and bool(self._ids)
         if self.fetch_evidence is not None and self._ids:
             token = self._token
             self.fetch_evidence(list(self._ids), lambda found: self._evidence_arrived(token, found))
@@ -182,6 +184,7 @@ class ProvenanceTable(QTableWidget):
     def _evidence_arrived(self, token: int, found: Mapping[int, Evidence]) -> None:
         if token != self._token:
             return  # another memory is shown by now
+        self.words_pending = False
         with self._cells_changing():
             for row, candidate_id in enumerate(self._ids):
                 item = self.item(row, WORDS_COLUMN)

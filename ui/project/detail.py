@@ -13,7 +13,7 @@ import html
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from app.core.models import Revision
 from app.core.models.blame import Blame
@@ -26,6 +26,7 @@ from ui.history.revision_view import show_change, take_revision
 from ui.project.texts import LinkLine, detail_lines, link_lines
 from ui.widgets.labels import boxed, empty_or_details, plain_label, title_label
 from ui.widgets.long_text import LongTextView
+from ui.widgets.plain_tip import plain_tip
 
 ANCHOR = "memory:"  # the links' anchors: memory:<id>
 NOTHING_SELECTED = "Select a project memory to see its fields, links and history."
@@ -61,9 +62,7 @@ class ProjectDetail(QWidget):
 
     def _build(self) -> QWidget:
         page = QWidget(self)
-        self.title = title_label()
-        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
-        self.title.setSizePolicy(ignored, preferred)  # a long project path is cut, never widens the panel
+        self.title = title_label(elided=True)  # a long project path is cut, never widens the panel
         self.read_only = plain_label()
         self.read_only.hide()
         self.content_box = LongTextView(page)
@@ -148,7 +147,7 @@ class ProjectDetail(QWidget):
             self.history_memory_id = None
             return
         self.title.setText(f"#{memory.id} · {make_visible(memory.project_path)}")
-        self.title.setToolTip(self.title.text())
+        self.title.setToolTip(plain_tip(self.title.text()))  # the host's path: never read as markup
         self.read_only.setText(f"Read-only: {read_only_reason}" if read_only_reason else "")
         self.read_only.setVisible(read_only_reason is not None)
         self.content_box.set_text(memory.content)

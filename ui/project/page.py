@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QListView,
-    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -35,7 +34,8 @@ from ui.project.picker import ProjectChoices, ProjectPicker
 from ui.project.reads import ProjectReads, ProjectRows
 from ui.project.texts import counts_words
 from ui.runtime.controller import Controller
-from ui.widgets.labels import plain_label
+from ui.widgets.labels import ElidedLabel
+from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QInputDialog
@@ -68,9 +68,7 @@ class ProjectPage(QWidget):
         self.reads = ProjectReads(controller, controller)
         self.acts = ProjectActions(self)
         self.picker = ProjectPicker(choices, self)
-        self.title = plain_label(wrap=False)
-        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
-        self.title.setSizePolicy(ignored, preferred)  # a long project path is cut, never widens the column
+        self.title = ElidedLabel(parent=self)  # a long read-only reason is cut, never widens the column
         self.filters = ProjectFilters(self)
         self.model = ProjectCardModel(self)
         self.list = QListView(self)
@@ -170,7 +168,7 @@ class ProjectPage(QWidget):
         counted = f"{len(shown):,} of {total:,}" if len(shown) != total else f"{total:,}"
         owned = f" · read-only: {self.read_only_reason}" if self.read_only_reason else ""
         self.title.setText(f"{counted} memories{owned}")
-        self.title.setToolTip(f"{counted} memories of {name}{owned}")
+        self.title.setToolTip(plain_tip(f"{counted} memories of {name}{owned}"))
         self.countsChanged.emit(counts_words(shown, self.rows, self._now()))
         wanted, self._select_after = self._select_after, None
         for memory_id in (wanted, current):

@@ -17,6 +17,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from ui.widgets.plain_tip import plain_tip
+
 if TYPE_CHECKING:
     from app.store import Project
 
@@ -34,9 +36,10 @@ def project_label(project: Project) -> str:
 
 
 def project_tip(project: Project) -> str:
+    """The identity (the host's text: escaped, as Qt would read markup in a tooltip), counts and notes."""
     lines = [project.identity, f"{project.memory_count:,} memories, {project.session_count:,} sessions"]
     lines += [note for note in (project.oddity, project.read_only_reason) if note]
-    return "\n".join(lines)
+    return plain_tip("\n".join(lines))
 
 
 class ProjectChoices(QObject):

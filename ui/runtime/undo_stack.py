@@ -18,10 +18,13 @@ from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 if TYPE_CHECKING:  # the command log loads SQLAlchemy: imported once the first cards were painted
+    from concurrent.futures import Future
+
     from app.commands.base import Command
     from app.commands.log import LogEntry
     from app.commands.runner import Step
     from app.store import MemoryStore
+    from ui.runtime.first_page import FirstScreen
     from ui.runtime.tasks import TaskRunner
 
 WINDOW = "window"
@@ -106,25 +109,30 @@ class UndoHistory(QObject):
 
     # -- the log ------------------------------------------------------------------------------------
 
-    def load_once(self, *, priority: int = 0) -> None:
-        """The log's first read for this store (with the window's first frame, or after a listing)."""
+    def load_once(self, *, priority: int = 0, first: Future[FirstScreen] | None = None) -> None:
+        """The log's first read for this store (with the window's first frame, or after a listing);
+        `first`: the launch's first screen, which read it before the window was built."""
         if not self._asked:
-            self.reload(priority=priority)
+            self.reload(priority=priority, first=first)
 
     @property
     def loaded(self) -> bool:
         """The log of this store has been read."""
         return self._entries is not None
 
-    def reload(self, *, priority: int = 0) -> None:
+    def reload(self, *, priority: int = 0, first: Future[FirstScreen] | None = None) -> None:
         """Read the log (off the GUI thread) and show it, when it differs from what the stack shows."""
         from app.commands.runner import history
+        from ui.runtime.first_page import first_part
 
         self._asked = True
         store = self.controller.store
-        self.controller.runner.submit(
-            lambda: history(store), self._loaded, self.controller.report, priority=priority
-        )
+
+        def read() -> list[LogEntry]:
+            known = first_part(first, lambda screen: screen.undo_log)
+            return history(store) if known is None else known
+
+        self.controller.runner.submit(read, self._loaded, self.controller.report, priority=priority)
 
     def _loaded(self, entries: list[LogEntry]) -> None:
         if entries == self._entries:

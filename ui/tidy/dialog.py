@@ -9,9 +9,10 @@ a preview, then one command the window's Undo takes back); a merged group leaves
 may contradict are only listed. "Ask the reviewer…" (enabled with a reviewer command set) opens
 `ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on Apply.
 Its kind choice runs it again over the host's project memories instead (every project, or
-one), grouped within each project and category; such a group's Merge… previews merging those project
-memories (the kept one edited the host's way, the others superseded by it), applied through the same
-Undo; a project memory has no user card to show, so its rows open none.
+one), grouped within each project and category; a project memory's card is on its project's
+page, not among the cards this dialog selects (Show card's tooltip says where); such a group's Merge…
+previews merging those project memories (the kept one edited the host's way, the others archived and
+superseded by it), applied through the same Undo.
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ if TYPE_CHECKING:
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # on a group's row: its members, for Merge…
 KIND_ROLE = Qt.ItemDataRole.UserRole + 3  # on a group's row: "user" or "project" (`app.tidy.merge.Kind`)
+SHOW_TIP = "Select this memory's card in the main window"
+MERGE_TIP = "Preview merging this group into one memory, then apply (undoable)"
+PROJECT_SHOW_TIP = "A project's memories are on its page: View → Switch project… (Ctrl+Shift+P)"
+PROJECT_MERGE_TIP = (
+    "Preview merging this group into one project memory (the others archived, superseded by it), "
+    "then apply (undoable)"
+)
+PROJECT_ASK_TIP = "The reviewer is asked about the user memories' groups only"
 EVERY_PROJECT = ""  # the kind choice's data: None for user memories, else a project identity or this
 Section = tuple[str, TidyReport]  # what a group's title adds ("" or " (project, category)"), a report
 
@@ -87,7 +96,6 @@ class TidyDialog(QDialog):
         self.cancel_button = QPushButton("Cancel")
         self.open_button = QPushButton("Show card")
         self.merge_button = QPushButton("Merge…")
-        self.merge_button.setToolTip("Preview merging this group into one memory, then apply (undoable)")
         self.ask_button = QPushButton("Ask the reviewer…")
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.ActionRole)
@@ -202,6 +210,7 @@ class TidyDialog(QDialog):
 
     def _fill(self, sections: list[Section], memories: int, among: str, *, cards: bool) -> None:
         groups = [(title, group) for title, report in sections for group in report.groups]
+        self._explain_buttons(cards)
         pairs = [pair for _title, report in sections for pair in report.contradictions]
         self.status.setText(
             f"{len(groups):,} group(s) of likely duplicates and {len(pairs):,} pair(s) that may "
@@ -231,6 +240,13 @@ class TidyDialog(QDialog):
         if shown is not None:
             self.tree.setCurrentItem(shown)
         self._done()
+
+    def _explain_buttons(self, cards: bool) -> None:
+        """What Show card and Merge… do; for project memories, where their cards are instead."""
+        self.open_button.setToolTip(SHOW_TIP if cards else PROJECT_SHOW_TIP)
+        self.merge_button.setToolTip(MERGE_TIP if cards else PROJECT_MERGE_TIP)
+        if not cards:
+            self.ask_button.setToolTip(PROJECT_ASK_TIP)
 
     def _offer_reviewer(self, report: TidyReport) -> None:
         from ui.tidy.ask import NOT_CONFIGURED, configured_command

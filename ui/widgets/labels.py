@@ -1,11 +1,12 @@
 """Labels every panel and dialog uses: plain text always (memory content is untrusted, and a QLabel
-left to guess would read it as rich text), section and title weights, a tint, the empty-or-details pages."""
+left to guess would read it as rich text), section and title weights, a tint, the empty-or-details pages,
+and a one-line label that ends in "…" where its column is too narrow."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
 
 def section_label(text: str) -> QLabel:
@@ -17,9 +18,36 @@ def section_label(text: str) -> QLabel:
     return label
 
 
-def title_label() -> QLabel:
-    """A panel's title: larger, demi-bold, on one line."""
-    label = plain_label(wrap=False)
+class ElidedLabel(QLabel):
+    """One line of plain text that never widens its column: where it does not fit it is cut with "…"
+    (a bare cut mid-letter reads as a glitch, and hides that there is more). `text()` stays whole."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def shown_text(self) -> str:
+        """What fits: the text, or its start and "…"."""
+        room = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, room)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        self.style().drawItemText(
+            painter,
+            self.contentsRect(),
+            int(self.alignment()),
+            self.palette(),
+            self.isEnabled(),
+            self.shown_text(),
+            self.foregroundRole(),
+        )
+
+
+def title_label(*, elided: bool = False) -> QLabel:
+    """A panel's title: larger, demi-bold, on one line (`elided`: cut with "…" where it does not fit)."""
+    label = ElidedLabel() if elided else plain_label(wrap=False)
     font = label.font()
     font.setPointSizeF(font.pointSizeF() * 1.25)
     font.setWeight(font.Weight.DemiBold)

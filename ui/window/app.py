@@ -14,7 +14,6 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from ui.cards.listing import Listing
 from ui.runtime.controller import Controller
 from ui.runtime.qt_app import application, smoke_deadline, wait_until
 from ui.widgets.theme import apply_theme
@@ -23,6 +22,7 @@ from ui.window.main_window import MainWindow
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
+    from ui.runtime.first_page import FirstScreen
 
 FIRST_CARDS = "first cards painted at"  # `--smoke`'s line, then the monotonic clock's seconds
 
@@ -61,10 +61,10 @@ def run_window(
     *,
     smoke: bool = False,
     theme: str = "system",
-    first_page: Future[Listing] | None = None,
+    first_screen: Future[FirstScreen] | None = None,
 ) -> int:
-    """The window over `store`, shown once its first frame is complete (`FirstFrame`); `first_page`: the
-    first screen's read, started before this module (and Qt) was imported."""
+    """The window over `store`, shown once its first frame is complete (`FirstFrame`); `first_screen`:
+    the first frame's reads, started before this module (and Qt) was imported."""
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
     controller = Controller(store)
@@ -78,7 +78,7 @@ def run_window(
             window.looks.check_on_open()
 
     FirstFrame(window, show)
-    controller.start(first_page)
+    controller.start(first_screen)
     code = app.exec()
     if deadline is not None and first_paint is not None:  # neither of the smoke run's exits outlives it
         deadline.stop()

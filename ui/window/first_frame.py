@@ -3,9 +3,10 @@
 A launch builds the main window hidden and starts its reads (`Controller.start`); `FirstFrame` shows it
 when what its first frame holds has arrived: the first screen of cards (or the welcome page of an empty
 database), the counts, the pending candidates, the undo log, and the selected card's history with the
-diff of its newest revision. Nothing on screen is then a stand-in that changes: no greyed action that
-enables, no count that widens a button, no panel that fills. A database too slow for all of that
-(`LIMIT_MS`) still gets its window then, filling in as its reads arrive.
+diff of its newest revision and its candidates' words. Nothing on screen is then a stand-in that
+changes: no greyed action that enables, no count that widens a button, no panel that fills. A
+database too slow for all of that (`LIMIT_MS`) still gets its window then, filling in as its reads
+arrive.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ class FirstFrame(QObject):
         memory = w.selected_memory()
         if memory is None:
             return w.model.rowCount() == 0
-        return w.panel.history_memory_id == memory.id and w.panel.diff.settled
+        shown = w.panel.history_memory_id == memory.id and w.panel.diff.settled
+        return shown and not w.panel.provenance.words_pending  # its candidates' words too
 
     def _check(self) -> None:
         if self.complete:

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.cli.arguments import seconds
 from app.cli.commands import tidy_ask
+from app.cli.project.reads import chosen_project, refuse_options
 from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json
 from app.store import InvalidInputError
@@ -111,13 +112,19 @@ def report_text(report: TidyReport, by_id: dict[int, TidyItem], among: str = "ac
     return "\n".join(lines)
 
 
+def _project_name(name: str, identity: str) -> str:
+    """`beta (dir:/home/ana/src/beta)`; a project the host names by its identity alone, said once."""
+    shown = one_line(name, TEXT_WIDTH)
+    return shown if name == identity else f"{shown} ({identity})"
+
+
 def scoped_text(found: list[ScopedReport]) -> str:
     """One block per project and category that has something to show, then how many were looked at."""
     blocks = []
     for scoped in found:
         report, scope = scoped.report, scoped.scope
         if report.groups or report.contradictions:
-            among = f"{scope.category} memories of {one_line(scope.name, TEXT_WIDTH)} ({scope.project})"
+            among = f"{scope.category} memories of {_project_name(scope.name, scope.project)}"
             blocks.append(report_text(report, {item.id: item for item in scope.items}, among))
     total = sum(scoped.report.memories for scoped in found)
     projects = len({scoped.scope.project for scoped in found})
@@ -135,9 +142,7 @@ def cmd_tidy(args: argparse.Namespace, opener: Opener) -> int:
         raise InvalidInputError("--dry-run goes with --ask-reviewer (tidy alone changes nothing)")
     if args.kind == "project":
         return _tidy_projects(args, opener)
-    if args.project is not None:
-        print("error: --project goes with --kind project", file=sys.stderr)
-        return 1
+    refuse_options(args, ("project",), "user")
     with opener(args, write=False) as store:
         items = active_items(store)
     report = find_groups(items)
@@ -151,8 +156,10 @@ def cmd_tidy(args: argparse.Namespace, opener: Opener) -> int:
 
 def _tidy_projects(args: argparse.Namespace, opener: Opener) -> int:
     with opener(args, write=False) as store:
+        # Named as `list --kind project` names it, with the same message for a name no project has.
+        wanted = None if args.project is None else chosen_project(store, args.project).identity
         try:
-            scopes = project_scopes(store, args.project)
+            scopes = project_scopes(store, wanted)
         except UnknownProject as exc:
             print(f"error: {one_line(str(exc), 200)}", file=sys.stderr)
             return 1

@@ -119,8 +119,14 @@ def _times(memory: ProjectMemory, now: int) -> list[str]:
     return lines
 
 
+SHOWN_LINKS = 20  # ids or sources a text `show` names before counting the rest (`--json` lists every one)
+REST = "(--json lists them)"
+
+
 def _ids(ids: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(f"#{item}" for item in ids)
+    shown = ", ".join(f"#{item}" for item in ids[:SHOWN_LINKS])
+    rest = len(ids) - SHOWN_LINKS
+    return shown + (f" and {rest:,} more {REST}" if rest > 0 else "")
 
 
 def link_lines(linked: ProjectMemoryLinks) -> list[str]:
@@ -141,11 +147,13 @@ def link_lines(linked: ProjectMemoryLinks) -> list[str]:
         lines.append(f"  {MALFORMED} {make_visible(host.merged.problem)}")
     if host.merged_into:
         lines.append(f"merged into {_ids(host.merged_into)}")
-    for source in host.sources:
+    for source in host.sources[:SHOWN_LINKS]:
         said = (
             "no such memory" if source.missing else f"session {one_line(source.source_session_id or '?', 80)}"
         )
         lines.append(f"  source #{source.memory_id}: {said}")
+    if len(host.sources) > SHOWN_LINKS:
+        lines.append(f"  and {len(host.sources) - SHOWN_LINKS:,} more sources {REST}")
     lines += [f"{phrase} (dashboard)" for phrase in grouped_phrases(memory_id, list(linked.own))]
     return lines
 

@@ -31,6 +31,7 @@ from app.store.connect import file_access, server
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_identity import FileIdentity
 from app.store.read.host_cells import decode_text
+from app.store.schema.alembic_preload import load_alembic_beside
 from app.store.schema.legacy import LegacyGaps, find_gaps, install_stand_ins
 from app.store.schema.tables import HOST_TABLES, VERSION_TABLE
 
@@ -148,11 +149,13 @@ def plain_rows(conn: Connection, statement: Select[Any], params: dict[str, Any])
     return conn.execute(statement, params).all()
 
 
-def _read_table_names(connection: sqlite3.Connection) -> set[str]:
+def _read_table_names(connection: sqlite3.Connection, migrating: bool) -> set[str]:
     names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if VERSION_TABLE not in names:
         # Never opened by us, so the first write is near: corruption past the first page shows only
         # when pages are read, so read them all now (once per file), before anything is written.
+        if migrating:  # and the migration's tool loads meanwhile
+            load_alembic_beside()
         verdict = connection.execute("PRAGMA quick_check(1)").fetchone()
         if verdict is None or verdict[0] != "ok":
             raise sqlite3.DatabaseError(f"damaged: {verdict[0] if verdict else 'no answer'}")
@@ -171,7 +174,7 @@ def _refusal(exc: sqlite3.Error, path: Path) -> Exception:
     return DatabaseOpenError(f"{path} is not a usable SQLite database ({exc}); nothing was changed.")
 
 
-def _probe(access: ReadAccess, path: Path, timeout_ms: int) -> LegacyGaps:
+def _probe(access: ReadAccess, path: Path, timeout_ms: int, migrating: bool) -> LegacyGaps:
     """Validate through `access`, a read that writes nothing; `_WriteNeeded` if SQLite wanted to write.
     Returns what an older host's file lacks (`app.store.schema.legacy`), usually nothing."""
     try:
@@ -179,7 +182,7 @@ def _probe(access: ReadAccess, path: Path, timeout_ms: int) -> LegacyGaps:
     except sqlite3.Error as exc:
         raise _refusal(exc, path) from exc
     try:
-        names = _read_table_names(connection)
+        names = _read_table_names(connection, migrating)
         gaps = find_gaps(connection, names)
     except sqlite3.Error as exc:
         raise _refusal(exc, path) from exc
@@ -206,14 +209,14 @@ def _prepare(choose: Callable[[Path], ReadAccess], path: Path) -> ReadAccess:
         ) from exc
 
 
-def _checked_access(path: Path, timeout_ms: int) -> tuple[ReadAccess, LegacyGaps]:
+def _checked_access(path: Path, timeout_ms: int, migrating: bool) -> tuple[ReadAccess, LegacyGaps]:
     """Check the file through a read that creates nothing beside it; returns that way of reading it.
     The first choice is a live read where that is possible; if SQLite refuses it for a write it would
     need (no `-shm` in a folder it cannot write, a hot journal), immutable or a private snapshot."""
     for choose in (file_access.first_choice, file_access.fallback):
         access = _prepare(choose, path)
         try:
-            gaps = _probe(access, path, timeout_ms)
+            gaps = _probe(access, path, timeout_ms, migrating)
         except _WriteNeeded as exc:
             access.release()
             if access.kind == file_access.LIVE:
@@ -274,7 +277,7 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     if path.stat().st_size == 0:
         raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
     identity = FileIdentity.of(path)  # before any check: a file replaced from here on is noticed too
-    access, gaps = _checked_access(path, timeout_ms)
+    access, gaps = _checked_access(path, timeout_ms, migrating=not read_only)
     why = gaps.message() if gaps else "opened with --read-only" if read_only else _unwritable(path)
     if why is None:
         access.release()  # a writable store reads and writes the file itself

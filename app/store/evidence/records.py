@@ -16,8 +16,6 @@ from app.core.models.runs import Run, RunDetail, UndoResult
 from app.store.database import Database
 from app.store.evidence import archive as evidence_archive
 from app.store.evidence import project_runs
-from app.store.evidence import runs as review_runs
-from app.store.evidence import undo as run_undo
 from app.store.links import RUN_MADE_BY, drop_links_made_by, present
 
 
@@ -44,11 +42,15 @@ class EvidenceRecords:
         """Every review run, newest first: the dashboard's own and the host's (`app.store.evidence.runs`).
         Observe first (`Observer.observe`) for a host run's inferred changes to include what was just
         rewritten."""
+        from app.store.evidence import runs as review_runs  # the rare roles load when first asked for
+
         with self._db.read() as conn:
             return review_runs.all_runs(conn, self._db.keeping.revisions(), own=self._db.own)
 
     def run(self, run_id: str) -> RunDetail:
         """One run with its changes, oldest first; NotFoundError for an id no run has."""
+        from app.store.evidence import runs as review_runs
+
         with self._db.read() as conn:
             kept = self._db.keeping.revisions()
             found = review_runs.find_run(conn, run_id, kept, own=self._db.own)
@@ -60,6 +62,9 @@ class EvidenceRecords:
 
     def undo_run(self, run_id: str) -> UndoResult:
         """`runs undo`, the Runs dialog's Undo: every memory a run changed put back as it was before it."""
+        from app.store.evidence import runs as review_runs
+        from app.store.evidence import undo as run_undo
+
         with self._db.write() as ctx:
             found = review_runs.find_run(ctx.conn, run_id) if self._db.own else None
             if found is None:

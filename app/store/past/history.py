@@ -27,8 +27,8 @@ from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
 from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.past import as_of as as_of_read
-from app.store.past import as_of_scan, project_past
 from app.store.past import blame as blame_read
+from app.store.past import project_past
 from app.store.past.project_past import ProjectMemoryAsOf
 from app.store.project import revisions as project_log
 from app.store.project.reads import ProjectKey
@@ -144,6 +144,8 @@ class History:
         kept = bool(self._db.keeping.revisions())
         with self._db.read() as conn:
             if self._db.own and ids is None and not kept and at < now:
+                from app.store.past import as_of_scan  # a rare role: loaded when first asked for
+
                 return as_of_scan.states_as_of(conn, at, now, profile=profile)  # every revision is stored
             if self._db.own:
                 facts = as_of_read.fetch_facts(conn, at, ids)

@@ -13,11 +13,13 @@ refused (`app.transfer.project_format`), one of a project the host's native modu
 saying which project and why), one whose project already has its text in its category (by the host's
 `normalized_hash`: the table's UNIQUE would abort the insert) or that repeats another memory of the file,
 and all of them when this database has no `memories` table. Ids are kept where this database has never
-used them (no row, no mutation log entry, no embedding, no link names them) and the file's format allows
-(`MAX_KEPT_ID`), else new ones are taken; on PostgreSQL the identity then moves past the ids kept. The
-links are written last, remapped to the ids here: `superseded_by_memory_id` and the ids of `merged_from`
-that name a memory of the file now here (imported, or already here as a duplicate); a link to anything
-else would name an unrelated row here, so it is left out and noted.
+used them (no row, no mutation log entry, no embedding, no link names them, nor `merged_from`, where a
+host merge leaves the ids of the sources it deleted, nor our own history and links) and the file's
+format allows (`MAX_KEPT_ID`), else new ones are taken; on PostgreSQL the identity then moves past the
+ids kept. The links are written last, remapped to the ids here: `superseded_by_memory_id` and the ids
+of `merged_from` that name another memory of the file, of the same project, now here (imported, or
+already here as a duplicate); a link to anything else would name an unrelated row here, and the host
+links a memory neither to itself nor across projects, so it is left out and noted.
 
 The host writes no `memory_mutation_log` row for an insert (that log's CHECK knows only `archive`,
 `delete`, `update` and `superseded`); it finds new rows above the highest id it rendered. A kept id may
@@ -41,13 +43,16 @@ from sqlalchemy import Connection, insert, inspect, select, update
 from app.core.incoming_checks import quoted
 from app.core.models import IMPORTED_FROM, RevisionKind, RevisionSource
 from app.core.models.imports import Imported, ProjectImportResult, Skipped
+from app.core.text_input import tolerant_json_loads
 from app.store.connect.server import is_server
+from app.store.kinds import PROJECT_MEMORIES
 from app.store.project import revisions, write_steps
 from app.store.project.authority import managed_projects
 from app.store.project.hashing import normalized_hash
 from app.store.project.reads import fetch_memories
 from app.store.project.tables import memories, memory_embeddings, memory_mutation_log
-from app.store.schema.tables import project_revisions
+from app.store.schema.tables import links as own_links
+from app.store.schema.tables import project_revisions, project_seen
 from app.store.write.importer import move_identity
 from app.store.write.revision_log import WriteContext, inserted_id
 from app.transfer.export_format import MAX_KEPT_ID
@@ -110,13 +115,23 @@ class _Plan:
             columns += [log.target_memory_id, log.superseded_by_id]
         if memory_embeddings.name in self.tables:
             columns.append(memory_embeddings.c.memory_id)
+        # Our own tables: a kept id they name would inherit that memory's history and links.
         if project_revisions.name in self.tables:
             columns.append(project_revisions.c.memory_id)
+        if project_seen.name in self.tables:
+            columns.append(project_seen.c.memory_id)
+        queries: list[Any] = [select(column).distinct() for column in columns]
+        if own_links.name in self.tables:
+            kind = own_links.c.memory_kind == PROJECT_MEMORIES.name
+            queries += [select(own_links.c.from_id).where(kind), select(own_links.c.to_id).where(kind)]
         used: set[int] = set()
-        for column in columns:
-            used.update(
-                value for value in conn.execute(select(column).distinct()).scalars() if type(value) is int
-            )
+        for query in queries:
+            used.update(value for value in conn.execute(query).scalars() if type(value) is int)
+        # The host's merge deletes its sources and keeps only their ids here.
+        for raw in conn.execute(select(m.merged_from).where(m.merged_from.is_not(None))).scalars():
+            found = tolerant_json_loads(raw) if isinstance(raw, str | bytes) else None
+            if isinstance(found, list):
+                used.update(value for value in found if type(value) is int)
         return used
 
 
@@ -156,25 +171,41 @@ def _row(memory: ExportedProjectMemory, present: frozenset[str]) -> dict[str, ob
     return {key: value for key, value in values.items() if key in present}
 
 
+def _link_problem(memory: ExportedProjectMemory, target: int, projects: dict[int, str]) -> str | None:
+    """Why the memory's link to file id `target` is left out, or None (see the module docstring)."""
+    if target == memory.id:
+        return "itself"
+    if target not in projects:
+        return "not here"
+    if projects[target] != memory.project_path:
+        return "of another project"  # the host links only within a project
+    return None
+
+
 def _links(
-    conn: Connection, memory: ExportedProjectMemory, ids: dict[int, int], result: ProjectImportResult
+    conn: Connection,
+    memory: ExportedProjectMemory,
+    ids: dict[int, int],
+    projects: dict[int, str],
+    result: ProjectImportResult,
 ) -> None:
     """The memory's links, written with the ids here (see the module docstring)."""
     values: dict[str, object] = {}
     target = memory.superseded_by
-    if target is not None and target in ids:
+    why = None if target is None else _link_problem(memory, target, projects)
+    if target is not None and why is None:
         values["superseded_by_memory_id"] = ids[target]
     elif target is not None:
-        result.notes.append(
-            (memory.id, f"superseded_by_memory_id #{target} left out: that memory is not here")
-        )
+        what = "that memory is not here" if why == "not here" else f"that memory is {why}"
+        result.notes.append((memory.id, f"superseded_by_memory_id #{target} left out: {what}"))
     if memory.merged_from is not None:
-        kept = [ids[i] for i in memory.merged_from if i in ids]
-        gone = [f"#{i}" for i in memory.merged_from if i not in ids]
+        problems = {i: _link_problem(memory, i, projects) for i in memory.merged_from}
+        kept = [ids[i] for i in memory.merged_from if problems[i] is None]
         if kept:
             values["merged_from"] = json.dumps(kept)
-        if gone:
-            result.notes.append((memory.id, f"merged_from left out {', '.join(gone)}: not here"))
+        for reason in dict.fromkeys(why for why in problems.values() if why is not None):
+            gone = ", ".join(f"#{i}" for i in memory.merged_from if problems[i] == reason)
+            result.notes.append((memory.id, f"merged_from left out {gone}: {reason}"))
     if values:
         conn.execute(update(memories).where(m.id == ids[memory.id]).values(values))
 
@@ -219,9 +250,11 @@ def import_project_memories(
     for memory, keep in zip(planned.wanted, keeps, strict=True):
         if not keep:
             ids[memory.id] = inserted_id(conn.execute(insert(memories).values(**_row(memory, present))))
+    # The project of each file id now here (imported, or already here with the same project).
+    file_projects = {memory.id: memory.project_path for memory in incoming if memory.id in ids}
     projects: dict[str, int] = {}
     for memory in planned.wanted:
-        _links(conn, memory, ids, result)
+        _links(conn, memory, ids, file_projects, result)
         result.imported.append(Imported(memory.id, ids[memory.id]))
         projects.setdefault(memory.project_path, ids[memory.id])
     for memory_id in projects.values():

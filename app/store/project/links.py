@@ -20,7 +20,7 @@ from app.store.read.host_cells import describe
 
 m = memories.c
 MAX_CHAIN = 1_000  # steps followed before a chain is called too long (the host has no limit either)
-MAX_SOURCES = 1_000  # memories visited when gathering a merge's sources
+MAX_SOURCES = 1_000  # sources gathered for a merge, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,24 +132,28 @@ class Source:
 
 def merge_sources(conn: Connection, memory: ProjectMemory) -> tuple[Source, ...]:
     """Everything a merged memory was made from, each with its `source_session_id`: the ids in its
-    `merged_from`, and theirs in turn, breadth first, each once (a merge of merges lists every source)."""
+    `merged_from`, and theirs in turn, breadth first, each once (a merge of merges lists every source),
+    at most `MAX_SOURCES` of them (the host bounds no `merged_from`: one may name any number of ids)."""
     found: list[Source] = []
     visited = {memory.id}
-    frontier = [i for i in parse_merged_from(memory.merged_from).ids if i not in visited]
-    while frontier and len(visited) < MAX_SOURCES:
-        rows = fetch_memories(conn, frontier)
-        following: list[int] = []
-        for source_id in frontier:
-            if source_id in visited:
-                continue
+    frontier = list(parse_merged_from(memory.merged_from).ids)
+    while frontier and len(found) < MAX_SOURCES:
+        wanted = [i for i in dict.fromkeys(frontier) if i not in visited][: MAX_SOURCES - len(found)]
+        rows = fetch_memories(conn, wanted)
+        following: dict[int, None] = {}
+        for source_id in wanted:
             visited.add(source_id)
             source = rows.get(source_id)
             if source is None:
                 found.append(Source(source_id, None, missing=True))
                 continue
             found.append(Source(source_id, source.source_session_id))
-            following += [i for i in parse_merged_from(source.merged_from).ids if i not in visited]
-        frontier = following
+            for i in parse_merged_from(source.merged_from).ids:
+                if len(following) >= MAX_SOURCES:
+                    break  # more than the next round can take
+                if i not in visited:
+                    following[i] = None
+        frontier = list(following)
     return tuple(found)
 
 

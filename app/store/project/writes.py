@@ -70,7 +70,7 @@ class ProjectWrite:
 def _target(conn: Connection, memory_id: int) -> ProjectMemory:
     memory = fetch_memory(conn, memory_id)
     if memory is None:
-        raise NotFoundError(f"no project memory #{memory_id}")
+        raise NotFoundError(f"project memory #{memory_id} does not exist")  # as show and history say it
     ensure_writable(conn, memory_id)
     return memory
 
@@ -165,7 +165,8 @@ def _with_reason(metadata_json: str | None, reason: str) -> str:
 
 def archive(conn: Connection, memory_id: int, now: int, reason: str | None = None) -> ProjectWrite:
     trimmed = reason.strip() if reason else ""
-    problem = text_problem(trimmed)
+    # Bounded as a content is: the host reads `metadata_json` with every row it renders.
+    problem = content_problem(trimmed) if trimmed else None
     if problem is not None:
         raise InvalidInputError(f"the reason {problem}")
     before = _target(conn, memory_id)

@@ -1,6 +1,7 @@
 """Running the dashboard's own migrations (Alembic, version table `mdash_alembic_version`).
 
-Alembic is imported only when a migration has to run, so opening an up-to-date store stays quick.
+Alembic is imported only when a migration has to run, and whether one has to is read from our own
+version row and the catalogue (`own_schema`), so opening an up-to-date store stays quick.
 Every upgrade runs in one `BEGIN IMMEDIATE` transaction and is rolled back if the host's fenced
 tables changed shape, which no migration of ours may ever do. On PostgreSQL it also widens the 32-bit
 columns an earlier version left in our tables (`widen`).
@@ -8,6 +9,7 @@ columns an earlier version left in our tables (`widen`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
 
@@ -46,15 +48,46 @@ READABLE_REVISIONS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class OwnSchema:
+    """Where the dashboard's tables stand: the revision in our version row, and which of them exist."""
+
+    revision: str | None
+    tables: frozenset[str]
+
+    @property
+    def readable(self) -> bool:
+        """At a revision this code can read, every table there."""
+        return self.revision in READABLE_REVISIONS and self.tables.issuperset(OWN_TABLES)
+
+    @property
+    def at_head(self) -> bool:
+        return self.revision == HEAD_REVISION and self.tables.issuperset(OWN_TABLES)
+
+
+def own_schema(conn: Connection) -> OwnSchema:
+    """Our version row and tables, read from the catalogue (on SQLite one query of `sqlite_master`, not
+    the inspector's statement per table: every open of a store asks this)."""
+    wanted = {VERSION_TABLE, *OWN_TABLES}
+    if conn.dialect.name == "sqlite":
+        rows = conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'table'")
+        tables = frozenset(str(name) for (name,) in rows) & wanted
+    else:
+        inspector = inspect(conn)
+        tables = frozenset(name for name in wanted if inspector.has_table(name))
+    if VERSION_TABLE not in tables:
+        return OwnSchema(None, tables)
+    revision = conn.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalar()
+    return OwnSchema(None if revision is None else str(revision), tables)
+
+
 def current_revision(conn: Connection) -> str | None:
-    if not inspect(conn).has_table(VERSION_TABLE):
-        return None
-    return conn.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalar()
+    return own_schema(conn).revision
 
 
-def refuse_newer(conn: Connection, location: str) -> None:
+def _refuse(schema: OwnSchema, location: str) -> None:
     """Tables of a newer version of this app: reading them as if absent would serve expired memories."""
-    revision = current_revision(conn)
+    revision = schema.revision
     if revision is not None and revision not in READABLE_REVISIONS:
         raise DatabaseOpenError(
             f"{location} was last used by a newer Memory Dashboard (its tables are at revision {revision}, "
@@ -62,15 +95,13 @@ def refuse_newer(conn: Connection, location: str) -> None:
         )
 
 
+def refuse_newer(conn: Connection, location: str) -> None:
+    _refuse(own_schema(conn), location)
+
+
 def own_tables_ready(conn: Connection) -> bool:
     """The dashboard's tables exist at a revision this code can read."""
-    return current_revision(conn) in READABLE_REVISIONS and all(
-        inspect(conn).has_table(t) for t in OWN_TABLES
-    )
-
-
-def _at_head(conn: Connection) -> bool:
-    return current_revision(conn) == HEAD_REVISION and own_tables_ready(conn)
+    return own_schema(conn).readable
 
 
 def alembic_config(conn: Connection) -> Config:
@@ -89,20 +120,21 @@ def _alembic_upgrade(conn: Connection) -> None:
     command.upgrade(alembic_config(conn), "head")
 
 
-def _ready(conn: Connection) -> bool:
-    """At head, and no 32-bit column of ours left by an earlier version on PostgreSQL (`widen`)."""
-    return _at_head(conn) and not narrow_columns(conn)
+def _ready(conn: Connection, location: str) -> bool:
+    """At head, and no 32-bit column of ours left by an earlier version on PostgreSQL (`widen`); a newer
+    version's tables are refused."""
+    schema = own_schema(conn)
+    _refuse(schema, location)
+    return schema.at_head and not narrow_columns(conn)
 
 
 def upgrade(engine: Engine, location: str, *, check_fence: bool = True) -> bool:
     """Bring the dashboard's tables to head; returns whether anything ran."""
     with transaction(engine, write=False, location=location) as conn:
-        refuse_newer(conn, location)
-        if _ready(conn):
+        if _ready(conn, location):
             return False
     with transaction(engine, write=True, location=location) as conn:
-        refuse_newer(conn, location)
-        if _ready(conn):
+        if _ready(conn, location):
             return False
         before = fence_fingerprints(conn) if check_fence else {}
         _alembic_upgrade(conn)

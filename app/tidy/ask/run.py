@@ -7,6 +7,8 @@ back as a `TidyProposal` whose `changes` are its preview (each update's old and 
 dismissal's text). `apply_proposal` applies it with the review's apply (`app.review.apply`: under the
 host's review lease, one transaction, recorded as a run whose origin is tidy, undone as a run), and in
 the same transaction records the links it made, with `made_by` "run:<run id>"; undoing the run drops them.
+A member rewritten since the preview (by the host) rolls the whole run back: what was approved was a diff
+from the text the preview showed.
 """
 
 from __future__ import annotations
@@ -125,6 +127,23 @@ def _changed_by(conn: Connection, run_id: str) -> set[int]:
     return {int(memory_id) for memory_id in conn.execute(query).scalars()}
 
 
+class PreviewOutdatedError(StoreError):
+    """A memory the answer changes is not what its preview showed: the host rewrote it meanwhile."""
+
+
+def _refuse_outdated(conn: Connection, run_id: str, changes: Sequence[ProposedChange]) -> None:
+    """Roll the run back if a memory it changed held other text than its preview showed: the person
+    approved those diffs, not a merge of an old text over the host's newer one."""
+    query = select(revisions.c.memory_id, revisions.c.previous_content).where(revisions.c.run_id == run_id)
+    found = {int(memory_id): previous for memory_id, previous in conn.execute(query)}
+    outdated = [f"#{c.memory_id}" for c in changes if c.memory_id in found and found[c.memory_id] != c.old]
+    if outdated:
+        shown = ", ".join(outdated)
+        raise PreviewOutdatedError(
+            f"memory {shown} changed since the preview; nothing was changed: ask the reviewer again"
+        )
+
+
 def apply_proposal(
     store: MemoryStore, proposal: TidyProposal, *, run_id: str | None = None, holder: str | None = None
 ) -> ApplyResult:
@@ -132,6 +151,7 @@ def apply_proposal(
     run = run_id or new_tidy_run_id()
 
     def record_links(conn: Connection) -> None:
+        _refuse_outdated(conn, run, proposal.changes)
         # Only a dismissal the run made links (one skipped, a memory gone or already dismissed, does not).
         changed = _changed_by(conn, run)
         ctx = WriteContext(conn, store.now())

@@ -3,8 +3,8 @@
 `parse_verdict` (the review's) has checked the shape, the ids, the texts and that the verdict does not
 contradict itself. Here, against the groups the prompt sent (`TidyScope`): it creates nothing and
 consumes nothing (no `promote`, no `consume_candidate_ids`, no candidates on an update), names only
-members of those groups, and updates at most one member of a group. Every problem is listed at once in
-one `VerdictError`, as the review's checks do.
+members of those groups, updates at most one member of a group and dismisses no group whole. Every
+problem is listed at once in one `VerdictError`, as the review's checks do.
 
 The links: in a group of duplicates with one member updated, each dismissed member is `merged_into` the
 updated one; in a pair that may contradict with one member dismissed, the other is kept over it
@@ -56,11 +56,16 @@ def check_for_scope(verdict: Verdict, scope: TidyScope) -> Verdict:
         if dismissal.memory_id not in members:
             problems.append(_outside(f"dismiss_existing[{index}]", dismissal.memory_id))
     updated = {update.memory_id for update in verdict.update_existing}
+    dismissed = {dismissal.memory_id for dismissal in verdict.dismiss_existing}
     for number, group in enumerate(scope.groups, start=1):
         named = [member for member in group.members if member in updated]
         if len(named) > 1:
             shown = ", ".join(f"#{member}" for member in named)
             problems.append(f"update_existing: {shown} are of one group (group {number}); update one of them")
+        # Tidying keeps one of what repeats or contradicts: a group dismissed whole loses what it said.
+        if all(member in dismissed for member in group.members):
+            shown = ", ".join(f"#{member}" for member in group.members)
+            problems.append(f"dismiss_existing: {shown} are every member of group {number}; keep one of them")
     if problems:
         raise VerdictError(problems)
     return verdict

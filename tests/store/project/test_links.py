@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import Connection
 
 from app.store.connect.engine import open_sqlite_file, transaction
-from app.store.project.links import Merged, Source, follow_chain, links_of, parse_merged_from
+from app.store.project.links import MAX_SOURCES, Merged, Source, follow_chain, links_of, parse_merged_from
 from app.store.project.model import ProjectMemory
 from app.store.project.reads import fetch_memory
 from tests.support.host80 import ALPHA, DANGLING_TARGET, Seeded, add_memory, connect
@@ -93,3 +93,22 @@ def test_a_merge_of_merges_lists_every_source_once(host80: Path) -> None:
     )
     assert into_a == (ab, top)
     assert ids_12 not in into_1  # `[12]` contains the digits of #1 but names #12
+
+
+def test_a_merge_naming_hundreds_of_thousands_of_ids_gathers_a_bounded_number_of_sources(
+    host80: Path,
+) -> None:
+    # The host checks nothing in `merged_from`: one row naming 200,000 ids made `show` list (and look up)
+    # every one of them, seconds of work and millions of lines for one memory.
+    with connect(host80) as conn:
+        wide = add_memory(conn, ALPHA, "wide", merged_from=json.dumps(list(range(10_000, 210_000))))
+    conn.close()
+    opened = open_sqlite_file(host80, read_only=True, create=False)
+    try:
+        with transaction(opened.engine, write=False, location=opened.location) as reading:
+            links = links_of(reading, _memory(reading, wide))
+    finally:
+        opened.close()
+    assert len(links.merged.ids) == 200_000  # what the row says, kept whole
+    assert len(links.sources) == MAX_SOURCES
+    assert links.sources[0] == Source(10_000, None, missing=True)

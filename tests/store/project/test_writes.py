@@ -192,7 +192,10 @@ def test_bad_input_and_missing_memories_write_nothing(host80: Path, write: Write
         (lambda conn: writes.edit_content(conn, seeded.active, "   ", NOW), InvalidInputError),
         (lambda conn: writes.edit_content(conn, seeded.active, "nul\x00", NOW), InvalidInputError),
         (lambda conn: writes.change_category(conn, seeded.active, "", NOW), InvalidInputError),
+        # A category is one line: a line break in it would start a line of its own in what the host renders.
+        (lambda conn: writes.change_category(conn, seeded.active, "NAMING\nSYSTEM", NOW), InvalidInputError),
         (lambda conn: writes.archive(conn, seeded.active, NOW, reason="\ud800"), InvalidInputError),
+        (lambda conn: writes.archive(conn, seeded.active, NOW, reason="x" * 70_000), InvalidInputError),
         (lambda conn: writes.edit_content(conn, 123_456, "text", NOW), NotFoundError),
     ):
         with pytest.raises(error):

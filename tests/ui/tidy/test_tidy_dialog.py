@@ -16,7 +16,15 @@ from tests.support.tidy_memories import project_db, tidy_db
 from tests.ui.runtime_helpers import dispose
 from tests.ui.window_helpers import make_window, settle
 from ui.runtime.controller import Controller
-from ui.tidy.dialog import MEMBER_ROLE, TidyDialog
+from ui.tidy.dialog import (
+    MEMBER_ROLE,
+    MERGE_TIP,
+    PROJECT_ASK_TIP,
+    PROJECT_MERGE_TIP,
+    PROJECT_SHOW_TIP,
+    SHOW_TIP,
+    TidyDialog,
+)
 from ui.window.main_window import MainWindow
 
 
@@ -137,9 +145,16 @@ def test_project_memories_are_listed_by_project_and_category(qtbot: QtBot, tmp_p
         assert group_row is not None
         dialog.tree.setCurrentItem(group_row)  # a group's row: Merge… previews these project memories
         assert dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
+        # Show card and Ask the reviewer say where project memories are shown or reviewed instead.
+        assert dialog.open_button.toolTip() == PROJECT_SHOW_TIP
+        assert dialog.merge_button.toolTip() == PROJECT_MERGE_TIP
+        assert dialog.ask_button.toolTip() == PROJECT_ASK_TIP
         with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
             dialog.kind.setCurrentIndex(2)
         assert [row[0] for row in rows(dialog)] == ["Group 1: 2 memories (beta, ARCHITECTURE)"]
+        with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
+            dialog.kind.setCurrentIndex(0)  # back to the user memories: their own tooltips again
+        assert (dialog.open_button.toolTip(), dialog.merge_button.toolTip()) == (SHOW_TIP, MERGE_TIP)
     finally:
         dispose(controller)
         store.close()

@@ -43,6 +43,7 @@ class Controller(ControllerWrites, ControllerPast):
 
     def _switch(self, store: MemoryStore) -> None:
         old, self.store = self.store, store
+        self.first_screen = self.first_words = None  # read of the store before
         self._listing_token += 1
         self._order = {}
         self.undo_history.forget()
@@ -56,11 +57,15 @@ class Controller(ControllerWrites, ControllerPast):
         """Revisions newest first, without their texts except the newest one's (the diff shown first);
         the others' texts come with `load_revision` when one is selected. Read as last recorded: the
         listing looks for outside rewrites (`load_listing`), so the window's first frame does not wait."""
+        from ui.runtime.first_page import first_part, newest_first
+
+        first, self.first_screen = self.first_screen, None  # the launch's first card: read once, already
 
         def work() -> tuple[list[Revision], list[str]]:
-            revisions = list(reversed(self.store.history(memory_id, texts=False, newest_whole=True)))
-            links = self.store.links([memory_id]).get(memory_id, [])
-            return revisions, grouped_phrases(memory_id, links)
+            known = first_part(first, lambda screen: screen.history_of(memory_id))
+            if known is None:
+                known = newest_first(self.store, memory_id), self.store.links([memory_id]).get(memory_id, [])
+            return known[0], grouped_phrases(memory_id, known[1])
 
         def done(found: tuple[list[Revision], list[str]]) -> None:
             self.historyLoaded.emit(memory_id, found[0])
@@ -80,8 +85,16 @@ class Controller(ControllerWrites, ControllerPast):
 
     def load_evidence(self, ids: Sequence[int], done: Callable[[Mapping[int, Evidence]], None]) -> None:
         """The evidence archive's words of candidates (`MemoryStore.evidence`), read off the GUI thread."""
+        from ui.runtime.first_page import first_part
+
         wanted = list(ids)
-        self._run(lambda: self.store.evidence(wanted), done, priority=NOW)
+        first, self.first_words = self.first_words, None  # the launch's first card: read once, already
+
+        def work() -> Mapping[int, Evidence]:
+            known = first_part(first, lambda screen: screen.evidence_of(wanted))
+            return self.store.evidence(wanted) if known is None else known
+
+        self._run(work, done, priority=NOW)
 
     def refresh_if_changed_elsewhere(self) -> None:
         """The file changed: reload only if another process committed (our own writes, which refresh

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, TypeVar
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.core.errors import StoreError, is_sqlalchemy_error
-from app.core.models import Candidate, Revision
+from app.core.models import Candidate, Counts, Revision
 from ui.cards.listing import (
     FIRST_PAGE,
     FIRST_ROWS,
@@ -42,6 +42,7 @@ from ui.runtime.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
+    from ui.runtime.first_page import FirstScreen
     from ui.runtime.undo_stack import UndoHistory
 
 T = TypeVar("T")
@@ -109,6 +110,8 @@ class ControllerBase(QObject):
         self._as_of_token = 0  # the view of the past asked for last (`ControllerPast`)
         self._past_histories: dict[tuple[int, int], list[Revision]] = {}  # read with a first screen
         self._whole_past: Callable[[], None] | None = None  # the whole past's read, until asked for
+        self.first_screen: Future[FirstScreen] | None = None  # read at launch, until its history is taken
+        self.first_words: Future[FirstScreen] | None = None  # the same, until its card's words are taken
 
     @property
     def read_only(self) -> bool:
@@ -150,13 +153,22 @@ class ControllerBase(QObject):
 
     # -- reads -----------------------------------------------------------------------------------------
 
-    def start(self, first_page: Future[Listing] | None = None) -> None:
-        """What the window's first frame shows, read ahead of the complete listing: the first page
-        (`first_page`, when its read was started before the window was built), the counts and the undo
-        log. The selected card's history is asked for by the window."""
-        self.refresh(quick_first=True, first_page=first_page, complete_later=True)
-        self.load_counts(priority=NOW - 1)
-        self.undo_history.load_once(priority=NOW - 1)
+    def start(self, first: Future[FirstScreen] | None = None) -> None:
+        """What the window's first frame shows, read ahead of the complete listing: the first page, the
+        counts and the undo log; the selected card's history when the window asks (`load_history`).
+        `first`: all of these, their reads started before the window was built (`ui.runtime.first_page`)."""
+        from ui.runtime.first_page import first_part
+
+        self.first_screen = self.first_words = first
+        self.refresh(quick_first=True, first_page=first, complete_later=True)
+        store = self.store
+
+        def counts() -> Counts:
+            known = first_part(first, lambda screen: screen.counts)
+            return store.counts() if known is None else known
+
+        self._run(counts, self.countsChanged.emit, priority=NOW - 1)
+        self.undo_history.load_once(priority=NOW - 1, first=first)
 
     def set_filter(self, flt: ViewFilter) -> None:
         """A search shows its first screen of hits first (`load_first_page`), then the counted listing."""
@@ -170,7 +182,7 @@ class ControllerBase(QObject):
         force: bool = False,
         quick_first: bool = False,
         observe: bool = True,
-        first_page: Future[Listing] | None = None,
+        first_page: Future[FirstScreen] | None = None,
         complete_later: bool = False,
     ) -> None:
         """Reload the listing (observing outside rewrites); coalesced while one is running.
@@ -199,7 +211,7 @@ class ControllerBase(QObject):
 
         def quick() -> Listing | None:
             if first_page is not None:
-                started = first_page.result()  # waited for first: the store is used by one thread
+                started = first_page.result().listing  # waited for: the store is used by one thread
                 if current() and started.filter == flt:
                     return started
             return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS, order, current) if current() else None

@@ -1,0 +1,77 @@
+"""The launch's first screen: what the window's first frame waits for (the first page of cards, the
+first card's history, links and candidates' words, the counts, the undo log) is read before the window
+is built, in one thread, so the window shows its first frame without reading any of it again."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+from sqlalchemy import event
+
+from app.core.clock import ManualClock
+from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from ui.runtime.controller import Controller
+from ui.runtime.first_page import newest_first, start_first_page
+from ui.window.first_frame import FirstFrame
+from ui.window.main_window import MainWindow
+
+# The tables of the listing and the counts, the revisions, the links, the candidates' words and the
+# command log. What the window may still read before it shows (the last look's watermark) it does not
+# wait for.
+FIRST_SCREEN_READS = re.compile(
+    r"FROM (user_memories|mdash_revisions|mdash_links|mdash_evidence|mdash_command_log)\b"
+)
+
+
+def test_the_first_frame_needs_no_read_once_the_window_is_built(
+    qtbot: QtBot, host_db: Path, tmp_path: Path
+) -> None:
+    store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    first = start_first_page(store)
+    screen = first.result(timeout=30)
+    assert screen.history is not None and screen.history[0] == screen.listing.ids[0]
+    assert screen.history[1] == newest_first(store, screen.listing.ids[0])
+    assert screen.history[2] == store.links([screen.listing.ids[0]]).get(screen.listing.ids[0], [])
+    statements: list[str] = []
+    event.listen(store.database.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+    controller = Controller(store)
+    window = MainWindow(controller, settings=settings, watch=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
+    read_before_shown: list[str] = []
+    shown: list[bool] = []
+
+    def show() -> None:
+        read_before_shown.extend(s for s in statements if FIRST_SCREEN_READS.search(s))
+        shown.append(not window.panel.provenance.words_pending)
+        window.show()
+
+    FirstFrame(window, show, limit_ms=60_000)
+    controller.start(first)
+    qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
+    assert read_before_shown == [] and shown == [True]  # shown with its candidates' words
+    memory = window.selected_memory()
+    assert memory is not None and memory.id == screen.listing.ids[0]
+    assert window.panel.history_memory_id == memory.id and window.panel.diff.settled
+    assert controller.undo_history.loaded and window.status.counts.text()
+    qtbot.waitUntil(lambda: not controller.runner.busy, timeout=30_000)
+    QApplication.processEvents()
+    assert any(FIRST_SCREEN_READS.search(s) for s in statements)  # the complete listing, after it
+    window.close()
+    store.close()
+
+
+def test_another_card_than_the_first_reads_its_own_history(host_db: Path) -> None:
+    store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    try:
+        screen = start_first_page(store).result(timeout=30)
+        other = screen.listing.ids[1]
+        assert screen.history_of(other) is None  # the controller reads it (`Controller.load_history`)
+        assert screen.history_of(screen.listing.ids[0]) is not None
+    finally:
+        store.close()

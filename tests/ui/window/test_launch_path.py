@@ -1,0 +1,111 @@
+"""What a launch of the window does before its first paint: only what that frame shows. It does not scan
+the host's table for outside rewrites first (the complete listing does, after the first frame), and it
+does not import what only a rarer role needs (Alembic on an up-to-date file, the review runs and their
+undo, the as-of scan, the hub, PostgreSQL's driver, the tidy, the dialogs, the as-of view, the review
+queue).
+
+Each test starts the real launch (`memory-dashboard --db F --smoke`) in a child process that notes, at
+the card list's first paint, the modules loaded by then, and when the store first observed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.hostdb import query
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# The launch as `memory-dashboard --smoke` runs it; the window's show (`FirstFrame`), the first paint's
+# filter (`_FirstPaint`) and the store's `Observer.observe` note what happened, in order, as JSON lines.
+PROBE = """
+import json, sys
+from PySide6.QtCore import QEvent
+from app.store.observe import observer
+from ui.main import main
+import ui.window.app as window_app
+
+def note(what, **more):
+    print(json.dumps({"event": what, **more}), flush=True)
+
+observe = observer.Observer.observe
+def observing(self):
+    note("observe")
+    return observe(self)
+observer.Observer.observe = observing
+
+class Shown(window_app.FirstFrame):
+    def _now(self):
+        note("shown")
+        super()._now()
+
+class Probe(window_app._FirstPaint):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and not self.done:
+            note("painted", modules=sorted(sys.modules))
+        return super().eventFilter(watched, event)
+
+window_app._FirstPaint = Probe
+window_app.FirstFrame = Shown
+sys.exit(main(["--db", sys.argv[1], "--smoke"]))
+"""
+
+# Loaded by a rarer role than the first frame: on first use, never before the first paint.
+RARE = (
+    "alembic",
+    "psycopg",
+    "app.hub",
+    "app.tidy",
+    "app.store.evidence.runs",
+    "app.store.evidence.undo",
+    "app.store.past.as_of_scan",
+    "ui.dialogs",
+    "ui.past.view",
+    "ui.review.queue",
+)
+
+
+def launch(host_db: Path, tmp_path: Path) -> list[dict[str, object]]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "MEMORY_DASHBOARD_DATA_DIR": str(tmp_path / "data"),
+    }
+    args = [sys.executable, "-c", PROBE, str(host_db)]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def first_paint(events: list[dict[str, object]]) -> list[str]:
+    (modules,) = [event["modules"] for event in events if event["event"] == "painted"]
+    assert isinstance(modules, list)
+    return [str(name) for name in modules]
+
+
+def test_the_launch_shows_its_window_before_it_looks_for_outside_rewrites(
+    host_db: Path, tmp_path: Path
+) -> None:
+    events = [str(event["event"]) for event in launch(host_db, tmp_path)]
+    assert events.index("shown") < events.index("observe")  # no scan of every memory before the window
+    assert query(host_db, "SELECT count(*) FROM mdash_seen") != [(0,)]  # observed after it, as always
+
+
+@pytest.mark.parametrize("opened_before", [True, False], ids=["up to date", "never opened"])
+def test_the_launch_loads_no_rare_role_before_its_first_paint(
+    host_db: Path, tmp_path: Path, opened_before: bool
+) -> None:
+    if opened_before:
+        launch(host_db, tmp_path)  # our tables made and at head: the next launch checks, migrates nothing
+    modules = first_paint(launch(host_db, tmp_path))
+    loaded = [name for name in modules if any(name == r or name.startswith(f"{r}.") for r in RARE)]
+    if not opened_before:  # a never-opened file is migrated first: Alembic is what makes our tables
+        loaded = [name for name in loaded if not name.startswith("alembic")]
+    assert loaded == []
