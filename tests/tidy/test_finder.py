@@ -124,7 +124,7 @@ def test_block_words_read_off_the_chunks_are_the_texts_content_words() -> None:
 
 
 def test_a_memory_close_to_two_in_different_scopes_joins_one_of_them() -> None:
-    """"Use tabs" is close to both, but tabs in Go and tabs in Makefiles are no duplicates."""
+    """A general memory close to two scoped ones: tabs in Go and in Makefiles are no duplicates."""
     report = find_groups(items("Prefers tabs in Go", "Prefers tabs in Makefiles", "Use tabs"))
     assert len(report.groups) == 1
     (group,) = report.groups
