@@ -4,7 +4,8 @@ Built deterministically by code (no binary blob) through the store's own writers
 provenance and expiry are exactly what real use produces: promotions from candidates, review rewrites
 that accumulate provenance, a rewrite made by the host outside the dashboard, a person's edit, a
 dismissed memory, an expired and an expiring one, a legacy row of unknown provenance, content with a
-hidden character, and pending candidates for the review queue. Every review run is applied as a
+hidden character, and pending candidates for the review queue. Beside them, three projects with
+project memories in the host's own rows (`app.demo.projects`). Every review run is applied as a
 verdict, as the reviewer's are, so each run a revision names is listed in the Runs window.
 """
 
@@ -20,6 +21,8 @@ from typing import Any
 from app.core.clock import ManualClock, SystemClock
 from app.core.paths import data_dir
 from app.demo.content import REVISIONS, all_texts
+from app.demo.host_projects import add_project_tables
+from app.demo.projects import seed_projects
 from app.present.timefmt import DAY_MS, HOUR_MS, MINUTE_MS
 from app.review.apply import apply_verdict
 from app.review.verdict import parse_verdict
@@ -95,6 +98,8 @@ def build_demo_store(path: Path, *, count: int = 320, seed: int = 7, now: int | 
     end = now if now is not None else SystemClock().now_ms()
     rng = random.Random(seed)
     create_host_database(path)
+    add_project_tables(path)  # the demo's own new file: the host's project tables, for its projects
+    seed_projects(path, end)
     clock = ManualClock(end - SPAN_DAYS * DAY_MS)
     store = MemoryStore.open(path, clock=clock)
     texts = all_texts()

@@ -23,6 +23,7 @@ from app.tidy.model import Contradiction, Edge, Group, TidyItem, TidyReport
 from app.tidy.words import GENERIC_WORDS, content_words, head_words, joined, normal_chunks
 
 Progress = Callable[[int, int], None]
+Scopes = dict[str, frozenset[str]]  # a scope ("language") -> its members named ("go")
 CancelCheck = Callable[[], bool] | threading.Event
 REPORT_EVERY = 2_000  # items between two progress calls (and cancel checks)
 SHOWN_SHARED = 5  # shared words an edge keeps as its reason
@@ -60,11 +61,14 @@ class _Steps:
 
 
 class _Components:
-    """Union-find over positions, with path halving and union by size."""
+    """Union-find over positions, with path halving and union by size, that keeps apart memories held
+    in different scopes: "Use tabs" is close to both "Prefers tabs in Go" and "Prefers tabs in
+    Makefiles", which are no duplicates of each other, so it joins the first it meets only."""
 
     def __init__(self, count: int) -> None:
         self.parent = list(range(count))
         self.size = [1] * count
+        self.scopes: dict[int, Scopes] = {}  # a component's root -> the scopes its members hold in
 
     def find(self, item: int) -> int:
         parent = self.parent
@@ -73,14 +77,35 @@ class _Components:
             item = parent[item]
         return item
 
-    def join(self, a: int, b: int) -> None:
+    def join(self, a: int, b: int, a_scopes: Scopes, b_scopes: Scopes) -> bool:
+        """Join the components of `a` and `b` (whose memories hold in `a_scopes`, `b_scopes`) unless
+        they hold in different scopes; whether they are one component now."""
         a, b = self.find(a), self.find(b)
         if a == b:
-            return
+            return True
+        mine = _merged(self.scopes.get(a, {}), a_scopes)
+        theirs = _merged(self.scopes.get(b, {}), b_scopes)
+        if any(name in theirs and members.isdisjoint(theirs[name]) for name, members in mine.items()):
+            return False
         if self.size[a] < self.size[b]:
             a, b = b, a
         self.parent[b] = a
         self.size[a] += self.size[b]
+        both = _merged(mine, theirs)
+        if both:
+            self.scopes[a] = both
+        self.scopes.pop(b, None)
+        return True
+
+
+def _merged(first: Scopes, second: Scopes) -> Scopes:
+    """The scopes of two sets of memories together (scope -> the members either names)."""
+    if not second:
+        return first
+    both = dict(first)
+    for name, members in second.items():
+        both[name] = both.get(name, frozenset()) | members
+    return both
 
 
 def find_groups(
@@ -157,8 +182,8 @@ def _find(
             if isinstance(verdict, Close):
                 edge = Edge(a.id, b.id, "close", verdict.score, _shared_words(keys[rep], keys[other], mine))
                 if verdict.within is None:
-                    components.join(rep, other)
-                    close.append((rep, other, edge))
+                    if components.join(rep, other, a.stance.scopes, b.stance.scopes):
+                        close.append((rep, other, edge))
                 else:
                     short, long = (rep, other) if verdict.within == a.id else (other, rep)
                     _keep_best(best_within, short, long, edge, len(normals[long]))
@@ -169,8 +194,8 @@ def _find(
         if rep % 256 == 0:
             steps.report()
     for short, (long, edge, _rank) in best_within.items():
-        components.join(short, long)
-        close.append((short, long, edge))
+        if components.join(short, long, side(short).stance.scopes, side(long).stance.scopes):
+            close.append((short, long, edge))
     steps.done = steps.total
     steps.report()
     groups = _groups(items, members, components, close)

@@ -24,6 +24,7 @@ from app.tidy.stance import (
     read_stance,
     refusal_clash,
     shared_subject,
+    stances_differ,
 )
 from app.tidy.words import GENERIC_WORDS
 
@@ -189,8 +190,8 @@ def _about_one_thing(first: Stance, second: Stance, subject: list[str]) -> bool:
 
 
 def _clash(a: Side, b: Side) -> Clash | bool | None:
-    """A clash of stances; True when the two hold in different scopes (no duplicates either); None
-    when their stances do not clash."""
+    """A clash of stances; True when the two hold in different scopes or take different stances (no
+    duplicates either: one only refuses, the other chooses); None when their stances do not clash."""
     first, second = a.stance, b.stance
     if different_scopes(first, second) is not None:
         return True
@@ -201,7 +202,7 @@ def _clash(a: Side, b: Side) -> Clash | bool | None:
         return Clash(f"{word}: refused in #{no.id}, used in #{yes.id}", tuple(refused), ("refused", word))
     choice = choice_clash(first, second)
     if choice is None:
-        return None
+        return True if stances_differ(first, second) else None
     subject = shared_subject(first, second)
     if _about_one_thing(first, second, subject):
         name, mine, theirs = choice

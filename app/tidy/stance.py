@@ -137,17 +137,50 @@ def different_scopes(a: Stance, b: Stance) -> str | None:
 
 
 def refusal_clash(a: Stance, b: Stance) -> list[str]:
-    """The things one memory refuses and the other asserts (generic words aside)."""
-    clashing = (a.refused & b.asserted) | (b.refused & a.asserted)
+    """The things one memory refuses and the other asserts (generic words aside), a refused thing also
+    when the other asserts a name it begins ("avoids Docker" / "uses docker compose")."""
+    clashing = _refused_in(a, b) | _refused_in(b, a)
     return sorted(word for word in clashing if word not in GENERIC_WORDS)
 
 
+def _refused_in(no: Stance, yes: Stance) -> set[str]:
+    """What `no` refuses that `yes` asserts, whole or as the first part of a joined name. Only that way:
+    refusing docker compose says nothing of Docker."""
+    heads = {word.split("-", 1)[0] for word in yes.asserted if "-" in word}
+    return set(no.refused & (yes.asserted | heads))
+
+
+def _things(found: frozenset[str]) -> frozenset[str]:
+    """What a memory's words name, without stance verbs, broad words and where it holds."""
+    return frozenset(word for word in found - GENERIC_WORDS - BROAD_WORDS if word not in SCOPE_OF)
+
+
+def refuses_only(stance: Stance) -> bool:
+    """Whether every thing a memory names it refuses ("Never uses npm"): it chooses nothing."""
+    return bool(_things(stance.refused)) and not _things(stance.asserted)
+
+
+def stances_differ(a: Stance, b: Stance) -> bool:
+    """Whether one memory only refuses and the other chooses something ("Never uses npm" and "Prefers
+    pnpm over npm" agree about npm, yet one is a refusal and the other a choice), or both refuse and
+    refuse nothing alike ("Avoid Jest", "Does not use the Jest watch mode"): no duplicates then,
+    however close their words."""
+    if refuses_only(a) != refuses_only(b):
+        return True
+    mine, theirs = _things(a.refused), _things(b.refused)
+    return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
+
+
 def choice_clash(a: Stance, b: Stance) -> tuple[str, frozenset[str], frozenset[str]] | None:
-    """A category where each memory names a member the other does not (pnpm / npm), or None."""
-    for name, mine in a.choices.items():
-        theirs = b.choices.get(name)
-        if theirs and mine - theirs and theirs - mine:
-            return name, mine - theirs, theirs - mine
+    """A category where each memory chooses a member the other does not name (pnpm / npm), or None. A
+    member refused is no choice: "Never uses npm" agrees with "Switched to pnpm"."""
+    for name, named in a.choices.items():
+        theirs_named = b.choices.get(name)
+        if not theirs_named:
+            continue
+        mine, theirs = named & a.asserted, theirs_named & b.asserted
+        if mine - theirs_named and theirs - named:
+            return name, mine - theirs_named, theirs - named
     return None
 
 

@@ -121,3 +121,11 @@ def test_block_words_read_off_the_chunks_are_the_texts_content_words() -> None:
         assert joined(chunks) == normal_form(text)
         assert head_words(chunks) == content_words(normal_form(text)), text
         assert head_words(chunks[:3]) == content_words(" ".join(chunks[:3])), text
+
+
+def test_a_memory_close_to_two_in_different_scopes_joins_one_of_them() -> None:
+    """A general memory close to two scoped ones: tabs in Go and in Makefiles are no duplicates."""
+    report = find_groups(items("Prefers tabs in Go", "Prefers tabs in Makefiles", "Use tabs"))
+    assert len(report.groups) == 1
+    (group,) = report.groups
+    assert 3 in group.members and len(group.members) == 2
