@@ -25,6 +25,7 @@ from app.core.models.filters import MemoryFilter
 
 if TYPE_CHECKING:
     from app.store.kinds import PROJECT_MEMORIES
+    from app.store.past.project_past import ProjectMemoryAsOf
     from app.store.project.model import ACTIVE, ARCHIVED, ProjectMemory
     from app.store.project.projects import Project
     from app.store.project.reads import ProjectKey
@@ -43,6 +44,7 @@ _LAZY = {
     "ProjectKey": "app.store.project.reads",
     "ProjectFilter": "app.store.project.service",
     "ProjectMemoryLinks": "app.store.project.service",
+    "ProjectMemoryAsOf": "app.store.past.project_past",
 }
 
 __all__ = [
@@ -66,6 +68,7 @@ __all__ = [
     "ProjectFilter",
     "ProjectKey",
     "ProjectMemory",
+    "ProjectMemoryAsOf",
     "ProjectMemoryLinks",
     "ReadOnlyError",
     "Revision",

@@ -41,8 +41,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QInputDialog
 
     from app.core.models import Revision
-    from app.store import ProjectMemoryLinks
-    from app.store.past.project_past import ProjectMemoryAsOf
+    from app.store import ProjectMemoryAsOf, ProjectMemoryLinks
     from ui.project.past import ProjectPastView
 
 

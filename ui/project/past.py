@@ -28,7 +28,7 @@ from ui.past.view import AsOfBanner
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
-    from app.store.past.project_past import ProjectMemoryAsOf
+    from app.store import ProjectMemoryAsOf
 
 HEADERS = ("Order", "Memory", "Category", "Updated", "Text")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
