@@ -159,6 +159,24 @@ class ControllerWrites(ControllerBase):
         relist = self._content_moves_rows() or status not in ("active", "all")
         return self.undo_history.execute(command, finished, relist=relist)
 
+    def keep_over(self, kept: int, other: int, done: Callable[[Memory], None]) -> bool:
+        """The Tidy dialog's Keep this one, for a pair that may contradict: `other` dismissed and linked
+        to `kept`, one command (Ctrl+Z undoes it); its row leaves a listing of active memories."""
+        from app.commands.resolving import ResolveContradiction
+
+        status = self.filter.status
+
+        def finished(memory: Memory) -> None:
+            if status == "active":
+                self.memoryRemoved.emit(memory.id)
+            else:
+                self.memoryChanged.emit(memory)
+            self.message.emit(f"Kept #{kept}; dismissed #{other}, which contradicted it")
+            done(memory)
+
+        command = ResolveContradiction(kept, other)
+        return self.undo_history.execute(command, one_result(Memory, finished), relist=status != "active")
+
     def undo(self) -> None:
         self.undo_history.undo()
 
