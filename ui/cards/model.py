@@ -10,6 +10,10 @@ in many rows (a search's first page after 100,000 cards) is one layout change th
 indexes to their ids' new rows; a changed row is one `dataChanged` naming its roles. The model never
 touches the store, and `data` never raises (`ui.widgets.guard`): a row it cannot describe answers None.
 
+A card's links ("merged into #12") are asked for the same way, apart from the rows (`linksWanted`, a
+page of ids, one small query on `mdash_links`), only once a card is painted; after `forget_links` (a
+write, a listing) the cards painted next ask again, and only a card whose links changed repaints.
+
 The row count lives in C++: the model is a `QIdentityProxyModel` over a `QStandardItemModel` of empty
 rows (`_rows`, resized with its signals blocked inside the model's own begin/end calls), and Python
 answers only `data` and `flags`. A `QListView` lays out a new listing by asking `rowCount` about twice
@@ -19,7 +23,7 @@ per row; answered in Python, that was most of the time a large listing took to s
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,6 +48,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 MEMORY_ROLE = Qt.ItemDataRole.UserRole + 2
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 3
 HIGHLIGHT_ROLE = Qt.ItemDataRole.UserRole + 4
+LINKS_ROLE = Qt.ItemDataRole.UserRole + 5  # tuple[str, ...]: "merged from #7, #9", () while unknown
 
 ROW_ROLES = [
     Qt.ItemDataRole.DisplayRole,
@@ -91,6 +96,7 @@ def _run_starts(flags: Iterable[bool], limit: int) -> int:
 
 class MemoryListModel(QIdentityProxyModel):
     rowsWanted = Signal(object)  # list[int]: ids whose rows the model would like to have
+    linksWanted = Signal(object)  # list[int]: ids whose links the model would like to have
 
     def __init__(self, parent: QObject | None = None, *, page_size: int = 200, cache_limit: int = 4000):
         super().__init__(parent)
@@ -109,6 +115,13 @@ class MemoryListModel(QIdentityProxyModel):
         self._want_timer.setSingleShot(True)
         self._want_timer.setInterval(0)
         self._want_timer.timeout.connect(self._emit_wanted)
+        self._links: dict[int, tuple[str, ...]] = {}  # as last read; a memory without links is absent
+        self._links_known: set[int] = set()  # read since the last `forget_links`
+        self._links_wanted: list[int] = []
+        self._links_timer = QTimer(self)
+        self._links_timer.setSingleShot(True)
+        self._links_timer.setInterval(0)
+        self._links_timer.timeout.connect(self._emit_links_wanted)
 
     # -- Qt's side (`rowCount`, `index`, `parent` are the C++ proxy's) ------------------------------------
 
@@ -126,6 +139,10 @@ class MemoryListModel(QIdentityProxyModel):
             return memory_id
         if role == HIGHLIGHT_ROLE:
             return memory_id in self._highlighted
+        if role == LINKS_ROLE:
+            if memory_id not in self._links_known:
+                self._want_links(index.row())
+            return self._links.get(memory_id, ())
         memory = self._cache.get(memory_id)
         if memory is None or memory_id in self._stale:
             self._want(index.row())
@@ -187,6 +204,44 @@ class MemoryListModel(QIdentityProxyModel):
         if wanted:
             self.rowsWanted.emit(wanted)
 
+    def _want_links(self, row: int) -> None:
+        start = row - row % self._page_size
+        page = [item for item in self._ids[start : start + self._page_size] if item not in self._links_known]
+        self._links_known.update(page)  # asked for: not asked again until forgotten
+        self._links_wanted += page
+        if page:
+            self._links_timer.start()
+
+    def _emit_links_wanted(self) -> None:
+        wanted, self._links_wanted = self._links_wanted, []
+        if wanted:
+            self.linksWanted.emit(wanted)
+
+    def set_links(self, ids: Iterable[int], phrases: Mapping[int, Sequence[str]]) -> None:
+        """The links of `ids` as read (an id absent from `phrases` has none); a card whose links changed
+        repaints, no other."""
+        changed: list[int] = []
+        for memory_id in ids:
+            new = tuple(phrases.get(memory_id, ()))
+            if new == self._links.get(memory_id, ()):
+                continue
+            if new:
+                self._links[memory_id] = new
+            else:
+                self._links.pop(memory_id, None)
+            row = self.row_of(memory_id)
+            if row is not None:
+                changed.append(row)
+        for first, last in _runs(changed):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0), [LINKS_ROLE])
+
+    def forget_links(self) -> None:
+        """Links may have changed (a write, a listing): the cards painted next ask for theirs again (the
+        view repaints its cards to have them ask); those shown keep theirs until the answer differs. No
+        `dataChanged`: a signal over every row would have the window show the current card again."""
+        self._links_known.clear()
+        self._links_wanted.clear()
+
     def update_rows(self, memories: Iterable[Memory]) -> None:
         """Fresh rows from the store: cached, and `dataChanged` for each shown row that really changed."""
         changed: list[int] = []
@@ -236,6 +291,8 @@ class MemoryListModel(QIdentityProxyModel):
         self._cache.clear()
         self._pending.clear()
         self._stale.clear()
+        self._links.clear()
+        self._links_known.clear()
         self.endResetModel()
 
     def remove_id(self, memory_id: int) -> None:

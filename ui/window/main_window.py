@@ -33,6 +33,7 @@ from ui.widgets.action_icons import apply_action_icons
 from ui.window.card_column import CardColumn
 from ui.window.commands import WindowCommands
 from ui.window.keyboard import install_keyboard
+from ui.window.link_wiring import connect_links
 from ui.window.menus import build_menus
 from ui.window.past_page import PastPage
 from ui.window.recent_files import recent_databases, remember_database
@@ -171,6 +172,7 @@ class MainWindow(QMainWindow):
         )
         a.as_of.triggered.connect(self.past.ask)
         install_keyboard(self.filters, self.list, self.panel, a.find)
+        connect_links(self)
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)

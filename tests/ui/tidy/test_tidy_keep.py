@@ -44,7 +44,7 @@ def test_keep_this_one_and_undo(qtbot: QtBot, store: MemoryStore, tmp_path: Path
     shown = window.model.memory(3)
     assert shown is None or shown.status == "dismissed"  # gone from active memories, or shown dismissed
     select(qtbot, window, 4)
-    qtbot.waitUntil(lambda: window.panel.links.text() == "kept over the contradicting #3", timeout=10_000)
+    qtbot.waitUntil(lambda: window.panel.links.plain() == "kept over the contradicting #3", timeout=10_000)
     window.activateWindow()
     window.acts.undo.trigger()
     qtbot.waitUntil(lambda: store.get(3).status == "active", timeout=10_000)

@@ -68,6 +68,17 @@ class Controller(ControllerWrites, ControllerPast):
 
         self._run(work, done, priority=NOW)
 
+    def load_card_links(self, ids: Sequence[int]) -> None:
+        """The links of cards being painted, as short phrases (`cardLinksLoaded`); a failed read leaves
+        the cards without them, said like any failed read."""
+        wanted = list(ids)
+
+        def work() -> dict[int, list[str]]:
+            found = self.store.links(wanted)
+            return {memory_id: grouped_phrases(memory_id, links) for memory_id, links in found.items()}
+
+        self._run(work, lambda found: self.cardLinksLoaded.emit(wanted, found))
+
     def load_revision(self, revision_id: int) -> None:
         self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit, priority=NOW)
 

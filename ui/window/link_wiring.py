@@ -1,0 +1,53 @@
+"""The main window's links between memories: the cards ask for theirs as they are painted (one small
+query per page of cards, `Controller.load_card_links`), forget them when a write or a listing may have
+changed them, and a click on a link, on a card or in the history panel, selects the memory it names
+(`open_card`: one the filter hides is listed under All, and the status bar says so)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
+
+from ui.cards.card_list import CardList
+from ui.cards.model import MemoryListModel
+from ui.history.panel import HistoryPanel
+from ui.runtime.controller import Controller
+
+
+class LinkedWindow(Protocol):
+    """What the wiring needs of the main window (`MainWindow` is one)."""
+
+    model: MemoryListModel
+    list: CardList
+    panel: HistoryPanel
+    controller: Controller
+
+    def open_card(self, memory_id: int) -> None: ...
+
+    def window(self) -> QWidget: ...
+
+
+class LinkWiring(QObject):
+    """A child of the window: the controller's signals reach it only while the window lives (a
+    controller can outlive its window)."""
+
+    def __init__(self, window: LinkedWindow) -> None:
+        super().__init__(window.window())
+        self.model, self.cards = window.model, window.list
+        controller = window.controller
+        self.model.linksWanted.connect(controller.load_card_links)
+        controller.cardLinksLoaded.connect(self.model.set_links)
+        for changed in (controller.memoryChanged, controller.memoryRemoved, controller.memoriesLoaded):
+            changed.connect(self.forget)
+        self.cards.card_delegate.linkClicked.connect(window.open_card)
+        window.panel.links.linkOpened.connect(window.open_card)
+
+    def forget(self, _changed: object = None) -> None:
+        self.model.forget_links()
+        self.cards.viewport().update()  # the cards on screen repaint, and so ask again; no relayout
+
+
+def connect_links(window: LinkedWindow) -> LinkWiring:
+    return LinkWiring(window)
