@@ -11,8 +11,9 @@ indexes to their ids' new rows; a changed row is one `dataChanged` naming its ro
 touches the store, and `data` never raises (`ui.widgets.guard`): a row it cannot describe answers None.
 
 A card's links ("merged into #12") are asked for the same way, apart from the rows (`linksWanted`, a
-page of ids, one small query on `mdash_links`), only once a card is painted; after `forget_links` (a
-write, a listing) the cards painted next ask again, and only a card whose links changed repaints.
+page of ids, one small query on `mdash_links`), only once a card is painted; after a write the window
+asks again for the memories it wrote and those linked with them (`forget_links`, `want_links`), and
+only a card whose links changed repaints.
 
 The row count lives in C++: the model is a `QIdentityProxyModel` over a `QStandardItemModel` of empty
 rows (`_rows`, resized with its signals blocked inside the model's own begin/end calls), and Python
@@ -22,6 +23,7 @@ per row; answered in Python, that was most of the time a large listing took to s
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -206,7 +208,11 @@ class MemoryListModel(QIdentityProxyModel):
 
     def _want_links(self, row: int) -> None:
         start = row - row % self._page_size
-        page = [item for item in self._ids[start : start + self._page_size] if item not in self._links_known]
+        self.want_links(self._ids[start : start + self._page_size])
+
+    def want_links(self, ids: Iterable[int]) -> None:
+        """Ask for the links of `ids` not known yet (coalesced on the next event-loop turn)."""
+        page = [item for item in dict.fromkeys(ids) if item not in self._links_known]
         self._links_known.update(page)  # asked for: not asked again until forgotten
         self._links_wanted += page
         if page:
@@ -235,12 +241,20 @@ class MemoryListModel(QIdentityProxyModel):
         for first, last in _runs(changed):
             self.dataChanged.emit(self.index(first, 0), self.index(last, 0), [LINKS_ROLE])
 
-    def forget_links(self) -> None:
-        """Links may have changed (a write, a listing): the cards painted next ask for theirs again (the
-        view repaints its cards to have them ask); those shown keep theirs until the answer differs. No
-        `dataChanged`: a signal over every row would have the window show the current card again."""
-        self._links_known.clear()
-        self._links_wanted.clear()
+    def forget_links(self, ids: Iterable[int] | None = None) -> None:
+        """The links of `ids` (None: of every card) may have changed: asked for again when painted, or
+        at once with `want_links`; those shown stay until the answer differs, and only then repaint.
+        Nothing repaints here: a write's own paint stays as small as its change."""
+        if ids is None:
+            self._links_known.clear()
+            self._links_wanted.clear()
+        else:
+            self._links_known.difference_update(ids)
+
+    def linked_to(self, memory_id: int) -> list[int]:
+        """The cards whose links, as last read, name `memory_id` (their phrases change with it)."""
+        named = re.compile(rf"#{memory_id}\b")
+        return [item for item, phrases in self._links.items() if any(named.search(p) for p in phrases)]
 
     def update_rows(self, memories: Iterable[Memory]) -> None:
         """Fresh rows from the store: cached, and `dataChanged` for each shown row that really changed."""

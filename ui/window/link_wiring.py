@@ -1,16 +1,19 @@
 """The main window's links between memories: the cards ask for theirs as they are painted (one small
-query per page of cards, `Controller.load_card_links`), forget them when a write or a listing may have
-changed them, and a click on a link, on a card or in the history panel, selects the memory it names
-(`open_card`: one the filter hides is listed under All, and the status bar says so)."""
+query per page of cards, `Controller.load_card_links`), ask again after a write for the memories it
+wrote and those linked with them, and forget them all with a new listing. A click on a link, on a card
+or in the history panel, selects the memory it names (`open_card`: one the filter hides is listed under
+All, and the status bar says so)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, cast
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
+from app.core.models import Memory
 from ui.cards.card_list import CardList
+from ui.cards.listing import Listing
 from ui.cards.model import MemoryListModel
 from ui.history.panel import HistoryPanel
 from ui.runtime.controller import Controller
@@ -44,9 +47,18 @@ class LinkWiring(QObject):
         self.cards.card_delegate.linkClicked.connect(window.open_card)
         window.panel.links.linkOpened.connect(window.open_card)
 
-    def forget(self, _changed: object = None) -> None:
-        self.model.forget_links()
-        self.cards.viewport().update()  # the cards on screen repaint, and so ask again; no relayout
+    def forget(self, changed: object = None) -> None:
+        """A memory was written (or removed from the listing): ask again for its links and those of the
+        cards linked with it (a new link's other end comes with the answer). Never a repaint of every
+        card, nor the view's layout run early to know which are on screen: that was most of a merge's
+        paint. A new listing forgets them all; the cards it paints ask for theirs."""
+        if changed is None or isinstance(changed, Listing):
+            self.model.forget_links()
+            return
+        memory_id = changed.id if isinstance(changed, Memory) else int(cast(int, changed))
+        ids = [memory_id, *self.model.linked_to(memory_id)]
+        self.model.forget_links(ids)
+        self.model.want_links(ids)
 
 
 def connect_links(window: LinkedWindow) -> LinkWiring:

@@ -14,6 +14,7 @@ from app.store import MemoryStore
 from tests.support.tidy_memories import tidy_db
 from tests.ui.tidy.test_tidy_dialog import child
 from tests.ui.window_helpers import make_window, select, settle
+from ui.cards.model import LINKS_ROLE
 from ui.tidy.dialog import TidyDialog
 
 
@@ -43,6 +44,8 @@ def test_keep_this_one_and_undo(qtbot: QtBot, store: MemoryStore, tmp_path: Path
     settle(qtbot, window)
     shown = window.model.memory(3)
     assert shown is None or shown.status == "dismissed"  # gone from active memories, or shown dismissed
+    kept_card = window.model.index_of(4)  # unchanged itself: its card shows the new link all the same
+    qtbot.waitUntil(lambda: kept_card.data(LINKS_ROLE) == ("kept over the contradicting #3",), timeout=10_000)
     select(qtbot, window, 4)
     qtbot.waitUntil(lambda: window.panel.links.plain() == "kept over the contradicting #3", timeout=10_000)
     window.activateWindow()

@@ -143,7 +143,6 @@ class ControllerWrites(ControllerBase):
         from app.commands.merging import MergeMemories
         from app.tidy.merge_plan import sentence_sources
 
-        sentences = sentence_sources(content, plan.members, plan.kept)
         status = self.filter.status
 
         def finished(memories: list[Memory]) -> None:
@@ -155,7 +154,10 @@ class ControllerWrites(ControllerBase):
             self.message.emit(f"Merged {len(memories)} memories into #{plan.kept}")
             done(memories)
 
-        command = MergeMemories(plan.kept, plan.absorbed, content, sentences)
+        # Which member each sentence came from is found with the write, off the window's thread.
+        command = MergeMemories(
+            plan.kept, plan.absorbed, content, lambda: sentence_sources(content, plan.members, plan.kept)
+        )
         relist = self._content_moves_rows() or status not in ("active", "all")
         return self.undo_history.execute(command, finished, relist=relist)
 
