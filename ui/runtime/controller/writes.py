@@ -146,14 +146,11 @@ class ControllerWrites(ControllerBase):
         status = self.filter.status
 
         def finished(memories: list[Memory]) -> None:
-            # The rows that stay first: a removal renumbers the rows after it, and the next look-up
-            # of a row by id maps every id again (100,000 of them) before the paint.
-            gone = [m.id for m in memories if m.id != plan.kept and status == "active"]
             for memory in memories:
-                if memory.id not in gone:
+                if memory.id != plan.kept and status == "active":
+                    self.memoryRemoved.emit(memory.id)
+                else:
                     self.memoryChanged.emit(memory)
-            for memory_id in gone:
-                self.memoryRemoved.emit(memory_id)
             self.message.emit(f"Merged {len(memories)} memories into #{plan.kept}")
             done(memories)
 
