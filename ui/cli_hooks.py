@@ -47,7 +47,15 @@ def cmd_screenshot(args: argparse.Namespace, opener: Callable[..., Any]) -> int:
         replacing(args.out, databases=database_files(store), force=args.force) as temporary,
         quiet_qt(),  # the offscreen plugin's notes ("does not support propagateSizeHints()") are noise here
     ):
-        screenshot(store, temporary, select=args.select, size=args.size, theme=args.theme, as_of=as_of)
+        screenshot(
+            store,
+            temporary,
+            select=args.select,
+            size=args.size,
+            theme=args.theme,
+            as_of=as_of,
+            project=args.project,
+        )
     print(args.out)
     return 0
 
@@ -82,6 +90,11 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
         "--as-of",
         metavar="EPOCH_MS|ISO",
         help="the window looking back at this instant (As of…; a future one means now)",
+    )
+    parser.add_argument(
+        "--project",
+        metavar="P",
+        help="show this project's memories (its identity or name; --select ID: one of them)",
     )
     add_force_option(parser)
     parser.set_defaults(handler=cmd_screenshot)

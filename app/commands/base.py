@@ -71,6 +71,10 @@ class Command(ABC, Generic[T]):
         """The memories its steps write (a window shows them again after an undo or redo)."""
         return ()
 
+    def step_note(self, back: bool) -> str:
+        """What the undo (`back`) or redo just made leaves as it is, said once it is done."""
+        return self.note if back else ""
+
 
 class MemoryChange(Command[T]):
     """A change to memories, kept as each memory's state before and after (`app.commands.state`)."""

@@ -3,8 +3,9 @@ memories of one project (`MergeProjectMemories`, the host's way: `app.store.proj
 
 The kept memory gets the merged text (its revision's evidence: the others' candidates), the others are
 dismissed, and a `merged_into` link goes from each of them to the kept one, made by the command's log
-entry. Its undo writes the kept memory's text back, reactivates the others and drops the links, refused
-if any of them changed since (`app.commands.state`); its redo makes the merge again.
+entry (a kept project memory's `merged_from` names them too, as the host records a merge). Its undo
+writes the kept memory's text (and `merged_from`) back, reactivates the others and drops the links,
+refused if any of them changed since (`app.commands.state`); its redo makes the merge again.
 """
 
 from __future__ import annotations
@@ -13,7 +14,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.commands.base import Command, MemoryChange
-from app.commands.payload import PayloadError, as_dict, as_ids, as_int, as_list, as_str, exact_keys
+from app.commands.payload import (
+    PayloadError,
+    as_dict,
+    as_ids,
+    as_int,
+    as_list,
+    as_opt_str,
+    as_str,
+    exact_keys,
+)
 from app.commands.state import Change, State, changes_between, states
 from app.core.models import Memory
 from app.core.models.links import Relation
@@ -28,6 +38,7 @@ USER_KIND = "user"  # `USER_MEMORIES.name`, as `mdash_links.memory_kind` names t
 # Which member each merged sentence came from, or how to find that out: the window hands over the way,
 # found by `do` on the write's thread, not on the window's before the write is even asked for.
 Sentences = Sequence[tuple[str, int]] | Callable[[], Sequence[tuple[str, int]]]
+LINEAGE_KEYS = {"merged_from_before", "merged_from_after"}  # a project merge's `merged_from`, both ways
 
 
 def _link(store: MemoryStore, kind: str, kept: int, absorbed: Sequence[int], made_by: str) -> None:
@@ -140,11 +151,15 @@ class MergeProjectMemories(Command[int]):
             "text_before": self.state.text_before,
             "text_after": self.state.text_after,
             "statuses_before": {str(i): status for i, status in self.state.statuses_before.items()},
+            "merged_from_before": self.state.merged_from_before,
+            "merged_from_after": self.state.merged_from_after,
         }
 
     @classmethod
     def load(cls, payload: dict[str, Any]) -> MergeProjectMemories:
-        exact_keys(payload, {"kept", "text_before", "text_after", "statuses_before"}, "the payload")
+        keys = {"kept", "text_before", "text_after", "statuses_before"}
+        # A merge logged before merges wrote `merged_from` has no lineage: its undo leaves that column be.
+        exact_keys(payload, keys if keys == set(payload) else keys | LINEAGE_KEYS, "the payload")
         kept = as_int(payload["kept"], "kept")
         statuses: dict[int, str] = {}
         for key, status in as_dict(payload["statuses_before"], "statuses_before").items():
@@ -156,5 +171,6 @@ class MergeProjectMemories(Command[int]):
         text_before = as_str(payload["text_before"], "text_before")
         text_after = as_str(payload["text_after"], "text_after")
         command = cls(kept, list(statuses), text_after)
-        command.state = project_merging.ProjectMergeState(kept, text_before, text_after, statuses)
+        lineage = [as_opt_str(payload.get(key), key) for key in ("merged_from_before", "merged_from_after")]
+        command.state = project_merging.ProjectMergeState(kept, text_before, text_after, statuses, *lineage)
         return command

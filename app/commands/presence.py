@@ -4,15 +4,19 @@ bring deleted memories back from the trash.
 A memory that came to exist is deleted by the undo (a `delete` revision; the host stops injecting it, as
 after its own dashboard deletes one), refused if it changed since; the redo brings it back from that
 delete, with the same id. A deleted memory comes back by the undo and is deleted again by the redo.
+The project memories an import brought in go and come back the host's way, each on its own
+(`app.commands.project_arrivals`).
 Candidates a promotion consumed stay consumed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.commands.base import MemoryChange
+from app.commands.payload import as_list
+from app.commands.project_arrivals import Arrival, arrivals, take_back
 from app.commands.state import changes_between, states
 from app.core.models import Memory, Revision
 from app.core.models.imports import ImportResult
@@ -84,21 +88,59 @@ class CopyFromMachine(_Appearing):
 
 
 class Import(MemoryChange[ImportResult]):
+    """An export file merged in: its user memories as any memories that came to exist, its project
+    memories (`project_arrivals`) each taken back and brought back on its own."""
+
     kind: ClassVar[str] = "import"
     verb = "imported"
 
     def __init__(self, export: ExportFile, file_label: str) -> None:
         super().__init__()
         self.export, self.file_label = export, file_label
+        self.projects: tuple[Arrival, ...] = ()
+        self.said: list[str] = []  # what the last undo or redo left as it was
 
     def do(self, store: MemoryStore) -> ImportResult:
         result = store.import_export(self.export, self.file_label)
         ids = [item.memory_id for item in result.imported]
         self.changes = changes_between(ids, {}, states(store, ids, text=True))
+        if result.projects is not None and result.projects.imported:
+            self.projects = arrivals(store, [item.memory_id for item in result.projects.imported])
         return result
 
+    def undo(self, store: MemoryStore) -> None:
+        super().undo(store)  # the user memories first: refused as a whole, before any project one goes
+        self.said = take_back(store, self.projects, back=True)
+
+    def redo(self, store: MemoryStore) -> None:
+        super().redo(store)
+        self.said = take_back(store, self.projects, back=False)
+
+    def step_note(self, back: bool) -> str:
+        return "; ".join(self.said)
+
+    def changed_anything(self) -> bool:
+        return bool(self.changes or self.projects)
+
     def label(self) -> str:
-        return f"import of {self.what()}"
+        count = len(self.projects)
+        projects = f"{count:,} project memor{'y' if count == 1 else 'ies'}"
+        if not self.projects:
+            return f"import of {self.what()}"
+        return f"import of {self.what()} and {projects}" if self.changes else f"import of {projects}"
+
+    def payload(self) -> dict[str, Any]:
+        return {**super().payload(), "projects": [item.to_json() for item in self.projects]}
+
+    @classmethod
+    def load(cls, payload: dict[str, Any]) -> Import:
+        # An entry written before imports carried project memories holds only `changes`.
+        rest = dict(payload)
+        projects = as_list(rest.pop("projects", []), "projects")
+        command = super().load(rest)
+        command.projects = tuple(Arrival.from_json(item, f"projects[{i}]") for i, item in enumerate(projects))
+        command.said = []
+        return command
 
 
 class Delete(MemoryChange[Revision | list[int]]):

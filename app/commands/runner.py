@@ -83,7 +83,7 @@ def _step(store: MemoryStore, *, back: bool, expect: int | None) -> Step | None:
         command.entry_id = entry.id
         (command.undo if back else command.redo)(store)
         log.mark(ctx, entry.id, done=not back)
-    return Step(entry, command.memory_ids(), command.note if back else "", command.memory_kind)
+    return Step(entry, command.memory_ids(), command.step_note(back), command.memory_kind)
 
 
 def load_entry(entry: log.LogEntry, raw: object) -> Command[Any]:

@@ -19,11 +19,19 @@ MEMORIES = f"{SCHEMA}.hub_memories"
 REVISIONS = f"{SCHEMA}.hub_revisions"
 EVIDENCE = f"{SCHEMA}.hub_evidence"
 REQUESTS = f"{SCHEMA}.hub_requests"
+PROJECT_MEMORIES = f"{SCHEMA}.hub_project_memories"
 REQUESTS_IDS = f"{SCHEMA}.hub_requests_id_seq"
 VERSION_TABLE = f"{SCHEMA}.hub_schema"
 
 # The bare names: the publishers' tables (each row carries its publisher) and the version table.
-PUBLISHED_TABLES = ("hub_machines", "hub_memories", "hub_revisions", "hub_evidence", "hub_requests")
+PUBLISHED_TABLES = (
+    "hub_machines",
+    "hub_memories",
+    "hub_revisions",
+    "hub_evidence",
+    "hub_requests",
+    "hub_project_memories",
+)
 ALL_TABLES = (*PUBLISHED_TABLES, "hub_schema")
 
 PIN_SEARCH_PATH = "SELECT pg_catalog.set_config('search_path', 'pg_catalog', false)"

@@ -61,7 +61,7 @@ def _separator_problem(text: str) -> str | None:
     )
 
 
-class _HubProblems(Problems):
+class HubProblems(Problems):
     """The shared rules, and no line or paragraph separator in any text unless hidden ones are allowed."""
 
     def text(self, where: str, value: str, rule: Callable[[str], str | None] = text_problem) -> None:
@@ -84,7 +84,7 @@ def _too_many(problems: Problems, where: str, raw: str | None) -> bool:
 
 def check_memory(memory: MachineMemory, *, allow_hidden: bool = False) -> None:
     """Everything of `memory` a copy writes here, checked; InvalidInputError listing what is refused."""
-    problems = _HubProblems(allow_hidden)
+    problems = HubProblems(allow_hidden)
     problems.text("the machine's name", memory.machine, machine_name_problem)
     problems.whole_id("the memory's id", memory.memory_id)
     problems.text("the content", memory.content, content_problem)
@@ -104,7 +104,7 @@ def _reason_problem(reason: str) -> str | None:
 
 def request_problem(requested_on: str, reason: str | None) -> str | None:
     """Why a dismissal the hub requests may not be applied here, or None: what its revision would keep."""
-    problems = _HubProblems(allow_hidden=False)
+    problems = HubProblems(allow_hidden=False)
     problems.text("requested_on", requested_on, machine_name_problem)
     if reason is not None:
         problems.text("reason", reason, _reason_problem)

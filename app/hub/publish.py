@@ -12,14 +12,15 @@ outside changes and new candidates (`MemoryStore.observe`), so the same publish 
 connected to before the local store is opened: a hub that is down, refuses the login or is not set up
 (`hub setup`; a publish never makes the hub's tables) is a message and nothing local is opened, let alone
 written. The temporary tables are named in `pg_temp`, the hub's in the hub's schema
-(`app.core.hub_layout`).
+(`app.core.hub_layout`). Last come the host's project memories, project by project
+(`app.hub.project_publish`), every project's or the one `project` names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextlib import closing
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import psycopg
@@ -29,9 +30,12 @@ from app.core.hub_layout import EVIDENCE, MACHINES, MEMORIES, REVISIONS
 from app.core.text_input import INT64_MIN
 from app.hub import local
 from app.hub.connect import HubError, connect_hub, hub_location
+from app.hub.project_publish import ProjectsSent, choose_project, send_projects
 from app.hub.requests import RefusedRequest, apply_pending, has_pending, refused_text
 from app.hub.schema.tables import require_schema
+from app.hub.upsert import copy_rows, merge_statement
 from app.store.connect.server import unreachable_message
+from app.store.project.projects import Project
 from app.store.read.host_cells import TIME_MAX
 from app.store.store import MemoryStore
 
@@ -53,32 +57,15 @@ _INCOMING = (
 )
 
 
-def _columns(names: Iterable[str]) -> str:
-    return ", ".join(names)
-
-
-def _merge(table: str, incoming: str, columns: tuple[str, ...], key: tuple[str, ...], update: bool) -> str:
-    """INSERT ... SELECT from the temporary table; on a key already there, rewrite a differing row
-    (`update`) or leave it (revisions and evidence never change once written)."""
-    names = _columns(columns)
-    head = (
-        f"INSERT INTO {table} AS h (machine, {names}) SELECT %(machine)s, {names} FROM {incoming}"
-        f" ON CONFLICT (publisher, machine, {_columns(key)}) DO "
-    )
-    if not update:
-        return head + "NOTHING"
-    rest = [name for name in columns if name not in key]
-    assignments = ", ".join(f"{name} = excluded.{name}" for name in rest)
-    mine = _columns(f"h.{name}" for name in rest)
-    theirs = _columns(f"excluded.{name}" for name in rest)
-    return f"{head}UPDATE SET {assignments} WHERE ({mine}) IS DISTINCT FROM ({theirs})"
-
-
-MERGE_MEMORIES = _merge(MEMORIES, INCOMING_MEMORIES, local.MEMORY_COLUMNS, ("memory_id",), update=True)
-MERGE_REVISIONS = _merge(
+MERGE_MEMORIES = merge_statement(
+    MEMORIES, INCOMING_MEMORIES, local.MEMORY_COLUMNS, ("memory_id",), update=True
+)
+MERGE_REVISIONS = merge_statement(
     REVISIONS, INCOMING_REVISIONS, local.REVISION_COLUMNS, ("revision_id",), update=False
 )
-MERGE_EVIDENCE = _merge(EVIDENCE, INCOMING_EVIDENCE, local.EVIDENCE_COLUMNS, ("candidate_id",), update=False)
+MERGE_EVIDENCE = merge_statement(
+    EVIDENCE, INCOMING_EVIDENCE, local.EVIDENCE_COLUMNS, ("candidate_id",), update=False
+)
 _MARKS = f"SELECT memory_mark, revision_mark, evidence_mark, published_at FROM {MACHINES} WHERE machine = %s"
 _SAVE_MARKS = (
     f"INSERT INTO {MACHINES} AS m (machine, memory_mark, revision_mark, evidence_mark, published_at,"
@@ -139,10 +126,12 @@ class PublishReport:
     dismissed: tuple[int, ...] = ()  # dismissed here on the hub's request, before the batches
     refused_requests: tuple[RefusedRequest, ...] = ()  # requests whose values are refused: not applied
     requests_waiting: bool = False  # requests not applied: the store is read-only
+    projects: ProjectsSent = field(default_factory=ProjectsSent)  # the host's project memories
 
     @property
     def changed(self) -> bool:
-        return bool(self.memories or self.revisions or self.evidence or self.removed)
+        sent = self.projects.memories or self.projects.removed
+        return bool(self.memories or self.revisions or self.evidence or self.removed or sent)
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "changed": self.changed}
@@ -173,6 +162,11 @@ class PublishReport:
                 f"{self.revisions:,} revisions, {self.evidence:,} archived candidates, {self.removed:,} "
                 f"removed ({self.batches} batches)"
             )
+            projects = self.projects
+            lines.append(
+                f"project memories of {projects.projects:,} projects: {projects.memories:,} added or changed,"
+                f" {projects.removed:,} removed"
+            )
         return "\n".join(lines)
 
 
@@ -180,12 +174,6 @@ def _read_marks(hub: psycopg.Connection[Any], machine: str) -> Marks | None:
     row = hub.execute(_MARKS, (machine,)).fetchone()
     hub.commit()
     return None if row is None else Marks(*row)
-
-
-def _copy(hub: psycopg.Connection[Any], table: str, columns: tuple[str, ...], rows: list[local.Row]) -> None:
-    with hub.cursor() as cursor, cursor.copy(f"COPY {table} ({_columns(columns)}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
 
 
 Progress = Callable[[PublishReport], None]
@@ -215,7 +203,7 @@ class _Publisher:
         self.hub.execute(_SAVE_MARKS, {**values, "checked_at": self.now if checked else None})
 
     def _batch(self, table: str, columns: tuple[str, ...], rows: list[local.Row], merge: str) -> int:
-        _copy(self.hub, table, columns, rows)
+        copy_rows(self.hub, table, columns, rows)
         count = self.hub.execute(merge, {"machine": self.report.machine}).rowcount
         self.report.batches += 1
         return max(count, 0)
@@ -289,8 +277,10 @@ def send(
     report: PublishReport,
     batch: int,
     progress: Progress = _ignore,
+    project: Project | None = None,
 ) -> None:
-    """Everything new since the machine's marks, batch by batch, from one snapshot of the store."""
+    """Everything new since the machine's marks, batch by batch, from one snapshot of the store; then
+    the project memories of `project` (None: of every project)."""
     publisher = _Publisher(hub, report, store.now(), progress)
     marks = publisher.marks
     if not store.read_only:
@@ -303,12 +293,21 @@ def send(
         for rows in local.evidence_batches(conn, marks.evidence_mark, batch):
             publisher.evidence(rows)
         publisher.reconcile(conn)
+        report.projects = send_projects(hub, conn, report.machine, project)
+        progress(replace(report))
 
 
 def publish(
-    store_opener: Any, url: str, machine: str, *, batch: int = BATCH, progress: Progress = _ignore
+    store_opener: Any,
+    url: str,
+    machine: str,
+    *,
+    batch: int = BATCH,
+    progress: Progress = _ignore,
+    project: str | None = None,
 ) -> PublishReport:
-    """Publish the store `store_opener()` opens (a context manager) to the hub at `url` as `machine`.
+    """Publish the store `store_opener()` opens (a context manager) to the hub at `url` as `machine`:
+    its memories, and the project memories of the project `project` names (None: of every project).
     The hub comes first: if it cannot be used, the local store is never opened. `progress` is called
     with a copy of the report after each batch (on the publishing thread)."""
     location = hub_location(url)
@@ -317,6 +316,7 @@ def publish(
         try:
             require_schema(hub, location)
             with store_opener() as store:
+                chosen = choose_project(store, project) if project is not None else None
                 if store.read_only:
                     report.requests_waiting = has_pending(hub, machine)
                 else:
@@ -325,7 +325,7 @@ def publish(
                         tuple(applied.dismissed),
                         tuple(applied.refused),
                     )
-                send(store, hub, report, batch, progress)
+                send(store, hub, report, batch, progress, chosen)
         except psycopg.Error as exc:
             raise HubError(unreachable_message(location, exc)) from exc
     return report

@@ -24,12 +24,32 @@ from app.core.models import Candidate, Counts, Memory, Revision
 from app.core.models.filters import MemoryFilter
 
 if TYPE_CHECKING:
+    from app.store.kinds import PROJECT_MEMORIES
+    from app.store.project.model import ACTIVE, ARCHIVED, ProjectMemory
+    from app.store.project.projects import Project
+    from app.store.project.reads import ProjectKey
+    from app.store.project.service import ProjectFilter, ProjectMemoryLinks
     from app.store.store import KEEP, MemoryStore
 
-_LAZY = {"KEEP": "app.store.store", "MemoryStore": "app.store.store"}
+# The project memories' read models load with their first use too (the window's project page).
+_LAZY = {
+    "KEEP": "app.store.store",
+    "MemoryStore": "app.store.store",
+    "PROJECT_MEMORIES": "app.store.kinds",
+    "ACTIVE": "app.store.project.model",
+    "ARCHIVED": "app.store.project.model",
+    "ProjectMemory": "app.store.project.model",
+    "Project": "app.store.project.projects",
+    "ProjectKey": "app.store.project.reads",
+    "ProjectFilter": "app.store.project.service",
+    "ProjectMemoryLinks": "app.store.project.service",
+}
 
 __all__ = [
+    "ACTIVE",
+    "ARCHIVED",
     "KEEP",
+    "PROJECT_MEMORIES",
     "Candidate",
     "ConflictError",
     "Counts",
@@ -42,6 +62,11 @@ __all__ = [
     "MemoryFilter",
     "MemoryStore",
     "NotFoundError",
+    "Project",
+    "ProjectFilter",
+    "ProjectKey",
+    "ProjectMemory",
+    "ProjectMemoryLinks",
     "ReadOnlyError",
     "Revision",
     "StoreError",

@@ -1,5 +1,6 @@
-"""The links table (`mdash_links`): add a link inside a write, drop those a change made when it is undone,
-and read one memory's links both ways. A store whose tables predate the table reads no links."""
+"""The links table (`mdash_links`): add a link inside a write, drop those a change made when it is undone
+(or those of memories deleted), and read one memory's links both ways. A store whose tables predate the
+table reads no links."""
 
 from __future__ import annotations
 
@@ -47,6 +48,19 @@ def add_link(
 def drop_links_made_by(ctx: WriteContext, made_by: str) -> int:
     """Undoing a change: the links it made go with it; how many."""
     return ctx.conn.execute(delete(links).where(c.made_by == made_by)).rowcount
+
+
+def drop_links_of(ctx: WriteContext, memory_kind: str, memory_ids: Iterable[int]) -> int:
+    """Deleting memories: every link with one of them at either end goes (it would name a row that is
+    gone, or a later one given the same id); how many."""
+    wanted = list(dict.fromkeys(memory_ids))
+    if not wanted or not present(ctx.conn):
+        return 0
+    dropped = 0
+    for part in chunks(wanted):
+        ends = or_(c.from_id.in_(part), c.to_id.in_(part))
+        dropped += ctx.conn.execute(delete(links).where(c.memory_kind == memory_kind, ends)).rowcount
+    return dropped
 
 
 def _link(row: Any) -> Link:

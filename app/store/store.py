@@ -105,6 +105,7 @@ class MemoryStore:
         self.profile_as_of = past.profile_as_of
         self.memory_as_of = past.memory_as_of
         self.project_as_of = past.project_as_of
+        self.project_revision_rows = past.project_revision_rows
         self.first_ids_as_of = past.first_ids_as_of
         self.watermark = past.watermark
         self.digest = past.digest

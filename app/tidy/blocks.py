@@ -6,8 +6,9 @@ tool meets what it replaces). A word in more than `block_cap(n)` memories is too
 memory is about and makes no block; a word in one memory alone cannot pair it. Two memories are compared
 only when they share a block: near duplicates share their rarest words.
 
-The work is bounded: when the blocks together would hold more than `PAIR_BUDGET` pairs, the largest
-blocks (the least telling words) are dropped until they fit.
+The work is bounded: when the blocks together would hold more than their pair budget (`PAIR_BUDGET`
+for a whole run; a share of it in proportion to its memories for one project and category of many),
+the largest blocks (the least telling words) are dropped until they fit.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from app.tidy.lexicon import MEMBER_OF
 PREFIX = 4  # rarest words per memory that make its blocks
 MIN_BLOCK = 64  # a block may always hold this many memories...
 BLOCK_SHARE = 0.002  # ...or this share of all memories, whichever is more
-PAIR_BUDGET = 150_000  # the most pairs all blocks together may hold
+PAIR_BUDGET = 150_000  # the most pairs all blocks of a run together may hold
 CATEGORY_MARK = "@"
 
 _MEMBERS = frozenset(MEMBER_OF)
@@ -37,9 +38,11 @@ def keys_of(words: set[str]) -> set[str]:
     return words | {CATEGORY_MARK + MEMBER_OF[word] for word in named} if named else words
 
 
-def blocks(keys: Sequence[set[str]]) -> tuple[list[list[str]], dict[str, list[int]]]:
+def blocks(
+    keys: Sequence[set[str]], budget: int = PAIR_BUDGET
+) -> tuple[list[list[str]], dict[str, list[int]]]:
     """Each memory's block keys (its rarest shared words, then its categories), and the index from a
-    key to the memories in its block, within the pair budget."""
+    key to the memories in its block, within `budget` pairs."""
     frequency: Counter[str] = Counter()
     for found in keys:
         frequency.update(found)
@@ -55,19 +58,19 @@ def blocks(keys: Sequence[set[str]]) -> tuple[list[list[str]], dict[str, list[in
         chosen.append(mine)
         for key in mine:
             index.setdefault(key, []).append(position)
-    dropped = _over_budget(index)
+    dropped = _over_budget(index, budget)
     if dropped:
         chosen = [[key for key in mine if key not in dropped] for mine in chosen]
     return chosen, index
 
 
-def _over_budget(index: dict[str, list[int]]) -> set[str]:
-    """Drop the largest blocks from `index` until all together hold at most `PAIR_BUDGET` pairs."""
+def _over_budget(index: dict[str, list[int]], budget: int) -> set[str]:
+    """Drop the largest blocks from `index` until all together hold at most `budget` pairs."""
     sizes = sorted(((len(members), key) for key, members in index.items() if len(members) > 1), reverse=True)
     total = sum(size * (size - 1) // 2 for size, _key in sizes)
     dropped: set[str] = set()
     for size, key in sizes:
-        if total <= PAIR_BUDGET:
+        if total <= budget:
             break
         total -= size * (size - 1) // 2
         dropped.add(key)

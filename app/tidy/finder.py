@@ -16,19 +16,20 @@ import gc
 import threading
 from collections.abc import Callable, Sequence
 
-from app.tidy.blocks import blocks, keys_of
+from app.tidy.blocks import CATEGORY_MARK, PAIR_BUDGET, blocks, keys_of
+from app.tidy.clashes import Listed, as_listed
 from app.tidy.judge import Clash, Close, Side, judge, worth_judging
 from app.tidy.model import Contradiction, Edge, Group, TidyItem, TidyReport
-from app.tidy.words import GENERIC_WORDS, content_words, normal_form
+from app.tidy.words import GENERIC_WORDS, content_words, head_words, joined, normal_chunks
 
 Progress = Callable[[int, int], None]
 CancelCheck = Callable[[], bool] | threading.Event
 REPORT_EVERY = 2_000  # items between two progress calls (and cancel checks)
 SHOWN_SHARED = 5  # shared words an edge keeps as its reason
-# Blocks are made of the words in each memory's first this many characters: near duplicates share their
-# opening far more often than not, and a 2,000-character memory costs no more than a long sentence.
-# The judge then reads both memories whole.
-BLOCK_WINDOW = 400
+# Blocks are made of the words in each memory's first this many chunks (about 400 characters): near
+# duplicates share their opening far more often than not, and a 2,000-character memory costs no more
+# than a long sentence. The judge then reads both memories whole.
+BLOCK_CHUNKS = 50
 
 
 class TidyCancelled(Exception):
@@ -83,35 +84,50 @@ class _Components:
 
 
 def find_groups(
-    items: Sequence[TidyItem], progress: Progress | None = None, cancel: CancelCheck | None = None
+    items: Sequence[TidyItem],
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
+    pair_budget: int = PAIR_BUDGET,
 ) -> TidyReport:
-    """Groups of likely duplicates among `items` and the pairs that may contradict."""
+    """Groups of likely duplicates among `items` and the pairs that may contradict, comparing at most
+    `pair_budget` pairs (`app.tidy.blocks`)."""
     # The finder makes millions of small objects and no reference cycles; with 100,000 memories alive in
     # the caller, each of the collector's full passes would walk all of them again (in the bench, a
     # quarter of the run). Paused for the run, resumed as it was.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _find(items, progress, cancel)
+        return _find(items, progress, cancel, pair_budget)
     finally:
         if collecting:
             gc.enable()
 
 
-def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCheck | None) -> TidyReport:
+def _find(
+    items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCheck | None, pair_budget: int
+) -> TidyReport:
     steps = _Steps(3 * len(items), progress, cancel)
     classes: dict[str, list[int]] = {}
+    heads: list[list[str]] = []  # the first chunks of each exact class's first member
     for position, item in enumerate(items):
-        classes.setdefault(normal_form(item.text), []).append(position)
+        chunks = normal_chunks(item.text)
+        normal = joined(chunks)
+        found = classes.get(normal)
+        if found is None:
+            classes[normal] = [position]
+            heads.append(chunks[:BLOCK_CHUNKS])
+        else:
+            found.append(position)
         steps.step()
     normals = list(classes)
     members = list(classes.values())
     keys = []
-    for normal in normals:
-        keys.append(keys_of(content_words(normal, BLOCK_WINDOW)))
+    for head in heads:
+        keys.append(keys_of(head_words(head)))
         steps.step()
     steps.done = 2 * len(items)
-    chosen, index = blocks(keys)
+    chosen, index = blocks(keys, pair_budget)
+    categories = [frozenset(key for key in mine if key.startswith(CATEGORY_MARK)) for mine in chosen]
     steps.report()
     sides: dict[int, Side] = {}
 
@@ -125,21 +141,17 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
     components = _Components(len(normals))
     close: list[tuple[int, int, Edge]] = []
     best_within: dict[int, tuple[int, Edge, tuple[float, int]]] = {}
-    reps_of: dict[int, int] = {}
-    clashes: list[Contradiction] = []
+    clashes: list[Listed] = []
     compared = 0
     share = len(items) / max(1, len(normals))
     for rep, mine in enumerate(chosen):
         partners: set[int] = set()
         for key in mine:
             partners.update(index[key])
-        for other in sorted(partners):
-            if other <= rep:
-                continue
-            compared += 1
-            same_category = any(key.startswith("@") and key in chosen[other] for key in mine)
-            if not worth_judging(keys[rep], keys[other], same_category):
-                continue
+        later = [other for other in partners if other > rep]
+        compared += len(later)
+        for other in sorted(worth_judging(keys[rep], categories[rep], later, keys, categories)):
+            same_category = not categories[rep].isdisjoint(categories[other])
             a, b = side(rep), side(other)
             verdict = judge(a, b, same_category)
             if isinstance(verdict, Close):
@@ -151,8 +163,8 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
                     short, long = (rep, other) if verdict.within == a.id else (other, rep)
                     _keep_best(best_within, short, long, edge, len(normals[long]))
             elif isinstance(verdict, Clash):
-                clashes.append(Contradiction(a.id, b.id, verdict.reason, verdict.shared))
-                reps_of[a.id], reps_of[b.id] = rep, other
+                pair = Contradiction(a.id, b.id, verdict.reason, verdict.shared)
+                clashes.append(Listed(pair, rep, other, verdict.topic))
         steps.done = 2 * len(items) + int((rep + 1) * share)
         if rep % 256 == 0:
             steps.report()
@@ -162,24 +174,7 @@ def _find(items: Sequence[TidyItem], progress: Progress | None, cancel: CancelCh
     steps.done = steps.total
     steps.report()
     groups = _groups(items, members, components, close)
-    return TidyReport(
-        tuple(groups), tuple(_once_per_groups(clashes, reps_of, components)), len(items), compared
-    )
-
-
-def _once_per_groups(
-    clashes: list[Contradiction], reps_of: dict[int, int], components: _Components
-) -> list[Contradiction]:
-    """One pair per two groups: when #3 and #9 are duplicates, "#3 may contradict #5" says all that
-    "#9 may contradict #5" would."""
-    seen: set[frozenset[int]] = set()
-    kept = []
-    for pair in clashes:
-        key = frozenset((components.find(reps_of[pair.a]), components.find(reps_of[pair.b])))
-        if key not in seen:
-            seen.add(key)
-            kept.append(pair)
-    return kept
+    return TidyReport(tuple(groups), tuple(as_listed(clashes, components.find)), len(items), compared)
 
 
 def _keep_best(

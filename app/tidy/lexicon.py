@@ -60,6 +60,13 @@ MEMBER_OF: dict[str, str] = {word: name for name, members in CHOICES.items() for
 SCOPE_OF: dict[str, str] = {word: name for name, members in SCOPES.items() for word in members}
 KNOWN = frozenset(MEMBER_OF) | frozenset(SCOPE_OF)
 
+# Words too broad to be what two memories are about ("in every project", "side projects too") and words
+# of when ("confirmed again this week"): never a shared subject.
+BROAD_WORDS = frozenset(
+    {"project", "side", "apply", "everything", "thing", "everywhere", "time"}
+    | {"confirmed", "today", "week", "month", "quarter", "year", "last", "recently"}
+)
+
 # A memory that says one of these replaced another thing: the change itself is the subject.
 SWITCH_WORDS = frozenset({"switch", "switched", "move", "moved", "migrate", "migrated", "replaced"})
 # Words after which the clause's things are refused ("never npm", "no longer uses poetry").
@@ -84,8 +91,9 @@ NEGATIONS = frozenset(
 # VS Code"); "to" counts only after "prefer" ("prefers early returns to nested ifs").
 REJECTING = frozenset({"over", "instead-of", "rather-than", "than"})
 PREFER = "prefer"
-# Words that end the reach of a negation or a rejection: its object is named, the rest is its purpose.
-CLAUSE_BREAKS = frozenset({"for", "in", "on", "with", "when", "because", "but", "so", "to"})
+# Words that end the reach of a negation or a rejection: its object is named, the rest is its purpose
+# or what the object belongs to ("dislikes mocks of the database" refuses the mocks, not the database).
+CLAUSE_BREAKS = frozenset({"for", "in", "on", "of", "with", "when", "because", "but", "so", "to"})
 
 # Verbs that say a memory's thing is chosen: one word in the text close wording compares, so "Prefers pnpm"
 # and "Uses pnpm" read alike, while "Keeps pnpm configuration…" does not.

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 EdgeKind = Literal["exact", "close"]
+SHOWN_ALIKE = 6  # pairs alike named after a pair that may contradict; the JSON has them all
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,15 +69,30 @@ class Group:
 @dataclass(frozen=True, slots=True)
 class Contradiction:
     """Two memories that may contradict: what clashes, in words ("npm: refused in #3, used in #7"), and
-    the subject words they share. Listed, never acted on."""
+    the subject words they share, and the other pairs that clash alike. Listed, never acted on."""
 
     a: int
     b: int
     reason: str
     shared: tuple[str, ...] = ()
+    also: tuple[tuple[int, int], ...] = ()  # other pairs that clash alike (`app.tidy.clashes`)
+
+    def alike(self) -> str:
+        """The other pairs that clash alike, in words ("and 3 more pairs alike: #5/#9, …"), or ""."""
+        if not self.also:
+            return ""
+        shown = ", ".join(f"#{a}/#{b}" for a, b in self.also[:SHOWN_ALIKE])
+        more = ", …" if len(self.also) > SHOWN_ALIKE else ""
+        return f"and {len(self.also)} more pair(s) alike: {shown}{more}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "reason": self.reason, "shared": list(self.shared)}
+        return {
+            "a": self.a,
+            "b": self.b,
+            "reason": self.reason,
+            "shared": list(self.shared),
+            "also": [[a, b] for a, b in self.also],
+        }
 
 
 @dataclass(frozen=True, slots=True)

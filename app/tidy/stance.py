@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from app.tidy.lexicon import (
+    BROAD_WORDS,
     CHOICE_VERBS,
     CHOOSE,
     CLAUSE_BREAKS,
@@ -46,9 +47,12 @@ def _clause_words(clause: str) -> list[str]:
     return [stem(word.rstrip("'._/-")) for word in _WORD.findall(clause)]
 
 
-def _reached(clause: list[str], switching: bool) -> set[int]:
-    """The positions of one clause's words that a negation or a rejection reaches."""
+def _reached(clause: list[str], switching: bool) -> tuple[set[int], set[int]]:
+    """The positions of one clause's words that a negation or a rejection reaches, and of the named
+    things among them that only say whose the refused thing is: "never hardcodes the Postgres
+    password" refuses a password, not Postgres ("never Postgres" would)."""
     reached: set[int] = set()
+    owners: set[int] = set()
     reach = False
     preferring = False
     for position, word in enumerate(clause):
@@ -65,9 +69,22 @@ def _reached(clause: list[str], switching: bool) -> set[int]:
             reach = clause[position + 1 : position + 2] not in (["other"], ["another"])
         elif reach and word in CLAUSE_BREAKS:
             reach = False
+        elif reach and word in MEMBER_OF and _names_more(clause[position + 1 : position + 2]):
+            owners.add(position)
         elif reach:
             reached.add(position)
-    return reached
+    return reached, owners
+
+
+def _names_more(following: list[str]) -> bool:
+    """Whether the word after a named thing is a noun of its own (its cache, its settings), not the
+    clause's end, a break, a stop word or another named thing."""
+    return bool(following) and not (
+        following[0] in STOP_WORDS
+        or following[0] in CLAUSE_BREAKS
+        or following[0] in MEMBER_OF
+        or following[0] in GENERIC_WORDS
+    )
 
 
 def read_stance(normal: str) -> Stance:
@@ -79,9 +96,9 @@ def read_stance(normal: str) -> Stance:
     switches = any(word in SWITCH_WORDS for word in every)
     for clause in _CLAUSES.split(text):
         clause_words = _clause_words(clause)
-        reached = _reached(clause_words, switches)
+        reached, owners = _reached(clause_words, switches)
         for position, word in enumerate(clause_words):
-            if word not in STOP_WORDS:
+            if word not in STOP_WORDS and position not in owners:
                 (refused if position in reached else asserted).add(word)
     meaningful = {word for word in asserted | refused if word not in GENERIC_WORDS}
     return Stance(
@@ -135,6 +152,8 @@ def choice_clash(a: Stance, b: Stance) -> tuple[str, frozenset[str], frozenset[s
 
 
 def shared_subject(a: Stance, b: Stance) -> list[str]:
-    """Words both memories assert that say what they are about (no stance verbs, no chosen things)."""
+    """Words both memories assert that say what they are about: no stance verbs, no chosen things, and
+    no scopes ("also in CI" says where a choice holds, not what it is about)."""
     both = a.asserted & b.asserted
-    return sorted(w for w in both if w not in GENERIC_WORDS and w not in MEMBER_OF)
+    broad = GENERIC_WORDS | BROAD_WORDS
+    return sorted(w for w in both if w not in broad and w not in MEMBER_OF and w not in SCOPE_OF)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from itertools import chain
 
 # Words that say nothing about what a memory is about: they never make a block and never count as a
@@ -63,6 +64,8 @@ ALIASES = {
     "repo": "repository",
     "repos": "repository",
     "k8s": "kubernetes",
+    "front-end": "frontend",  # as `PHRASES` joins them, for a chunk with its punctuation ("front-end,")
+    "back-end": "backend",
     "ifs": "if",
 }
 
@@ -106,19 +109,32 @@ PHRASES = (
 )
 
 _TRAILING = " .!?,;:…"
+STEM_CACHE_SIZE = 1 << 16
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _WORD = re.compile(r"[a-z0-9][a-z0-9'+#._/-]*")
 _WORD_END = "'._/-"
 
 
+def normal_chunks(text: str) -> list[str]:
+    """The white-space separated chunks of `text` after Unicode NFKC and case folding: a normal form
+    is their join, and blocking reads its words off the first of them without splitting again."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    return text.casefold().split()
+
+
+def joined(chunks: list[str]) -> str:
+    """The normal form of the text `chunks` (from `normal_chunks`) came from."""
+    return " ".join(chunks).rstrip(_TRAILING)
+
+
 def normal_form(text: str) -> str:
     """The text exact duplicates share: Unicode NFKC, case folded, runs of white space as one space,
     trailing punctuation dropped."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-    return " ".join(text.casefold().split()).rstrip(_TRAILING)
+    return joined(normal_chunks(text))
 
 
+@lru_cache(maxsize=STEM_CACHE_SIZE)  # a memory's words recur across the memories it is compared with
 def stem(word: str) -> str:
     """A light English stem: plurals and a third person's `-s` dropped ("tabs", "prefers"), aliases
     folded. Enough for blocking and cues; fuzzy scores read the whole text."""
@@ -163,7 +179,24 @@ CHUNK_CACHE_SIZE = 200_000
 def content_words(normal: str, window: int | None = None) -> set[str]:
     """The words of `normal` (or of its first `window` characters) that can say what it is about: no
     stop words."""
-    chunks = set(phrased(normal if window is None else normal[:window]).split())
+    return _words_of(set(phrased(normal if window is None else normal[:window]).split()))
+
+
+# The first words of the multi-word names `phrased` joins: a head without any of them as a chunk has
+# nothing to join (a name glued to punctuation, "(vs code)", is read as two words there: blocking only).
+_PHRASE_STARTS = frozenset(phrase.split()[0] for phrase, _joined in PHRASES)
+
+
+def head_words(chunks: list[str]) -> set[str]:
+    """`content_words` of the text whose first chunks (from `normal_chunks`) are `chunks`, without
+    joining and splitting them again unless a multi-word name may be among them."""
+    distinct = set(chunks)
+    if not _PHRASE_STARTS.isdisjoint(distinct):  # a set: the few phrase starts are looked up in it
+        return content_words(" ".join(chunks))
+    return _words_of(distinct)
+
+
+def _words_of(chunks: set[str]) -> set[str]:
     try:
         return set(chain.from_iterable(map(_CHUNKS.__getitem__, chunks)))
     except KeyError:

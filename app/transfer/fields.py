@@ -22,14 +22,15 @@ class ExportError(InvalidInputError):
 class Fields:
     """Typed reads of one JSON object's fields, each error naming the field's path."""
 
-    def __init__(self, data: object, path: str) -> None:
+    def __init__(self, data: object, path: str, consequence: str = "nothing was imported") -> None:
         if not isinstance(data, dict):
-            raise ExportError(f"{path} is not an object; nothing was imported")
+            raise ExportError(f"{path} is not an object; {consequence}")
         self.data: dict[str, Any] = data
         self.path = path
+        self.consequence = consequence  # what a failure means, said after it
 
     def fail(self, key: str, what: str) -> ExportError:
-        return ExportError(f"{self.path}.{key} {what}; nothing was imported")
+        return ExportError(f"{self.path}.{key} {what}; {self.consequence}")
 
     def _value(self, key: str, optional: bool, accepted: type, what: str) -> Any:
         value = self.data.get(key)

@@ -18,7 +18,8 @@ characters unless allowed, a project path or category by `app.core.project_value
 source type or verification status not among the host's words, an importance outside 1..100, a count
 below 0, a link that is no id, a path that was not UTF-8. The JSON columns are kept only if they parse:
 `merged_from` as a JSON list of ids, `metadata_json` as JSON whose values are storable text and 64-bit
-numbers; else the column is left empty and the memory's `notes` say so.
+numbers; else the column is left empty and the memory's `notes` say so. A hub's project memories
+(`app.hub.project_rows`) are read and checked by the same `read_project_memory`.
 """
 
 from __future__ import annotations
@@ -109,9 +110,12 @@ def _metadata(raw: str | None, notes: list[str], allow_hidden: bool) -> str | No
     return None
 
 
-def _problems(memory: ExportedProjectMemory, allow_hidden: bool) -> str | None:
-    """Why the memory is left out (see the module docstring), or None."""
-    found = Problems(allow_hidden)
+def _problems(
+    memory: ExportedProjectMemory, allow_hidden: bool, checks: type[Problems], hint: str
+) -> str | None:
+    """Why the memory is left out (see the module docstring), or None; `hint` ends a refusal of hidden
+    characters only (how to let them in)."""
+    found = checks(allow_hidden)
     found.text("its content", memory.content, content_problem)
     found.text("its project_path", memory.project_path, host.project_path_problem)
     found.text("its category", memory.category, host.category_problem)
@@ -137,11 +141,22 @@ def _problems(memory: ExportedProjectMemory, allow_hidden: bool) -> str | None:
     lines = [f"{item.where} {item.what}" for item in found.items[:SHOWN_PROBLEMS]]
     more = len(found.items) - SHOWN_PROBLEMS
     lines += [f"and {more:,} more"] if more > 0 else []
-    return "; ".join(lines) + (f" {ALLOW_HIDDEN}" if found.only_hidden else "")
+    return "; ".join(lines) + (f" {hint}" if found.only_hidden else "")
 
 
-def _memory(data: object, path: str, allow_hidden: bool) -> ExportedProjectMemory:
-    f = Fields(data, path)
+def read_project_memory(
+    data: object,
+    path: str,
+    allow_hidden: bool,
+    *,
+    checks: type[Problems] = Problems,
+    hint: str = ALLOW_HIDDEN,
+    consequence: str = "nothing was imported",
+) -> ExportedProjectMemory:
+    """One item of the section (or a hub's row of the same fields) read and checked: `ExportError`
+    ending in `consequence` for a value of the wrong type, a `problem` (`checks`' rules) for a value the
+    host would not write."""
+    f = Fields(data, path, consequence)
     notes: list[str] = []
     hex_path = f.text("project_path_hex", optional=True)
     memory = ExportedProjectMemory(
@@ -171,7 +186,7 @@ def _memory(data: object, path: str, allow_hidden: bool) -> ExportedProjectMemor
         project_path_hex=hex_path[:200] if hex_path is not None else None,
         notes=tuple(notes),
     )
-    return replace(memory, problem=_problems(memory, allow_hidden))
+    return replace(memory, problem=_problems(memory, allow_hidden, checks, hint))
 
 
 def parse_project_memories(
@@ -186,7 +201,7 @@ def parse_project_memories(
         raise top.fail(
             SECTION, f"is in an export of version {version}; it exists from version {FIRST_VERSION}"
         )
-    read = tuple(_memory(item, f"{SECTION}[{n}]", allow_hidden) for n, item in enumerate(items))
+    read = tuple(read_project_memory(item, f"{SECTION}[{n}]", allow_hidden) for n, item in enumerate(items))
     first: dict[int, int] = {}
     for number, memory in enumerate(read):
         # The links name memories by id: two of one id would leave them meaning either.

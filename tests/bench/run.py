@@ -63,7 +63,10 @@ def _measurements(quick: bool) -> dict[str, Measurement]:
         "archive": lambda db, work, n: [_call("headless.measure_evidence", "archive_pass", db, work, n)],
         "runs": lambda db, work, n: [_call("headless.measure_evidence", "runs_list", db, work, n)],
         "digest": lambda db, work, n: [_call("headless.measure_digest", "digest", db, work, n)],
-        "tidy": lambda db, work, n: [_call("headless.measure_tidy", "tidy", db, work, n)],
+        "tidy": lambda db, work, n: [
+            _call("headless.measure_tidy", "tidy", db, work, n),
+            _call("headless.measure_tidy", "tidy_projects", db, work, n),
+        ],
         "postgres": lambda db, work, n: list(_call("headless.measure_postgres", "store_rows", db, work, n)),  # type: ignore[call-overload]
         "hub": lambda db, work, n: list(_call("headless.measure_hub", "hub_rows", db, work, n)),  # type: ignore[call-overload]
         "hub-window": lambda db, work, n: list(

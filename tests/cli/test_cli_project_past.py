@@ -107,3 +107,37 @@ def test_a_project_must_be_named_and_known(
     assert code == 1 and "no project is named 'nowhere'" in err
     code, _, err = run(capsys, "--db", db, "blame", "424242", "--kind", "project")
     assert code == 1 and "does not exist" in err
+
+
+def test_history_carries_each_revisions_rows_and_says_what_changed(
+    rewritten: tuple[str, Seeded], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, seeded = rewritten
+    edit = ("edit", str(seeded.active), "--kind", "project", "--category", "BUILD")
+    assert run(capsys, "--db", db, *edit)[0] == 0
+    writer = sqlite3.connect(db)
+    with writer:  # the host supersedes it by #permanent (and archives it)
+        writer.execute(
+            "UPDATE memories SET superseded_by_memory_id = ?, status = 'archived', updated_at = ?"
+            " WHERE id = ?",
+            (seeded.permanent, NOW + 3 * DAY, seeded.active),
+        )
+    writer.close()
+    code, out, _ = run(capsys, "--db", db, "history", str(seeded.active), "--kind", "project", "--json")
+    assert code == 0
+    rewrite, category, superseded = json.loads(out)
+    assert rewrite["previous_row"]["category"] == rewrite["new_row"]["category"] == "CONFIG_VALUES"
+    assert (category["previous_row"]["category"], category["new_row"]["category"]) == (
+        "CONFIG_VALUES",
+        "BUILD",
+    )
+    assert (superseded["previous_row"]["superseded_by"], superseded["new_row"]["superseded_by"]) == (
+        None,
+        seeded.permanent,
+    )
+    code, out, _ = run(capsys, "--db", db, "history", str(seeded.active), "--kind", "project")
+    assert code == 0
+    lines = [line.strip() for line in out.splitlines()]
+    assert "category CONFIG_VALUES → BUILD" in lines
+    assert f"superseded by #{seeded.permanent}" in lines
+    assert any(line.endswith("superseded active → archived") for line in lines)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from tests.support.host80 import ALPHA, BETA
 from tests.support.hostdb import host_dump
-from tests.support.tidy_memories import PLANTED, tidy_db
+from tests.support.tidy_memories import PLANTED, project_db, tidy_db
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -59,3 +60,73 @@ def test_tidy_on_a_file_that_is_not_a_database(tmp_path: Path, capsys: pytest.Ca
     path.write_text("not a database")
     code, _out, err = run(capsys, "--db", str(path), "tidy")
     assert code == 3 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_pairs_that_clash_alike_are_listed_under_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = [
+        "Uses Zed as the editor",
+        "Prefers Neovim as the editor",
+        "Keeps Zed configuration in the repository root",  # mentions Zed, chooses nothing
+        "Switched the editor to Neovim last month",
+    ]
+    path = tidy_db(tmp_path / "context.db", texts)
+    code, out, _err = run(capsys, "--db", str(path), "tidy")
+    assert code == 0
+    assert "editor: zed in #1, neovim in #2\n" in out
+    assert "    and 1 more pair(s) alike: #1/#4" in out
+    assert "#3" not in out
+    code, out, _err = run(capsys, "--db", str(path), "tidy", "--json")
+    (pair,) = json.loads(out)["may_contradict"]
+    assert (pair["a"]["id"], pair["b"]["id"], pair["also"]) == (1, 2, [[1, 4]])
+
+
+def test_tidy_project_memories_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "context.db"
+    ids = project_db(path)
+    before = host_dump(path)
+    code, out, err = run(
+        capsys, "--db", str(path), "tidy", "--kind", "project", "--project", "beta", "--json"
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["kind"], data["project"], data["memories"]) == ("project", BETA, 3)
+    (group,) = data["groups"]
+    assert (group["project"], group["category"]) == (BETA, "ARCHITECTURE")
+    assert [member["id"] for member in group["members"]] == [ids["beta_runs"], ids["beta_runs_again"]]
+    assert group["members"][0]["sources"] == ["session:ses_alpha1"]
+    assert data["may_contradict"] == []
+    code, out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--json")
+    data = json.loads(out)
+    assert data["project"] is None and data["memories"] == 8
+    assert {(group["project"], group["category"]) for group in data["groups"]} == {
+        (ALPHA, "ARCHITECTURE"),
+        (BETA, "ARCHITECTURE"),
+    }
+    (pair,) = data["may_contradict"]
+    assert (pair["project"], pair["a"]["id"], pair["b"]["id"]) == (ALPHA, ids["alpha_pnpm"], ids["alpha_npm"])
+    code, out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project")
+    assert code == 0 and "ARCHITECTURE memories of beta (dir:/home/ana/src/beta)" in out
+    assert out.rstrip().endswith("8 active project memories in 2 project(s) looked at, by category")
+    assert host_dump(path) == before
+
+
+def test_tidy_project_errors_are_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "context.db"
+    project_db(path)
+    code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--project", "nope")
+    assert code == 1 and err == "error: no project with memories is called 'nope'\n"
+    code, _out, err = run(capsys, "--db", str(path), "tidy", "--project", "beta")
+    assert code == 1 and err == "error: --project goes with --kind project\n"
+    code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--ask-reviewer")
+    assert code == 1 and err == "error: --ask-reviewer sends the user memories' groups only\n"
+
+
+def test_a_file_without_project_memories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A host too old to keep project memories has none to tidy: said, not a database error."""
+    path = tidy_db(tmp_path / "context.db")
+    code, out, _err = run(capsys, "--db", str(path), "tidy", "--kind", "project")
+    assert code == 0 and out == "0 active project memories in 0 project(s) looked at, by category\n"
+    code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--project", "beta")
+    assert code == 1 and err == "error: no project with memories is called 'beta'\n"

@@ -26,11 +26,13 @@ publish_file(Path(sys.argv[1]), sys.argv[2], "box", batch={batch})
 
 
 def _wait_for_a_batch(url: str, child: subprocess.Popen[bytes]) -> None:
+    """Until the child's first batch of memories is committed (a machine row alone is not a batch: a
+    loaded machine can be killed between the two)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and child.poll() is None:
-        if hub_query(url, "SELECT to_regclass('hub_machines') IS NOT NULL") == [(True,)] and hub_query(
-            url, "SELECT count(*) FROM hub_machines"
-        ) == [(1,)]:
+        if hub_query(url, "SELECT to_regclass('hub_memories') IS NOT NULL") == [(True,)] and hub_query(
+            url, "SELECT count(*) > 0 FROM hub_memories WHERE machine = 'box'"
+        ) == [(True,)]:
             return
         time.sleep(0.005)
 

@@ -20,6 +20,7 @@ from sqlalchemy import make_url
 from app.cli import main
 from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.core.hub_layout import OWNER, SCHEMA
+from app.hub.schema.tables import SCHEMA_VERSION
 from tests.support import hub_admin, hub_host
 from tests.support.hub_admin import USER_TABLES, catalog, publish_old, run, superuser_sql
 from tests.support.hub_host import as_role, host_file, hub_query, machine_memories, publish_file
@@ -95,7 +96,7 @@ def test_a_version_1_hub_in_a_roles_schema_is_moved_and_upgraded(
     code, out, _ = run(capsys, "hub", "setup", "--to", postgres_db, "--from", alice)
     assert code == 0 and f"moved the older hub of schema {alice} here" in out
     assert f"kept as its owner {alice} wrote them" in out
-    assert hub_query(postgres_db, "SELECT version FROM hub_schema") == [(2,)]
+    assert hub_query(postgres_db, "SELECT version FROM hub_schema") == [(SCHEMA_VERSION,)]
     assert hub_query(
         alice_url, "SELECT memory_mark, revision_mark, evidence_mark, published_at FROM hub_machines"
     ) == [(5, 9, None, 1234)]

@@ -37,13 +37,14 @@ LAYERING: dict[str, int] = {
     "app.store.evidence": 32,
     "app.store.project.importing": 32,  # project memories from an export file, the import's id rules
     "app.store.project.merging": 32,  # a merge of project memories: the user merge's sentence detail
+    "app.store.project.removal": 32,  # an import's project memories taken back, the host's way
     "app.store.keeping": 33,
     "app.store.database": 34,
     "app.store.observe.observer": 35,
     "app.store.search.upkeep": 35,
     "app.store.evidence.records": 35,
     "app.store.project.service": 35,
-    "app.store.project.edits": 35,  # the project writes as a service: one transaction each, recorded
+    "app.store.project.edits": 36,  # the project writes as a service: one transaction each, recorded
     "app.store.read.queries": 36,
     "app.store.past.history": 37,
     "app.store.write.edits": 37,
@@ -70,6 +71,7 @@ LAYERING: dict[str, int] = {
     "ui.dialogs": 160,
     "ui.tidy": 160,
     "ui.hub": 160,
+    "ui.project": 160,  # the project memories' page, built when first shown
     "ui.window": 170,
     "ui.cli_hooks": 180,
     "ui.main": 190,

@@ -57,8 +57,11 @@ def scores(pairs: list[Pair], label: str) -> Scores:
     def where(memory: int) -> int:
         return group_of.get(memory, memory)  # a group (negative) or the memory itself
 
-    # A pair is listed once per two groups: "#3 may contradict #5" stands for #3's duplicates too.
-    listed = {frozenset((where(c.a), where(c.b))) for c in report.contradictions}
+    # A pair is listed once per two groups: "#3 may contradict #5" stands for #3's duplicates too; and
+    # pairs that clash alike are listed under the first (`Contradiction.also`).
+    listed = {
+        frozenset((where(a), where(b))) for c in report.contradictions for a, b in ((c.a, c.b), *c.also)
+    }
 
     def found(pair: Pair) -> bool:
         a, b = ids[pair.a], ids[pair.b]

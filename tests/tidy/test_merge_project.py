@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from app.commands import runner
+from app.commands.merging import MergeProjectMemories
+from app.commands.payload import PayloadError
 from app.core.clock import ManualClock
 from app.core.errors import InvalidInputError
 from app.store import MemoryStore
 from app.store.links import links_of
 from app.store.project.hashing import normalized_hash
-from app.store.project.revisions import fetch_history
+from app.store.project.revisions import fetch_history, rows_of
 from app.tidy import merge
 from tests.support.host80 import ALPHA, BETA, DAY, NOW, T0, add_memory, add_project, build_host80, connect
 from tests.support.hostdb import query
@@ -131,3 +133,55 @@ def test_members_of_two_projects_are_refused(
     _, (kept, _, elsewhere) = project_db
     with pytest.raises(InvalidInputError, match="only memories of one project"):
         merge.plan(project_store, [kept, elsewhere], kind="project")
+
+
+def _merged_from(path: Path, memory_id: int) -> object:
+    return query(path, "SELECT merged_from FROM memories WHERE id = ?", (memory_id,))[0][0]
+
+
+def test_a_merge_writes_merged_from_the_hosts_way_and_undo_puts_it_back(
+    project_store: MemoryStore, project_db: tuple[Path, list[int]]
+) -> None:
+    path, (kept, other, _) = project_db
+    with connect(path) as conn:  # each already made from others: their lineage stays
+        conn.execute("UPDATE memories SET merged_from = '[90]' WHERE id = ?", (kept,))
+        conn.execute("UPDATE memories SET merged_from = ? WHERE id = ?", (f"[91, {kept}]", other))
+        third = add_memory(conn, ALPHA, "pnpm, not npm", category="CONFIG_VALUES", created_at=T0 + 3 * DAY)
+    merge.apply(
+        project_store,
+        merge.plan(project_store, [kept, other, third], kind="project"),
+        "Pnpm",
+        "cli",
+        kind="project",
+    )
+    lineage = f"[90,{other},91,{third}]"  # JSON.stringify's shape; the kept memory never lists itself
+    assert _merged_from(path, kept) == lineage
+    project_store.observe()  # a later look
+    with project_store.read_snapshot() as conn:
+        (revision,) = fetch_history(conn, kept)  # the text and merged_from: one revision, nothing observed
+        before, after = rows_of(conn, revision.id)
+    assert before is not None and after is not None
+    assert (revision.kind, before["merged_from"], after["merged_from"]) == ("content", "[90]", lineage)
+    project_store.close()
+    reopened = MemoryStore.open(path, clock=ManualClock(NOW + DAY))
+    try:
+        runner.undo(reopened)  # from the command's logged payload
+        assert _merged_from(path, kept) == "[90]" and _row(path, kept)[0] == "Build with pnpm"
+        runner.redo(reopened)
+        assert _merged_from(path, kept) == lineage
+        with connect(path) as conn:
+            conn.execute("UPDATE memories SET merged_from = '[90]' WHERE id = ?", (kept,))
+        with pytest.raises(InvalidInputError, match=f"Project memory #{kept} changed since it was merged"):
+            runner.undo(reopened)
+    finally:
+        reopened.close()
+
+
+def test_a_merge_logged_before_merges_wrote_merged_from_still_loads() -> None:
+    logged = {"kept": 1, "text_before": "a", "text_after": "b", "statuses_before": {"2": "active"}}
+    state = MergeProjectMemories.load(logged).state
+    assert state is not None and state.merged_from_after is None  # its undo leaves merged_from be
+    now = MergeProjectMemories.load({**logged, "merged_from_before": None, "merged_from_after": "[2]"}).state
+    assert now is not None and (now.merged_from_before, now.merged_from_after) == (None, "[2]")
+    with pytest.raises(PayloadError, match="must hold exactly"):
+        MergeProjectMemories.load({**logged, "merged_from_after": "[2]"})

@@ -71,6 +71,9 @@ class WindowActions:
         self.blame = make_action(
             parent, "Blame", "Which revision wrote each sentence of the selected memory", keys("Ctrl+B")
         )
+        self.pick_project = make_action(
+            parent, "Switch project…", "Show the memories about you, or a project's", keys("Ctrl+Shift+P")
+        )
         self.as_of = make_action(
             parent,
             "As of…",

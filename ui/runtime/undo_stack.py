@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.core.models import Memory
-
 if TYPE_CHECKING:  # the command log loads SQLAlchemy: imported once the first cards were painted
     from app.commands.base import Command
     from app.commands.log import LogEntry
@@ -27,6 +25,7 @@ if TYPE_CHECKING:  # the command log loads SQLAlchemy: imported once the first c
     from ui.runtime.tasks import TaskRunner
 
 WINDOW = "window"
+PROJECT = "project"  # a step's `memory_kind` for the host's project memories (`PROJECT_KIND`)
 T = TypeVar("T")
 X = TypeVar("X")
 
@@ -46,6 +45,7 @@ class Writer(Protocol):
     """What the history needs of the window's controller (`ui.runtime.controller.Controller`)."""
 
     memoryChanged: SignalInstance
+    projectMemoryChanged: SignalInstance
     memoryRemoved: SignalInstance
     message: SignalInstance
 
@@ -191,12 +191,15 @@ class UndoHistory(QObject):
     def _write(self, entry: LogEntry, back: bool, *, move: bool) -> None:
         from app.commands.runner import history, redo, undo
 
-        def work(store: MemoryStore) -> tuple[Step | None, list[Memory], list[LogEntry]]:
+        def work(store: MemoryStore) -> tuple[Step | None, list[Any], list[LogEntry]]:
             made = undo(store, expect=entry.id) if back else redo(store, expect=entry.id)
             ids = list(made.memory_ids) if made is not None else []
+            if made is not None and made.memory_kind == PROJECT:  # the project memories' own ids
+                found = [store.project.memory(memory_id) for memory_id in ids]
+                return made, [memory for memory in found if memory is not None], history(store)
             return made, store.get_many(ids, deleted=False), history(store)
 
-        def done(result: tuple[Step | None, list[Memory], list[LogEntry]]) -> None:
+        def done(result: tuple[Step | None, list[Any], list[LogEntry]]) -> None:
             made, memories, entries = result
             if made is not None and move:
                 self._moving = True
@@ -216,12 +219,13 @@ class UndoHistory(QObject):
 
         self.controller.write(work, done, failed)
 
-    def _shown_again(self, made: Step, memories: list[Memory], back: bool) -> None:
+    def _shown_again(self, made: Step, memories: list[Any], back: bool) -> None:
         present = {memory.id for memory in memories}
+        project = made.memory_kind == PROJECT
         for memory in memories:
-            self.controller.memoryChanged.emit(memory)
+            (self.controller.projectMemoryChanged if project else self.controller.memoryChanged).emit(memory)
         for memory_id in made.memory_ids:
-            if memory_id not in present:
+            if memory_id not in present and not project:  # a project memory is never deleted here
                 self.controller.memoryRemoved.emit(memory_id)
         note = f" ({made.note})" if made.note else ""
         what = made.entry.label[:1].upper() + made.entry.label[1:]

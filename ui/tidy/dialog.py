@@ -9,7 +9,10 @@ a preview, then one command the window's Undo takes back); a merged group leaves
 that may contradict, Keep this one keeps the selected member and dismisses the other, linked to it (one
 command, undoable; only ever the person's call), and the pairs of the dismissed one leave the list.
 "Ask the reviewer…" (enabled with a reviewer command set) opens `ui.tidy.ask`, which previews the
-reviewer's answer about these groups and applies it on Apply.
+reviewer's answer about these groups and applies it on Apply. Its kind choice runs it again over the
+host's project memories instead (every project, or one), grouped within each project and category; a
+project memory has no card in the window and is merged, resolved or reviewed from the command line, so
+those rows only list.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QProgressBar,
@@ -30,9 +34,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.screening import make_visible
 from app.tidy.finder import TidyCancelled, find_groups
 from app.tidy.model import TidyItem, TidyReport
-from app.tidy.source import active_items
+from app.tidy.scoped import Scope, ScopedReport, find_in_scopes
+from app.tidy.source import active_items, project_names, project_scopes
 from ui.runtime.controller import NOW, Controller, describe_error
 from ui.runtime.tasks import TaskRunner
 from ui.tidy.text_line import line
@@ -45,6 +51,8 @@ if TYPE_CHECKING:
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # on a group's row: its members, for Merge…
 PAIR_ROLE = Qt.ItemDataRole.UserRole + 3  # on a member of a pair that may contradict: the other's id
+EVERY_PROJECT = ""  # the kind choice's data: None for user memories, else a project identity or this
+Section = tuple[str, TidyReport]  # what a group's title adds ("" or " (project, category)"), a report
 
 
 class _Progress(QObject):
@@ -65,6 +73,9 @@ class TidyDialog(QDialog):
         self._runner = TaskRunner(self)
         self._cancel = threading.Event()
         self._progress = _Progress(self)
+        self.kind = QComboBox()
+        self.kind.addItem("User memories", None)
+        self.kind.setEnabled(False)
         self.status = plain_label("Reading the active memories…")
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)
@@ -89,7 +100,7 @@ class TidyDialog(QDialog):
         buttons.addButton(self.ask_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
-        for widget in (self.status, self.bar, self.tree, buttons):
+        for widget in (self.kind, self.status, self.bar, self.tree, buttons):
             layout.addWidget(widget)
         self.open_button.setEnabled(False)
         self.merge_button.setEnabled(False)
@@ -105,12 +116,51 @@ class TidyDialog(QDialog):
         self.tree.currentItemChanged.connect(self._current_changed)
         self.tree.itemActivated.connect(lambda *_: self._open_current())
         self._progress.moved.connect(self._moved)
+        self.kind.currentIndexChanged.connect(lambda _index: self._rerun())
         self.report: TidyReport | None = None
+        self._items: dict[int, TidyItem] = {}
 
     def start(self) -> None:
-        """Read the active memories, then find the groups; the list fills when the finder is done."""
+        """Read the projects for the kind choice, then the active memories, then find the groups; the
+        list fills when the finder is done."""
         store = self.controller.store
-        self.controller.runner.submit(lambda: active_items(store), self._read, self._failed, priority=NOW)
+        # A failed read of the projects leaves the choice at user memories; the run below says why.
+        self.controller.runner.submit(
+            lambda: project_names(store), self._choices, lambda _exc: None, priority=NOW
+        )
+        self._run()
+
+    def _choices(self, projects: list[tuple[str, str]]) -> None:
+        self.kind.blockSignals(True)
+        if projects:
+            self.kind.addItem("Project memories: every project", EVERY_PROJECT)
+        for name, identity in projects:
+            self.kind.addItem(f"Project memories: {make_visible(name)}", identity)
+        self.kind.blockSignals(False)
+
+    def _rerun(self) -> None:
+        """The kind chosen changed: list again, from the start."""
+        self.report = None
+        self.ask_button.setEnabled(False)
+        self._cancel.clear()
+        self.tree.clear()
+        self.bar.setRange(0, 0)
+        self.bar.show()
+        self.cancel_button.setEnabled(True)
+        self._run()
+
+    def _run(self) -> None:
+        self.kind.setEnabled(False)
+        store, project = self.controller.store, self.kind.currentData()
+        if project is None:
+            self.status.setText("Reading the active memories…")
+            self.controller.runner.submit(lambda: active_items(store), self._read, self._failed, priority=NOW)
+        else:
+            self.status.setText("Reading the project memories…")
+            chosen = project or None
+            self.controller.runner.submit(
+                lambda: project_scopes(store, chosen), self._read_scopes, self._failed, priority=NOW
+            )
 
     def cancel(self) -> None:
         """Stop the finder at its next check; the list says it was cancelled."""
@@ -125,6 +175,13 @@ class TidyDialog(QDialog):
         emit, cancel = self._progress.moved.emit, self._cancel
         self._runner.submit(lambda: find_groups(items, emit, cancel), self._show, self._failed)
 
+    def _read_scopes(self, scopes: list[Scope]) -> None:
+        self._items = {item.id: item for scope in scopes for item in scope.items}
+        self.status.setText(f"Looking for duplicates among {len(self._items):,} project memories…")
+        self.bar.setRange(0, 100)
+        emit, cancel = self._progress.moved.emit, self._cancel
+        self._runner.submit(lambda: find_in_scopes(scopes, emit, cancel), self._show_scoped, self._failed)
+
     def _moved(self, done: int, total: int) -> None:
         self.bar.setValue(done * 100 // max(1, total))
 
@@ -138,37 +195,48 @@ class TidyDialog(QDialog):
     def _done(self) -> None:
         self.bar.hide()
         self.cancel_button.setEnabled(False)
+        self.kind.setEnabled(self.kind.count() > 1)
         self.finished_listing.emit()
 
     def _show(self, report: TidyReport) -> None:
         self.report = report
+        self._offer_reviewer(report)
+        self._fill([("", report)], report.memories, "active memories", cards=True)
+
+    def _show_scoped(self, found: list[ScopedReport]) -> None:
+        sections = [(f" ({make_visible(s.scope.name)}, {s.scope.category})", s.report) for s in found]
+        self._fill(sections, sum(s.report.memories for s in found), "project memories", cards=False)
+
+    def _fill(self, sections: list[Section], memories: int, among: str, *, cards: bool) -> None:
+        groups = [(title, group) for title, report in sections for group in report.groups]
+        pairs = [pair for _title, report in sections for pair in report.contradictions]
         self.status.setText(
-            f"{len(report.groups):,} group(s) of likely duplicates and {len(report.contradictions):,} "
-            f"pair(s) that may contradict, among {report.memories:,} active memories; nothing is changed "
-            "here."
+            f"{len(groups):,} group(s) of likely duplicates and {len(pairs):,} pair(s) that may "
+            f"contradict, among {memories:,} {among}; nothing is changed here."
         )
-        for number, group in enumerate(report.groups, start=1):
+        for number, (title, group) in enumerate(groups, start=1):
             top = QTreeWidgetItem(
-                [f"Group {number}: {len(group.members)} memories", f"score {group.score:.0f}"]
+                [f"Group {number}: {len(group.members)} memories{title}", f"score {group.score:.0f}"]
             )
-            top.setData(0, GROUP_ROLE, list(group.members))
+            if cards:
+                top.setData(0, GROUP_ROLE, list(group.members))
             for member in group.members:
                 reasons = group.reasons(member)
-                self._member(top, member, "; ".join(reasons), "\n".join(reasons))
+                self._member(top, member, "; ".join(reasons), "\n".join(reasons), cards)
             self.tree.addTopLevelItem(top)
-        if report.contradictions:
-            top = QTreeWidgetItem([f"May contradict ({len(report.contradictions)})", "your call"])
-            for pair in report.contradictions:
+        if pairs:
+            top = QTreeWidgetItem([f"May contradict ({len(pairs)})", "your call" if cards else "listed only"])
+            for pair in pairs:
                 reason = line(pair.reason)
-                self._member(top, pair.a, reason, reason, pair.b)
-                self._member(top, pair.b, "", reason, pair.a)
+                tip = "\n".join(filter(None, (pair.reason, pair.alike())))
+                self._member(top, pair.a, reason, tip, cards, pair.b)
+                self._member(top, pair.b, line(pair.alike()), tip, cards, pair.a)
             self.tree.addTopLevelItem(top)
         self.tree.expandAll()
         first = self.tree.topLevelItem(0)
         shown = first.child(0) if first is not None else None
         if shown is not None:
             self.tree.setCurrentItem(shown)
-        self._offer_reviewer(report)
         self._done()
 
     def _offer_reviewer(self, report: TidyReport) -> None:
@@ -195,12 +263,19 @@ class TidyDialog(QDialog):
         asking.start()
 
     def _member(
-        self, parent: QTreeWidgetItem, memory_id: int, why: str, tip: str, other: int | None = None
+        self,
+        parent: QTreeWidgetItem,
+        memory_id: int,
+        why: str,
+        tip: str,
+        card: bool,
+        other: int | None = None,
     ) -> None:
         item = QTreeWidgetItem([f"#{memory_id}  {line(self._items[memory_id].text)}", why])
-        item.setData(0, MEMBER_ROLE, memory_id)
-        if other is not None:
-            item.setData(0, PAIR_ROLE, other)
+        if card:
+            item.setData(0, MEMBER_ROLE, memory_id)
+            if other is not None:  # of a pair that may contradict: Keep this one
+                item.setData(0, PAIR_ROLE, other)
         item.setToolTip(0, plain_tip(self._items[memory_id].text))
         item.setToolTip(1, plain_tip(tip))
         parent.addChild(item)

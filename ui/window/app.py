@@ -99,9 +99,11 @@ def screenshot(
     size: tuple[int, int] = (1400, 900),
     theme: str = "light",
     as_of: int | None = None,
+    project: str | None = None,
 ) -> None:
     """Render the main window offscreen (the history panel of `select`, else the first card) to a PNG;
-    with `as_of`, looking back at that instant (As of…)."""
+    with `as_of`, looking back at that instant (As of…); with `project`, that project's memories
+    (`select`: one of them)."""
     import tempfile  # not on the launch's path
 
     app = application(offscreen=True)
@@ -114,12 +116,14 @@ def screenshot(
         window.show()
         controller.refresh()
         controller.load_candidates()
-        if select is not None:
+        if select is not None and project is None:
             window.filters.set_status("all")
         wait_until(app, lambda: window.model.rowCount() > 0 or window.pages.currentIndex() == 1)
-        if select is not None:
+        if select is not None and project is None:
             wait_until(app, lambda: window.select_id(select, center=True))
         _settle(app, window)
+        if project is not None:
+            _show_project(app, window, project, select)
         if as_of is not None:
             _look_back(app, window, as_of)
         image = window.grab()
@@ -137,6 +141,25 @@ def _look_back(app: QApplication, window: MainWindow, at: int) -> None:
     wait_until(app, lambda: window.looking_back and past.complete)
     wait_until(app, lambda: past.panel.state is None or past.panel.history_memory_id == past.current_id())
     wait_until(app, lambda: past.panel.diff.settled, 5_000)
+    wait_until(app, lambda: not window.controller.runner.busy)
+    QGuiApplication.processEvents()
+
+
+def _show_project(app: QApplication, window: MainWindow, name: str, select: int | None) -> None:
+    """The project `name` names (an identity or a display name), its memory `select` or its first one,
+    with that memory's links and history."""
+    from app.core.errors import InvalidInputError
+
+    found = window.controller.store.project.find_project(name)
+    if len(found) != 1:
+        raise InvalidInputError(f"{len(found)} projects are named {name!r}: name one by its identity")
+    window.projects.choose(found[0])
+    page = window.projects.page
+    wait_until(app, lambda: page.rows != [] and page.current_id() is not None)
+    if select is not None and not page.select_id(select):
+        raise InvalidInputError(f"project memory #{select} is not in {name!r}")
+    wait_until(app, lambda: page.detail.history_memory_id == page.current_id())
+    wait_until(app, lambda: page.detail.diff.settled, 5_000)
     wait_until(app, lambda: not window.controller.runner.busy)
     QGuiApplication.processEvents()
 

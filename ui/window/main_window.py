@@ -1,7 +1,5 @@
-"""The main window: the card list on the left, the history panel on the right, a toolbar, menus and a
-status bar, wired to the controller. Conditional logic lives in the controller and `WindowCommands`;
-this file lays out widgets and connects signals.
-"""
+"""The main window: the cards, the history panel, a toolbar, menus and a status bar, wired to the controller.
+Conditional logic lives in the controller and `WindowCommands`; this file lays out and connects widgets."""
 
 from __future__ import annotations
 
@@ -31,11 +29,12 @@ from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher, watch_databa
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
 from ui.window.card_column import CardColumn
+from ui.window.card_wiring import connect_cards
 from ui.window.commands import WindowCommands
 from ui.window.keyboard import install_keyboard
-from ui.window.link_wiring import connect_links
 from ui.window.menus import build_menus
 from ui.window.past_page import PastPage
+from ui.window.projects import ProjectSwitch
 from ui.window.recent_files import recent_databases, remember_database
 from ui.window.side_windows import QueueWindow, open_digest
 from ui.window.state import restore_window, save_window
@@ -124,15 +123,11 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         c, a = self.controller, self.acts
-        self.model.rowsWanted.connect(c.fetch_rows)
+        connect_cards(self)  # rows and links, both ways
         c.wanted_ids = self.list.visible_ids
         c.memoriesLoaded.connect(self._listing_loaded)
-        c.rowsLoaded.connect(self.model.update_rows)
-        c.rowsFailed.connect(self.model.forget_pending)
         c.memoryChanged.connect(self._memory_changed)
-        c.memoryRemoved.connect(self.model.remove_id)
         c.historyLoaded.connect(self.panel.set_history)
-        c.linksLoaded.connect(self.panel.set_links)
         c.revisionLoaded.connect(self.panel.set_revision)
         c.countsChanged.connect(self._counts_changed)
         c.error.connect(self._show_error)
@@ -172,7 +167,8 @@ class MainWindow(QMainWindow):
         )
         a.as_of.triggered.connect(self.past.ask)
         install_keyboard(self.filters, self.list, self.panel, a.find)
-        connect_links(self)
+        self.projects = ProjectSwitch(c, self.pages, self.splitter, self.title_row, self.list.shown_time)
+        self.projects.bind(a, self.filters, self.list, lambda: self._update_actions(self.selected_memory()))
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)
@@ -320,6 +316,7 @@ class MainWindow(QMainWindow):
             can_undo=bool(self.controller.undo_label),
             looking_back=self.looking_back,
         )
+        self.projects.restrict()  # a project shown: the user cards' writers stay off
 
     def _undo_changed(self, label: str) -> None:
         self.acts.set_undo_label(label)
@@ -331,7 +328,7 @@ class MainWindow(QMainWindow):
         empty = counts.total == 0
         if empty:
             self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
-        if not self.looking_back:
+        if not self.looking_back and not self.projects.shown:
             self.pages.setCurrentIndex(1 if empty else 0)
 
     def _show_error(self, text: str) -> None:

@@ -53,6 +53,7 @@ def build_menus(window: WindowParts) -> None:
     for action in (a.find, a.refresh, a.next, a.previous):
         view.addAction(action)
     view.addSeparator()
+    view.addAction(a.pick_project)
     view.addAction(a.blame)
     view.addAction(a.as_of)
     view.addAction(a.digest)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
 from app.cli.opener import database_files
+from app.cli.project.markdown import fenced, project_sections
 from app.cli.render import (
     EvidenceFound,
     compartments,
@@ -20,7 +20,6 @@ from app.cli.safe_output import check_output, write_bytes
 from app.core.clock import format_instant
 from app.core.models import Memory, Revision
 from app.core.models.evidence import evidence_json, evidence_words, memory_candidate_ids
-from app.core.screening import make_visible
 from app.present.card import card_meta
 from app.store import MemoryStore
 from app.store.project.exporting import exported_project_memories
@@ -61,8 +60,7 @@ def export_data(store: MemoryStore) -> dict[str, Any]:
 
 def _markdown_memory(memory: Memory, revisions: list[Revision], now: int, found: EvidenceFound) -> list[str]:
     lines = [f"## Memory #{memory.id}", "", f"*{card_meta(memory, now)}*", ""]
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", memory.content)), default=0))
-    lines += [f"{fence}text", make_visible(memory.content), fence, ""]
+    lines += [*fenced(memory.content), ""]
     lines += [f"- Malformed: {note}" for note in memory.oddities]  # notes come escaped
     lines.append(f"- Sources: {', '.join(map(one_line, memory.sources))} (trust: {memory.trust})")
     for entry in memory.provenance or ():
@@ -92,6 +90,10 @@ def export_markdown(store: MemoryStore) -> str:
     listed, histories, found = _with_evidence(store)
     for memory in listed:
         lines += _markdown_memory(memory, histories[memory.id], now, found)
+    with store.read_snapshot() as conn:
+        projects = project_sections(conn, now)
+    if projects:
+        lines += ["# Project memories", "", *projects]
     return "\n".join(lines)
 
 

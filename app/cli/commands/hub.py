@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from app.cli.arguments import int64, positive_int64
+from app.cli.commands import hub_projects
 from app.cli.opener import database_choice
 from app.cli.registry import Opener
 from app.cli.render import print_json
@@ -112,7 +113,7 @@ def cmd_publish(args: argparse.Namespace, opener: Opener) -> int:
 
     from app.hub.publish import publish
 
-    report = publish(open_local, url, machine)
+    report = publish(open_local, url, machine, project=args.project)
     if args.json:
         print_json(report.to_json())
     else:
@@ -217,6 +218,8 @@ def cmd_list(args: argparse.Namespace, _opener: Opener) -> int:
 
     from app.hub.browse import every_card
 
+    if args.kind == hub_projects.PROJECT_KIND:
+        return hub_projects.cmd_list_projects(args, _hub(args.to))
     listing, cards = every_card(_hub(args.to))
     if args.json:
         counts = asdict(listing.counts)
@@ -352,8 +355,9 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     publish_parser.add_argument(
         "--machine", metavar="NAME", help="this machine's name (default: saved, else host name)"
     )
+    hub_projects.add_publish_options(publish_parser)
     _command(commands, parents, "status", cmd_status, "machines, last publish, counts, pending requests")
-    _command(commands, parents, "list", cmd_list, LIST_HELP)
+    hub_projects.add_list_options(_command(commands, parents, "list", cmd_list, LIST_HELP))
     request = _command(commands, parents, "request-dismiss", cmd_request_dismiss, REQUEST_HELP)
     _memory_of_a_machine(request)
     request.add_argument("--reason", metavar="TEXT", help="kept in each dismissal's revision")

@@ -1,13 +1,16 @@
 """`tidy`: the groups of likely duplicate memories and the pairs that may contradict, read-only.
 
 Each group lists its members (oldest first) with their text and why each one is there; each pair that
-may contradict says what clashes. Nothing is changed: merging is the person's call, or the reviewer's
-when asked (`--ask-reviewer`, `app.cli.commands.tidy_ask`), with a preview first.
+may contradict says what clashes. `--kind project` looks at the host's project memories instead, within
+each project and category (`--project`: one project, by identity or display name). Nothing is changed:
+merging is the person's call, or the reviewer's when asked (`--ask-reviewer`,
+`app.cli.commands.tidy_ask`), with a preview first.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from app.cli.arguments import seconds
@@ -17,7 +20,8 @@ from app.cli.render import one_line, print_json
 from app.store import InvalidInputError
 from app.tidy.finder import find_groups
 from app.tidy.model import Contradiction, Group, TidyItem, TidyReport
-from app.tidy.source import active_items
+from app.tidy.scoped import ScopedReport, find_in_scopes
+from app.tidy.source import UnknownProject, active_items, project_scopes
 
 TEXT_WIDTH = 90
 
@@ -35,13 +39,20 @@ def _memory_json(item: TidyItem) -> dict[str, Any]:
     return {"id": item.id, "content": item.text}
 
 
-def report_json(report: TidyReport, by_id: dict[int, TidyItem]) -> dict[str, Any]:
-    """The JSON of `tidy --json` (its shape is in README's command table)."""
+def report_json(
+    report: TidyReport, by_id: dict[int, TidyItem], where: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The JSON of `tidy --json` (its shape is in README's command table); `where` (a project memory's
+    project and category) is added to each group and pair."""
+    extra = where or {}
     return {
+        "kind": "user",
+        "project": None,
         "memories": report.memories,
         "compared_pairs": report.compared,
         "groups": [
             {
+                **extra,
                 "score": round(group.score, 1),
                 "members": [_member_json(by_id[member], group) for member in group.members],
                 "edges": [edge.to_json() for edge in group.edges],
@@ -49,10 +60,22 @@ def report_json(report: TidyReport, by_id: dict[int, TidyItem]) -> dict[str, Any
             for group in report.groups
         ],
         "may_contradict": [
-            {**pair.to_json(), "a": _memory_json(by_id[pair.a]), "b": _memory_json(by_id[pair.b])}
+            {**extra, **pair.to_json(), "a": _memory_json(by_id[pair.a]), "b": _memory_json(by_id[pair.b])}
             for pair in report.contradictions
         ],
     }
+
+
+def scoped_json(found: list[ScopedReport], project: str | None) -> dict[str, Any]:
+    """`tidy --kind project --json`: the user shape, each group and pair with its project and category."""
+    whole: dict[str, Any] = {"kind": "project", "project": project, "memories": 0, "compared_pairs": 0}
+    whole |= {"groups": [], "may_contradict": []}
+    for scoped in found:
+        where = {"project": scoped.scope.project, "category": scoped.scope.category}
+        part = report_json(scoped.report, {item.id: item for item in scoped.scope.items}, where)
+        for key in ("memories", "compared_pairs", "groups", "may_contradict"):
+            whole[key] += part[key]
+    return whole
 
 
 def _group_lines(number: int, group: Group, by_id: dict[int, TidyItem]) -> list[str]:
@@ -64,17 +87,19 @@ def _group_lines(number: int, group: Group, by_id: dict[int, TidyItem]) -> list[
 
 
 def _pair_lines(pair: Contradiction, by_id: dict[int, TidyItem]) -> list[str]:
+    alike = [f"    {one_line(pair.alike(), TEXT_WIDTH)}"] if pair.also else []
     return [
         f"  {one_line(pair.reason, TEXT_WIDTH)}",
         f"    #{pair.a:<6} {one_line(by_id[pair.a].text, TEXT_WIDTH)}",
         f"    #{pair.b:<6} {one_line(by_id[pair.b].text, TEXT_WIDTH)}",
+        *alike,
     ]
 
 
-def report_text(report: TidyReport, by_id: dict[int, TidyItem]) -> str:
+def report_text(report: TidyReport, by_id: dict[int, TidyItem], among: str = "active memories") -> str:
     head = (
         f"{len(report.groups)} group(s) of likely duplicates and {len(report.contradictions)} pair(s) "
-        f"that may contradict, among {report.memories:,} active memories"
+        f"that may contradict, among {report.memories:,} {among}"
     )
     lines = [head]
     for number, group in enumerate(report.groups, start=1):
@@ -86,11 +111,33 @@ def report_text(report: TidyReport, by_id: dict[int, TidyItem]) -> str:
     return "\n".join(lines)
 
 
+def scoped_text(found: list[ScopedReport]) -> str:
+    """One block per project and category that has something to show, then how many were looked at."""
+    blocks = []
+    for scoped in found:
+        report, scope = scoped.report, scoped.scope
+        if report.groups or report.contradictions:
+            among = f"{scope.category} memories of {one_line(scope.name, TEXT_WIDTH)} ({scope.project})"
+            blocks.append(report_text(report, {item.id: item for item in scope.items}, among))
+    total = sum(scoped.report.memories for scoped in found)
+    projects = len({scoped.scope.project for scoped in found})
+    blocks.append(f"{total:,} active project memories in {projects} project(s) looked at, by category")
+    return "\n\n".join(blocks)
+
+
 def cmd_tidy(args: argparse.Namespace, opener: Opener) -> int:
+    if args.ask_reviewer and (args.kind == "project" or args.project is not None):
+        print("error: --ask-reviewer sends the user memories' groups only", file=sys.stderr)
+        return 1
     if args.ask_reviewer:
         return tidy_ask.cmd_ask_reviewer(args, opener)
     if args.dry_run:
         raise InvalidInputError("--dry-run goes with --ask-reviewer (tidy alone changes nothing)")
+    if args.kind == "project":
+        return _tidy_projects(args, opener)
+    if args.project is not None:
+        print("error: --project goes with --kind project", file=sys.stderr)
+        return 1
     with opener(args, write=False) as store:
         items = active_items(store)
     report = find_groups(items)
@@ -102,10 +149,32 @@ def cmd_tidy(args: argparse.Namespace, opener: Opener) -> int:
     return 0
 
 
+def _tidy_projects(args: argparse.Namespace, opener: Opener) -> int:
+    with opener(args, write=False) as store:
+        try:
+            scopes = project_scopes(store, args.project)
+        except UnknownProject as exc:
+            print(f"error: {one_line(str(exc), 200)}", file=sys.stderr)
+            return 1
+    found = find_in_scopes(scopes)
+    project = scopes[0].project if args.project is not None and scopes else args.project
+    if args.json:
+        print_json(scoped_json(found, project))
+    else:
+        print(scoped_text(found))
+    return 0
+
+
 def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     add = command_adder(subparsers, parents)
     parser = add(
         "tidy", cmd_tidy, "groups of likely duplicate memories and pairs that may contradict (read-only)"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--kind", choices=("user", "project"), default="user", help="user memories, or the project memories"
+    )
+    parser.add_argument(
+        "--project", metavar="P", help="with --kind project: one project, by identity or name"
+    )
     tidy_ask.add_options(parser, seconds)

@@ -8,7 +8,8 @@ USAGE on the schema and SELECT, INSERT, UPDATE, DELETE on the tables, nothing mo
 PostgreSQL's alone to hand out): no CREATE on the schema, so nobody but the owner adds a table, a
 trigger or a policy. Rows are keyed by (publisher,
 machine, the machine's own id). Version 2 keeps the evidence archive (`hub_evidence`, one row per
-archived candidate) and its watermark in `hub_machines`.
+archived candidate) and its watermark in `hub_machines`; version 3 the project memories
+(`hub_project_memories`, one row per row of the host's `memories` table, its project named in each).
 
 Before a hub is read or written, `require_schema` checks that it is what `hub setup` made: the schema
 and every table owned by the owner role, which cannot log in and has no member (a member could act as
@@ -31,6 +32,7 @@ from app.core.hub_layout import (
     MACHINES,
     MEMORIES,
     OWNER,
+    PROJECT_MEMORIES,
     PUBLISHED_TABLES,
     REQUESTS,
     REVISIONS,
@@ -40,7 +42,10 @@ from app.core.hub_layout import (
 from app.hub.connect import HubError
 from app.present.card import shown_word
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+# The tables a later version added, by that version: a hub of an older version lacks them and is told to
+# run `hub setup` (which adds them), not that it cannot be trusted.
+ADDED_IN = {"hub_project_memories": 3}
 # pg_advisory_xact_lock's key for "making the hub's schema": any fixed 64-bit number ("mdashhub").
 SCHEMA_LOCK = 0x6D64617368687562
 PUBLISHER = "publisher pg_catalog.name NOT NULL DEFAULT CURRENT_USER"
@@ -75,6 +80,18 @@ TABLES = (
         machine text NOT NULL, memory_id bigint NOT NULL, kind text NOT NULL,
         requested_on text NOT NULL, requested_at bigint NOT NULL, reason text,
         applied_at bigint)""",
+    f"""CREATE TABLE IF NOT EXISTS {PROJECT_MEMORIES} (
+        {PUBLISHER}, machine text NOT NULL, memory_id bigint NOT NULL,
+        project_path text NOT NULL, project_path_hex text, category text NOT NULL, content text NOT NULL,
+        importance bigint, scope text NOT NULL, shareable boolean NOT NULL, source_session_id text,
+        source_type text, seen_count bigint, retrieval_count bigint, first_seen_at bigint NOT NULL,
+        created_at bigint NOT NULL, updated_at bigint NOT NULL, last_seen_at bigint NOT NULL,
+        last_retrieved_at bigint, status text NOT NULL, expires_at bigint, verification_status text,
+        verified_at bigint, superseded_by_memory_id bigint, merged_from text, metadata_json text,
+        oddities text,
+        PRIMARY KEY (publisher, machine, memory_id))""",
+    f"""CREATE INDEX IF NOT EXISTS hub_project_memories_project
+        ON {PROJECT_MEMORIES} (publisher, machine, project_path)""",
     f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version bigint NOT NULL)",
 )
 
@@ -144,6 +161,8 @@ def _problem(conn: psycopg.Connection[Any], owner: str) -> str | None:
     made = {str(row[0]): row[1:] for row in conn.execute(_TABLES_MADE, (SCHEMA,))}
     for table in ALL_TABLES:
         if table not in made:
+            if table in ADDED_IN and _version_before(conn, made, ADDED_IN[table]):
+                continue  # an older version's hub: `state_problem` names `hub setup`, which adds it
             return f"the hub's table {SCHEMA}.{table} is missing"
         table_owner, enabled, forced = made[table]
         if table_owner != OWNER:
@@ -160,6 +179,14 @@ def _problem(conn: psycopg.Connection[Any], owner: str) -> str | None:
     if chosen is None or chosen[0]:
         return f"publishers may choose a request's id in {REQUESTS} (`hub setup` puts the rights right)"
     return None
+
+
+def _version_before(conn: psycopg.Connection[Any], made: dict[str, Any], version: int) -> bool:
+    """Whether the hub's version table, made as `hub setup` makes it, names a version before `version`."""
+    if "hub_schema" not in made or made["hub_schema"][0] != OWNER:
+        return False
+    found = conn.execute(f"SELECT max(version) FROM {VERSION_TABLE}").fetchone()
+    return found is not None and found[0] is not None and int(found[0]) < version
 
 
 def hub_state(conn: psycopg.Connection[Any]) -> HubState:

@@ -7,7 +7,8 @@ Revisions are stored in `mdash_revisions`; a read-only store adds those it obser
 
 The kind of memory is a parameter: `history(id, kind=PROJECT_MEMORIES)` and `blame(id, kind=...)` read
 the project revision log instead (`app.store.past.project_past`), and `project_as_of` is a project as of
-an instant. A read-only store observes no project memories: their past there is what the log holds.
+an instant; `project_revision_rows` gives a project memory's revisions' rows before and after. A
+read-only store observes no project memories: their past there is what the log holds.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from app.store.past import as_of as as_of_read
 from app.store.past import as_of_scan, project_past
 from app.store.past import blame as blame_read
 from app.store.past.project_past import ProjectMemoryAsOf
+from app.store.project import revisions as project_log
 from app.store.project.reads import ProjectKey
 from app.store.read import digest as digest_read
 from app.store.read.queries import MemoryQueries
@@ -60,6 +62,12 @@ class History:
             if kind is not USER_MEMORIES:
                 return project_past.history(conn, memory_id) if self._project_log(conn) else []
             return self._history(conn, memory_id, texts, newest_whole)
+
+    def project_revision_rows(self, memory_id: int) -> dict[int, project_log.RowPair]:
+        """Each revision of a project memory (`history(id, kind=PROJECT_MEMORIES)`): its row's tracked
+        fields before and after (category, expiry, supersession...), by revision id."""
+        with self._db.read() as conn:
+            return project_log.rows_of_memory(conn, memory_id) if self._project_log(conn) else {}
 
     def _project_log(self, conn: Connection) -> bool:
         """Whether the project revision log is there to read (our tables at their newest)."""

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, inspect, select
+from sqlalchemy import Connection, bindparam, inspect, select
 
 from app.core.models import Revision, RevisionKind
 from app.core.models.blame import Blame
@@ -122,18 +122,21 @@ class _Logged:
     detail: str | None
 
 
+# One seek of the index by project (its order too: no sort), whatever the size of the whole log.
+LOGGED_BY_PROJECT = (
+    select(r.memory_id, r.changed_at, r.kind, r.previous_row, r.previous_content, r.previous_status, r.detail)
+    .where(r.project_path == bindparam("b_path"))
+    .order_by(r.memory_id, r.changed_at, r.id)
+)
+
+
 def _logged(conn: Connection, key: ProjectKey) -> dict[int, list[_Logged]]:
     """The project's revisions by memory, oldest first (deleted memories' too: the log keeps the path)."""
     path = key if isinstance(key, str) else text_value(key)
-    query = (
-        select(
-            r.memory_id, r.changed_at, r.kind, r.previous_row, r.previous_content, r.previous_status, r.detail
-        )
-        .where(r.project_path == path)
-        .order_by(r.memory_id, r.changed_at, r.id)
-    )
     found: dict[int, list[_Logged]] = {}
-    for memory_id, changed_at, kind, row, content, status, detail in conn.execute(query):
+    for memory_id, changed_at, kind, row, content, status, detail in conn.execute(
+        LOGGED_BY_PROJECT, {"b_path": path}
+    ):
         parsed = tolerant_json_loads(row) if isinstance(row, str) else None
         found.setdefault(int(memory_id), []).append(
             _Logged(

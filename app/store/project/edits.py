@@ -5,20 +5,24 @@ store now sees of the row, all in one write transaction.
 A writer opened inside a command's write (`app.commands.runner`) joins it, so the change, its revision
 and the command's log row commit together or not at all. A write that changed nothing records nothing.
 The commands (`app.commands.project`) call these for `do`, `undo` and `redo` alike: an undo of an edit
-is an edit back, with its own revision, mutation log row, epoch bump and embeddings gone.
+is an edit back, with its own revision, mutation log row, epoch bump and embeddings gone. The undo of an
+import deletes the project memories it brought in (`delete`), its redo brings them back (`bring_back`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection
 
 from app.core.models import RevisionKind, RevisionSource
 from app.store.database import Database
-from app.store.project import revisions, writes
+from app.store.links import drop_links_of
+from app.store.project import removal, revisions, writes
 from app.store.project.model import ACTIVE
+from app.store.project.removal import Cell, Outcome
+from app.store.project.service import PROJECT_KIND
 from app.store.project.writes import ProjectWrite
 
 CATEGORY = "category"  # the revision kind of a category change (content and status as for user memories)
@@ -62,6 +66,32 @@ class ProjectEdits:
         return self._write(
             RevisionKind.STATUS, lambda conn, now: writes.restore(conn, memory_id, now, status)
         )
+
+    def rows(self, memory_ids: Sequence[int]) -> dict[int, dict[str, Cell]]:
+        """The memories' rows as the host holds them (numbers and text): what `bring_back` takes."""
+        with self._db.read() as conn:
+            return removal.row_cells(conn, memory_ids)
+
+    def delete(self, memory_ids: Sequence[int]) -> Outcome:
+        """Deleted the host's way (`removal.delete`), each with a `delete` revision; the links that
+        named them in our links table go too, and their seen copies."""
+        with self._db.write() as ctx:
+            done = removal.delete(ctx.conn, memory_ids, ctx.now)
+            for memory in done.written:
+                revisions.record(ctx, RevisionKind.DELETE, RevisionSource.DASHBOARD, memory, None)
+            gone = [memory.id for memory in done.written]
+            drop_links_of(ctx, PROJECT_KIND, gone)
+            revisions.forget_seen(ctx, gone)
+        return done
+
+    def bring_back(self, rows: Mapping[int, Mapping[str, Cell]]) -> Outcome:
+        """Deleted memories back with their ids (`removal.reinsert`), each with a `create` revision."""
+        with self._db.write() as ctx:
+            done = removal.reinsert(ctx.conn, rows, ctx.now)
+            for memory in done.written:
+                revisions.record(ctx, RevisionKind.CREATE, RevisionSource.RESTORE, None, memory)
+                revisions.mark_seen(ctx, memory.id)
+        return done
 
     def supersede(self, memory_id: int, successor_id: int) -> ProjectWrite:
         """Superseded by `successor_id` and archived (an undo of a restore puts the link back so)."""

@@ -23,6 +23,11 @@ The host writes no `memory_mutation_log` row for an insert (that log's CHECK kno
 `delete`, `update` and `superseded`); it finds new rows above the highest id it rendered. A kept id may
 lie below that, so each project given a memory has its `project_memory_epoch` bumped once: the host then
 renders the project afresh.
+
+Each memory brought in gets its history's first revision, a `create` of source `import` (the file's label
+and its id there in `detail`, as a user memory's import says), recorded once its links are written, and its
+seen copy made from the row it now is: the observer never takes it for a new memory or a rewritten one.
+An id the project revision log names is used too: a kept id must not inherit a deleted memory's history.
 """
 
 from __future__ import annotations
@@ -34,15 +39,19 @@ from typing import Any
 from sqlalchemy import Connection, insert, inspect, select, update
 
 from app.core.incoming_checks import quoted
+from app.core.models import IMPORTED_FROM, RevisionKind, RevisionSource
 from app.core.models.imports import Imported, ProjectImportResult, Skipped
 from app.store.connect.server import is_server
-from app.store.project import write_steps
+from app.store.project import revisions, write_steps
 from app.store.project.authority import managed_projects
 from app.store.project.hashing import normalized_hash
+from app.store.project.reads import fetch_memories
 from app.store.project.tables import memories, memory_embeddings, memory_mutation_log
+from app.store.schema.tables import project_revisions
 from app.store.write.importer import move_identity
-from app.store.write.revision_log import inserted_id
+from app.store.write.revision_log import WriteContext, inserted_id
 from app.transfer.export_format import MAX_KEPT_ID
+from app.transfer.imported_detail import IMPORTED_MEMORY
 from app.transfer.project_format import ExportedProjectMemory
 
 m = memories.c
@@ -101,6 +110,8 @@ class _Plan:
             columns += [log.target_memory_id, log.superseded_by_id]
         if memory_embeddings.name in self.tables:
             columns.append(memory_embeddings.c.memory_id)
+        if project_revisions.name in self.tables:
+            columns.append(project_revisions.c.memory_id)
         used: set[int] = set()
         for column in columns:
             used.update(
@@ -168,10 +179,24 @@ def _links(
         conn.execute(update(memories).where(m.id == ids[memory.id]).values(values))
 
 
+def _record_created(ctx: WriteContext, imported: Sequence[Imported], label: str, exported_at: int) -> None:
+    """Each imported memory's `create` revision of source `import`, and its seen copy (see the module
+    docstring)."""
+    rows = fetch_memories(ctx.conn, [item.memory_id for item in imported])
+    for item in imported:
+        detail = {IMPORTED_FROM: label, IMPORTED_MEMORY: item.from_id, "exported_at": exported_at}
+        revisions.record(
+            ctx, RevisionKind.CREATE, RevisionSource.IMPORT, None, rows[item.memory_id], detail=detail
+        )
+        revisions.mark_seen(ctx, item.memory_id)
+
+
 def import_project_memories(
-    conn: Connection, incoming: Sequence[ExportedProjectMemory], now: int
+    ctx: WriteContext, incoming: Sequence[ExportedProjectMemory], label: str, exported_at: int
 ) -> ProjectImportResult:
-    """Write the file's project memories (see the module docstring); returns what came in and what not."""
+    """Write the file's project memories (see the module docstring); returns what came in and what not.
+    `label` names the file and `exported_at` is when it was made, for each one's `create` revision."""
+    conn, now = ctx.conn, ctx.now
     planned = _Plan(conn, incoming)
     result = planned.result
     for memory in planned.wanted:
@@ -201,4 +226,5 @@ def import_project_memories(
         projects.setdefault(memory.project_path, ids[memory.id])
     for memory_id in projects.values():
         write_steps.bump_epoch(conn, memory_id, now)
+    _record_created(ctx, result.imported, label, exported_at)
     return result

@@ -12,16 +12,16 @@ so a cell an older version stored oddly reads the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from app.core.models import Revision
 from app.core.text_input import tolerant_json_loads
 from app.store.project.model import ProjectMemory
 from app.store.project.tables import memories
-from app.store.read.reads import revision_from_row
+from app.store.read.reads import chunks, revision_from_row
 from app.store.schema.tables import project_revisions, project_seen
 from app.store.write.revision_log import WriteContext, inserted_id
 
@@ -123,6 +123,14 @@ def mark_seen(ctx: WriteContext, memory_id: int, *, baseline_rewritten_at: int |
         )
 
 
+def forget_seen(ctx: WriteContext, memory_ids: Iterable[int]) -> None:
+    """After our delete of `memories` rows (recorded as a revision): their seen copies go, so the delete
+    is never also observed as an outside one."""
+    wanted = list(dict.fromkeys(memory_ids))
+    for part in chunks(wanted):
+        ctx.conn.execute(delete(project_seen).where(project_seen.c.memory_id.in_(part)))
+
+
 _REVISION_COLUMNS = (
     r.id,
     r.memory_id,
@@ -145,10 +153,26 @@ def fetch_history(conn: Connection, memory_id: int) -> list[Revision]:
     return [revision_from_row(row) for row in conn.execute(_HISTORY, {"b_memory": memory_id})]
 
 
-def rows_of(conn: Connection, revision_id: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+RowPair = tuple[dict[str, Any] | None, dict[str, Any] | None]  # a revision's rows before and after
+
+
+def _row(cell: object) -> dict[str, Any] | None:
+    parsed = tolerant_json_loads(cell) if isinstance(cell, str) else None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def rows_of(conn: Connection, revision_id: int) -> RowPair:
     """A revision's `previous_row` and `new_row`, parsed (None where absent or not a JSON object)."""
     found = conn.execute(select(r.previous_row, r.new_row).where(r.id == revision_id)).first()
     if found is None:
         return None, None
-    parsed = [tolerant_json_loads(cell) if isinstance(cell, str) else None for cell in found]
-    return tuple(item if isinstance(item, dict) else None for item in parsed)  # type: ignore[return-value]
+    return _row(found[0]), _row(found[1])
+
+
+_ROWS = select(r.id, r.previous_row, r.new_row).where(r.memory_id == bindparam("b_memory"))
+
+
+def rows_of_memory(conn: Connection, memory_id: int) -> dict[int, RowPair]:
+    """Every revision of a project memory: its rows before and after, parsed as `rows_of` does, by id."""
+    found = conn.execute(_ROWS, {"b_memory": memory_id})
+    return {int(revision_id): (_row(before), _row(after)) for revision_id, before, after in found}

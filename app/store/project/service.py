@@ -21,7 +21,13 @@ from app.store.project import links as host_links
 from app.store.project.injection import injected
 from app.store.project.model import ProjectMemory, project_memory
 from app.store.project.projects import Project, list_projects
-from app.store.project.reads import ProjectKey, fetch_memory, project_is, select_memories
+from app.store.project.reads import (
+    ProjectKey,
+    fetch_memories,
+    fetch_memory,
+    project_is,
+    select_memories,
+)
 from app.store.project.tables import memories
 
 PROJECT_KIND = "project"  # the kind's name, in our own tables (`mdash_links.memory_kind`)
@@ -80,6 +86,11 @@ class ProjectMemories:
     def memory(self, memory_id: int) -> ProjectMemory | None:
         with self._db.read() as conn:
             return fetch_memory(conn, memory_id) if has_project_table(conn) else None
+
+    def many(self, memory_ids: Sequence[int]) -> dict[int, ProjectMemory]:
+        """The memories among `memory_ids` that exist, by id."""
+        with self._db.read() as conn:
+            return fetch_memories(conn, memory_ids) if has_project_table(conn) else {}
 
     def with_links(self, memory_id: int) -> ProjectMemoryLinks | None:
         """One memory and its links both ways (chains followed to the end, loops and dangling ids said)."""

@@ -55,6 +55,15 @@ memory_embeddings = Table(
     Column("model_id", Text, primary_key=True),
 )
 
+# Its other columns are the host's; we only ever delete a memory's rows (the host's foreign key would
+# cascade them, but no connection of ours turns SQLite's foreign keys on).
+memory_verifications = Table(
+    "memory_verifications",
+    project_metadata,
+    Column("memory_id", INT64, primary_key=True),
+    Column("file_path", Text, primary_key=True),
+)
+
 memory_mutation_log = Table(
     "memory_mutation_log",
     project_metadata,

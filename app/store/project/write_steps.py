@@ -20,6 +20,7 @@ m = memories.c
 UPDATE = "update"
 ARCHIVE = "archive"
 SUPERSEDED = "superseded"
+DELETE = "delete"
 
 
 def present_columns(conn: Connection) -> frozenset[str]:

@@ -18,6 +18,8 @@ would abort the statement, and never touches `context_privilege_state`.
   does so: its log has no row for a memory coming back). The supersession link goes too: a restored
   memory that still named a successor would count as merged in the host's own counts.
 - `supersede`: `superseded_by_memory_id` set and archived; a `superseded` log row.
+- `set_merged_from`: `merged_from` written (a merge's ids, or the value an undo puts back), as the host's
+  mergeMemoryStats writes it: no log row (its log has no type for it), `updated_at` never behind.
 """
 
 from __future__ import annotations
@@ -217,4 +219,15 @@ def supersede(conn: Connection, memory_id: int, successor_id: int, now: int) -> 
         )
     )
     write_steps.log_mutation(conn, memory_id, write_steps.SUPERSEDED, now, superseded_by=successor_id)
+    return _done(conn, before)
+
+
+def set_merged_from(conn: Connection, memory_id: int, merged_from: str | None, now: int) -> ProjectWrite:
+    """`merged_from` set to `merged_from` as it is (the caller writes the host's JSON list of ids)."""
+    before = _target(conn, memory_id)
+    if before.merged_from == merged_from and not before.oddities:
+        return ProjectWrite(before, before)
+    # Not strictly after: a merge's content edit of the same instant has already moved it.
+    values = {"merged_from": merged_from, "updated_at": max(now, before.updated_at)}
+    conn.execute(update(memories).where(m.id == memory_id).values(values))
     return _done(conn, before)

@@ -22,14 +22,15 @@ from app.store.schema.widen import narrow_columns, widen
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "0011_links_and_project_history"
+HEAD_REVISION = "0012_project_revisions_by_path"
 # Revisions whose tables this code reads: 0002 only adds the optional search index, 0003 only changes
 # how it is kept in step (which a read-only store never uses), 0004 adds the trust marks (kept in
 # memory without it), 0006_evidence only adds the evidence archive (read where present),
 # 0007_revisions_by_time and 0008_revisions_by_memory only swap an index, 0009_pg_trgm_search only
 # adds one (on PostgreSQL), 0010_command_log only adds the command log (read where present) and
-# 0011_links_and_project_history only adds the links and the project history (read where present), so a
-# database a read-only store cannot migrate keeps its history and facts.
+# 0011_links_and_project_history only adds the links and the project history (read where present) and
+# 0012_project_revisions_by_path only adds an index, so a database a read-only store cannot migrate
+# keeps its history and facts.
 READABLE_REVISIONS = (
     "0001",
     "0002",
@@ -40,6 +41,7 @@ READABLE_REVISIONS = (
     "0008_revisions_by_memory",
     "0009_pg_trgm_search",
     "0010_command_log",
+    "0011_links_and_project_history",
     HEAD_REVISION,
 )
 

@@ -226,6 +226,8 @@ project_revisions = Table(
     Index("ix_mdash_project_revisions_by_memory", "memory_id", "changed_at", "id"),
     Index("ix_mdash_project_revisions_by_time", "changed_at", "memory_id", "id"),
     Index("ix_mdash_project_revisions_run", "run_id"),
+    # A project as of an instant (revision 0012_project_revisions_by_path): its revisions, by memory.
+    Index("ix_mdash_project_revisions_by_project", "project_path", "memory_id", "changed_at", "id"),
 )
 
 # What the store last saw of each project memory, to notice rewrites made outside the dashboard. The

@@ -321,7 +321,7 @@ class MemoryEdits:
             result = importer.import_memories(ctx, export, label)
             if export.project_memories:
                 result.projects = project_importing.import_project_memories(
-                    ctx.conn, export.project_memories, ctx.now
+                    ctx, export.project_memories, label, export.exported_at
                 )
             expiry_sweep.sweep(ctx)
         return result

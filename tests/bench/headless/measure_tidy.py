@@ -18,9 +18,11 @@ from pathlib import Path
 from app.store import MemoryStore
 from app.tidy.finder import find_groups
 from app.tidy.model import TidyItem, TidyReport
-from app.tidy.source import active_items
+from app.tidy.scoped import ScopedReport, find_in_scopes
+from app.tidy.source import active_items, project_scopes
 from tests.bench.generate import BenchDb
 from tests.bench.timing import Result, fresh_copy, result, side_by_side
+from tests.support import host80
 
 TARGET_S = 5.0
 PLANTED = 1_000
@@ -35,6 +37,8 @@ TWINS = (
     ("Wants {tool} examples for {job} in every answer", "Wants {tool} examples for {job} in evrey answer"),
 )
 CLASH = ("Uses {tool} for {job}", "Never use {tool} for {job}")
+PROJECTS = 50
+CATEGORIES = ("ARCHITECTURE", "CONSTRAINT", "CONVENTION", "GOTCHA")
 JOBS = ("linting", "deployments", "benchmarks", "release notes", "database migrations", "API docs")
 
 
@@ -93,6 +97,65 @@ def tidy(db: BenchDb, work: Path, rounds: int) -> Result:
         f"{len(reports[-1].groups):,} groups, {reports[-1].compared:,} pairs compared; planted twins found "
         f"{twins}/{PLANTED}, planted clashes listed {clashes}/{CONTRADICTIONS}; target {TARGET_S:.0f} s "
         f"absolute (ratio = median / target)"
+    )
+    row.ratio_override = row.ours / TARGET_S
+    return row
+
+
+def _project_file(source: Path, path: Path, memories: int) -> Path:
+    """A host file of schema v80 holding the generated contents as `memories` project memories, dealt
+    round-robin over `PROJECTS` projects and `CATEGORIES` categories."""
+    host80.build_host80(path)
+    read = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    texts = [
+        row[0] for row in read.execute("SELECT content FROM user_memories ORDER BY id LIMIT ?", (memories,))
+    ]
+    read.close()
+    conn = host80.connect(path)
+    with conn:
+        conn.executemany(
+            "INSERT INTO memories (project_path, category, content, normalized_hash, scope, status, "
+            "first_seen_at, created_at, updated_at, last_seen_at) "
+            "VALUES (?,?,?,?,'project','active',?,?,?,?)",
+            (
+                (
+                    f"dir:/src/project{n % PROJECTS:02d}",
+                    CATEGORIES[n // PROJECTS % len(CATEGORIES)],
+                    text,
+                    f"{n:032x}",
+                    host80.T0,
+                    host80.T0,
+                    host80.T0,
+                    host80.T0,
+                )
+                for n, text in enumerate(texts)
+            ),
+        )
+    conn.close()
+    return path
+
+
+def tidy_projects(db: BenchDb, work: Path, rounds: int) -> Result:
+    """The finder over every project memory, project by project and category by category."""
+    path = _project_file(Path(db.path), work / "projects.db", db.memories)
+    store = MemoryStore.open(path)
+    scopes = project_scopes(store)  # read once before, untimed
+    store.close()
+    reports: list[list[ScopedReport]] = []
+
+    def ours() -> object:
+        return lambda: reports.append(find_in_scopes(scopes))
+
+    def floor() -> object:
+        return lambda: [item.text.casefold().split() for scope in scopes for item in scope.items]
+
+    times = side_by_side(rounds, ours, floor)  # type: ignore[arg-type]
+    memories = sum(len(scope.items) for scope in scopes)
+    row = result(f"tidy, project memories over {PROJECTS} projects ({memories:,})", times, 1.0)
+    last = reports[-1]
+    row.note = (
+        f"{len(scopes)} scopes (project x category), {sum(len(s.report.groups) for s in last):,} groups, "
+        f"{sum(s.report.compared for s in last):,} pairs compared; target {TARGET_S:.0f} s absolute"
     )
     row.ratio_override = row.ours / TARGET_S
     return row

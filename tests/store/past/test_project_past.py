@@ -9,12 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from app.core.clock import ManualClock
 from app.core.errors import NotFoundError
 from app.diff.engine import raw_diff
 from app.store import MemoryStore
 from app.store.kinds import PROJECT_MEMORIES
+from app.store.past.project_past import LOGGED_BY_PROJECT
 from tests.support.host80 import ALPHA, DAY, NOW, T0, Seeded, add_memory, build_host80, seed_projects
 
 
@@ -141,3 +143,19 @@ def test_memories_first_seen_after_the_instant_are_unknown_not_guessed(
     assert late not in {state.memory_id for state in store.project_as_of(ALPHA, NOW + 1)}
     assert store.project_as_of(ALPHA, T0 - DAY) == []  # the host created every one of them after that
     assert earlier[0].to_json()["known"] is False and earlier[0].to_json()["content"] is None
+
+
+def test_a_project_as_of_seeks_its_revisions_by_index_without_a_sort(
+    store: MemoryStore, seeded_file: tuple[Path, Seeded]
+) -> None:
+    """The as-of reads one project's revisions: one seek of the index by project, in its order (the
+    log of every project is never scanned, nor sorted)."""
+    query = LOGGED_BY_PROJECT.compile(dialect=sqlite_dialect())
+    conn = sqlite3.connect(seeded_file[0])
+    try:
+        plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {query}", (ALPHA,))]
+    finally:
+        conn.close()
+    assert plan == [
+        "SEARCH mdash_project_revisions USING INDEX ix_mdash_project_revisions_by_project (project_path=?)"
+    ]

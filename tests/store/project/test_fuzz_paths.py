@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from app.store.connect.engine import open_sqlite_file, transaction
 from app.store.project.exporting import exported_project_memories
@@ -19,6 +20,9 @@ from app.store.project.injection import injected
 from app.store.project.links import MAX_CHAIN, links_of
 from app.store.project.projects import list_projects
 from app.store.project.reads import fetch_project
+from app.store.schema.migrate import upgrade
+from app.store.schema.tables import project_revisions
+from app.store.write.revision_log import WriteContext
 from app.transfer.export_format import parse_export
 from tests.store.project.test_model import InvalidUtf8, nullable, rows
 from tests.support.host80 import NOW, T0, build_host80
@@ -41,7 +45,13 @@ linked_rows = st.lists(
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("fuzz-paths")
-    return build_host80(folder / "source.db"), build_host80(folder / "target.db")
+    target = build_host80(folder / "target.db")
+    opened = open_sqlite_file(target, read_only=False, create=False)
+    try:
+        upgrade(opened.engine, opened.location)  # an import records each memory's creation in our log
+    finally:
+        opened.close()
+    return build_host80(folder / "source.db"), target
 
 
 def _write(path: Path, given_rows: list[dict[str, object]]) -> None:
@@ -65,6 +75,8 @@ def _clear(path: Path) -> None:
     try:
         conn.execute("DELETE FROM memories")
         conn.execute("DELETE FROM project_state")
+        conn.execute("DELETE FROM mdash_project_revisions")
+        conn.execute("DELETE FROM mdash_project_seen")
         conn.commit()
     finally:
         conn.close()
@@ -112,12 +124,14 @@ def test_odd_rows_go_through_every_reader_export_and_import(
     opened = open_sqlite_file(target, read_only=False, create=False)
     try:
         with transaction(opened.engine, write=True, location=opened.location) as conn:
-            result = import_project_memories(conn, export.project_memories, NOW)
+            result = import_project_memories(WriteContext(conn, NOW), export.project_memories, "fuzz", T0)
+            created = conn.execute(select(project_revisions.c.memory_id, project_revisions.c.kind)).all()
     finally:
         opened.close()
     assert sorted([*(i.from_id for i in result.imported), *(s.from_id for s in result.skipped)]) == sorted(
         memory.id for memory in seen
     )
+    assert sorted(created) == sorted((item.memory_id, "create") for item in result.imported)
     for memory, item in zip(sorted(seen, key=lambda m: m.id), items, strict=True):
         if memory.oddities:
             assert item["oddities"] == list(memory.oddities)

@@ -1,7 +1,8 @@
 """Revisions 0006_evidence (the evidence archive and the revisions' time index), 0007_revisions_by_time
 (the covering time index in its place), 0008_revisions_by_memory (the index by memory, with kind and
-previous status), 0010_command_log (the command log and its index) and 0011_links_and_project_history
-(the links and the project history): each up from the revision before it, and back down exactly."""
+previous status), 0010_command_log (the command log and its index), 0011_links_and_project_history
+(the links and the project history) and 0012_project_revisions_by_path (the project log's index by
+project): each up from the revision before it, and back down exactly."""
 
 from __future__ import annotations
 
@@ -116,3 +117,15 @@ def test_0011_adds_links_and_project_history_and_down_restores_0010(tmp_path: Pa
         "mdash_project_seen",
     }
     assert _names(before) - _names(after) == set()
+
+
+def test_0012_adds_the_project_revisions_index_and_down_restores_0011(tmp_path: Path) -> None:
+    before, after = _up_and_down(
+        build_host_db(tmp_path / "context.db"),
+        "0011_links_and_project_history",
+        "0012_project_revisions_by_path",
+    )
+    assert _names(after) - _names(before) == {"ix_mdash_project_revisions_by_project"}
+    assert _names(before) - _names(after) == set()
+    index = next(sql for _, name, sql in after if name == "ix_mdash_project_revisions_by_project")
+    assert index.endswith("(project_path, memory_id, changed_at, id)")

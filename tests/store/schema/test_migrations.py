@@ -8,6 +8,7 @@ down must give those objects, byte for byte.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -74,3 +75,10 @@ def test_migrations_import_nothing_of_the_app() -> None:
     for migration in sorted(VERSIONS.glob("*.py")):
         source = migration.read_text(encoding="utf-8")
         assert "from app" not in source and "import app" not in source, migration.name
+
+
+def test_every_revision_name_fits_the_version_column() -> None:
+    """Alembic's `version_num` is VARCHAR(32) on PostgreSQL: a longer name fails the upgrade there."""
+    for migration in sorted(VERSIONS.glob("0*.py")):
+        found = re.search(r'^revision = "([^"]+)"$', migration.read_text(encoding="utf-8"), re.MULTILINE)
+        assert found is not None and len(found[1]) <= 32, migration.name

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from app.store import MemoryStore
-from tests.support.tidy_memories import tidy_db
+from tests.support.host80 import ALPHA
+from tests.support.tidy_memories import project_db, tidy_db
 from tests.ui.runtime_helpers import dispose
 from tests.ui.window_helpers import make_window, settle
 from ui.runtime.controller import Controller
@@ -106,3 +107,39 @@ def test_view_tidy_selects_the_chosen_card(qtbot: QtBot, store: MemoryStore, tmp
     dialog.tree.setCurrentItem(child(dialog, 2, 1))
     qtbot.waitUntil(lambda: selected_id(window) == 4)
     dialog.close()
+
+
+def test_project_memories_are_listed_by_project_and_category(qtbot: QtBot, tmp_path: Path) -> None:
+    ids = project_db(tmp_path / "projects.db")
+    store = MemoryStore.open(tmp_path / "projects.db")
+    controller = Controller(store)
+    try:
+        dialog = finished(qtbot, controller)  # the user memories first: this file has none
+        assert dialog.tree.topLevelItemCount() == 0
+        labels = [dialog.kind.itemText(number) for number in range(dialog.kind.count())]
+        assert labels == [
+            "User memories",
+            "Project memories: every project",
+            "Project memories: beta",
+            f"Project memories: {ALPHA}",
+        ]
+        assert dialog.kind.isEnabled()
+        with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
+            dialog.kind.setCurrentIndex(1)
+        listed = rows(dialog)
+        assert listed[0][0] == "Group 1: 2 memories (beta, ARCHITECTURE)"
+        assert listed[1][0] == f"Group 2: 2 memories ({ALPHA}, ARCHITECTURE)"
+        assert listed[2][0] == "May contradict (1)"
+        assert listed[2][1].startswith(f"#{ids['alpha_pnpm']}  Build with pnpm")
+        assert child(dialog, 0, 0).data(0, MEMBER_ROLE) is None  # no card in the window to open
+        assert not dialog.open_button.isEnabled()
+        group_row = dialog.tree.topLevelItem(0)
+        assert group_row is not None
+        dialog.tree.setCurrentItem(group_row)  # a group's row: no Merge… for these
+        assert not dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
+        with qtbot.waitSignal(dialog.finished_listing, timeout=10_000):
+            dialog.kind.setCurrentIndex(2)
+        assert [row[0] for row in rows(dialog)] == ["Group 1: 2 memories (beta, ARCHITECTURE)"]
+    finally:
+        dispose(controller)
+        store.close()

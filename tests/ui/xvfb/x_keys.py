@@ -14,9 +14,12 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from app.core.clock import ManualClock
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
+from tests.support.host80 import ALPHA, NOW, build_host80
 from tests.ui.every_window import CASES, Case, contents, each_window, openers, shown
+from tests.ui.project.helpers import seed_window_file
 from tests.ui.shortcut_clashes import clashes
 from tests.ui.window_helpers import card_content, make_window, select, settle, with_older_revision_selected
 from tests.ui.xvfb.focus_walk import box_buttons, focused, walk
@@ -30,6 +33,7 @@ pytestmark = pytest.mark.skipif(
     reason="needs a real X server (tests/ui/xvfb/test_real_display.py)",
 )
 CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
 NONE = Qt.KeyboardModifier.NoModifier
 
 
@@ -188,3 +192,42 @@ def test_the_review_queue_keys_under_x(qtbot: QtBot, store: MemoryStore, tmp_pat
     qtbot.waitUntil(lambda: card_content(window, 5) == "Prefers pnpm\nAsks for code first, explanation after")
     qtbot.waitUntil(lambda: queue.table.topLevelItemCount() == 3, timeout=10_000)
     settle(qtbot, window)
+
+
+def test_a_project_by_keys_under_x(qtbot: QtBot, tmp_path: Path) -> None:
+    """Ctrl+Shift+P opens the picker, arrows and Enter pick a project; J walks its cards, Ctrl+D archives
+    with a reason typed and Enter, Ctrl+Z takes it back; no key is shared on the project page."""
+    host = build_host80(tmp_path / "context.db")
+    seeded = seed_window_file(host)
+    store = MemoryStore.open(host, clock=ManualClock(NOW))
+    try:
+        window = make_window(qtbot, store, tmp_path)
+        shown(qtbot, window)
+        window.list.setFocus()
+        press(Qt.Key.Key_P, CTRL | SHIFT)
+        picker = window.projects.picker
+        qtbot.waitUntil(lambda: picker.view().isVisible(), timeout=10_000)
+        labels = [picker.itemText(row) for row in range(picker.count())]
+        for _ in range(labels.index(f"{ALPHA} (18)")):
+            press(Qt.Key.Key_Down)
+        press(Qt.Key.Key_Return)
+        page = window.projects.page
+        qtbot.waitUntil(lambda: page.model.rowCount() == 18, timeout=10_000)
+        assert focused() is page.list and clashes(window) == []
+        first = page.current_id()
+        press(Qt.Key.Key_J)
+        assert page.current_id() == page.model.ids[1] != first
+        assert page.select_id(seeded.active)
+        press(Qt.Key.Key_D, CTRL)
+        qtbot.waitUntil(lambda: page.dialog is not None and page.dialog.isVisible(), timeout=5_000)
+        qtbot.keyClicks(focused(), "moved to bun")
+        press(Qt.Key.Key_Return)
+        archived = lambda: (m := page.model.memory(seeded.active)) is not None and m.status == "archived"  # noqa: E731
+        qtbot.waitUntil(archived, timeout=10_000)
+        settle(qtbot, window)
+        shown(qtbot, window)
+        press(Qt.Key.Key_Z, CTRL)
+        qtbot.waitUntil(lambda: (m := page.model.memory(seeded.active)) is not None and m.status == "active")
+        settle(qtbot, window)
+    finally:
+        store.close()

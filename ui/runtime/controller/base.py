@@ -68,6 +68,7 @@ class ControllerBase(QObject):
     rowsLoaded = Signal(object)  # list[Memory]
     rowsFailed = Signal()
     memoryChanged = Signal(object)  # Memory
+    projectMemoryChanged = Signal(object)  # ProjectMemory: written, undone or redone here
     # Ids travel as Python objects: a host id can be any 64-bit integer, a Signal(int) is 32 bits.
     memoryRemoved = Signal(object)  # memory id
     historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first

@@ -1,8 +1,9 @@
-"""The main window's links between memories: the cards ask for theirs as they are painted (one small
-query per page of cards, `Controller.load_card_links`), ask again after a write for the memories it
-wrote and those linked with them, and forget them all with a new listing. A click on a link, on a card
-or in the history panel, selects the memory it names (`open_card`: one the filter hides is listed under
-All, and the status bar says so)."""
+"""The cards' traffic with the controller: their rows, asked for a page at a time as they are painted
+(`rowsWanted` → `fetch_rows`) and removed with a memory; and their links, asked for the same way (one
+small query per page of cards, `Controller.load_card_links`), asked again after a write for the memories
+it wrote and those linked with them, and forgotten with a new listing. A click on a link, on a card or in
+the history panel, selects the memory it names (`open_card`: one the filter hides is listed under All,
+and the status bar says so)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from ui.history.panel import HistoryPanel
 from ui.runtime.controller import Controller
 
 
-class LinkedWindow(Protocol):
+class CardWindow(Protocol):
     """What the wiring needs of the main window (`MainWindow` is one)."""
 
     model: MemoryListModel
@@ -32,16 +33,21 @@ class LinkedWindow(Protocol):
     def window(self) -> QWidget: ...
 
 
-class LinkWiring(QObject):
+class CardWiring(QObject):
     """A child of the window: the controller's signals reach it only while the window lives (a
     controller can outlive its window)."""
 
-    def __init__(self, window: LinkedWindow) -> None:
+    def __init__(self, window: CardWindow) -> None:
         super().__init__(window.window())
         self.model, self.cards = window.model, window.list
         controller = window.controller
+        self.model.rowsWanted.connect(controller.fetch_rows)
+        controller.rowsLoaded.connect(self.model.update_rows)
+        controller.rowsFailed.connect(self.model.forget_pending)
+        controller.memoryRemoved.connect(self.model.remove_id)
         self.model.linksWanted.connect(controller.load_card_links)
         controller.cardLinksLoaded.connect(self.model.set_links)
+        controller.linksLoaded.connect(window.panel.set_links)
         for changed in (controller.memoryChanged, controller.memoryRemoved, controller.memoriesLoaded):
             changed.connect(self.forget)
         self.cards.card_delegate.linkClicked.connect(window.open_card)
@@ -61,5 +67,5 @@ class LinkWiring(QObject):
         self.model.want_links(ids)
 
 
-def connect_links(window: LinkedWindow) -> LinkWiring:
-    return LinkWiring(window)
+def connect_cards(window: CardWindow) -> CardWiring:
+    return CardWiring(window)

@@ -1,0 +1,145 @@
+"""`ProjectDetail`: the selected project memory beside its cards: its content, its fields, its links both
+ways (each id a link that selects that memory), the sources of a merge with their sessions, and its
+history with the word diff of the selected revision (the user memories' revision table and diff).
+
+Everything here is untrusted text: plain labels, and the one rich-text label (the links) escapes every
+piece of text it shows; only the ids it writes itself become anchors."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+
+from app.core.models import Revision
+from app.core.screening import make_visible
+from app.store import ProjectMemory, ProjectMemoryLinks
+from ui.diff.slot import DiffSlot
+from ui.history.revision_table import RevisionTable
+from ui.history.revision_view import show_change, take_revision
+from ui.project.texts import LinkLine, detail_lines, link_lines
+from ui.widgets.labels import boxed, empty_or_details, plain_label, title_label
+from ui.widgets.long_text import LongTextView
+
+ANCHOR = "memory:"  # the links' anchors: memory:<id>
+NOTHING_SELECTED = "Select a project memory to see its fields, links and history."
+NO_REVISIONS = "No revisions recorded yet: this memory is as the dashboard first saw it."
+
+
+def links_html(lines: Sequence[LinkLine]) -> str:
+    """The link lines as rich text: each text piece escaped, each id an anchor `memory:<id>`."""
+    shown = []
+    for line in lines:
+        parts = [
+            html.escape(make_visible(piece))
+            if isinstance(piece, str)
+            else f'<a href="{ANCHOR}{piece}">#{piece}</a>'
+            for piece in line.pieces
+        ]
+        text = "".join(parts)
+        shown.append(f"<i>{text}</i>" if line.problem else text)
+    return "<br>".join(shown)
+
+
+class ProjectDetail(QWidget):
+    linkClicked = Signal(object)  # memory id (a Python int: any 64-bit id)
+    revisionWanted = Signal(object)  # revision id whose texts are not read yet
+
+    def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._now = now
+        self.memory: ProjectMemory | None = None
+        self.history_memory_id: int | None = None
+        self._stack, self.empty = empty_or_details(self, NOTHING_SELECTED, self._build())
+
+    def _build(self) -> QWidget:
+        page = QWidget(self)
+        self.title = title_label()
+        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        self.title.setSizePolicy(ignored, preferred)  # a long project path is cut, never widens the panel
+        self.read_only = plain_label()
+        self.read_only.hide()
+        self.content_box = LongTextView(page)
+        self.content_box.view.setAccessibleName("Project memory content")
+        self.fields = plain_label()
+        self.links = QLabel(page)
+        self.links.setTextFormat(Qt.TextFormat.RichText)
+        self.links.setWordWrap(True)
+        self.links.setAccessibleName("Links")
+        self.links.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.links.linkActivated.connect(self._link_activated)
+        self.revisions = RevisionTable(self._now, page)
+        self.revisions.revisionSelected.connect(self._show_revision)
+        self.revision_summary = plain_label()
+        self.diff = DiffSlot(page)
+        top = QWidget(page)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.title, self.read_only, self.content_box, self.fields):
+            top_layout.addWidget(widget)
+        splitter = QSplitter(Qt.Orientation.Vertical, page)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(top)
+        splitter.addWidget(boxed("Links", self.links))
+        splitter.addWidget(boxed("History", self.revisions))
+        splitter.addWidget(boxed("Change", self.revision_summary, self.diff))
+        em = self.fontMetrics().height()
+        splitter.setSizes([em * 14, em * 5, em * 6, em * 12])
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        return page
+
+    def show_memory(self, memory: ProjectMemory | None, read_only_reason: str | None = None) -> None:
+        """Show `memory` (None: nothing selected); its links and history follow (`set_links`,
+        `set_history`) when another memory than the one shown is selected."""
+        other = memory is None or self.memory is None or memory.id != self.memory.id
+        self.memory = memory
+        self._stack.setCurrentIndex(0 if memory is None else 1)
+        if memory is None:
+            self.history_memory_id = None
+            return
+        self.title.setText(f"#{memory.id} · {make_visible(memory.project_path)}")
+        self.title.setToolTip(self.title.text())
+        self.read_only.setText(f"Read-only: {read_only_reason}" if read_only_reason else "")
+        self.read_only.setVisible(read_only_reason is not None)
+        self.content_box.set_text(memory.content)
+        self.fields.setText("\n".join(make_visible(line) for line in detail_lines(memory, self._now())))
+        if other:
+            self.links.setText("Reading its links…")
+            self.revisions.set_revisions([])
+            self.revision_summary.setText("Reading its history…")
+            self.history_memory_id = None
+
+    def set_links(self, memory_id: int, found: ProjectMemoryLinks | None) -> None:
+        if self.memory is None or memory_id != self.memory.id:
+            return  # another memory is selected now
+        lines = link_lines(found) if found is not None else []
+        self.links.setText(links_html(lines) if lines else "No links: nothing supersedes or merged it.")
+
+    def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:
+        if self.memory is None or memory_id != self.memory.id:
+            return
+        self.history_memory_id = memory_id
+        self.revisions.set_revisions(revisions)
+        if not revisions:
+            self.revision_summary.setText(NO_REVISIONS)
+            self.diff.show_texts(self.memory.content, self.memory.content, "As first seen")
+
+    def set_revision(self, revision: Revision) -> None:
+        current = take_revision(self.revisions, revision)
+        if current is not None:
+            self._show_revision(current)
+
+    def _show_revision(self, revision: Revision | None) -> None:
+        if revision is None or self.memory is None:
+            return
+        show_change(revision, self.revision_summary, self.diff, self.memory.content, self.revisionWanted.emit)
+
+    def _link_activated(self, href: str) -> None:
+        if href.startswith(ANCHOR) and href[len(ANCHOR) :].lstrip("-").isdigit():
+            self.linkClicked.emit(int(href[len(ANCHOR) :]))
