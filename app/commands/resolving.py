@@ -71,10 +71,11 @@ class ResolveContradiction(Dismiss):
         for memory_id in (self.kept, self.other):
             if memory_id not in found:
                 raise NotFoundError(f"memory #{memory_id} does not exist; nothing was changed")
-        if found[self.other].status != MemoryStatus.ACTIVE:
-            raise InvalidInputError(
-                f"memory #{self.other} is not active ({found[self.other].status}); nothing was changed"
-            )
+        for memory_id in (self.kept, self.other):  # a pair the agent is shown: both active
+            if found[memory_id].status != MemoryStatus.ACTIVE:
+                raise InvalidInputError(
+                    f"memory #{memory_id} is not active ({found[memory_id].status}); nothing was changed"
+                )
         return super().do(store)
 
     def logged_as(self, store: MemoryStore, entry_id: int) -> None:
@@ -129,10 +130,11 @@ class ResolveProjectContradiction(ArchiveProjectMemory):
             raise InvalidInputError(
                 f"#{self.kept} and #{self.memory_id} belong to different projects; nothing was changed"
             )
-        if other.status not in INJECTED_STATUSES:
-            raise InvalidInputError(
-                f"project memory #{self.memory_id} is not in use ({other.status}); nothing was changed"
-            )
+        for memory in (kept, other):  # a pair the agent is shown: both active or permanent
+            if memory.status not in INJECTED_STATUSES:
+                raise InvalidInputError(
+                    f"project memory #{memory.id} is not in use ({memory.status}); nothing was changed"
+                )
         return super().do(store)
 
     def logged_as(self, store: MemoryStore, entry_id: int) -> None:

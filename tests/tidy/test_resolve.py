@@ -77,7 +77,9 @@ def test_a_pair_that_cannot_be_resolved_is_refused(user_db: Path) -> None:
         keep_over(store, 5, 6, "cli")
         with pytest.raises(InvalidInputError, match="#6 is not active"):
             keep_over(store, 5, 6, "cli")
-        assert len(runner.history(store)) == 1
+        with pytest.raises(InvalidInputError, match="#6 is not active"):
+            keep_over(store, 6, 5, "cli")  # a dismissed memory is not kept over an active one
+        assert len(runner.history(store)) == 1 and _status(user_db, 5) == "active"
     finally:
         store.close()
 
