@@ -97,6 +97,7 @@ def _add_commands(parser: argparse.ArgumentParser, gui: GuiHooks | None) -> None
     from app.cli.commands import import_file as import_commands
     from app.cli.commands import memory as memory_commands
     from app.cli.commands import merge as merge_commands
+    from app.cli.commands import resolve as resolve_commands
     from app.cli.commands import review as review_commands
     from app.cli.commands import runs as run_commands
     from app.cli.commands import schedule as schedule_commands
@@ -113,6 +114,7 @@ def _add_commands(parser: argparse.ArgumentParser, gui: GuiHooks | None) -> None
     digest_commands.register(subparsers, parents)
     tidy_commands.register(subparsers, parents)
     merge_commands.register(subparsers, parents)
+    resolve_commands.register(subparsers, parents)
     import_commands.register(subparsers, parents)
     schedule_commands.register(subparsers, parents)
     run_commands.register(subparsers, parents)

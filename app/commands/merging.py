@@ -10,7 +10,7 @@ refused if any of them changed since (`app.commands.state`); its redo makes the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.commands.base import Command, MemoryChange
@@ -24,7 +24,7 @@ from app.commands.payload import (
     as_str,
     exact_keys,
 )
-from app.commands.state import Change, changes_between, states
+from app.commands.state import Change, State, changes_between, states
 from app.core.models import Memory
 from app.core.models.links import Relation
 from app.store.links import add_link, drop_links_made_by
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from app.store import MemoryStore
 
 USER_KIND = "user"  # `USER_MEMORIES.name`, as `mdash_links.memory_kind` names the kind
+# Which member each merged sentence came from, or how to find that out: the window hands over the way,
+# found by `do` on the write's thread, not on the window's before the write is even asked for.
+Sentences = Sequence[tuple[str, int]] | Callable[[], Sequence[tuple[str, int]]]
 LINEAGE_KEYS = {"merged_from_before", "merged_from_after"}  # a project merge's `merged_from`, both ways
 
 
@@ -54,20 +57,20 @@ class MergeMemories(MemoryChange[list[Memory]]):
     verb = "merged"
     note: ClassVar[str] = "the texts and statuses are back; the kept memory keeps the evidence it was given"
 
-    def __init__(
-        self, kept: int, absorbed: Sequence[int], content: str, sentences: Sequence[tuple[str, int]] = ()
-    ) -> None:
+    def __init__(self, kept: int, absorbed: Sequence[int], content: str, sentences: Sentences = ()) -> None:
         super().__init__()
         self.kept, self.absorbed = kept, list(dict.fromkeys(absorbed))
-        self.content, self.sentences = content, list(sentences)
+        self.content, self.sentences = content, sentences
 
     def do(self, store: MemoryStore) -> list[Memory]:
         """The merged memories as they are now, the kept one first (a window shows them again)."""
         ids = [self.kept, *self.absorbed]
+        sentences = self.sentences() if callable(self.sentences) else self.sentences
         before = states(store, ids, text=True)
-        store.merge_memories(self.kept, self.absorbed, self.content, self.sentences)
-        self.changes = changes_between(ids, before, states(store, ids, text=True))
-        return store.get_many(ids, deleted=False)
+        store.merge_memories(self.kept, self.absorbed, self.content, sentences)
+        after = store.get_many(ids, deleted=False)  # read once: the states after, and what is shown
+        self.changes = changes_between(ids, before, {m.id: State.of(m, text=True) for m in after})
+        return after
 
     def logged_as(self, store: MemoryStore, entry_id: int) -> None:
         super().logged_as(store, entry_id)

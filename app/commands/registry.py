@@ -10,6 +10,7 @@ from app.commands.other import Trust, UndoRun
 from app.commands.payload import PayloadError
 from app.commands.presence import Add, CopyFromMachine, Delete, Import, Promote, RestoreDeleted
 from app.commands.project import PROJECT_COMMANDS
+from app.commands.resolving import ResolveContradiction, ResolveProjectContradiction
 from app.commands.status import Dismiss, Reactivate, SetExpiry
 from app.commands.text import Edit, Merge, RestoreRevision
 
@@ -18,6 +19,7 @@ _USER_COMMANDS: tuple[type[Command[Any]], ...] = (
     RestoreRevision,
     Merge,
     MergeMemories,
+    ResolveContradiction,
     Dismiss,
     Reactivate,
     SetExpiry,
@@ -30,7 +32,7 @@ _USER_COMMANDS: tuple[type[Command[Any]], ...] = (
     UndoRun,
     Trust,
 )
-_PROJECT_MERGE: tuple[type[Command[Any]], ...] = (MergeProjectMemories,)
+_PROJECT_MERGE: tuple[type[Command[Any]], ...] = (MergeProjectMemories, ResolveProjectContradiction)
 KINDS: dict[str, type[Command[Any]]] = {
     command.kind: command for command in (*_USER_COMMANDS, *PROJECT_COMMANDS, *_PROJECT_MERGE)
 }

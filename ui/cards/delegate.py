@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPalette, QPen
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QMouseEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolTip
 
 from app.core.models import Memory
 from ui.cards.evidence_tip import EvidenceTips
 from ui.cards.layout import SEPARATOR, CardFonts, CardLayout, CardMetrics, layout_card
-from ui.cards.model import HIGHLIGHT_ROLE, ID_ROLE, MEMORY_ROLE
+from ui.cards.model import HIGHLIGHT_ROLE, ID_ROLE, LINKS_ROLE, MEMORY_ROLE
 from ui.cards.parts import CANDIDATES_TIP, Badge
 from ui.widgets.guard import answer, never_raises
 from ui.widgets.plain_tip import plain_tip
@@ -28,6 +28,8 @@ UNREADABLE = "this row could not be shown (the log says why)"
 
 
 class CardDelegate(QStyledItemDelegate):
+    linkClicked = Signal(object)  # the memory id a card's link names (a click on "merged into #12")
+
     def __init__(self, now: Callable[[], int], parent: QAbstractItemView | None = None) -> None:
         super().__init__(parent)
         self._now = now
@@ -43,8 +45,10 @@ class CardDelegate(QStyledItemDelegate):
         memory = memory if isinstance(memory, Memory) else None
         fonts = CardFonts.from_font(option.font)
         highlighted = bool(index.data(HIGHLIGHT_ROLE))
+        links = index.data(LINKS_ROLE) or ()
         rect: QRect = option.rect
-        return layout_card(rect, memory, int(index.data(ID_ROLE)), fonts, self._now(), highlighted), memory
+        memory_id = int(index.data(ID_ROLE))
+        return layout_card(rect, memory, memory_id, fonts, self._now(), highlighted, links), memory
 
     def _paint_unreadable(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         """What a card whose painting failed shows instead: its frame, its id and that it failed."""
@@ -151,6 +155,22 @@ class CardDelegate(QStyledItemDelegate):
                 text = text[len(SEPARATOR) :]
             painter.setPen(accent if piece.emphasis else muted)
             painter.drawText(QRect(x, rect.top(), rect.right() - x + 1, rect.height()), align, text)
+
+    @never_raises(answer(False))
+    def editorEvent(
+        self, event: QEvent, model: object, option: QStyleOptionViewItem, index: AnyIndex
+    ) -> bool:
+        """A click released on a card's link selects the memory it names (`linkClicked`)."""
+        if not isinstance(event, QMouseEvent) or event.type() != QEvent.Type.MouseButtonRelease:
+            return False
+        if event.button() != Qt.MouseButton.LeftButton or not index.isValid():
+            return False
+        point = event.position().toPoint()
+        target = self._layout(option, index)[0].link_at(point.x(), point.y())
+        if target is None:
+            return False
+        self.linkClicked.emit(target)
+        return True
 
     @never_raises(answer(False))
     def helpEvent(

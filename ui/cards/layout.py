@@ -7,6 +7,7 @@ Cards have one height whatever their content: the content is clamped to `CONTENT
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QRect, Qt
@@ -14,7 +15,16 @@ from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QTextLayout, QText
 
 from app.core.models import Memory, MemoryStatus
 from app.core.screening import make_visible
-from ui.cards.parts import Badge, MetaPiece, meta_pieces, origin_piece, side_badges, status_badge
+from ui.cards.parts import (
+    CANDIDATES_TIP,
+    Badge,
+    MetaPiece,
+    link_pieces,
+    meta_pieces,
+    origin_piece,
+    side_badges,
+    status_badge,
+)
 from ui.widgets.long_text import wrap_mode
 
 CONTENT_LINES = 2
@@ -100,6 +110,13 @@ class CardLayout:
                 return piece.tooltip
         return None
 
+    def link_at(self, x: int, y: int) -> int | None:
+        """The memory a link under the mouse names, if any."""
+        for piece, rect, _ in self.meta:
+            if piece.target is not None and rect.contains(x, y):
+                return piece.target
+        return None
+
 
 def clamp_lines(text: str, font: QFont, width: int, max_lines: int) -> list[str]:
     """`text` (whitespace collapsed) wrapped to `width`, at most `max_lines`, the last one elided."""
@@ -155,8 +172,22 @@ class CardParts:
     dim: bool = False  # the content in the muted colour (not what the agent is shown)
 
 
+def with_links(meta: list[MetaPiece], links: Sequence[str]) -> list[MetaPiece]:
+    """The meta line with a card's links after its times, before its candidates (which are elided first)."""
+    if not links:
+        return meta
+    at = next((i for i, piece in enumerate(meta) if piece.tooltip.startswith(CANDIDATES_TIP)), len(meta))
+    return [*meta[:at], *link_pieces(links), *meta[at:]]
+
+
 def layout_card(
-    rect: QRect, memory: Memory | None, memory_id: int, fonts: CardFonts, now: int, highlighted: bool
+    rect: QRect,
+    memory: Memory | None,
+    memory_id: int,
+    fonts: CardFonts,
+    now: int,
+    highlighted: bool,
+    links: Sequence[str] = (),
 ) -> CardLayout:
     if memory is None:
         return layout_parts(rect, memory_id, fonts, None)
@@ -164,7 +195,7 @@ def layout_card(
         status_badge(memory),
         side_badges(memory, now, highlighted),
         card_text(memory.content),
-        meta_pieces(memory, now),
+        with_links(meta_pieces(memory, now), links),
         origin_piece(memory),
         dim=memory.status != MemoryStatus.ACTIVE or memory.expired,
     )

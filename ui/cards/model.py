@@ -10,6 +10,11 @@ in many rows (a search's first page after 100,000 cards) is one layout change th
 indexes to their ids' new rows; a changed row is one `dataChanged` naming its roles. The model never
 touches the store, and `data` never raises (`ui.widgets.guard`): a row it cannot describe answers None.
 
+A card's links ("merged into #12") are asked for the same way, apart from the rows (`linksWanted`, a
+page of ids, one small query on `mdash_links`), only once a card is painted; after a write the window
+asks again for the memories it wrote and those linked with them (`forget_links`, `want_links`), and
+only a card whose links changed repaints.
+
 The row count lives in C++: the model is a `QIdentityProxyModel` over a `QStandardItemModel` of empty
 rows (`_rows`, resized with its signals blocked inside the model's own begin/end calls), and Python
 answers only `data` and `flags`. A `QListView` lays out a new listing by asking `rowCount` about twice
@@ -18,8 +23,9 @@ per row; answered in Python, that was most of the time a large listing took to s
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,6 +50,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 MEMORY_ROLE = Qt.ItemDataRole.UserRole + 2
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 3
 HIGHLIGHT_ROLE = Qt.ItemDataRole.UserRole + 4
+LINKS_ROLE = Qt.ItemDataRole.UserRole + 5  # tuple[str, ...]: "merged from #7, #9", () while unknown
 
 ROW_ROLES = [
     Qt.ItemDataRole.DisplayRole,
@@ -91,6 +98,7 @@ def _run_starts(flags: Iterable[bool], limit: int) -> int:
 
 class MemoryListModel(QIdentityProxyModel):
     rowsWanted = Signal(object)  # list[int]: ids whose rows the model would like to have
+    linksWanted = Signal(object)  # list[int]: ids whose links the model would like to have
 
     def __init__(self, parent: QObject | None = None, *, page_size: int = 200, cache_limit: int = 4000):
         super().__init__(parent)
@@ -109,6 +117,13 @@ class MemoryListModel(QIdentityProxyModel):
         self._want_timer.setSingleShot(True)
         self._want_timer.setInterval(0)
         self._want_timer.timeout.connect(self._emit_wanted)
+        self._links: dict[int, tuple[str, ...]] = {}  # as last read; a memory without links is absent
+        self._links_known: set[int] = set()  # read since the last `forget_links`
+        self._links_wanted: list[int] = []
+        self._links_timer = QTimer(self)
+        self._links_timer.setSingleShot(True)
+        self._links_timer.setInterval(0)
+        self._links_timer.timeout.connect(self._emit_links_wanted)
 
     # -- Qt's side (`rowCount`, `index`, `parent` are the C++ proxy's) ------------------------------------
 
@@ -126,6 +141,10 @@ class MemoryListModel(QIdentityProxyModel):
             return memory_id
         if role == HIGHLIGHT_ROLE:
             return memory_id in self._highlighted
+        if role == LINKS_ROLE:
+            if memory_id not in self._links_known:
+                self._want_links(index.row())
+            return self._links.get(memory_id, ())
         memory = self._cache.get(memory_id)
         if memory is None or memory_id in self._stale:
             self._want(index.row())
@@ -187,6 +206,56 @@ class MemoryListModel(QIdentityProxyModel):
         if wanted:
             self.rowsWanted.emit(wanted)
 
+    def _want_links(self, row: int) -> None:
+        start = row - row % self._page_size
+        self.want_links(self._ids[start : start + self._page_size])
+
+    def want_links(self, ids: Iterable[int]) -> None:
+        """Ask for the links of `ids` not known yet (coalesced on the next event-loop turn)."""
+        page = [item for item in dict.fromkeys(ids) if item not in self._links_known]
+        self._links_known.update(page)  # asked for: not asked again until forgotten
+        self._links_wanted += page
+        if page:
+            self._links_timer.start()
+
+    def _emit_links_wanted(self) -> None:
+        wanted, self._links_wanted = self._links_wanted, []
+        if wanted:
+            self.linksWanted.emit(wanted)
+
+    def set_links(self, ids: Iterable[int], phrases: Mapping[int, Sequence[str]]) -> None:
+        """The links of `ids` as read (an id absent from `phrases` has none); a card whose links changed
+        repaints, no other."""
+        changed: list[int] = []
+        for memory_id in ids:
+            new = tuple(phrases.get(memory_id, ()))
+            if new == self._links.get(memory_id, ()):
+                continue
+            if new:
+                self._links[memory_id] = new
+            else:
+                self._links.pop(memory_id, None)
+            row = self.row_of(memory_id)
+            if row is not None:
+                changed.append(row)
+        for first, last in _runs(changed):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0), [LINKS_ROLE])
+
+    def forget_links(self, ids: Iterable[int] | None = None) -> None:
+        """The links of `ids` (None: of every card) may have changed: asked for again when painted, or
+        at once with `want_links`; those shown stay until the answer differs, and only then repaint.
+        Nothing repaints here: a write's own paint stays as small as its change."""
+        if ids is None:
+            self._links_known.clear()
+            self._links_wanted.clear()
+        else:
+            self._links_known.difference_update(ids)
+
+    def linked_to(self, memory_id: int) -> list[int]:
+        """The cards whose links, as last read, name `memory_id` (their phrases change with it)."""
+        named = re.compile(rf"#{memory_id}\b")
+        return [item for item, phrases in self._links.items() if any(named.search(p) for p in phrases)]
+
     def update_rows(self, memories: Iterable[Memory]) -> None:
         """Fresh rows from the store: cached, and `dataChanged` for each shown row that really changed."""
         changed: list[int] = []
@@ -236,6 +305,8 @@ class MemoryListModel(QIdentityProxyModel):
         self._cache.clear()
         self._pending.clear()
         self._stale.clear()
+        self._links.clear()
+        self._links_known.clear()
         self.endResetModel()
 
     def remove_id(self, memory_id: int) -> None:

@@ -5,6 +5,8 @@ The words come from `app.present.card` (shared with the CLI); this module only d
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.models import Memory, MemoryStatus
@@ -43,6 +45,7 @@ class MetaPiece:
     text: str
     emphasis: bool
     tooltip: str
+    target: int | None = None  # a link's: the memory a click selects
 
 
 def status_badge(memory: Memory) -> Badge:
@@ -139,3 +142,18 @@ def origin_piece(memory: Memory) -> MetaPiece | None:
         return None
     every = origin_counts(memory, promoted=True) or counts
     return MetaPiece(counts, False, f"Candidates by how they joined this memory:\n{every}")
+
+
+_LINKED_ID = re.compile(r"#(\d+)")
+
+
+def link_pieces(phrases: Sequence[str]) -> list[MetaPiece]:
+    """A card's links ("merged from #7, #9", `grouped_phrases`), emphasised; a click selects the first
+    memory named (the tooltip names every one)."""
+    pieces = []
+    for phrase in phrases:
+        found = _LINKED_ID.search(phrase)
+        target = int(found.group(1)) if found else None
+        tip = f"{phrase[:1].upper()}{phrase[1:]}" + ("\nClick to select it" if target is not None else "")
+        pieces.append(MetaPiece(phrase, True, tip, target))
+    return pieces

@@ -5,6 +5,8 @@ Reads and the undo run on the controller's serial runner, off the GUI thread; a 
 selected is dropped. Activating a change (Enter, double-click) selects its memory's card, whose history
 panel shows the change's diff. A host run's changes are inferred (outside rewrites observed inside its
 window) and say so; an unreadable `dream_runs` row is listed as "unreadable run", with why in its tooltip.
+A host run's changes to its project's memories (the host's `memories` table) follow, labelled inferred
+and with the project's name; they are the host's own and the run's undo leaves them as they are.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ ACTIVATE_TIP = "Enter or a double-click selects the memory: its history shows th
 NO_RUNS = "No review runs recorded yet."
 UNDO_TIP = "Put every memory this run changed back as it was before the run"
 Confirm = Callable[[str, str], bool]
-Detail = tuple[RunDetail, Mapping[int, Evidence]]
+PROJECT_TIP = "A project memory's change, inferred: observed inside this host run's window, of its project"
+Detail = tuple[RunDetail, Mapping[int, Evidence], str | None]  # and the run's project, by name
 
 
 def run_cells(run: Run) -> tuple[tuple[str, ...], str]:
@@ -62,20 +65,47 @@ def run_cells(run: Run) -> tuple[tuple[str, ...], str]:
     return cells, tip
 
 
-def change_cells(change: RunChange, found: Mapping[int, Evidence]) -> tuple[tuple[str, ...], str]:
-    """A change's cells (its candidates' words in the last) and its tooltip (the texts before and after)."""
+def _what(change: RunChange) -> str:
     revision = change.revision
     what = f"{revision.kind} by {revision.source}"
     if revision.new_status and revision.previous_status != revision.new_status:
         what += f" ({shown_word(revision.previous_status or '-')} → {shown_word(revision.new_status)})"
-    if change.inferred:
-        what += " · inferred"
-    words = "; ".join(f"#{i} {evidence_words(found.get(i), 80)}" for i in revision.candidate_ids)
+    return what + (" · inferred" if change.inferred else "")
+
+
+def _texts_tip(change: RunChange, last: str) -> str:
+    revision = change.revision
     before = "" if revision.previous_content is None else flat(revision.previous_content, 300)
     after = "" if revision.new_content is None else flat(revision.new_content, 300)
-    tip = f"before: {before or '—'}\nafter: {after or '—'}\n{ACTIVATE_TIP}"
-    cells = (f"#{revision.memory_id}", format_instant(revision.changed_at), what, words or "—")
-    return cells, tip
+    return f"before: {before or '—'}\nafter: {after or '—'}\n{last}"
+
+
+def change_cells(change: RunChange, found: Mapping[int, Evidence]) -> tuple[tuple[str, ...], str]:
+    """A change's cells (its candidates' words in the last) and its tooltip (the texts before and after)."""
+    revision = change.revision
+    words = "; ".join(f"#{i} {evidence_words(found.get(i), 80)}" for i in revision.candidate_ids)
+    cells = (f"#{revision.memory_id}", format_instant(revision.changed_at), _what(change), words or "—")
+    return cells, _texts_tip(change, ACTIVATE_TIP)
+
+
+def project_change_cells(change: RunChange, project: str) -> tuple[tuple[str, ...], str]:
+    """A project memory's change: "project #12", inferred, its project's name where the evidence goes."""
+    revision = change.revision
+    what = _what(change) if change.inferred else f"{_what(change)} · inferred"
+    cells = (
+        f"project #{revision.memory_id}",
+        format_instant(revision.changed_at),
+        what,
+        f"project {flat(project, 80)}",
+    )
+    return cells, _texts_tip(change, PROJECT_TIP)
+
+
+def project_name(store: MemoryStore, identity: str | None) -> str | None:
+    """A run's project as the host names it (its identity when the host names it no other way)."""
+    if identity is None:
+        return None
+    return next((p.display_name for p in store.project.projects() if p.identity == identity), identity)
 
 
 def _table(headers: Sequence[str], name: str, parent: QWidget) -> QTableWidget:
@@ -188,7 +218,8 @@ class RunsDialog(QDialog):
         def work(store: MemoryStore) -> Detail:
             detail = store.run(run_id)
             ids = [i for change in detail.changes for i in change.revision.candidate_ids]
-            return detail, store.evidence(ids)
+            project = project_name(store, detail.run.project_path) if detail.project_changes else None
+            return detail, store.evidence(ids), project
 
         self._submit(work, lambda result: self._detail_arrived(token, result))  # type: ignore[arg-type]
 
@@ -196,10 +227,19 @@ class RunsDialog(QDialog):
         if token == self._token:
             self._show_detail(*result)
 
-    def _show_detail(self, detail: RunDetail | None, found: Mapping[int, Evidence] | None = None) -> None:
+    def _show_detail(
+        self,
+        detail: RunDetail | None,
+        found: Mapping[int, Evidence] | None = None,
+        project: str | None = None,
+    ) -> None:
         self.detail = detail
         changes = detail.changes if detail is not None else ()
-        _fill(self.changes_table, [change_cells(change, found or {}) for change in changes])
+        rows = [change_cells(change, found or {}) for change in changes]
+        if detail is not None:  # after the user memories' (a row's number still finds its change)
+            named = project or detail.run.project_path or "unknown"
+            rows += [project_change_cells(change, named) for change in detail.project_changes]
+        _fill(self.changes_table, rows)
         undone = detail.run.undone_at if detail is not None else None
         refusal = self.controller.write_refusal or (
             None if undone is None else f"Undone {format_instant(undone)}: its changes were put back then"

@@ -32,6 +32,7 @@ from ui.history.provenance_table import ProvenanceTable
 from ui.history.revision_table import RevisionTable
 from ui.history.revision_view import no_revisions_text, restorable, show_change, take_revision
 from ui.widgets.labels import boxed, empty_or_details, plain_label, tint, title_label
+from ui.widgets.link_label import LinkLabel
 from ui.widgets.long_text import SHOWN_CHARS, LongTextView
 from ui.widgets.plain_tip import plain_tip
 from ui.widgets.shown_time import ShownTime
@@ -81,7 +82,7 @@ class HistoryPanel(QWidget):
         self.content = self.content_box.view
         self.content.setAccessibleName("Memory content")
         self.sources = plain_label()
-        self.links = plain_label()  # "merged from #6, #7": filled when the memory's links are read
+        self.links = LinkLabel(page)  # "merged from #6, #7": filled when the memory's links are read
         self.links.setAccessibleName("Links to other memories")
         self.provenance = ProvenanceTable(self._now, page)
         self.revisions = RevisionTable(self._now, page)
@@ -251,8 +252,7 @@ class HistoryPanel(QWidget):
     def set_links(self, memory_id: int, phrases: Sequence[str]) -> None:
         """The shown memory's links both ways ("merged into #12"); those of another memory are dropped."""
         if self._memory is not None and memory_id == self._memory.id:
-            self.links.setText("; ".join(phrases))
-            self.links.setVisible(bool(phrases))
+            self.links.set_phrases(phrases)
 
     def set_history(self, memory_id: int, revisions: Sequence[Revision]) -> None:
         if memory_id == self._reading:

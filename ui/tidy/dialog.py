@@ -5,14 +5,14 @@ The active memories are read on the controller's serial runner (every store call
 pure and seconds long at 100,000 memories, runs on a runner of the dialog's own, so the window's reads
 never queue behind it. Progress crosses threads as a queued signal; Cancel sets an event the finder checks.
 The dialog writes nothing itself. Each group of likely duplicates offers Merge… (`ui.tidy.merge_dialog`:
-a preview, then one command the window's Undo takes back); a merged group leaves the list. Pairs that
-may contradict are only listed. "Ask the reviewer…" (enabled with a reviewer command set) opens
-`ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on Apply.
-Its kind choice runs it again over the host's project memories instead (every project, or
-one), grouped within each project and category; a project memory's card is on its project's
-page, not among the cards this dialog selects (Show card's tooltip says where); such a group's Merge…
-previews merging those project memories (the kept one edited the host's way, the others archived and
-superseded by it), applied through the same Undo.
+a preview, then one command the window's Undo takes back); a merged group leaves the list. Of a pair
+that may contradict, Keep this one keeps the selected member and dismisses the other, linked to it (one
+command, undoable; only ever the person's call). "Ask the reviewer…" (enabled with a reviewer command
+set) opens `ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on
+Apply. Its kind choice runs it again over the host's project memories (every project, or one), grouped
+within each project and category; a project memory's card is on its project's page (Show card's tooltip
+says where); such a group's Merge… previews merging those project memories (the kept one edited the
+host's way, the others archived and superseded by it), applied through the same Undo.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ PROJECT_MERGE_TIP = (
     "then apply (undoable)"
 )
 PROJECT_ASK_TIP = "The reviewer is asked about the user memories' groups only"
+PAIR_ROLE = Qt.ItemDataRole.UserRole + 4  # on a member of a pair that may contradict: the other's id
 EVERY_PROJECT = ""  # the kind choice's data: None for user memories, else a project identity or this
 Section = tuple[str, TidyReport]  # what a group's title adds ("" or " (project, category)"), a report
 
@@ -96,10 +97,15 @@ class TidyDialog(QDialog):
         self.cancel_button = QPushButton("Cancel")
         self.open_button = QPushButton("Show card")
         self.merge_button = QPushButton("Merge…")
+        self.keep_button = QPushButton("Keep this one")
+        self.keep_button.setToolTip(
+            "Keep the selected memory and dismiss the one it may contradict, linked to it (undoable)"
+        )
         self.ask_button = QPushButton("Ask the reviewer…")
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.keep_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.ask_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
@@ -108,6 +114,8 @@ class TidyDialog(QDialog):
         self.open_button.setEnabled(False)
         self.merge_button.setEnabled(False)
         self.merge_button.clicked.connect(self.merge_current)
+        self.keep_button.setEnabled(False)
+        self.keep_button.clicked.connect(self.keep_current)
         self.ask_button.setEnabled(False)
         self.ask_button.clicked.connect(self.ask_reviewer)
         self.asking: QDialog | None = None  # the open "Ask the reviewer" dialog
@@ -227,12 +235,12 @@ class TidyDialog(QDialog):
                 self._member(top, member, "; ".join(reasons), "\n".join(reasons), cards)
             self.tree.addTopLevelItem(top)
         if pairs:
-            top = QTreeWidgetItem([f"May contradict ({len(pairs)})", "listed only"])
+            top = QTreeWidgetItem([f"May contradict ({len(pairs)})", "your call" if cards else "listed only"])
             for pair in pairs:
                 reason = line(pair.reason)
                 tip = "\n".join(filter(None, (pair.reason, pair.alike())))
-                self._member(top, pair.a, reason, tip, cards)
-                self._member(top, pair.b, line(pair.alike()), tip, cards)
+                self._member(top, pair.a, reason, tip, cards, pair.b)
+                self._member(top, pair.b, line(pair.alike()), tip, cards, pair.a)
             self.tree.addTopLevelItem(top)
         self.tree.expandAll()
         first = self.tree.topLevelItem(0)
@@ -271,10 +279,20 @@ class TidyDialog(QDialog):
         asking.show()
         asking.start()
 
-    def _member(self, parent: QTreeWidgetItem, memory_id: int, why: str, tip: str, card: bool) -> None:
+    def _member(
+        self,
+        parent: QTreeWidgetItem,
+        memory_id: int,
+        why: str,
+        tip: str,
+        card: bool,
+        other: int | None = None,
+    ) -> None:
         item = QTreeWidgetItem([f"#{memory_id}  {line(self._items[memory_id].text)}", why])
         if card:
             item.setData(0, MEMBER_ROLE, memory_id)
+            if other is not None:  # of a pair that may contradict: Keep this one
+                item.setData(0, PAIR_ROLE, other)
         item.setToolTip(0, plain_tip(self._items[memory_id].text))
         item.setToolTip(1, plain_tip(tip))
         parent.addChild(item)
@@ -317,10 +335,38 @@ class TidyDialog(QDialog):
         self.status.setText(f"Merged into #{kept}; Undo (Ctrl+Z in the main window) takes it back.")
         self._current_changed(self.tree.currentItem())
 
+    def keep_current(self) -> None:
+        """Keep this one: the selected member of a pair kept, the other dismissed (through the controller)."""
+        item = self.tree.currentItem()
+        other = item.data(0, PAIR_ROLE) if item is not None else None
+        if item is None or other is None:
+            return
+        kept = int(item.data(0, MEMBER_ROLE))
+        self.controller.keep_over(kept, int(other), lambda _memory: self._kept(kept, int(other)))
+
+    def _kept(self, kept: int, other: int) -> None:
+        """Every pair the dismissed memory was in leaves the list (their section too, once empty)."""
+        for index in reversed(range(self.tree.topLevelItemCount())):
+            top = self.tree.topLevelItem(index)
+            if top is None or top.data(0, GROUP_ROLE) is not None:
+                continue  # a duplicate group: its members stay until merged
+            for row in reversed(range(top.childCount())):
+                child = top.child(row)
+                if child is not None and other in (child.data(0, MEMBER_ROLE), child.data(0, PAIR_ROLE)):
+                    top.takeChild(row)
+            if top.childCount() == 0:
+                self.tree.takeTopLevelItem(index)
+        self.status.setText(
+            f"Kept #{kept}, dismissed #{other}; Undo (Ctrl+Z in the main window) takes it back."
+        )
+        self._current_changed(self.tree.currentItem())
+
     def _current_changed(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
         memory_id = item.data(0, MEMBER_ROLE) if item is not None else None
+        writable = not self.controller.read_only
         self.open_button.setEnabled(memory_id is not None)
-        self.merge_button.setEnabled(self._group_item() is not None and not self.controller.read_only)
+        self.merge_button.setEnabled(self._group_item() is not None and writable)
+        self.keep_button.setEnabled(item is not None and item.data(0, PAIR_ROLE) is not None and writable)
         if memory_id is not None:
             self.openMemory.emit(int(memory_id))
 

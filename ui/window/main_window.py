@@ -29,6 +29,7 @@ from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher, watch_databa
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
 from ui.window.card_column import CardColumn
+from ui.window.card_wiring import connect_cards
 from ui.window.commands import WindowCommands
 from ui.window.keyboard import install_keyboard
 from ui.window.menus import build_menus
@@ -122,15 +123,11 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         c, a = self.controller, self.acts
-        self.model.rowsWanted.connect(c.fetch_rows)
+        connect_cards(self)  # rows and links, both ways
         c.wanted_ids = self.list.visible_ids
         c.memoriesLoaded.connect(self._listing_loaded)
-        c.rowsLoaded.connect(self.model.update_rows)
-        c.rowsFailed.connect(self.model.forget_pending)
         c.memoryChanged.connect(self._memory_changed)
-        c.memoryRemoved.connect(self.model.remove_id)
         c.historyLoaded.connect(self.panel.set_history)
-        c.linksLoaded.connect(self.panel.set_links)
         c.revisionLoaded.connect(self.panel.set_revision)
         c.countsChanged.connect(self._counts_changed)
         c.error.connect(self._show_error)

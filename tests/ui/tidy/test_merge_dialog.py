@@ -88,7 +88,7 @@ def test_merge_from_tidy_and_undo_in_the_window(qtbot: QtBot, store: MemoryStore
     shown = window.model.memory(1)
     assert shown is not None and shown.content.endswith("Prefers pnpm over npm for every project")
     select(qtbot, window, 1)
-    qtbot.waitUntil(lambda: window.panel.links.text() == "merged from #2, #3", timeout=10_000)
+    qtbot.waitUntil(lambda: window.panel.links.plain() == "merged from #2, #3", timeout=10_000)
     assert window.panel.links.isVisibleTo(window.panel)
     window.activateWindow()
     window.acts.undo.trigger()  # Ctrl+Z

@@ -73,6 +73,22 @@ class Controller(ControllerWrites, ControllerPast):
 
         self._run(work, done, priority=NOW)
 
+    def load_card_links(self, ids: Sequence[int]) -> None:
+        """The links of cards as short phrases (`cardLinksLoaded`), with those of the memories at their
+        other ends (a link just made or undone changes both cards); a failed read is said like any."""
+        wanted = list(ids)
+
+        def work() -> tuple[list[int], dict[int, list[str]]]:
+            found = self.store.links(wanted)
+            others = list(dict.fromkeys(link.other_end(i) for i, links in found.items() for link in links))
+            others = [i for i in others if i not in found and i not in wanted]
+            if others:
+                found.update(self.store.links(others))
+            phrases = {memory_id: grouped_phrases(memory_id, links) for memory_id, links in found.items()}
+            return [*wanted, *others], phrases
+
+        self._run(work, lambda answer: self.cardLinksLoaded.emit(*answer))
+
     def load_revision(self, revision_id: int) -> None:
         self._run(lambda: self.store.revision(revision_id), self.revisionLoaded.emit, priority=NOW)
 

@@ -74,6 +74,7 @@ class ControllerBase(QObject):
     memoryRemoved = Signal(object)  # memory id
     historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first
     linksLoaded = Signal(object, object)  # memory id, list[str]: its links, "merged from #7, #9"
+    cardLinksLoaded = Signal(object, object)  # ids answered, dict[int, list[str]]: those with links
     revisionLoaded = Signal(object)  # Revision, with its texts
     blameLoaded = Signal(object, object)  # memory id, Blame
     asOfLoaded = Signal(object)  # PastListing: the first screen of the past, then the whole past

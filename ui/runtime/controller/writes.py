@@ -143,7 +143,6 @@ class ControllerWrites(ControllerBase):
         from app.commands.merging import MergeMemories
         from app.tidy.merge_plan import sentence_sources
 
-        sentences = sentence_sources(content, plan.members, plan.kept)
         status = self.filter.status
 
         def finished(memories: list[Memory]) -> None:
@@ -155,7 +154,10 @@ class ControllerWrites(ControllerBase):
             self.message.emit(f"Merged {len(memories)} memories into #{plan.kept}")
             done(memories)
 
-        command = MergeMemories(plan.kept, plan.absorbed, content, sentences)
+        # Which member each sentence came from is found with the write, off the window's thread.
+        command = MergeMemories(
+            plan.kept, plan.absorbed, content, lambda: sentence_sources(content, plan.members, plan.kept)
+        )
         relist = self._content_moves_rows() or status not in ("active", "all")
         return self.undo_history.execute(command, finished, relist=relist)
 
@@ -183,6 +185,24 @@ class ControllerWrites(ControllerBase):
 
         command = MergeProjectMemories(plan.kept, plan.absorbed, content, sentences)
         return self.undo_history.execute(command, finished, relist=False)
+
+    def keep_over(self, kept: int, other: int, done: Callable[[Memory], None]) -> bool:
+        """The Tidy dialog's Keep this one, for a pair that may contradict: `other` dismissed and linked
+        to `kept`, one command (Ctrl+Z undoes it); its row leaves a listing of active memories."""
+        from app.commands.resolving import ResolveContradiction
+
+        status = self.filter.status
+
+        def finished(memory: Memory) -> None:
+            if status == "active":
+                self.memoryRemoved.emit(memory.id)
+            else:
+                self.memoryChanged.emit(memory)
+            self.message.emit(f"Kept #{kept}; dismissed #{other}, which contradicted it")
+            done(memory)
+
+        command = ResolveContradiction(kept, other)
+        return self.undo_history.execute(command, one_result(Memory, finished), relist=status != "active")
 
     def undo(self) -> None:
         self.undo_history.undo()
