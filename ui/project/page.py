@@ -1,7 +1,7 @@
-"""`ProjectPage`: one project's memories in the main window: the picker and the listing's title, the
-filters, the cards (a model over the project's rows, painted at one height) and the selected memory's
-detail; the edits through the window's undo stack. A project the host's module manages, or a store
-that is read-only, is shown read-only, saying why, with no writer enabled.
+"""`ProjectPage`: one project's memories in the main window: the filters, the picker and the listing's
+title (in the user page's places), the cards (a model over the project's rows, painted at one height)
+and the selected memory's detail; the edits through the window's undo stack. A project the host's
+module manages, or a store that is read-only, is shown read-only, saying why, with no writer enabled.
 
 The details of a selection (links, history) are read one memory at a time: while a read runs, only the
 newest selection waits for it, so a burst of J presses reads the memory it stops on, not each one."""
@@ -86,8 +86,8 @@ class ProjectPage(QWidget):
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        column.addWidget(self.filters)  # as the user page: its filters, then the picker and title
         column.addLayout(header)
-        column.addWidget(self.filters)
         column.addWidget(self.list, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(left)
@@ -98,7 +98,7 @@ class ProjectPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
-        for before, after in pairwise([self.picker, *self.filters.fields(), self.list]):
+        for before, after in pairwise([*self.filters.fields(), self.picker, self.list]):
             QWidget.setTabOrder(before, after)
 
     def _connect(self) -> None:

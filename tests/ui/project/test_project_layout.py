@@ -1,0 +1,29 @@
+"""The project page laid out as the user page: the picker in one place and one size on both pages (a
+switch moves nothing under the pointer)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+
+from tests.support.host80 import ALPHA
+from tests.ui.project.helpers import open_project
+from tests.ui.window_helpers import settle
+from ui.window.main_window import MainWindow
+
+
+def in_window(widget: QWidget, window: MainWindow) -> QRect:
+    return QRect(widget.mapTo(window, widget.rect().topLeft()), widget.size())
+
+
+def test_the_picker_keeps_its_place_and_size_on_both_pages(qtbot: QtBot, window: MainWindow) -> None:
+    for width, height in ((1400, 900), (1024, 700)):
+        window.resize(width, height)
+        settle(qtbot, window)
+        on_user_page = in_window(window.projects.picker, window)
+        page = open_project(qtbot, window, ALPHA)
+        assert in_window(page.picker, window) == on_user_page
+        window.projects.back()
+        settle(qtbot, window)
+        assert in_window(window.projects.picker, window) == on_user_page
