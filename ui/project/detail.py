@@ -17,7 +17,7 @@ from app.core.models import Revision
 from app.core.screening import make_visible
 from app.store import ProjectMemory, ProjectMemoryLinks
 from ui.diff.slot import DiffSlot
-from ui.history.revision_table import RevisionTable
+from ui.history.revision_table import CANDIDATES, RUN, RevisionTable
 from ui.history.revision_view import show_change, take_revision
 from ui.project.texts import LinkLine, detail_lines, link_lines
 from ui.widgets.labels import boxed, empty_or_details, plain_label, title_label
@@ -73,6 +73,8 @@ class ProjectDetail(QWidget):
         self.links.linkActivated.connect(self._link_activated)
         self.revisions = RevisionTable(self._now, page)
         self.revisions.revisionSelected.connect(self._show_revision)
+        for column in (RUN, CANDIDATES):  # a project memory's revisions have no run id nor candidates
+            self.revisions.setColumnHidden(column, True)
         self.revision_summary = plain_label()
         self.diff = DiffSlot(page)
         top = QWidget(page)

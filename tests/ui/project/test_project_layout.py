@@ -1,5 +1,5 @@
 """The project page laid out as the user page: the picker in one place and one size on both pages (a
-switch moves nothing under the pointer)."""
+switch moves nothing under the pointer); the history without the columns a project memory never fills."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from tests.support.host80 import ALPHA
-from tests.ui.project.helpers import open_project
+from tests.support.host80 import ALPHA, Seeded
+from tests.ui.project.helpers import open_project, select_memory
 from tests.ui.window_helpers import settle
 from ui.window.main_window import MainWindow
 
@@ -27,3 +27,14 @@ def test_the_picker_keeps_its_place_and_size_on_both_pages(qtbot: QtBot, window:
         window.projects.back()
         settle(qtbot, window)
         assert in_window(window.projects.picker, window) == on_user_page
+
+
+def test_the_history_shows_no_run_nor_candidates_column(
+    qtbot: QtBot, window: MainWindow, seeded: Seeded
+) -> None:
+    """A project memory's revisions carry no run id and no candidates: no empty columns for them."""
+    page = open_project(qtbot, window, ALPHA)
+    select_memory(qtbot, page, seeded.active)
+    table = page.detail.revisions
+    shown = [table.headerItem().text(c) for c in range(table.columnCount()) if not table.isColumnHidden(c)]
+    assert shown == ["Revision", "When", "Source", "Change"]
