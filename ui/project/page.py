@@ -155,7 +155,7 @@ class ProjectPage(QWidget):
         name = make_visible(self.project.display_name) if self.project is not None else ""
         counted = f"{len(shown):,} of {total:,}" if len(shown) != total else f"{total:,}"
         owned = f" · read-only: {self.read_only_reason}" if self.read_only_reason else ""
-        self.title.setText(f"{counted} memories{owned}")
+        self.title.setText(f"{counted} memories")  # the detail says why it is read-only: once, whole
         self.title.setToolTip(plain_tip(f"{counted} memories of {name}{owned}"))
         wanted, self._select_after = self._select_after, None
         for memory_id in (wanted, current):

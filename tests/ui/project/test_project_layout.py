@@ -1,15 +1,20 @@
 """The project page laid out as the user page: the picker in one place and one size on both pages (a
-switch moves nothing under the pointer); the history without the columns a project memory never fills."""
+switch moves nothing under the pointer); the history without the columns a project memory never fills;
+a read-only store's reason said once."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
-from tests.support.host80 import ALPHA, Seeded
+from app.core.clock import ManualClock
+from app.store import MemoryStore
+from tests.support.host80 import ALPHA, NOW, Seeded
 from tests.ui.project.helpers import open_project, select_memory
-from tests.ui.window_helpers import settle
+from tests.ui.window_helpers import make_window, settle
 from ui.window.main_window import MainWindow
 
 
@@ -38,3 +43,20 @@ def test_the_history_shows_no_run_nor_candidates_column(
     table = page.detail.revisions
     shown = [table.headerItem().text(c) for c in range(table.columnCount()) if not table.isColumnHidden(c)]
     assert shown == ["Revision", "When", "Source", "Change"]
+
+
+def test_a_read_only_store_says_why_once(
+    qtbot: QtBot, host80: Path, seeded: Seeded, tmp_path: Path
+) -> None:
+    store = MemoryStore.open(host80, read_only=True, clock=ManualClock(NOW))
+    try:
+        window = make_window(qtbot, store, tmp_path)
+        page = open_project(qtbot, window, ALPHA)
+        select_memory(qtbot, page, seeded.active)
+        reason = page.read_only_reason
+        assert reason
+        saying = [label for label in page.findChildren(QLabel) if label.isVisible() and reason in label.text()]
+        assert saying == [page.detail.read_only]
+        assert reason in page.title.toolTip()
+    finally:
+        store.close()
