@@ -11,7 +11,7 @@ import html
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from app.core.models import Revision
 from app.core.screening import make_visible
@@ -80,8 +80,8 @@ class ProjectDetail(QWidget):
         top = QWidget(page)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.title, self.read_only, self.content_box, self.fields):
-            top_layout.addWidget(widget)
+        top_layout.addWidget(self.title)
+        top_layout.addWidget(self._scrolled_fields(top), 1)
         splitter = QSplitter(Qt.Orientation.Vertical, page)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(top)
@@ -94,6 +94,26 @@ class ProjectDetail(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
         return page
+
+    def _scrolled_fields(self, parent: QWidget) -> QScrollArea:
+        """The read-only reason, the content and the field lines, in a pane that scrolls once they do
+        not fit (a small window, a long reason): every line can be reached, none cut off."""
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.read_only)
+        layout.addWidget(self.content_box, 1)
+        layout.addWidget(self.fields)
+        # The content box scrolls itself: it takes the room the lines leave, down to a few lines of its
+        # own, rather than asking for its full height and pushing the fields out of sight.
+        self.content_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        self.content_box.setMinimumHeight(self.fontMetrics().height() * 3)
+        area = QScrollArea(parent)
+        area.setWidget(inner)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        return area
 
     def show_memory(self, memory: ProjectMemory | None, read_only_reason: str | None = None) -> None:
         """Show `memory` (None: nothing selected); its links and history follow (`set_links`,

@@ -1,13 +1,13 @@
 """The project page laid out as the user page: the picker in one place and one size on both pages (a
 switch moves nothing under the pointer); the history without the columns a project memory never fills;
-a read-only store's reason said once."""
+a read-only store's reason said once; the detail's fields whole in a small window."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
@@ -58,5 +58,31 @@ def test_a_read_only_store_says_why_once(
         saying = [label for label in page.findChildren(QLabel) if label.isVisible() and reason in label.text()]
         assert saying == [page.detail.read_only]
         assert reason in page.title.toolTip()
+    finally:
+        store.close()
+
+
+def test_the_fields_can_be_read_whole_in_a_small_window(
+    qtbot: QtBot, host80: Path, seeded: Seeded, tmp_path: Path
+) -> None:
+    """At 1024x700, with a read-only reason above them, the detail's fields down to Created … are laid
+    out whole and can be brought into view (the pane scrolls when they do not fit)."""
+    store = MemoryStore.open(host80, read_only=True, clock=ManualClock(NOW))
+    try:
+        window = make_window(qtbot, store, tmp_path)
+        window.resize(1024, 700)
+        page = open_project(qtbot, window, ALPHA)
+        select_memory(qtbot, page, seeded.active)
+        settle(qtbot, window)
+        fields = page.detail.fields
+        assert fields.text().splitlines()[-1].startswith("Created")
+        assert fields.height() >= fields.heightForWidth(fields.width())
+        area = fields.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is not None:
+            area.ensureWidgetVisible(fields, 0, 0)
+            settle(qtbot, window)
+        assert fields.visibleRegion().boundingRect().height() == fields.height()
     finally:
         store.close()
