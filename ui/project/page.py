@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.screening import make_visible
+from app.present.plural import noun
 from app.store import ACTIVE, Project, ProjectMemory
 from ui.project.actions import ProjectActions
 from ui.project.asking import ask_category, ask_content, ask_reason
@@ -154,9 +155,10 @@ class ProjectPage(QWidget):
         total = len(self.rows)
         name = make_visible(self.project.display_name) if self.project is not None else ""
         counted = f"{len(shown):,} of {total:,}" if len(shown) != total else f"{total:,}"
+        memories = f"{counted} {noun(total, 'memory')}"  # 1 of 3 memories, 1 memory
         owned = f" · read-only: {self.read_only_reason}" if self.read_only_reason else ""
-        self.title.setText(f"{counted} memories")  # the detail says why it is read-only: once, whole
-        self.title.setToolTip(plain_tip(f"{counted} memories of {name}{owned}"))
+        self.title.setText(memories)  # the detail says why it is read-only: once, whole
+        self.title.setToolTip(plain_tip(f"{memories} of {name}{owned}"))
         wanted, self._select_after = self._select_after, None
         for memory_id in (wanted, current):
             if memory_id is not None and self.select_id(memory_id):

@@ -45,9 +45,7 @@ def test_the_history_shows_no_run_nor_candidates_column(
     assert shown == ["Revision", "When", "Source", "Change"]
 
 
-def test_a_read_only_store_says_why_once(
-    qtbot: QtBot, host80: Path, seeded: Seeded, tmp_path: Path
-) -> None:
+def test_a_read_only_store_says_why_once(qtbot: QtBot, host80: Path, seeded: Seeded, tmp_path: Path) -> None:
     store = MemoryStore.open(host80, read_only=True, clock=ManualClock(NOW))
     try:
         window = make_window(qtbot, store, tmp_path)
@@ -55,7 +53,9 @@ def test_a_read_only_store_says_why_once(
         select_memory(qtbot, page, seeded.active)
         reason = page.read_only_reason
         assert reason
-        saying = [label for label in page.findChildren(QLabel) if label.isVisible() and reason in label.text()]
+        saying = [
+            label for label in page.findChildren(QLabel) if label.isVisible() and reason in label.text()
+        ]
         assert saying == [page.detail.read_only]
         assert reason in page.title.toolTip()
     finally:
