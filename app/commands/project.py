@@ -6,9 +6,9 @@ of an archive a restore, an undo of a restore an archive (or the supersession th
 
 Each keeps the memory's `ProjectState` before and after. An undo or redo first checks that the memory
 still says what the step starts from (its text, category and status: what a person sees and these
-commands change), or refuses with the message user memories give and writes nothing: an undo never
-overwrites the host's own change. A project the host's native module owns is refused by the writers
-before any statement, saying why.
+commands change), inside the same write transaction as its writes, or refuses (naming the project
+memory) and writes nothing: an undo never overwrites the host's own change. A project the host's
+native module owns is refused by the writers before any statement, saying why.
 """
 
 from __future__ import annotations
@@ -88,17 +88,25 @@ class ProjectState:
 def walk(
     store: MemoryStore, memory_id: int, start: ProjectState, end: ProjectState, *, verb: str, back: bool
 ) -> None:
-    """Inside the caller's write: the memory from `start` to `end` through the store's writers, refused
-    (nothing written) if it no longer says what `start` says."""
-    current = store.project.memory(memory_id)
+    """The memory from `start` to `end` through the store's writers, refused (nothing written) if it no
+    longer says what `start` says. The check and the writes are one write transaction (the caller's,
+    joined, or its own): the host cannot slip a change in between and have it overwritten."""
+    with store.write():
+        _walk(store, memory_id, start, end, verb=verb, back=back)
+
+
+def _walk(
+    store: MemoryStore, memory_id: int, start: ProjectState, end: ProjectState, *, verb: str, back: bool
+) -> None:
+    current = store.project.memory(memory_id)  # read on the write's connection, under its lock
     step = "Undo" if back else "Redo"
     if current is None:
         raise InvalidInputError(
-            f"memory #{memory_id} was deleted since it was {verb}, so {step} changed nothing"
+            f"project memory #{memory_id} was deleted since it was {verb}, so {step} changed nothing"
         )
     if not start.same_as(current):
         raise ProjectConflictError(
-            f"Memory #{memory_id} changed since it was {verb}, so {step} left it as it is", current
+            f"Project memory #{memory_id} changed since it was {verb}, so {step} left it as it is", current
         )
     edits = store.project_edits
     if end.content != start.content:
@@ -205,7 +213,7 @@ class ChangeProjectCategory(ProjectChange):
         self.category = category
 
     def _write(self, store: MemoryStore) -> ProjectWrite:
-        return store.project_edits.change_category(self.memory_id, self.category)
+        return store.project_edits.change_category(self.memory_id, self.category, typed=True)
 
 
 class ArchiveProjectMemory(ProjectChange):

@@ -1,10 +1,12 @@
 """The values a project memory (the host's `memories` row) may be given from outside: the words the host
-writes in each of its enumerated columns, and the rules for a category and a project path.
+writes in each of its enumerated columns, the rules for a category and a project path, and the range of
+its counts.
 
 The host's reader (storage-memory.ts, `isMemoryRow`) drops every row whose status, scope, source type or
 verification status is not one of its own words: a row written with another would exist and never be
 injected. A typed edit (`app.store.project.writes`) and an import (`app.transfer.project_format`) check
-against these, once, where the value enters.
+against these, once, where the value enters; a typed category is screened for hidden characters as the
+import screens one (the import lets them in with `--allow-hidden`; a typed name never holds them).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 
 from app.core.incoming_checks import quoted
+from app.core.screening import hidden_problem
 from app.core.text_input import text_problem
 
 STATUSES = ("active", "permanent", "archived")
@@ -22,6 +25,10 @@ IMPORTANCE_RANGE = (1, 100)  # the host rounds and clamps into this (normalizeIm
 MAX_CATEGORY_CHARS = 200
 MAX_PROJECT_PATH_CHARS = 4096
 MAX_SESSION_ID_CHARS = 200  # the host's are `ses_` and a few dozen characters
+# The host adds 1 to `seen_count` and `retrieval_count` each time; past 2**53 - 1 (the exact integers of
+# its JavaScript) the sum is no longer exact, and SQLite turns an INTEGER at 2**63 - 1 plus 1 into a REAL.
+# The host's own counts never come near: a larger one is no count it made.
+MAX_COUNT = 2**53 - 1
 
 
 # What ends a line (or jumps across one) but is no hidden character: allowed in a content, never in a name.
@@ -47,6 +54,13 @@ def category_problem(category: str) -> str | None:
     return _named_text_problem(category, MAX_CATEGORY_CHARS)
 
 
+def typed_category_problem(category: str) -> str | None:
+    """A category a person gives (an edit's, the window's): `category_problem`, and no hidden character
+    (screened as an import screens it). The host renders a category as a heading of what it injects:
+    a bidi override or a zero-width character there hides what the agent is told from the person."""
+    return category_problem(category) or hidden_problem(category)
+
+
 def project_path_problem(path: str) -> str | None:
     """What makes `path` unfit as a project identity (storable, not blank, one line, bounded), or None."""
     return _named_text_problem(path, MAX_PROJECT_PATH_CHARS)
@@ -55,6 +69,17 @@ def project_path_problem(path: str) -> str | None:
 def session_id_problem(session_id: str) -> str | None:
     """What makes `session_id` unfit as a memory's source session (storable, one line, short), or None."""
     return _named_text_problem(session_id, MAX_SESSION_ID_CHARS)
+
+
+def count_problem(count: int | None) -> str | None:
+    """What makes `count` unfit as a memory's seen or retrieval count (below 0, past `MAX_COUNT`)."""
+    if count is None or 0 <= count <= MAX_COUNT:
+        return None
+    return (
+        f"is {count}, below 0"
+        if count < 0
+        else f"is {count}, above {MAX_COUNT} (the host's largest exact count)"
+    )
 
 
 def word_problem(value: str | None, words: tuple[str, ...], *, optional: bool = False) -> str | None:

@@ -16,10 +16,10 @@ whole file (`ExportError`). A value of the right type that the host would not wr
 `problem` (it is left out and reported, the others imported): content by the content rules, hidden
 characters unless allowed, a project path, category or source session by `app.core.project_values`, a
 status, scope, source type or verification status not among the host's words, an importance outside
-1..100, a count below 0, a link that is no id, a path that was not UTF-8. The JSON columns are kept only
-if they parse:
-`merged_from` as a JSON list of ids, `metadata_json` as JSON whose values are storable text and 64-bit
-numbers, each at most 64 KiB as a content; else the column is left empty and the memory's `notes` say so.
+1..100, a count below 0 or past the host's exact integers, a link that is no id, a path that was not
+UTF-8. The JSON columns are kept only if they parse: `merged_from` as a JSON list of ids, `metadata_json`
+as JSON whose values are storable text and 64-bit numbers, each at most 64 KiB as a content; else the
+column is left empty and the memory's `notes` say so.
 A hub's project memories (`app.hub.project_rows`) are read and checked by the same `read_project_memory`.
 """
 
@@ -147,8 +147,7 @@ def _problems(
     if memory.importance is not None and not low <= memory.importance <= high:
         found.add("its importance", f"is {memory.importance}, not {low} to {high}")
     for name, count in (("seen_count", memory.seen_count), ("retrieval_count", memory.retrieval_count)):
-        if count is not None and count < 0:
-            found.add(f"its {name}", f"is {count}, below 0")
+        found.add(f"its {name}", host.count_problem(count))
     if memory.superseded_by is not None:
         found.whole_id("its superseded_by_memory_id", memory.superseded_by)
     if memory.project_path_hex is not None:

@@ -243,6 +243,12 @@ def test_refusals_are_messages(host80: Path, seeded: Seeded, capsys: pytest.Capt
     assert code == 4 and "read-only: the host's native module manages this project" in err
     code, _, err = run(capsys, host80, "edit", str(seeded.active), "--kind", "project", "--category", " ")
     assert (code, err) == (1, "error: the category is empty\n")
+    for hidden, name in (("\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("\u200b", "U+200B ZERO WIDTH SPACE")):
+        category = f"RULES{hidden}SECRET"
+        code, _, err = run(
+            capsys, host80, "edit", str(seeded.active), "--kind", "project", "--category", category
+        )
+        assert (code, err) == (1, f"error: the category holds 1 hidden character(s) ({name}); not allowed\n")
     code, _, err = run(capsys, host80, "dismiss", "1", "2", "--kind", "project")
     assert (code, err) == (1, "error: name one project memory by its id; nothing was changed\n")
     code, _, err = run(capsys, host80, "list", "--project", "beta")

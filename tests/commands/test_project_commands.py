@@ -7,11 +7,13 @@ nothing."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from app.commands import log, runner
 from app.commands.base import Command
@@ -24,7 +26,7 @@ from app.commands.project import (
     RestoreProjectMemory,
 )
 from app.core.clock import ManualClock
-from app.core.errors import ReadOnlyError
+from app.core.errors import InvalidInputError, ReadOnlyError
 from app.store import MemoryStore
 from app.store.project import revisions
 from app.store.project.hashing import normalized_hash
@@ -162,6 +164,21 @@ def test_category_change_and_its_undo(store: MemoryStore, host80: Path, seeded: 
     assert [item[0] for item in history(store, memory)] == ["category", "category"]
 
 
+def test_a_typed_category_is_screened_but_its_undo_writes_back_the_hosts(
+    store: MemoryStore, host80: Path, seeded: Seeded
+) -> None:
+    memory = seeded.active
+    before = query(host80, "SELECT * FROM memories ORDER BY id")
+    with pytest.raises(InvalidInputError, match="hidden character"):
+        execute(store, ChangeProjectCategory(memory, "RULES\u202eSECRET"))
+    assert query(host80, "SELECT * FROM memories ORDER BY id") == before
+    # A category the host wrote with one is its own: moved away, an undo puts it back as it was.
+    host_sql(host80, "UPDATE memories SET category = 'HOST\u200bRULES' WHERE id = ?", (memory,))
+    execute(store, ChangeProjectCategory(memory, "ENVIRONMENT"))
+    step(store, back=True)
+    assert cells(host80, memory)[2] == "HOST\u200bRULES"
+
+
 def test_archive_with_a_reason_then_undo_and_redo(store: MemoryStore, host80: Path, seeded: Seeded) -> None:
     memory = seeded.permanent
     execute(store, ArchiveProjectMemory(memory, "  the repo allows it now "))
@@ -218,11 +235,48 @@ def test_an_undo_after_the_host_moved_the_row_is_refused(
     logged = len(query(host80, "SELECT * FROM memory_mutation_log"))
     with pytest.raises(ProjectConflictError) as refused:
         runner.undo(store)
-    assert refused.value.message == f"Memory #{memory} changed since it was edited, so Undo left it as it is"
+    assert refused.value.message == (
+        f"Project memory #{memory} changed since it was edited, so Undo left it as it is"
+    )
     assert refused.value.current.content == "Rewritten by the dreamer"
     assert query(host80, "SELECT * FROM memories ORDER BY id") == before
     assert len(query(host80, "SELECT * FROM memory_mutation_log")) == logged
     assert [entry.done for entry in runner.history(store)] == [True]
+
+
+def test_the_undo_checks_the_row_in_the_write_it_writes_in(
+    store: MemoryStore, host80: Path, seeded: Seeded
+) -> None:
+    """The host writes right after the undo read the row: either it got in before the undo's write
+    transaction (and the undo is refused) or it waits for it; its change is never overwritten."""
+    memory = seeded.active
+    command = EditProjectContent(memory, "Build with pnpm 9")
+    runner.execute(store, command, "cli")
+    host: list[str] = []
+
+    def after(_conn: object, _cursor: object, sql: str, *_args: object) -> None:
+        if host or not sql.lstrip().startswith("SELECT") or "FROM memories" not in sql:
+            return
+        conn = sqlite3.connect(host80, timeout=0)  # the host's write, between the check and the writes
+        try:
+            conn.execute("UPDATE memories SET content = 'Rewritten by the dreamer' WHERE id = ?", (memory,))
+            conn.commit()
+            host.append("written")
+        except sqlite3.OperationalError:  # the undo's write transaction holds the lock
+            host.append("waited")
+        finally:
+            conn.close()
+
+    event.listen(store.database.engine, "after_cursor_execute", after)
+    try:
+        command.undo(store)  # called on its own, outside the runner's transaction
+    except ProjectConflictError:
+        pass
+    finally:
+        event.remove(store.database.engine, "after_cursor_execute", after)
+    content = cells(host80, memory)[0]
+    assert content == ("Rewritten by the dreamer" if host == ["written"] else "Build with pnpm, never npm")
+    assert host == ["waited"]
 
 
 def test_a_duplicate_text_is_refused_with_the_hosts_message(

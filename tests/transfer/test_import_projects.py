@@ -99,16 +99,22 @@ def test_round_trip_between_host_files(
     assert all(item["from_id"] == item["memory_id"] for item in result["imported"])  # an empty file: ids kept
     for memory_id in imported:
         assert carried(target, memory_id) == carried(db, memory_id)
-    for memory_id in (*seeded.chain, *seeded.loop, seeded.merged):
+    for memory_id in (*seeded.chain, seeded.merged):
         assert links(target, memory_id) == links(db, memory_id)
-    # What names nothing here, or is no list of ids, is left out and said.
+    # What names nothing here, or is no list of ids, is left out and said; so is the link that would
+    # close the host file's loop (the first of the loop's links, in the file's order, is kept).
+    loop_a, loop_b = seeded.loop
+    assert (links(target, loop_a), links(target, loop_b)) == ((loop_b, None), (None, None))
     assert links(target, seeded.dangling) == (None, None)
     assert links(target, seeded.merged_garbage) == (None, None)
     assert {note["from_id"] for note in result["notes"]} == {
         seeded.dangling,
         seeded.merged_garbage,
         seeded.merged_object,
+        loop_b,
     }
+    assert {"from_id": loop_b, "note": f"superseded_by_memory_id #{loop_a} left out: it would close a loop"
+            f" (#{loop_b} → #{loop_a} → #{loop_b})"} in result["notes"]  # fmt: skip
     # The host's way: no mutation log row for an insert, each project's epoch bumped once.
     assert query(target, "SELECT count(*) FROM memory_mutation_log") == [(0,)]
     epochs = {
@@ -278,6 +284,8 @@ def test_a_section_in_a_file_of_the_first_version_and_repeated_ids_refuse_the_fi
         ({"importance": 101}, "its importance is 101, not 1 to 100"),
         ({"seen_count": -1}, "its seen_count is -1, below 0"),
         ({"retrieval_count": -5}, "its retrieval_count is -5, below 0"),
+        ({"seen_count": 2**63 - 1}, f"its seen_count is {2**63 - 1}, above {2**53 - 1}"),
+        ({"retrieval_count": 2**53}, f"its retrieval_count is {2**53}, above {2**53 - 1}"),
         ({"superseded_by_memory_id": 0}, "its superseded_by_memory_id 0 is not an id"),
         ({"content": "  "}, "its content"),
         ({"content": "bad \x00 byte"}, "its content holds a NUL character"),
@@ -347,3 +355,24 @@ def test_dry_run_and_a_database_without_project_memories(
     result = import_json(capsys, plain, tmp_path / "out.json")
     assert result["imported"] == [] and len(result["skipped"]) == 21
     assert "no `memories` table" in result["skipped"][0]["reason"]
+
+
+def test_an_imported_supersession_never_closes_a_loop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = build_host80(tmp_path / "target.db")
+    with connect(target) as conn:
+        add_memory(conn, "git:other", "Taken id", memory_id=2)  # #2 of the file takes a new id here
+    chain = {1: 2, 2: 3, 3: 1, 4: 5, 5: 4}
+    items = [item(i, status="archived", superseded_by_memory_id=to) for i, to in chain.items()]
+    result = import_json(capsys, target, write_file(tmp_path / "in.json", items))
+    here = {item["from_id"]: item["memory_id"] for item in result["imported"]}
+    assert here[2] != 2
+    assert [links(target, here[i])[0] for i in chain] == [here[2], here[3], None, here[5], None]
+    assert result["notes"] == [
+        {
+            "from_id": 3,
+            "note": "superseded_by_memory_id #1 left out: it would close a loop (#3 → #1 → #2 → #3)",
+        },
+        {"from_id": 5, "note": "superseded_by_memory_id #4 left out: it would close a loop (#5 → #4 → #5)"},
+    ]

@@ -1,6 +1,8 @@
 """`ProjectDetail`: the selected project memory beside its cards: its content, its fields, its links both
 ways (each id a link that selects that memory), the sources of a merge with their sessions, and its
-history with the word diff of the selected revision (the user memories' revision table and diff).
+history with the word diff of the selected revision (the user memories' revision table and diff), and
+its blame beside the revisions (the user memories' blame view: each sentence with the revision that
+wrote it, read when its tab is shown; Ctrl+B).
 
 Everything here is untrusted text: plain labels, and the one rich-text label (the links) escapes every
 piece of text it shows; only the ids it writes itself become anchors."""
@@ -10,13 +12,23 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.core.models import Revision
+from app.core.models.blame import Blame
 from app.core.screening import make_visible
 from app.store import ProjectMemory, ProjectMemoryLinks
 from ui.diff.slot import DiffSlot
+from ui.history.blame_view import BlameView, select_revision
 from ui.history.revision_table import CANDIDATES, RUN, RevisionTable
 from ui.history.revision_view import show_change, take_revision
 from ui.project.texts import LinkLine, detail_lines, link_lines
@@ -44,9 +56,18 @@ def links_html(lines: Sequence[LinkLine]) -> str:
     return "<br>".join(shown)
 
 
+class ContentBox(LongTextView):
+    """The content, asking for no more than its minimum (it scrolls itself): the pane's field lines are
+    laid out whole first, and the box takes whatever room they leave."""
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.minimumHeight())
+
+
 class ProjectDetail(QWidget):
     linkClicked = Signal(object)  # memory id (a Python int: any 64-bit id)
     revisionWanted = Signal(object)  # revision id whose texts are not read yet
+    blameWanted = Signal(object)  # memory id: the Blame tab is shown for it
 
     def __init__(self, now: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -60,7 +81,7 @@ class ProjectDetail(QWidget):
         self.title = title_label(elided=True)  # a long project path is cut, never widens the panel
         self.read_only = plain_label()
         self.read_only.hide()
-        self.content_box = LongTextView(page)
+        self.content_box = ContentBox(page)
         self.content_box.view.setAccessibleName("Project memory content")
         self.fields = plain_label()
         self.links = QLabel(page)
@@ -86,7 +107,7 @@ class ProjectDetail(QWidget):
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(top)
         splitter.addWidget(boxed("Links", self.links))
-        splitter.addWidget(boxed("History", self.revisions))
+        splitter.addWidget(boxed("History", self._history_tabs(page)))
         splitter.addWidget(boxed("Change", self.revision_summary, self.diff))
         em = self.fontMetrics().height()
         splitter.setSizes([em * 14, em * 5, em * 6, em * 12])
@@ -104,16 +125,52 @@ class ProjectDetail(QWidget):
         layout.addWidget(self.read_only)
         layout.addWidget(self.content_box, 1)
         layout.addWidget(self.fields)
-        # The content box scrolls itself: it takes the room the lines leave, down to a few lines of its
-        # own, rather than asking for its full height and pushing the fields out of sight.
-        self.content_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
-        self.content_box.setMinimumHeight(self.fontMetrics().height() * 3)
+        self.content_box.setMinimumHeight(self.fontMetrics().height() * 3)  # the least it is given
         area = QScrollArea(parent)
         area.setWidget(inner)
         area.setWidgetResizable(True)
         area.setFrameShape(QFrame.Shape.NoFrame)
         area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         return area
+
+    def _history_tabs(self, page: QWidget) -> QTabWidget:
+        """The revisions, and Blame (read when its tab is shown), as the user memories' panel has them."""
+        self.blame = BlameView(self._now, page)
+        self.blame.revisionActivated.connect(self.show_revision_of_blame)
+        self.history_tabs = QTabWidget(page)
+        self.history_tabs.setDocumentMode(True)
+        self.history_tabs.addTab(self.revisions, "Revisions")
+        self.history_tabs.addTab(self.blame, "Blame")
+        self.history_tabs.tabBar().setAccessibleName("History view: revisions or blame")
+        self.history_tabs.setTabToolTip(1, "Which revision wrote each sentence (Ctrl+B)")
+        self.history_tabs.currentChanged.connect(lambda _index: self._want_blame())
+        return self.history_tabs
+
+    def show_blame(self) -> None:
+        """The Blame tab, focused (Ctrl+B); Ctrl+B again goes back to the revisions."""
+        if self.history_tabs.currentWidget() is self.blame and self.blame.hasFocus():
+            self.history_tabs.setCurrentWidget(self.revisions)
+            self.revisions.setFocus()
+            return
+        self.history_tabs.setCurrentWidget(self.blame)
+        self.blame.setFocus()
+
+    def _want_blame(self) -> None:
+        if self.history_tabs.currentWidget() is self.blame and self.memory is not None:
+            if self.blame.memory_id != self.memory.id:
+                self.blame.show_message("Reading who wrote each sentence…")
+            self.blameWanted.emit(self.memory.id)
+
+    def set_blame(self, memory_id: int, blame: Blame) -> None:
+        """A blame read for `memory_id`: shown if that memory is still the one shown."""
+        if self.memory is not None and memory_id == self.memory.id:
+            self.blame.set_blame(blame)
+
+    def show_revision_of_blame(self, revision_id: int) -> None:
+        """A blamed sentence was activated: its revision selected in the revisions tab, with its diff."""
+        if select_revision(self.revisions, revision_id):
+            self.history_tabs.setCurrentWidget(self.revisions)
+            self.revisions.setFocus()
 
     def show_memory(self, memory: ProjectMemory | None, read_only_reason: str | None = None) -> None:
         """Show `memory` (None: nothing selected); its links and history follow (`set_links`,
@@ -147,6 +204,7 @@ class ProjectDetail(QWidget):
             return
         self.history_memory_id = memory_id
         self.revisions.set_revisions(revisions)
+        self._want_blame()  # the history moved (a write, a rewrite seen): so may the blame shown
         if not revisions:
             self.revision_summary.setText(NO_REVISIONS)
             self.diff.show_texts(self.memory.content, self.memory.content, "As first seen")

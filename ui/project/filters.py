@@ -74,16 +74,19 @@ class ProjectFilters(QWidget):
         self.status.currentIndexChanged.connect(lambda _index: self.changed.emit(self.current()))
 
     def set_values(self, categories: Iterable[str], statuses: Iterable[str]) -> None:
-        """The values a project holds; the chosen ones kept when still there (else Any)."""
+        """The values a project holds, and the chosen ones (kept chosen)."""
         for box, values, any_label in (
             (self.category, categories, "Any category"),
             (self.status, statuses, "Any status"),
         ):
             chosen = box.currentData()
+            # The chosen value stays offered even when a write left no row holding it: the filter
+            # goes on listing what it listed, an empty listing included, until the person changes it.
+            kept = {chosen} if chosen is not None else set()
             box.blockSignals(True)
             box.clear()
             box.addItem(any_label, ANY)
-            for value in sorted(set(values)):
+            for value in sorted(set(values) | kept):
                 box.addItem(value or "(empty)", value)
             found = box.findData(chosen) if chosen is not None else 0
             box.setCurrentIndex(max(found, 0))

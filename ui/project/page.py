@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -33,6 +33,7 @@ from ui.project.filters import ProjectFilters, ProjectView, matches
 from ui.project.model import ID_ROLE, ProjectCardModel
 from ui.project.picker import ProjectChoices, ProjectPicker
 from ui.project.reads import ProjectReads, ProjectRows
+from ui.project.texts import counts_words
 from ui.runtime.controller import Controller
 from ui.widgets.labels import ElidedLabel
 from ui.widgets.plain_tip import plain_tip
@@ -42,14 +43,20 @@ if TYPE_CHECKING:
 
     from app.core.models import Revision
     from app.store import ProjectMemoryLinks
+    from app.store.past.project_past import ProjectMemoryAsOf
+    from ui.project.past import ProjectPastView
 
 
 class ProjectPage(QWidget):
+    countsChanged = Signal(str)  # the status bar's counts: shown, injected now, archived
+    pastToggled = Signal()  # the project's past shown or left: the window's writers follow
+
     def __init__(
         self, controller: Controller, choices: ProjectChoices, now: Callable[[], int], parent: QWidget
     ) -> None:
         super().__init__(parent)
         self.controller = controller
+        self._now = now
         self.project: Project | None = None
         self.rows: list[ProjectMemory] = []
         self.read_only_reason: str | None = None
@@ -57,6 +64,7 @@ class ProjectPage(QWidget):
         self._reading: int | None = None  # the memory whose details are being read
         self._wanted: int | None = None  # the newest selection, waiting for that read
         self._select_after: int | None = None  # a memory to select once its project is listed
+        self.past_view: ProjectPastView | None = None  # As of…: built when first asked for
         # The controller's child: a read still running when the window goes delivers to a live sender.
         self.reads = ProjectReads(controller, controller)
         self.acts = ProjectActions(self)
@@ -96,6 +104,7 @@ class ProjectPage(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([600, 500])  # as the user cards and their panel
+        self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -107,6 +116,8 @@ class ProjectPage(QWidget):
         r.rowsLoaded.connect(self._rows_loaded)
         r.linksLoaded.connect(self._links_loaded)
         r.historyLoaded.connect(self._history_loaded)
+        r.blameLoaded.connect(self.detail.set_blame)
+        self.detail.blameWanted.connect(r.load_blame)
         c.projectMemoryChanged.connect(self._memory_changed)
         c.revisionLoaded.connect(self.detail.set_revision)
         self.detail.revisionWanted.connect(c.load_revision)
@@ -128,6 +139,7 @@ class ProjectPage(QWidget):
 
     def show_project(self, project: Project) -> None:
         """List `project`'s memories (read off the GUI thread); the filters start over for another one."""
+        self.leave_past()
         if self.project is None or project.key != self.project.key:
             self.filters.clear()
             self.model.clear()
@@ -159,6 +171,7 @@ class ProjectPage(QWidget):
         owned = f" · read-only: {self.read_only_reason}" if self.read_only_reason else ""
         self.title.setText(memories)  # the detail says why it is read-only: once, whole
         self.title.setToolTip(plain_tip(f"{memories} of {name}{owned}"))
+        self.countsChanged.emit(counts_words(shown, self.rows, self._now()))
         wanted, self._select_after = self._select_after, None
         for memory_id in (wanted, current):
             if memory_id is not None and self.select_id(memory_id):
@@ -167,6 +180,49 @@ class ProjectPage(QWidget):
             self.select_id(shown[0].id)
         else:
             self._current_changed(QModelIndex())
+
+    # -- as of: the project at an instant, read-only ---------------------------------------------------
+
+    @property
+    def past(self) -> ProjectPastView:
+        """The view of the project's past, built the first time it is asked for."""
+        if self.past_view is None:
+            from ui.project.past import ProjectPastView
+
+            self.past_view = ProjectPastView(self)
+            self.past_view.left.connect(self.leave_past)
+            self.reads.pastLoaded.connect(self._past_loaded)
+            cast(QVBoxLayout, self.layout()).addWidget(self.past_view)
+        return self.past_view
+
+    @property
+    def looking_back(self) -> bool:
+        return self.past_view is not None and self.past_view.isVisible()
+
+    def look_back(self, at: int) -> None:
+        """What the host injected for the project shown at `at` (read off the GUI thread), in place of
+        its memories now until the person leaves."""
+        if self.project is None:
+            return
+        self.past.begin(at, make_visible(self.project.display_name))
+        self.splitter.hide()
+        self.past.show()
+        self.past.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.reads.load_past(self.project, at)
+        self.pastToggled.emit()
+
+    def _past_loaded(self, at: int, states: list[ProjectMemoryAsOf]) -> None:
+        name = make_visible(self.project.display_name) if self.project is not None else ""
+        self.past.set_states(at, states, name)
+
+    def leave_past(self) -> None:
+        if self.past_view is None:
+            return
+        self.past_view.hide()
+        self.past_view.at = None  # a listing still on its way is dropped
+        self.splitter.show()
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.pastToggled.emit()
 
     # -- the selection ---------------------------------------------------------------------------------
 
@@ -233,10 +289,24 @@ class ProjectPage(QWidget):
             self._want_details(wanted)
 
     def _memory_changed(self, memory: ProjectMemory) -> None:
-        """A write, an undo or a redo of a project memory: its card, its detail and its history again."""
+        """A write, an undo or a redo of a project memory: its card, its detail and its history again.
+        A card the write moves out of the filters leaves the listing (the next card is selected in its
+        place), and one an undo moves back in returns, as the user memories' cards do."""
         self.rows = [memory if row.id == memory.id else row for row in self.rows]
-        self.model.update_rows([memory])
         self.filters.set_values((row.category for row in self.rows), (row.status for row in self.rows))
+        listed = self.model.row_of(memory.id)
+        if (listed is not None) != bool(matches([memory], self.filters.current())) and any(
+            row.id == memory.id for row in self.rows
+        ):
+            if listed is not None and self.current_id() == memory.id:
+                following = self.model.ids[listed + 1 : listed + 2] or self.model.ids[listed - 1 : listed]
+                self._select_after = following[0] if following else None
+            self._apply(self.filters.current())
+            return
+        self.model.update_rows([memory])
+        self.countsChanged.emit(
+            counts_words(matches(self.rows, self.filters.current()), self.rows, self._now())
+        )
         if self.detail.memory is not None and self.detail.memory.id == memory.id:
             self.detail.show_memory(memory, self.read_only_reason)
             self.acts.enable_for(memory, self.read_only_reason)

@@ -19,6 +19,7 @@ from ui.runtime.controller import NOW, Controller
 if TYPE_CHECKING:
     from app.commands.project import ProjectChange
     from app.core.models import Revision
+    from app.core.models.blame import Blame
     from app.store import MemoryStore
 
 
@@ -36,6 +37,8 @@ class ProjectReads(QObject):
     rowsLoaded = Signal(object)  # ProjectRows
     linksLoaded = Signal(object, object)  # memory id, ProjectMemoryLinks | None
     historyLoaded = Signal(object, object)  # memory id, list[Revision] newest first
+    blameLoaded = Signal(object, object)  # memory id, Blame
+    pastLoaded = Signal(object, object)  # instant asked for, list[ProjectMemoryAsOf]
 
     def __init__(self, controller: Controller, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -78,6 +81,28 @@ class ProjectReads(QObject):
             priority=NOW,
         )
         runner.submit(history, lambda found: self.historyLoaded.emit(memory_id, found), report, priority=NOW)
+
+    def load_blame(self, memory_id: int) -> None:
+        """Which revision wrote each sentence of the memory."""
+        store = self.controller.store
+
+        def blame() -> Blame:
+            from app.store import PROJECT_MEMORIES
+
+            return store.blame(memory_id, kind=PROJECT_MEMORIES)
+
+        c = self.controller
+        c.runner.submit(blame, lambda found: self.blameLoaded.emit(memory_id, found), c.report, priority=NOW)
+
+    def load_past(self, project: Project, at: int) -> None:
+        """What the host injected for `project` at `at`, in its order, then the memories unknown then."""
+        store, c = self.controller.store, self.controller
+        c.runner.submit(
+            lambda: store.project_as_of(project.key, at),
+            lambda found: self.pastLoaded.emit(at, found),
+            c.report,
+            priority=NOW,
+        )
 
     def change(self, command: ProjectChange, message: str) -> None:
         """Run a project command on the window's undo stack; its memory shown again once written."""

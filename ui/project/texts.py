@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from app.core.clock import format_instant
 from app.present.timefmt import relative
-from app.store import ProjectMemory, ProjectMemoryLinks
+from app.store import ARCHIVED, ProjectMemory, ProjectMemoryLinks
 
 MemoryRef = int  # a memory id a phrase names (a view links it)
 Piece = str | MemoryRef  # a phrase is text and memory ids, in order
@@ -144,3 +144,11 @@ def link_lines(found: ProjectMemoryLinks) -> list[LinkLine]:
     for words, ids in grouped.items():
         lines.append(LinkLine((*_ids(f"{words} ", list(dict.fromkeys(ids))), " (by the dashboard)")))
     return lines
+
+
+def counts_words(shown: Sequence[ProjectMemory], rows: Sequence[ProjectMemory], now: int) -> str:
+    """The status bar's counts for a project: its memories shown under the filters, of all of them
+    those the host injects now (its rule), and those archived."""
+    injected = sum(1 for row in rows if row.injectable_at(now))
+    archived = sum(1 for row in rows if row.status == ARCHIVED)
+    return f"{len(shown):,} shown · {injected:,} injected now · {archived:,} archived"

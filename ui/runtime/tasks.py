@@ -9,6 +9,7 @@ store's transactions in submission order, within a priority.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
@@ -56,9 +57,16 @@ class _Task(QRunnable):
         try:
             result = self._work()
         except BaseException as exc:  # delivered to the GUI thread, never lost in a worker
-            self._carrier.failed.emit(exc)
+            self._send(self._carrier.failed, exc)
         else:
-            self._carrier.finished.emit(result)
+            self._send(self._carrier.finished, result)
+
+    @staticmethod
+    def _send(signal: Any, value: object) -> None:
+        # The carrier may have gone with its window (closed, or a command that ended on an error) while
+        # this worker ran: there is nobody left to deliver to, and a worker thread must not die loudly.
+        with suppress(RuntimeError):
+            signal.emit(value)
 
 
 class TaskRunner(QObject):

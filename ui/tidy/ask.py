@@ -5,7 +5,8 @@ stops it (the review's `ReviewCancel` kills its process group). Its answer is ch
 (`app.tidy.ask.run.ask`); a failure, a timeout or an answer that does not fit is said in the status line
 and nothing changes. The preview lists each change (an update selected shows its old → new word diff, a
 dismissal its text); Apply applies it on the worker as a tidy run (`apply_proposal`: under the review
-lease, listed in Runs, undone there), then the window repaints.
+lease, listed in Runs, undone there), then the window repaints. An Apply refused because a memory changed
+since the preview leaves Apply off and offers Ask again (a new preview of the memories as they are).
 """
 
 from __future__ import annotations
@@ -90,15 +91,19 @@ class AskReviewerDialog(QDialog):
         split.addWidget(self.diff)
         buttons = QDialogButtonBox()
         self.apply_button = QPushButton("Apply")
+        self.ask_again_button = QPushButton("Ask again")  # once a preview is out of date
         self.cancel_button = QPushButton("Cancel")
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.apply_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.ask_again_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         for widget in (self.status, self.bar, split, buttons):
             layout.addWidget(widget)
         self.apply_button.setEnabled(False)
+        self.ask_again_button.hide()
         self.apply_button.clicked.connect(self.apply)
+        self.ask_again_button.clicked.connect(self.ask_again)
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
         self.changes.currentItemChanged.connect(self._current_changed)
@@ -126,6 +131,16 @@ class AskReviewerDialog(QDialog):
 
         self.status.setText(f"Asking the reviewer ({command}) about tidy's groups…")
         self._runner.submit(work, self._answered, self._failed)
+
+    def ask_again(self) -> None:
+        """The out-of-date preview dropped, the reviewer asked afresh about the memories as they are now."""
+        self.ask_again_button.hide()
+        self.proposal = None
+        self.changes.clear()
+        self.diff.show_message("")
+        self.bar.show()
+        self.cancel_button.setEnabled(True)
+        self.start()
 
     def cancel(self) -> None:
         """Stop the reviewer; nothing is applied."""
@@ -213,9 +228,15 @@ class AskReviewerDialog(QDialog):
         self.applied.emit(result)
 
     def _apply_failed(self, exc: BaseException) -> None:
+        from app.tidy.ask.run import PreviewOutdatedError
+
         text = f"Not applied; nothing was changed: {describe_error(exc)}"
         self.status.setText(text)
-        self.apply_button.setEnabled(True)
+        # A preview out of date would fail the same way again: only asking again can make a new one. Any
+        # other refusal (a held lease, a busy file) may pass on a later try.
+        outdated = isinstance(exc, PreviewOutdatedError)
+        self.apply_button.setEnabled(not outdated)
+        self.ask_again_button.setVisible(outdated)
         self.applyFailed.emit(text)
 
     def wait_for_done(self) -> None:

@@ -10,8 +10,9 @@ may contradict are only listed. "Ask the reviewer…" (enabled with a reviewer c
 `ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on Apply.
 Its kind choice runs it again over the host's project memories instead (every project, or
 one), grouped within each project and category; a project memory's card is on its project's
-page, not among the cards this dialog selects, and it is merged from the command line, so those
-rows only list, the buttons' tooltips saying where to go instead.
+page, not among the cards this dialog selects (Show card's tooltip says where); such a group's Merge…
+previews merging those project memories (the kept one edited the host's way, the others archived and
+superseded by it), applied through the same Undo.
 """
 
 from __future__ import annotations
@@ -46,14 +47,19 @@ from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
+    from app.tidy.merge import Kind
     from app.tidy.merge_plan import MergePlan
 
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # on a group's row: its members, for Merge…
+KIND_ROLE = Qt.ItemDataRole.UserRole + 3  # on a group's row: "user" or "project" (`app.tidy.merge.Kind`)
 SHOW_TIP = "Select this memory's card in the main window"
 MERGE_TIP = "Preview merging this group into one memory, then apply (undoable)"
 PROJECT_SHOW_TIP = "A project's memories are on its page: View → Switch project… (Ctrl+Shift+P)"
-PROJECT_MERGE_TIP = "Project memories are merged from the command line: merge ID ID… --kind project"
+PROJECT_MERGE_TIP = (
+    "Preview merging this group into one project memory (the others archived, superseded by it), "
+    "then apply (undoable)"
+)
 PROJECT_ASK_TIP = "The reviewer is asked about the user memories' groups only"
 EVERY_PROJECT = ""  # the kind choice's data: None for user memories, else a project identity or this
 Section = tuple[str, TidyReport]  # what a group's title adds ("" or " (project, category)"), a report
@@ -208,10 +214,10 @@ class TidyDialog(QDialog):
         self._explain_buttons(cards)
         pairs = [pair for _title, report in sections for pair in report.contradictions]
         # Merge… is beside this line: say what changes and when, not that nothing does.
-        after = "nothing changes until a merge you preview is applied" if cards else "listed only"
         self.status.setText(
             f"{counted(len(groups), 'group')} of likely duplicates and {counted(len(pairs), 'pair')} "
-            f"that may contradict, among {counted(memories, among)}; {after}."
+            f"that may contradict, among {counted(memories, among)}; nothing changes until a merge you "
+            "preview is applied."
         )
         for number, (title, group) in enumerate(groups, start=1):
             top = QTreeWidgetItem(
@@ -220,8 +226,8 @@ class TidyDialog(QDialog):
                     f"score {group.score:.0f}",
                 ]
             )
-            if cards:
-                top.setData(0, GROUP_ROLE, list(group.members))
+            top.setData(0, GROUP_ROLE, list(group.members))
+            top.setData(0, KIND_ROLE, "user" if cards else "project")
             for member in group.members:
                 reasons = group.reasons(member)
                 self._member(top, member, "; ".join(reasons), "\n".join(reasons), cards)
@@ -242,7 +248,7 @@ class TidyDialog(QDialog):
         self._done()
 
     def _explain_buttons(self, cards: bool) -> None:
-        """What Show card and Merge… do, or, for project memories (which they do not act on), where to."""
+        """What Show card and Merge… do; for project memories, where their cards are instead."""
         self.open_button.setToolTip(SHOW_TIP if cards else PROJECT_SHOW_TIP)
         self.merge_button.setToolTip(MERGE_TIP if cards else PROJECT_MERGE_TIP)
         if not cards:
@@ -294,15 +300,17 @@ class TidyDialog(QDialog):
         if group is None:
             return
         members = [int(i) for i in group.data(0, GROUP_ROLE)]
-        store = self.controller.store
+        store, kind = self.controller.store, group.data(0, KIND_ROLE)
         self.controller.runner.submit(
-            lambda: plan(store, members), lambda found: self._preview(found, group), self.controller.report
+            lambda: plan(store, members, kind=kind),
+            lambda found: self._preview(found, group, kind),
+            self.controller.report,
         )
 
-    def _preview(self, found: MergePlan, group: QTreeWidgetItem) -> None:
+    def _preview(self, found: MergePlan, group: QTreeWidgetItem, kind: Kind) -> None:
         from ui.tidy.merge_dialog import MergeDialog
 
-        dialog = MergeDialog(self.controller, found, self)
+        dialog = MergeDialog(self.controller, found, self, kind=kind)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.merged.connect(lambda kept: self._merged(group, kept))
         self.preview = dialog

@@ -1,7 +1,9 @@
 """The merge preview: the members with checkboxes (all at first), the memory to keep, the merged text
 (editable, the first draft filled in), the evidence of every member in promotion order, and what each
 member becomes. Apply runs the merge as one command through the window's undo history (Ctrl+Z takes it
-back); the cards show the merged memories once it is written.
+back); the cards show the merged memories once it is written. For one project's memories (`kind`) the
+others become archived, superseded by the kept one, as the host records it, and the project page shows
+them again.
 
 Unchecking a member or keeping another one drafts the text again, unless the person has edited it (what
 they typed is never replaced). Ctrl+Enter / Ctrl+S applies, Esc asks before an edit is thrown away
@@ -24,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import InvalidInputError
-from app.core.models import Memory
 from app.core.text_input import content_problem
+from app.tidy.merge import Kind
 from app.tidy.merge_plan import MergePlan, plan_merge
 from ui.runtime.controller import Controller
 from ui.tidy.text_line import line
@@ -39,9 +41,11 @@ MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 class MergeDialog(QDialog):
     merged = Signal(int)  # the id kept, once the merge is written
 
-    def __init__(self, controller: Controller, plan: MergePlan, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, controller: Controller, plan: MergePlan, parent: QWidget | None = None, *, kind: Kind = "user"
+    ) -> None:
         super().__init__(parent)
-        self.controller = controller
+        self.controller, self.kind = controller, kind
         self.full = plan  # every member the group offered
         self.plan: MergePlan | None = plan
         self.setWindowTitle(f"Merge {len(plan.members)} memories")
@@ -126,8 +130,12 @@ class MergeDialog(QDialog):
         ids = ", ".join(f"#{i}" for i in plan.candidate_ids) or "none recorded"
         sources = ", ".join(plan.sources)
         self.evidence.setText(f"candidates {ids}" + (f" (from {sources})" if sources else ""))
-        self.becomes.setText("\n".join(f"#{m.id}: {plan.becomes(m.id)}" for m in plan.members))
-        self.setWindowTitle(f"Merge {len(plan.members)} memories into #{plan.kept}")
+        project = self.kind == "project"
+        self.becomes.setText(
+            "\n".join(f"#{m.id}: {plan.becomes(m.id, project=project)}" for m in plan.members)
+        )
+        what = "project memories" if project else "memories"
+        self.setWindowTitle(f"Merge {len(plan.members)} {what} into #{plan.kept}")
         self.notice.setText("")
         self._check()
 
@@ -143,10 +151,11 @@ class MergeDialog(QDialog):
             return
         self.apply_button.setEnabled(False)
 
-        def done(_memories: list[Memory]) -> None:
+        def done(_written: object) -> None:
             self.drafted = self.editor.toPlainText()  # written: nothing left to discard
             self.merged.emit(plan.kept)
             self.accept()
 
-        if not self.controller.merge(plan, self.editor.toPlainText(), done):
+        merge = self.controller.merge_project if self.kind == "project" else self.controller.merge
+        if not merge(plan, self.editor.toPlainText(), done):
             self._check()

@@ -103,7 +103,7 @@ def screenshot(
 ) -> None:
     """Render the main window offscreen (the history panel of `select`, else the first card) to a PNG;
     with `as_of`, looking back at that instant (As of…); with `project`, that project's memories
-    (`select`: one of them)."""
+    (`select`: one of them), or with `as_of` too what the host injected for it then."""
     import tempfile  # not on the launch's path
 
     app = application(offscreen=True)
@@ -124,7 +124,9 @@ def screenshot(
         _settle(app, window)
         if project is not None:
             _show_project(app, window, project, select)
-        if as_of is not None:
+        if as_of is not None and project is not None:
+            _project_past(app, window, as_of)
+        elif as_of is not None:
             _look_back(app, window, as_of)
         image = window.grab()
         if not image.save(str(out_path), "PNG"):
@@ -142,6 +144,14 @@ def _look_back(app: QApplication, window: MainWindow, at: int) -> None:
     wait_until(app, lambda: past.panel.state is None or past.panel.history_memory_id == past.current_id())
     wait_until(app, lambda: past.panel.diff.settled, 5_000)
     wait_until(app, lambda: not window.controller.runner.busy)
+    QGuiApplication.processEvents()
+
+
+def _project_past(app: QApplication, window: MainWindow, at: int) -> None:
+    """The project shown as of `at`: what the host injected for it then."""
+    page = window.projects.page
+    page.look_back(at)
+    wait_until(app, lambda: page.past.states != [] or not window.controller.runner.busy)
     QGuiApplication.processEvents()
 
 

@@ -158,7 +158,6 @@ class MainWindow(QMainWindow):
         self.panel.restoreRequested.connect(c.restore)
         self.panel.blameWanted.connect(c.load_blame)
         c.blameLoaded.connect(self.panel.set_blame)
-        a.blame.triggered.connect(self.panel.show_blame)
         self.past = PastPage(
             c,
             self.pages,
@@ -168,10 +167,10 @@ class MainWindow(QMainWindow):
             actions_changed=lambda: self._update_actions(None),
             back_to_now=lambda: self._current_changed(self.list.currentIndex()),
         )
-        a.as_of.triggered.connect(self.past.ask)
         install_keyboard(self.filters, self.list, self.panel, a.find)
         self.projects = ProjectSwitch(c, self.pages, self.splitter, self.title_row, self.list.shown_time)
         self.projects.bind(a, self.filters, self.list, lambda: self._update_actions(self.selected_memory()))
+        self.projects.route(a, self.status, blame=self.panel.show_blame, as_of=self.past.ask)
         self.filters.filterChanged.connect(self._filter_changed)
         self.welcome.openDatabaseRequested.connect(self.commands.open_database)
         self.welcome.openRecentRequested.connect(c.open_database)

@@ -4,6 +4,8 @@ page built the first time a project is picked (its modules imported then), and t
 
 While a project is shown, the user cards' writers are disabled (they act on user memories) and the
 toolbar's filters, which list user memories, with them; Undo and Redo stay: one stack for both kinds.
+Blame and As of… act on the project shown, and the status bar counts its memories, in the place of the
+user memories' counts.
 Switch project… (Ctrl+Shift+P) opens the picker shown, from anywhere in the window."""
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from ui.runtime.controller import NOW, Controller
 
 if TYPE_CHECKING:
     from app.store import Project
+    from ui.dialogs.as_of import AsOfDialog
     from ui.project.page import ProjectPage
+    from ui.window.status_line import StatusLine
 
 
 class ProjectSwitch:
@@ -45,6 +49,9 @@ class ProjectSwitch:
         row.setContentsMargins(8, 6, 8, 0)
         self.picker.chosen.connect(self.choose)
         self.built: ProjectPage | None = None
+        self.acts: WindowActions | None = None  # the window's, once bound
+        self.status: StatusLine | None = None  # the window's, once routed
+        self.as_of_dialog: AsOfDialog | None = None  # the last As of… asked for a project
         controller.storeChanged.connect(lambda _store: self._store_changed())
         controller.memoriesLoaded.connect(lambda _listing: self._listed_again())
 
@@ -68,8 +75,28 @@ class ProjectSwitch:
         ]
         self.user_only.append(filters)
         self.actions_changed = actions_changed
+        self.acts = a
         a.pick_project.triggered.connect(self.open_picker)
         a.find.triggered.connect(self._find)
+
+    def route(
+        self, acts: WindowActions, status: StatusLine, *, blame: Callable[[], None], as_of: Callable[[], None]
+    ) -> None:
+        """Blame (Ctrl+B) and As of… act on the project shown, else (`blame`, `as_of`) on the user
+        memories; the status bar counts the project's memories while it is shown."""
+        self.status = status
+        acts.blame.triggered.connect(lambda: self.page.detail.show_blame() if self.shown else blame())
+        acts.as_of.triggered.connect(lambda: self.ask_as_of() if self.shown else as_of())
+
+    def ask_as_of(self) -> None:
+        """The As of… dialog for the project shown; its instant shown on the project's page."""
+        page = self.page
+        start = page.past.at if page.looking_back and page.past.at else self.controller.store.now()
+        from ui.dialogs.as_of import AsOfDialog  # its modules load with the first use
+
+        self.as_of_dialog = dialog = AsOfDialog(start, self.pages.window())
+        dialog.accepted.connect(lambda: page.look_back(dialog.chosen()))
+        dialog.open()
 
     def _read_projects(self, done: Callable[[Sequence[Project]], None]) -> None:
         c = self.controller
@@ -83,6 +110,8 @@ class ProjectSwitch:
 
             self.built = ProjectPage(self.controller, self.choices, self.now, self.pages.window())
             self.built.picker.chosen.connect(self.choose)
+            self.built.countsChanged.connect(self._counts_changed)
+            self.built.pastToggled.connect(lambda: self.actions_changed())
             self.pages.addWidget(self.built)
         return self.built
 
@@ -117,6 +146,8 @@ class ProjectSwitch:
         self.picker.show_choice(None)
         if self.shown:
             self.pages.setCurrentWidget(self.user_page)
+        if self.status is not None:
+            self.status.show_project_counts(None)
         self.actions_changed()  # each writer as the selected user memory allows (`restrict`)
 
     def restrict(self) -> None:
@@ -128,11 +159,18 @@ class ProjectSwitch:
                 item.setEnabled(not shown)
             elif shown:
                 item.setEnabled(False)
+        if shown and self.acts is not None and self.page.looking_back:  # the past is read-only
+            for action in (*self.acts.writers, self.acts.review_queue, self.acts.runs):
+                action.setEnabled(False)
 
     def _find(self) -> None:
         if self.shown:
             self.page.filters.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
             self.page.filters.search.selectAll()
+
+    def _counts_changed(self, text: str) -> None:
+        if self.shown and self.status is not None:
+            self.status.show_project_counts(text)
 
     def _listed_again(self) -> None:
         """The database was read again (F5, another process's commit): the project shown too, so an

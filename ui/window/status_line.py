@@ -26,6 +26,11 @@ COUNTS_TIP = (
     "expired: past its expiry, never recalled"
 )
 
+PROJECT_COUNTS_TIP = (
+    "The project's memories shown under its filters, those the host injects into its sessions now\n"
+    "(active or permanent, not expired), and those archived"
+)
+
 
 def counts_text(counts: Counts) -> str:
     parts = [f"{counts.active} active", f"{counts.dismissed} dismissed"]
@@ -102,12 +107,31 @@ class StatusLine:
             f" border: 1px solid {colors.border.name()}; border-radius: 4px; padding: 0 4px;"
         )
         self.read_only.hide()
+        self.user_counts = ""  # the user memories' counts, shown again when no project is
+        self.project_counts: str | None = None  # a project's counts while it is shown
         bar.addPermanentWidget(self.counts)
         bar.addPermanentWidget(self.path)
         bar.addPermanentWidget(self.read_only)
 
     def set_counts(self, counts: Counts) -> None:
-        self.counts.setText(counts_text(counts))
+        self.user_counts = counts_text(counts)
+        if self.project_counts is None:
+            self.counts.setText(self.user_counts)
+        self._reserve()
+
+    def show_project_counts(self, text: str | None) -> None:
+        """A project's counts in the counts' place while it is shown (None: the user memories' again)."""
+        self.project_counts = text
+        self.counts.setText(self.user_counts if text is None else text)
+        self.counts.setToolTip(COUNTS_TIP if text is None else PROJECT_COUNTS_TIP)
+        self._reserve()
+
+    def _reserve(self) -> None:
+        """Room for the wider of both counts: switching between them moves nothing beside them."""
+        metrics = self.counts.fontMetrics()
+        texts = (self.user_counts, self.project_counts or "")
+        wanted = max(metrics.horizontalAdvance(text) for text in texts) + metrics.averageCharWidth()
+        self.counts.setMinimumWidth(max(self.counts.minimumWidth(), wanted))
 
     def set_database(self, location: str, read_only_reason: str | None) -> None:
         shown = home_relative(location)

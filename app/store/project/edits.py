@@ -51,8 +51,11 @@ class ProjectEdits:
             RevisionKind.CONTENT, lambda conn, now: writes.edit_content(conn, memory_id, content, now)
         )
 
-    def change_category(self, memory_id: int, category: str) -> ProjectWrite:
-        return self._write(CATEGORY, lambda conn, now: writes.change_category(conn, memory_id, category, now))
+    def change_category(self, memory_id: int, category: str, *, typed: bool = False) -> ProjectWrite:
+        """Moved to `category`; `typed`: one a person gave, screened for hidden characters."""
+        return self._write(
+            CATEGORY, lambda conn, now: writes.change_category(conn, memory_id, category, now, typed=typed)
+        )
 
     def archive(self, memory_id: int, reason: str | None = None) -> ProjectWrite:
         """Archived, the reason kept in its metadata as the host keeps it (and in the revision)."""

@@ -19,7 +19,9 @@ format allows (`MAX_KEPT_ID`), else new ones are taken; on PostgreSQL the identi
 ids kept. The links are written last, remapped to the ids here: `superseded_by_memory_id` and the ids
 of `merged_from` that name another memory of the file, of the same project, now here (imported, or
 already here as a duplicate); a link to anything else would name an unrelated row here, and the host
-links a memory neither to itself nor across projects, so it is left out and noted.
+links a memory neither to itself nor across projects, so it is left out and noted. So is, in the file's
+order, the supersession that would close a loop (2 superseded by 3, 3 by 2): the host never makes one,
+and its chain would never end.
 
 The host writes no `memory_mutation_log` row for an insert (that log's CHECK knows only `archive`,
 `delete`, `update` and `superseded`); it finds new rows above the highest id it rendered. A kept id may
@@ -182,19 +184,40 @@ def _link_problem(memory: ExportedProjectMemory, target: int, projects: dict[int
     return None
 
 
+def _loop(memory_id: int, target: int, successors: dict[int, int]) -> list[int] | None:
+    """The loop a link from `memory_id` to `target` would close, along the links already written (file
+    ids, first to first again), or None. A memory here before the import links to none of the new ones."""
+    path = [memory_id, target]
+    while path[-1] != memory_id:
+        following = successors.get(path[-1])
+        if following is None:
+            return None
+        path.append(following)
+    return path
+
+
 def _links(
     conn: Connection,
     memory: ExportedProjectMemory,
     ids: dict[int, int],
     projects: dict[int, str],
     result: ProjectImportResult,
+    successors: dict[int, int],
 ) -> None:
-    """The memory's links, written with the ids here (see the module docstring)."""
+    """The memory's links, written with the ids here (see the module docstring); `successors` holds the
+    supersessions written so far (file ids), so that none closes a loop."""
     values: dict[str, object] = {}
     target = memory.superseded_by
     why = None if target is None else _link_problem(memory, target, projects)
-    if target is not None and why is None:
+    loop = None if target is None or why is not None else _loop(memory.id, target, successors)
+    if target is not None and why is None and loop is None:
         values["superseded_by_memory_id"] = ids[target]
+        successors[memory.id] = target
+    elif loop is not None:
+        shown = " → ".join(f"#{i}" for i in loop)
+        result.notes.append(
+            (memory.id, f"superseded_by_memory_id #{target} left out: it would close a loop ({shown})")
+        )
     elif target is not None:
         what = "that memory is not here" if why == "not here" else f"that memory is {why}"
         result.notes.append((memory.id, f"superseded_by_memory_id #{target} left out: {what}"))
@@ -253,8 +276,9 @@ def import_project_memories(
     # The project of each file id now here (imported, or already here with the same project).
     file_projects = {memory.id: memory.project_path for memory in incoming if memory.id in ids}
     projects: dict[str, int] = {}
+    successors: dict[int, int] = {}
     for memory in planned.wanted:
-        _links(conn, memory, ids, file_projects, result)
+        _links(conn, memory, ids, file_projects, result, successors)
         result.imported.append(Imported(memory.id, ids[memory.id]))
         projects.setdefault(memory.project_path, ids[memory.id])
     for memory_id in projects.values():

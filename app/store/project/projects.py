@@ -10,7 +10,7 @@ key (`reads.ProjectKey`) and is shown with U+FFFD, marked.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, LargeBinary, cast, func, select
@@ -65,21 +65,22 @@ def list_projects(conn: Connection) -> list[Project]:
         for row in conn.execute(select(workspace_members.c.project_path, workspace_members.c.display_name))
     }
     owned = managed_projects(conn)
-    found = []
+    found: dict[ProjectKey, Project] = {}
     for path, raw_bytes, count in counts:
         plain = type(path) is str
         identity = text_value(path)
         key: ProjectKey = path if plain else bytes(raw_bytes)
         note = None if plain else text_note("project_path", path)
-        found.append(
-            Project(
-                key=key,
-                identity=identity,
-                display_name=display_name(identity, named) if plain else identity,
-                memory_count=int(count),
-                session_count=sessions.get(path, 0) if plain else 0,
-                read_only_reason=owned.get(path) if plain else None,
-                oddity=note,
-            )
+        if key in found:  # text that is not UTF-8 and a blob of the same bytes: one project (`project_is`)
+            found[key] = replace(found[key], memory_count=found[key].memory_count + int(count))
+            continue
+        found[key] = Project(
+            key=key,
+            identity=identity,
+            display_name=display_name(identity, named) if plain else identity,
+            memory_count=int(count),
+            session_count=sessions.get(path, 0) if plain else 0,
+            read_only_reason=owned.get(path) if plain else None,
+            oddity=note,
         )
-    return sorted(found, key=lambda project: (project.display_name.casefold(), project.identity))
+    return sorted(found.values(), key=lambda project: (project.display_name.casefold(), project.identity))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, LargeBinary, Select, cast, select
+from sqlalchemy import ColumnElement, Connection, LargeBinary, Select, and_, cast, func, select
 
 from app.store.project.model import PROJECT_COLUMNS, ProjectMemory, project_memory
 from app.store.project.tables import memories
@@ -28,7 +28,13 @@ def select_memories() -> Select[Any]:
 def project_is(key: ProjectKey) -> ColumnElement[bool]:
     """`memories.project_path` is the project `key` names."""
     if isinstance(key, bytes):
-        return cast(m.project_path, LargeBinary) == key
+        same_bytes = cast(m.project_path, LargeBinary) == key
+        try:
+            key.decode("utf-8")
+        except UnicodeDecodeError:
+            return same_bytes  # text that is not UTF-8 and a blob of the same bytes read alike
+        # Bytes that are UTF-8 name a blob: a text cell of the same bytes reads as text, a project of its own.
+        return and_(same_bytes, func.typeof(m.project_path) == "blob")
     return m.project_path == key
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import Connection, select, update
 
 from app.core.errors import InvalidInputError, NotFoundError
-from app.core.project_values import category_problem
+from app.core.project_values import category_problem, typed_category_problem
 from app.core.text_input import content_problem, text_problem, tolerant_json_loads
 from app.store.project import write_steps
 from app.store.project.authority import ensure_writable
@@ -130,15 +130,19 @@ def edit_content(conn: Connection, memory_id: int, content: str, now: int) -> Pr
     return _done(conn, before)
 
 
-def _checked_category(category: str) -> str:
-    problem = category_problem(category)
+def _checked_category(category: str, typed: bool) -> str:
+    problem = (typed_category_problem if typed else category_problem)(category)
     if problem is not None:
         raise InvalidInputError(f"the category {problem}")
     return category
 
 
-def change_category(conn: Connection, memory_id: int, category: str, now: int) -> ProjectWrite:
-    _checked_category(category)
+def change_category(
+    conn: Connection, memory_id: int, category: str, now: int, *, typed: bool = False
+) -> ProjectWrite:
+    """`typed`: a category a person gave (screened for hidden characters); an undo writes back the one
+    the memory had, as the host wrote it."""
+    _checked_category(category, typed)
     before = _target(conn, memory_id)
     if category == before.category and not before.oddities:
         return ProjectWrite(before, before)

@@ -90,3 +90,29 @@ def test_injection_as_of_an_instant_is_half_open(reading: Connection, seeded: Se
 def test_a_project_injects_only_its_own(reading: Connection, seeded: Seeded) -> None:
     assert [memory.id for memory in injected(reading, BETA, NOW)] == [seeded.beta]
     assert injected(reading, "git:nobody", NOW) == []
+
+
+def test_a_blob_path_and_a_text_path_of_the_same_bytes_are_two_projects(host80: Path) -> None:
+    """A blob `dir:/a` is not the text `dir:/a` (SQLite keeps them apart); text that is not UTF-8 and a
+    blob of its bytes read alike, so they are one project, listed once."""
+    with connect(host80) as conn:
+        text_id = add_memory(conn, "dir:/a", "Text path")
+        blob_id = add_memory(conn, b"dir:/a", "Blob path")
+        odd_text = add_memory(conn, "placeholder", "Odd text path")
+        conn.execute(
+            "UPDATE memories SET project_path = CAST(? AS TEXT) WHERE id = ?", (b"\xffodd", odd_text)
+        )
+        odd_blob = add_memory(conn, b"\xffodd", "Odd blob path")
+    conn.close()
+    opened = open_sqlite_file(host80, read_only=True, create=False)
+    try:
+        with transaction(opened.engine, write=False, location=opened.location) as reading:
+            projects = list_projects(reading)
+            listed = {
+                project.key: [m.id for m in fetch_project(reading, project.key)] for project in projects
+            }
+    finally:
+        opened.close()
+    assert len(projects) == 3
+    assert listed == {"dir:/a": [text_id], b"dir:/a": [blob_id], b"\xffodd": [odd_text, odd_blob]}
+    assert {project.key: project.memory_count for project in projects}[b"\xffodd"] == 2

@@ -186,6 +186,22 @@ def test_an_edit_and_its_undo_with_ctrl_z(qtbot: QtBot, window: MainWindow, seed
     assert user is None or user.content in ("Prefers pnpm over npm", "Code first, explanation after")
 
 
+def test_a_category_with_a_hidden_character_is_refused(
+    qtbot: QtBot, window: MainWindow, seeded: Seeded
+) -> None:
+    page = open_project(qtbot, window, ALPHA)
+    select_memory(qtbot, page, seeded.active)
+    page.acts.category.trigger()
+    dialog = page.dialog
+    assert dialog is not None
+    dialog.setTextValue("RULES\u202eSECRET")
+    with qtbot.waitSignal(window.controller.error, timeout=10_000) as refused:
+        dialog.accept()
+    assert "hidden character" in str(refused.args[0]) and "U+202E" in str(refused.args[0])
+    memory = window.controller.store.project.memory(seeded.active)
+    assert memory is not None and memory.category == "CONFIG_VALUES"
+
+
 def test_a_managed_project_is_read_only_and_says_why(
     qtbot: QtBot, window: MainWindow, seeded: Seeded
 ) -> None:

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.core.settings import Settings, save_settings
 from app.store import MemoryStore
 from tests.review.review_helpers import lease_rows
-from tests.support.hostdb import host_dump
+from tests.support.hostdb import host_dump, host_sql
 from tests.support.tidy_memories import tidy_db
 from tests.tidy.ask_helpers import MERGED, answer, fake_reviewer, merge_and_settle
 from tests.ui.runtime_helpers import dispose
@@ -134,3 +134,28 @@ def test_cancel_stops_the_reviewer_and_nothing_changes(
     assert asking.status.text() == "Review cancelled; nothing was changed."
     assert not asking.apply_button.isEnabled()
     assert host_dump(path) == before
+
+
+def test_an_apply_refused_as_out_of_date_offers_asking_again(
+    qtbot: QtBot, controller: Controller, path: Path, tmp_path: Path
+) -> None:
+    use_reviewer(fake_reviewer(tmp_path, answer(merge_and_settle()), expect="MAY CONTRADICT"))
+    dialog = listed(qtbot, controller)
+    asking = asked(qtbot, dialog)
+    assert asking.apply_button.isEnabled() and not asking.ask_again_button.isVisible()
+    host_sql(path, "UPDATE user_memories SET content = 'Prefers pnpm over npm, always' WHERE id = 1")
+    before = host_dump(path)
+    with qtbot.waitSignal(asking.applyFailed, timeout=30_000) as refused:
+        asking.apply_button.click()
+    assert "#1 changed since the preview" in str(refused.args[0])
+    # Applying again would fail the same way: Apply stays off, Ask again is offered.
+    assert not asking.apply_button.isEnabled()
+    assert asking.ask_again_button.isVisible() and asking.ask_again_button.isEnabled()
+    assert host_dump(path) == before
+
+    with qtbot.waitSignal(asking.answered, timeout=30_000):
+        asking.ask_again_button.click()
+    assert not asking.ask_again_button.isVisible()
+    assert asking.proposal is not None and asking.apply_button.isEnabled()
+    first = asking.changes.topLevelItem(0)
+    assert first is not None and first.data(0, CHANGE_ROLE).old == "Prefers pnpm over npm, always"

@@ -146,9 +146,9 @@ def test_project_memories_are_listed_by_project_and_category(qtbot: QtBot, tmp_p
         assert not dialog.open_button.isEnabled()
         group_row = dialog.tree.topLevelItem(0)
         assert group_row is not None
-        dialog.tree.setCurrentItem(group_row)  # a group's row: no Merge… for these
-        assert not dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
-        # Disabled, each button says where project memories are shown, merged or reviewed instead.
+        dialog.tree.setCurrentItem(group_row)  # a group's row: Merge… previews these project memories
+        assert dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
+        # Show card and Ask the reviewer say where project memories are shown or reviewed instead.
         assert dialog.open_button.toolTip() == PROJECT_SHOW_TIP
         assert dialog.merge_button.toolTip() == PROJECT_MERGE_TIP
         assert dialog.ask_button.toolTip() == PROJECT_ASK_TIP

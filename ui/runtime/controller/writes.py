@@ -14,11 +14,11 @@ from app.commands.status import Dismiss, Reactivate, SetExpiry
 from app.commands.text import Edit, RestoreRevision
 from app.core.errors import ConflictError, ExpiryRequiredError
 from app.core.models import KEEP, Memory, Revision
-from ui.runtime.controller.base import ControllerBase
+from ui.runtime.controller.base import NOW, ControllerBase
 from ui.runtime.undo_stack import one_result
 
 if TYPE_CHECKING:
-    from app.store import MemoryStore
+    from app.store import MemoryStore, ProjectMemory
     from app.tidy.merge_plan import MergePlan
 
 T = TypeVar("T")
@@ -158,6 +158,31 @@ class ControllerWrites(ControllerBase):
         command = MergeMemories(plan.kept, plan.absorbed, content, sentences)
         relist = self._content_moves_rows() or status not in ("active", "all")
         return self.undo_history.execute(command, finished, relist=relist)
+
+    def merge_project(self, plan: MergePlan, content: str, done: Callable[[int], None]) -> bool:
+        """The Tidy dialog's Merge of one project's memories: one command (Ctrl+Z undoes it); each member
+        read again and shown on the project page (the kept one's new text, the others archived)."""
+        from app.commands.merging import MergeProjectMemories
+        from app.tidy.merge_plan import sentence_sources
+
+        sentences = sentence_sources(content, plan.members, plan.kept)
+        ids = [member.id for member in plan.members]
+        store = self.store
+
+        def shown(memories: list[ProjectMemory]) -> None:
+            for memory in memories:
+                self.projectMemoryChanged.emit(memory)
+            self.message.emit(f"Merged {len(ids)} project memories into #{plan.kept}")
+            done(plan.kept)
+
+        def read() -> list[ProjectMemory]:
+            return [memory for i in ids if (memory := store.project.memory(i)) is not None]
+
+        def finished(_kept: int) -> None:
+            self.runner.submit(read, shown, self.report, priority=NOW)
+
+        command = MergeProjectMemories(plan.kept, plan.absorbed, content, sentences)
+        return self.undo_history.execute(command, finished, relist=False)
 
     def undo(self) -> None:
         self.undo_history.undo()
