@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from app.present.plural import noun
+
 EdgeKind = Literal["exact", "close"]
 SHOWN_ALIKE = 6  # pairs alike named after a pair that may contradict; the JSON has them all
 
@@ -83,7 +85,7 @@ class Contradiction:
             return ""
         shown = ", ".join(f"#{a}/#{b}" for a, b in self.also[:SHOWN_ALIKE])
         more = ", …" if len(self.also) > SHOWN_ALIKE else ""
-        return f"and {len(self.also)} more pair(s) alike: {shown}{more}"
+        return f"and {len(self.also)} more {noun(len(self.also), 'pair')} alike: {shown}{more}"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -168,6 +168,7 @@ def test_show_the_links_both_ways(host80: Path, seeded: Seeded, capsys: pytest.C
     assert "native module manages" in managed["read_only_reason"]
     code, out, _ = run(capsys, host80, "show", str(first), "--kind", "project")
     assert code == 0 and f"superseded by #{second}; followed to the end: #{second} → #{third}" in out
+    assert "seen      1 time · retrieved 0 times" in out
     code, out, _ = run(capsys, host80, "show", str(seeded.merged), "--kind", "project")
     assert f"merged from #{s1}, #{s2}" in out and f"source #{s1}: session ses_alpha1" in out
     code, _, err = run(capsys, host80, "show", "424242", "--kind", "project")

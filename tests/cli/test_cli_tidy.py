@@ -25,7 +25,7 @@ def test_tidy_lists_groups_and_contradictions(tmp_path: Path, capsys: pytest.Cap
     code, out, err = run(capsys, "--db", str(path), "tidy")
     assert code == 0, err
     assert out.splitlines()[0] == (
-        "2 group(s) of likely duplicates and 1 pair(s) that may contradict, among 9 active memories"
+        "2 groups of likely duplicates and 1 pair that may contradict, among 9 active memories"
     )
     assert "  #1      Prefers pnpm over npm\n           with #2: the same text" in out
     assert "close wording (" in out and "#6" in out
@@ -75,7 +75,7 @@ def test_pairs_that_clash_alike_are_listed_under_one(
     code, out, _err = run(capsys, "--db", str(path), "tidy")
     assert code == 0
     assert "editor: zed in #1, neovim in #2\n" in out
-    assert "    and 1 more pair(s) alike: #1/#4" in out
+    assert "    and 1 more pair alike: #1/#4" in out
     assert "#3" not in out
     code, out, _err = run(capsys, "--db", str(path), "tidy", "--json")
     (pair,) = json.loads(out)["may_contradict"]
@@ -110,7 +110,7 @@ def test_tidy_project_memories_as_json(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0 and "ARCHITECTURE memories of beta (dir:/home/ana/src/beta)" in out
     # A project the host names by its identity alone is named once, not twice.
     assert f"ARCHITECTURE memories of {ALPHA}\n" in out
-    assert out.rstrip().endswith("8 active project memories in 2 project(s) looked at, by category")
+    assert out.rstrip().endswith("8 active project memories in 2 projects looked at, by category")
     assert host_dump(path) == before
 
 
@@ -130,6 +130,6 @@ def test_a_file_without_project_memories(tmp_path: Path, capsys: pytest.CaptureF
     """A host too old to keep project memories has none to tidy: said, not a database error."""
     path = tidy_db(tmp_path / "context.db")
     code, out, _err = run(capsys, "--db", str(path), "tidy", "--kind", "project")
-    assert code == 0 and out == "0 active project memories in 0 project(s) looked at, by category\n"
+    assert code == 0 and out == "0 active project memories in 0 projects looked at, by category\n"
     code, _out, err = run(capsys, "--db", str(path), "tidy", "--kind", "project", "--project", "beta")
     assert code == 1 and err == "error: no project is named 'beta'; this database has no project memories\n"

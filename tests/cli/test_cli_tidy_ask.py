@@ -30,7 +30,7 @@ def test_dry_run_previews_and_changes_nothing(tmp_path: Path, capsys: pytest.Cap
     )
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "asked the reviewer about 3 group(s)"
+    assert lines[0] == "asked the reviewer about 3 groups"
     assert "  #1      update   Prefers pnpm over npm{+, in every project+}" in lines
     assert "  #2      dismiss  prefers PNPM over npm.  (reason: merged into #1)" in lines
     assert "links: #2 merged into #1; #4 kept over the contradicting #3" in lines

@@ -12,8 +12,16 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.core.models import Revision
 from app.core.models.blame import Blame
@@ -21,7 +29,7 @@ from app.core.screening import make_visible
 from app.store import ProjectMemory, ProjectMemoryLinks
 from ui.diff.slot import DiffSlot
 from ui.history.blame_view import BlameView, select_revision
-from ui.history.revision_table import RevisionTable
+from ui.history.revision_table import CANDIDATES, RUN, RevisionTable
 from ui.history.revision_view import show_change, take_revision
 from ui.project.texts import LinkLine, detail_lines, link_lines
 from ui.widgets.labels import boxed, empty_or_details, plain_label, title_label
@@ -48,6 +56,14 @@ def links_html(lines: Sequence[LinkLine]) -> str:
     return "<br>".join(shown)
 
 
+class ContentBox(LongTextView):
+    """The content, asking for no more than its minimum (it scrolls itself): the pane's field lines are
+    laid out whole first, and the box takes whatever room they leave."""
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.minimumHeight())
+
+
 class ProjectDetail(QWidget):
     linkClicked = Signal(object)  # memory id (a Python int: any 64-bit id)
     revisionWanted = Signal(object)  # revision id whose texts are not read yet
@@ -65,7 +81,7 @@ class ProjectDetail(QWidget):
         self.title = title_label(elided=True)  # a long project path is cut, never widens the panel
         self.read_only = plain_label()
         self.read_only.hide()
-        self.content_box = LongTextView(page)
+        self.content_box = ContentBox(page)
         self.content_box.view.setAccessibleName("Project memory content")
         self.fields = plain_label()
         self.links = QLabel(page)
@@ -78,13 +94,15 @@ class ProjectDetail(QWidget):
         self.links.linkActivated.connect(self._link_activated)
         self.revisions = RevisionTable(self._now, page)
         self.revisions.revisionSelected.connect(self._show_revision)
+        for column in (RUN, CANDIDATES):  # a project memory's revisions have no run id nor candidates
+            self.revisions.setColumnHidden(column, True)
         self.revision_summary = plain_label()
         self.diff = DiffSlot(page)
         top = QWidget(page)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.title, self.read_only, self.content_box, self.fields):
-            top_layout.addWidget(widget)
+        top_layout.addWidget(self.title)
+        top_layout.addWidget(self._scrolled_fields(top), 1)
         splitter = QSplitter(Qt.Orientation.Vertical, page)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(top)
@@ -97,6 +115,23 @@ class ProjectDetail(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
         return page
+
+    def _scrolled_fields(self, parent: QWidget) -> QScrollArea:
+        """The read-only reason, the content and the field lines, in a pane that scrolls once they do
+        not fit (a small window, a long reason): every line can be reached, none cut off."""
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.read_only)
+        layout.addWidget(self.content_box, 1)
+        layout.addWidget(self.fields)
+        self.content_box.setMinimumHeight(self.fontMetrics().height() * 3)  # the least it is given
+        area = QScrollArea(parent)
+        area.setWidget(inner)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        return area
 
     def _history_tabs(self, page: QWidget) -> QTabWidget:
         """The revisions, and Blame (read when its tab is shown), as the user memories' panel has them."""

@@ -65,7 +65,7 @@ class ProjectFilters(QWidget):
         self.search.setClearButtonEnabled(True)
         self.set_values([], [])
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
+        layout.setContentsMargins(8, 6, 8, 0)  # as the user page's filter row
         layout.addWidget(self.search, 1)
         layout.addWidget(self.category)
         layout.addWidget(self.status)

@@ -1,7 +1,7 @@
-"""`ProjectPage`: one project's memories in the main window: the picker and the listing's title, the
-filters, the cards (a model over the project's rows, painted at one height) and the selected memory's
-detail; the edits through the window's undo stack. A project the host's module manages, or a store
-that is read-only, is shown read-only, saying why, with no writer enabled.
+"""`ProjectPage`: one project's memories in the main window: the filters, the picker and the listing's
+title (in the user page's places), the cards (a model over the project's rows, painted at one height)
+and the selected memory's detail; the edits through the window's undo stack. A project the host's
+module manages, or a store that is read-only, is shown read-only, saying why, with no writer enabled.
 
 The details of a selection (links, history) are read one memory at a time: while a read runs, only the
 newest selection waits for it, so a burst of J presses reads the memory it stops on, not each one."""
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.screening import make_visible
+from app.present.plural import noun
 from app.store import ACTIVE, Project, ProjectMemory
 from ui.project.actions import ProjectActions
 from ui.project.asking import ask_category, ask_content, ask_reason
@@ -93,8 +94,8 @@ class ProjectPage(QWidget):
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        column.addWidget(self.filters)  # as the user page: its filters, then the picker and title
         column.addLayout(header)
-        column.addWidget(self.filters)
         column.addWidget(self.list, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(left)
@@ -106,7 +107,7 @@ class ProjectPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
-        for before, after in pairwise([self.picker, *self.filters.fields(), self.list]):
+        for before, after in pairwise([*self.filters.fields(), self.picker, self.list]):
             QWidget.setTabOrder(before, after)
 
     def _connect(self) -> None:
@@ -165,9 +166,10 @@ class ProjectPage(QWidget):
         total = len(self.rows)
         name = make_visible(self.project.display_name) if self.project is not None else ""
         counted = f"{len(shown):,} of {total:,}" if len(shown) != total else f"{total:,}"
+        memories = f"{counted} {noun(total, 'memory')}"  # 1 of 3 memories, 1 memory
         owned = f" · read-only: {self.read_only_reason}" if self.read_only_reason else ""
-        self.title.setText(f"{counted} memories{owned}")
-        self.title.setToolTip(plain_tip(f"{counted} memories of {name}{owned}"))
+        self.title.setText(memories)  # the detail says why it is read-only: once, whole
+        self.title.setToolTip(plain_tip(f"{memories} of {name}{owned}"))
         self.countsChanged.emit(counts_words(shown, self.rows, self._now()))
         wanted, self._select_after = self._select_after, None
         for memory_id in (wanted, current):

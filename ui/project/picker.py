@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from app.present.plural import counted
 from ui.widgets.plain_tip import plain_tip
 
 if TYPE_CHECKING:
@@ -37,7 +38,8 @@ def project_label(project: Project) -> str:
 
 def project_tip(project: Project) -> str:
     """The identity (the host's text: escaped, as Qt would read markup in a tooltip), counts and notes."""
-    lines = [project.identity, f"{project.memory_count:,} memories, {project.session_count:,} sessions"]
+    counts = f"{counted(project.memory_count, 'memory')}, {counted(project.session_count, 'session')}"
+    lines = [project.identity, counts]
     lines += [note for note in (project.oddity, project.read_only_reason) if note]
     return plain_tip("\n".join(lines))
 

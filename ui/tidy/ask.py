@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.core.models.evidence import flat
 from app.core.settings import load_settings, settings_path
+from app.present.plural import counted, noun
 from app.review.errors import ReviewCancelled
 from app.tidy.model import TidyItem, TidyReport
 from ui.diff.slot import DiffSlot
@@ -172,13 +173,15 @@ class AskReviewerDialog(QDialog):
             self.changes.setCurrentItem(first)
         count = len(proposal.changes)
         links = "; ".join(link.phrase() for link in proposal.links)
-        said = f"The reviewer proposes {count} change(s)" + (f" ({links})" if links else "")
+        said = f"The reviewer proposes {counted(count, 'change')}" + (f" ({links})" if links else "")
         if count:
             said += ". Nothing is changed until Apply; Runs can undo it afterwards."
         else:
             said = "The reviewer proposes no change; nothing was changed."
         if proposal.scope.left_out:
-            said += f"\n{proposal.scope.left_out} group(s) were left out of the prompt for room."
+            left_out = proposal.scope.left_out
+            were = noun(left_out, "was", "were")
+            said += f"\n{counted(left_out, 'group')} {were} left out of the prompt for room."
         self.apply_button.setEnabled(count > 0)
         self._ended(said)
 

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.screening import make_visible
+from app.present.plural import counted
 from app.tidy.finder import TidyCancelled, find_groups
 from app.tidy.model import TidyItem, TidyReport
 from app.tidy.scoped import Scope, ScopedReport, find_in_scopes
@@ -179,14 +180,14 @@ class TidyDialog(QDialog):
 
     def _read(self, items: list[TidyItem]) -> None:
         self._items = {item.id: item for item in items}
-        self.status.setText(f"Looking for duplicates among {len(items):,} active memories…")
+        self.status.setText(f"Looking for duplicates among {counted(len(items), 'active memory')}…")
         self.bar.setRange(0, 100)
         emit, cancel = self._progress.moved.emit, self._cancel
         self._runner.submit(lambda: find_groups(items, emit, cancel), self._show, self._failed)
 
     def _read_scopes(self, scopes: list[Scope]) -> None:
         self._items = {item.id: item for scope in scopes for item in scope.items}
-        self.status.setText(f"Looking for duplicates among {len(self._items):,} project memories…")
+        self.status.setText(f"Looking for duplicates among {counted(len(self._items), 'project memory')}…")
         self.bar.setRange(0, 100)
         emit, cancel = self._progress.moved.emit, self._cancel
         self._runner.submit(lambda: find_in_scopes(scopes, emit, cancel), self._show_scoped, self._failed)
@@ -210,23 +211,28 @@ class TidyDialog(QDialog):
     def _show(self, report: TidyReport) -> None:
         self.report = report
         self._offer_reviewer(report)
-        self._fill([("", report)], report.memories, "active memories", cards=True)
+        self._fill([("", report)], report.memories, "active memory", cards=True)
 
     def _show_scoped(self, found: list[ScopedReport]) -> None:
         sections = [(f" ({make_visible(s.scope.name)}, {s.scope.category})", s.report) for s in found]
-        self._fill(sections, sum(s.report.memories for s in found), "project memories", cards=False)
+        self._fill(sections, sum(s.report.memories for s in found), "project memory", cards=False)
 
     def _fill(self, sections: list[Section], memories: int, among: str, *, cards: bool) -> None:
         groups = [(title, group) for title, report in sections for group in report.groups]
         self._explain_buttons(cards)
         pairs = [pair for _title, report in sections for pair in report.contradictions]
+        # Merge… is beside this line: say what changes and when, not that nothing does.
         self.status.setText(
-            f"{len(groups):,} group(s) of likely duplicates and {len(pairs):,} pair(s) that may "
-            f"contradict, among {memories:,} {among}; nothing is changed here."
+            f"{counted(len(groups), 'group')} of likely duplicates and {counted(len(pairs), 'pair')} "
+            f"that may contradict, among {counted(memories, among)}; nothing changes until a merge you "
+            "preview is applied."
         )
         for number, (title, group) in enumerate(groups, start=1):
             top = QTreeWidgetItem(
-                [f"Group {number}: {len(group.members)} memories{title}", f"score {group.score:.0f}"]
+                [
+                    f"Group {number}: {counted(len(group.members), 'memory')}{title}",
+                    f"score {group.score:.0f}",
+                ]
             )
             top.setData(0, GROUP_ROLE, list(group.members))
             top.setData(0, KIND_ROLE, "user" if cards else "project")

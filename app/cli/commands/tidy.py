@@ -18,6 +18,7 @@ from app.cli.commands import tidy_ask
 from app.cli.project.reads import chosen_project, refuse_options
 from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json
+from app.present.plural import counted
 from app.store import InvalidInputError
 from app.tidy.finder import find_groups
 from app.tidy.model import Contradiction, Group, TidyItem, TidyReport
@@ -80,7 +81,7 @@ def scoped_json(found: list[ScopedReport], project: str | None) -> dict[str, Any
 
 
 def _group_lines(number: int, group: Group, by_id: dict[int, TidyItem]) -> list[str]:
-    lines = [f"group {number}: {len(group.members)} memories, score {group.score:.0f}"]
+    lines = [f"group {number}: {counted(len(group.members), 'memory')}, score {group.score:.0f}"]
     for member in group.members:
         lines.append(f"  #{member:<6} {one_line(by_id[member].text, TEXT_WIDTH)}")
         lines += [f"           {reason}" for reason in group.reasons(member)]
@@ -97,10 +98,12 @@ def _pair_lines(pair: Contradiction, by_id: dict[int, TidyItem]) -> list[str]:
     ]
 
 
-def report_text(report: TidyReport, by_id: dict[int, TidyItem], among: str = "active memories") -> str:
+def report_text(report: TidyReport, by_id: dict[int, TidyItem], kind: str = "active", of: str = "") -> str:
+    """The groups and pairs found among `report.memories` memories of `kind` (`of`: whose, if said)."""
     head = (
-        f"{len(report.groups)} group(s) of likely duplicates and {len(report.contradictions)} pair(s) "
-        f"that may contradict, among {report.memories:,} {among}"
+        f"{counted(len(report.groups), 'group')} of likely duplicates and "
+        f"{counted(len(report.contradictions), 'pair')} that may contradict, "
+        f"among {counted(report.memories, f'{kind} memory')}{of}"
     )
     lines = [head]
     for number, group in enumerate(report.groups, start=1):
@@ -124,11 +127,12 @@ def scoped_text(found: list[ScopedReport]) -> str:
     for scoped in found:
         report, scope = scoped.report, scoped.scope
         if report.groups or report.contradictions:
-            among = f"{scope.category} memories of {_project_name(scope.name, scope.project)}"
-            blocks.append(report_text(report, {item.id: item for item in scope.items}, among))
+            of = f" of {_project_name(scope.name, scope.project)}"
+            blocks.append(report_text(report, {item.id: item for item in scope.items}, scope.category, of))
     total = sum(scoped.report.memories for scoped in found)
     projects = len({scoped.scope.project for scoped in found})
-    blocks.append(f"{total:,} active project memories in {projects} project(s) looked at, by category")
+    looked = f"{counted(total, 'active project memory')} in {counted(projects, 'project')}"
+    blocks.append(f"{looked} looked at, by category")
     return "\n\n".join(blocks)
 
 

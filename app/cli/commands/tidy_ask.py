@@ -15,6 +15,7 @@ from app.cli.commands.digest import word_diff_text
 from app.cli.registry import Opener
 from app.cli.render import one_line, print_json
 from app.core.settings import load_settings
+from app.present.plural import counted
 from app.review.apply import ApplyResult
 from app.review.runner import resolve_command
 from app.store import InvalidInputError
@@ -37,10 +38,10 @@ def preview_lines(proposal: TidyProposal) -> list[str]:
     """The answer as a person reads it before anything is applied."""
     asked = len(proposal.scope.groups)
     left_out = proposal.scope.left_out
-    head = f"asked the reviewer about {asked} group(s)" + (
+    head = f"asked the reviewer about {counted(asked, 'group')}" + (
         f" ({left_out} left out for room)" if left_out else ""
     )
-    lines = [head, f"its answer changes {len(proposal.changes)} memory(ies):"]
+    lines = [head, f"its answer changes {counted(len(proposal.changes), 'memory')}:"]
     lines += [_change_line(change) for change in proposal.changes]
     if proposal.links:
         lines.append("links: " + "; ".join(link.phrase() for link in proposal.links))

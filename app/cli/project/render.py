@@ -15,6 +15,7 @@ from app.core.clock import format_instant
 from app.core.models.links import Link, grouped_phrases
 from app.core.screening import has_hidden_characters, make_visible
 from app.present.card import MALFORMED, shown_word
+from app.present.plural import counted
 from app.present.timefmt import relative
 from app.store.project.model import ProjectMemory
 from app.store.project.service import PROJECT_KIND, ProjectMemoryLinks
@@ -102,6 +103,11 @@ def project_line(memory: ProjectMemory, now: int, project: str | None = None) ->
     return f"#{memory.id:<6} {where}{status:<20} {shown_word(memory.category):<16} {one_line(memory.content)}"
 
 
+def _how_often(count: int | None) -> str:
+    """`1 time`, `3 times`; a count the host left empty is said so."""
+    return "an unknown number of times" if count is None else counted(count, "time")
+
+
 def _times(memory: ProjectMemory, now: int) -> list[str]:
     lines = [
         f"created   {format_instant(memory.created_at)}",
@@ -112,7 +118,8 @@ def _times(memory: ProjectMemory, now: int) -> list[str]:
     verified = f" at {format_instant(memory.verified_at)}" if memory.verified_at is not None else ""
     lines.append(f"verified  {shown_word(memory.verification_status or 'unknown')}{verified}")
     last = f" (last {format_instant(memory.last_retrieved_at)})" if memory.last_retrieved_at else ""
-    lines.append(f"seen      {memory.seen_count} time(s) · retrieved {memory.retrieval_count} time(s){last}")
+    seen, retrieved = _how_often(memory.seen_count), _how_often(memory.retrieval_count)
+    lines.append(f"seen      {seen} · retrieved {retrieved}{last}")
     session = one_line(memory.source_session_id, 80) if memory.source_session_id else "unknown"
     kind = f" ({shown_word(memory.source_type)})" if memory.source_type else ""
     lines.append(f"source    session {session}{kind}")

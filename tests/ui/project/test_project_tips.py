@@ -34,7 +34,7 @@ def test_a_project_named_in_markup_is_shown_as_its_characters(
         escaped = "&lt;img src=x&gt;&lt;b&gt;bold&lt;/b&gt;"
         tips = {  # each tooltip with what it must show of the project, escaped
             "picker": (str(picker.itemData(row, 3)), escaped),  # 3: Qt's tooltip role
-            "title": (page.title.toolTip(), "memories of b&gt;"),  # its name: the path's last part
+            "title": (page.title.toolTip(), "memory of b&gt;"),  # its name: the path's last part
             "detail": (page.detail.title.toolTip(), escaped),
         }
         for where, (tip, shown) in tips.items():

@@ -207,7 +207,8 @@ def test_a_managed_project_is_read_only_and_says_why(
 ) -> None:
     page = open_project(qtbot, window, MANAGED)
     select_memory(qtbot, page, seeded.managed)
-    assert "read-only" in page.title.text() and "authority_managed" in page.title.text()
+    assert "authority_managed" not in page.title.text()  # said once, in the detail
+    assert "authority_managed" in page.title.toolTip()
     assert page.detail.read_only.isVisibleTo(page) and "authority_managed" in page.detail.read_only.text()
     for action in page.acts.writers:
         assert not action.isEnabled()

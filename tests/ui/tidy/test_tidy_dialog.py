@@ -89,6 +89,9 @@ def test_groups_and_contradictions_are_listed(qtbot: QtBot, controller: Controll
         ["May contradict (1)", "#3  Uses Postgres", "#4  Moved the project to MySQL"],
     ]
     assert dialog.moves[-1] == 100  # type: ignore[attr-defined]
+    said = dialog.status.text()
+    assert said.startswith("2 groups of likely duplicates and 1 pair that may contradict, among ")
+    assert said.endswith(" active memories; nothing changes until a merge you preview is applied.")
     assert not dialog.bar.isVisible() and not dialog.cancel_button.isEnabled()
     assert child(dialog, 2, 0).text(1) == "database: postgres in #3, mysql in #4"
     assert child(dialog, 1, 1).text(1).startswith("with #5: close wording (")
