@@ -26,6 +26,7 @@ from app.hub.local import clean
 from app.hub.upsert import Row, copy_rows, merge_statement
 from app.present.card import shown_word
 from app.store.project.exporting import project_memory_json
+from app.store.project.model import PROJECT_COLUMNS as COLUMNS
 from app.store.project.model import ProjectMemory
 from app.store.project.projects import Project, list_projects
 from app.store.project.reads import fetch_project
@@ -37,27 +38,7 @@ PROJECT_COLUMNS = (
     "memory_id",
     "project_path",
     "project_path_hex",
-    "category",
-    "content",
-    "importance",
-    "scope",
-    "shareable",
-    "source_session_id",
-    "source_type",
-    "seen_count",
-    "retrieval_count",
-    "first_seen_at",
-    "created_at",
-    "updated_at",
-    "last_seen_at",
-    "last_retrieved_at",
-    "status",
-    "expires_at",
-    "verification_status",
-    "verified_at",
-    "superseded_by_memory_id",
-    "merged_from",
-    "metadata_json",
+    *(name for name in COLUMNS[2:] if name not in ("normalized_hash", "classified_at")),
     "oddities",
 )
 _TYPES = {

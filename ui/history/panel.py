@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -27,7 +26,8 @@ from app.core.models import Memory, Revision
 from app.present.card import card_meta, expiry_line, shown_source, sources_line
 from ui.cards.parts import panel_warnings
 from ui.diff.slot import DiffSlot
-from ui.history.blame_view import BlameView, select_revision
+from ui.history.blame_view import BlameView
+from ui.history.history_tabs import HistoryTabs
 from ui.history.provenance_table import ProvenanceTable
 from ui.history.revision_table import RevisionTable
 from ui.history.revision_view import no_revisions_text, restorable, show_change, take_revision
@@ -119,46 +119,27 @@ class HistoryPanel(QWidget):
         layout.addWidget(splitter)
         return page
 
-    def _history_tabs(self, page: QWidget) -> QTabWidget:
+    def _history_tabs(self, page: QWidget) -> HistoryTabs:
         """The revisions, and Blame: which revision wrote each sentence (read when its tab is shown)."""
         self.blame = BlameView(self._now, page)
-        self.blame.revisionActivated.connect(self.show_revision_of_blame)
-        self.history_tabs = QTabWidget(page)
-        self.history_tabs.setDocumentMode(True)
-        self.history_tabs.addTab(self.revisions, "Revisions")
-        self.history_tabs.addTab(self.blame, "Blame")
-        self.history_tabs.tabBar().setAccessibleName("History view: revisions or blame")
-        self.history_tabs.setTabToolTip(
-            1, "Which revision wrote each sentence, and on what evidence (Ctrl+B)"
+        self.history_tabs = HistoryTabs(
+            self.revisions,
+            self.blame,
+            "Which revision wrote each sentence, and on what evidence (Ctrl+B)",
+            lambda: None if self._memory is None else self._memory.id,
+            page,
         )
-        self.history_tabs.currentChanged.connect(lambda _index: self._want_blame())
+        self.history_tabs.blameWanted.connect(self.blameWanted)
         return self.history_tabs
 
     def show_blame(self) -> None:
-        """The Blame tab, focused (Ctrl+B); Ctrl+B again goes back to the revisions."""
-        if self.history_tabs.currentWidget() is self.blame and self.blame.hasFocus():
-            self.history_tabs.setCurrentWidget(self.revisions)
-            self.revisions.setFocus()
-            return
-        self.history_tabs.setCurrentWidget(self.blame)
-        self.blame.setFocus()
+        self.history_tabs.show_blame()
 
     def _want_blame(self) -> None:
-        if self.history_tabs.currentWidget() is self.blame and self._memory is not None:
-            if self.blame.memory_id != self._memory.id:
-                self.blame.show_message("Reading who wrote each sentence…")
-            self.blameWanted.emit(self._memory.id)
+        self.history_tabs.want_blame()
 
     def set_blame(self, memory_id: int, blame: Blame) -> None:
-        """A blame read for `memory_id`: shown if that memory is still the one shown."""
-        if self._memory is not None and memory_id == self._memory.id:
-            self.blame.set_blame(blame)
-
-    def show_revision_of_blame(self, revision_id: int) -> None:
-        """A blamed sentence was activated: its revision, selected in the revisions tab, with its diff."""
-        if select_revision(self.revisions, revision_id):
-            self.history_tabs.setCurrentWidget(self.revisions)
-            self.revisions.setFocus()
+        self.history_tabs.set_blame(memory_id, blame)
 
     def _tint(self) -> None:
         tint(self.meta, muted_text(self.palette()))

@@ -12,40 +12,20 @@ from typing import Any
 
 from sqlalchemy import Connection, inspect
 
-from app.store.project.model import ProjectMemory
+from app.store.project.model import PROJECT_COLUMNS, ProjectMemory
 from app.store.project.projects import list_projects
 from app.store.project.reads import fetch_project
 from app.store.project.tables import memories
 
-# The fields exported, each under its column's name (`superseded_by` as `superseded_by_memory_id`).
-_FIELDS = (
-    "id",
-    "project_path",
-    "category",
-    "content",
-    "importance",
-    "scope",
-    "shareable",
-    "source_session_id",
-    "source_type",
-    "seen_count",
-    "retrieval_count",
-    "first_seen_at",
-    "created_at",
-    "updated_at",
-    "last_seen_at",
-    "last_retrieved_at",
-    "status",
-    "expires_at",
-    "verification_status",
-    "verified_at",
-    "merged_from",
-    "metadata_json",
-)
+# The fields exported, each under its column's name: every column the app reads but the host's own
+# derived ones (`normalized_hash`, computed again on import; `classified_at`), and `superseded_by`, which
+# is exported apart as `superseded_by_memory_id` (an id to renumber).
+NOT_EXPORTED = ("normalized_hash", "classified_at", "superseded_by_memory_id")
+EXPORTED_FIELDS = tuple(name for name in PROJECT_COLUMNS if name not in NOT_EXPORTED)
 
 
 def project_memory_json(memory: ProjectMemory, raw_path: bytes | None = None) -> dict[str, Any]:
-    item: dict[str, Any] = {name: getattr(memory, name) for name in _FIELDS}
+    item: dict[str, Any] = {name: getattr(memory, name) for name in EXPORTED_FIELDS}
     item["superseded_by_memory_id"] = memory.superseded_by
     if raw_path is not None:
         item["project_path_hex"] = raw_path.hex()
