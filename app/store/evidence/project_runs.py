@@ -10,26 +10,13 @@ from sqlalchemy import Connection, inspect, select
 
 from app.core.models import RevisionSource
 from app.core.models.runs import ORIGIN_HOST, Run, RunChange
+from app.store.kinds import PROJECT_MEMORIES
+from app.store.project.revisions import REVISION_COLUMNS
 from app.store.read.reads import revision_from_row
 from app.store.schema.tables import project_revisions
 
 LOG = project_revisions.name
-PROJECT_KIND = "project"
 r = project_revisions.c
-_COLUMNS = (
-    r.id,
-    r.memory_id,
-    r.changed_at,
-    r.kind,
-    r.source,
-    r.run_id,
-    r.candidate_ids,
-    r.previous_content,
-    r.new_content,
-    r.previous_status,
-    r.new_status,
-    r.detail,
-)
 
 
 def has_project_log(conn: Connection) -> bool:
@@ -42,7 +29,7 @@ def project_changes(conn: Connection, run: Run) -> list[RunChange]:
         return []
     end = run.started_at if run.finished_at is None else max(run.finished_at, run.started_at)
     query = (
-        select(*_COLUMNS)
+        select(*REVISION_COLUMNS)
         .where(
             r.source == RevisionSource.OBSERVED,
             r.project_path == run.project_path,
@@ -51,4 +38,4 @@ def project_changes(conn: Connection, run: Run) -> list[RunChange]:
         )
         .order_by(r.changed_at, r.id)
     )
-    return [RunChange(revision_from_row(row), True, PROJECT_KIND) for row in conn.execute(query)]
+    return [RunChange(revision_from_row(row), True, PROJECT_MEMORIES.name) for row in conn.execute(query)]

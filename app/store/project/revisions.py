@@ -131,7 +131,8 @@ def forget_seen(ctx: WriteContext, memory_ids: Iterable[int]) -> None:
         ctx.conn.execute(delete(project_seen).where(project_seen.c.memory_id.in_(part)))
 
 
-_REVISION_COLUMNS = (
+# The columns `revision_from_row` reads, in its order (the history, the runs).
+REVISION_COLUMNS = (
     r.id,
     r.memory_id,
     r.changed_at,
@@ -145,7 +146,7 @@ _REVISION_COLUMNS = (
     r.new_status,
     r.detail,
 )
-_HISTORY = select(*_REVISION_COLUMNS).where(r.memory_id == bindparam("b_memory")).order_by(r.changed_at, r.id)
+_HISTORY = select(*REVISION_COLUMNS).where(r.memory_id == bindparam("b_memory")).order_by(r.changed_at, r.id)
 
 
 def fetch_history(conn: Connection, memory_id: int) -> list[Revision]:

@@ -7,6 +7,8 @@ millisecond instant is `INT64`: 64-bit on every dialect (BIGINT on PostgreSQL, w
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, Table, Text
 
 INT64 = BigInteger().with_variant(Integer(), "sqlite")
@@ -60,21 +62,31 @@ own_metadata = MetaData()
 
 VERSION_TABLE = "mdash_alembic_version"
 
+
+def revision_columns(*extra: Column[Any]) -> list[Column[Any]]:
+    """A revision log's columns (the user memories' and the project memories' logs share them), with
+    `extra` after `changed_at`."""
+    return [
+        Column("id", INT64, primary_key=True, autoincrement=True),
+        Column("memory_id", INT64, nullable=False),
+        *extra,
+        Column("changed_at", INT64, nullable=False),
+        Column("kind", Text, nullable=False),
+        Column("source", Text, nullable=False),
+        Column("run_id", Text),
+        Column("candidate_ids", Text, nullable=False, server_default="[]"),
+        Column("previous_content", Text),
+        Column("new_content", Text),
+        Column("previous_status", Text),
+        Column("new_status", Text),
+        Column("detail", Text),
+    ]
+
+
 revisions = Table(
     "mdash_revisions",
     own_metadata,
-    Column("id", INT64, primary_key=True, autoincrement=True),
-    Column("memory_id", INT64, nullable=False),
-    Column("changed_at", INT64, nullable=False),
-    Column("kind", Text, nullable=False),
-    Column("source", Text, nullable=False),
-    Column("run_id", Text),
-    Column("candidate_ids", Text, nullable=False, server_default="[]"),
-    Column("previous_content", Text),
-    Column("new_content", Text),
-    Column("previous_status", Text),
-    Column("new_status", Text),
-    Column("detail", Text),
+    *revision_columns(),
     # 0008_revisions_by_memory: a memory's revisions in order, with what the past needs of each.
     Index("ix_mdash_revisions_by_memory", "memory_id", "changed_at", "id", "kind", "previous_status"),
     Index("ix_mdash_revisions_run", "run_id"),
@@ -208,19 +220,7 @@ project_history_metadata = MetaData()
 project_revisions = Table(
     "mdash_project_revisions",
     project_history_metadata,
-    Column("id", INT64, primary_key=True, autoincrement=True),
-    Column("memory_id", INT64, nullable=False),
-    Column("project_path", Text, nullable=False),
-    Column("changed_at", INT64, nullable=False),
-    Column("kind", Text, nullable=False),
-    Column("source", Text, nullable=False),
-    Column("run_id", Text),
-    Column("candidate_ids", Text, nullable=False, server_default="[]"),
-    Column("previous_content", Text),
-    Column("new_content", Text),
-    Column("previous_status", Text),
-    Column("new_status", Text),
-    Column("detail", Text),
+    *revision_columns(Column("project_path", Text, nullable=False)),
     Column("previous_row", Text),
     Column("new_row", Text),
     Index("ix_mdash_project_revisions_by_memory", "memory_id", "changed_at", "id"),
