@@ -157,6 +157,8 @@ class ProjectPage(QWidget):
             return  # another project was picked since
         self.rows, self.read_only_reason = found.rows, found.read_only_reason
         self.filters.set_values((row.category for row in self.rows), (row.status for row in self.rows))
+        if self._select_after is not None:
+            self._unhide(self._select_after)
         self._apply(self.filters.current())
 
     def _apply(self, view: ProjectView) -> None:
@@ -246,16 +248,26 @@ class ProjectPage(QWidget):
     def open_memory(self, memory_id: int) -> None:
         """A link's memory selected: listed under no filter if one hides it; in another project, or gone,
         the status bar says so."""
-        if self.select_id(memory_id):
-            return
-        if any(row.id == memory_id for row in self.rows):
+        if not self.select_id(memory_id) and self._unhide(memory_id):
             self._select_after = memory_id
-            self.filters.clear()
             self._apply(self.filters.current())
-            return
-        self.controller.message.emit(
-            f"Project memory #{memory_id} is not in this project (or no longer exists)"
-        )
+
+    def select_when_listed(self, memory_id: int) -> None:
+        """The listing asked for last selects `memory_id` once it arrives, a filter hiding it cleared."""
+        self._select_after = memory_id
+
+    def _unhide(self, memory_id: int) -> bool:
+        """Clear the filters if they hide `memory_id`, the status bar saying so; False (said there too) if
+        the project holds no such memory."""
+        held = [row for row in self.rows if row.id == memory_id]
+        if not held:
+            self.controller.message.emit(
+                f"Project memory #{memory_id} is not in this project (or no longer exists)"
+            )
+        elif not matches(held, self.filters.current()):
+            self.filters.clear()
+            self.controller.message.emit(f"All of this project's memories listed, to show #{memory_id}")
+        return bool(held)
 
     def _move(self, step: int) -> None:
         row = self.list.currentIndex().row() + step

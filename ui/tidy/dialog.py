@@ -10,8 +10,8 @@ that may contradict, Keep this one keeps the selected member and dismisses the o
 command, undoable; only ever the person's call). "Ask the reviewer…" (enabled with a reviewer command
 set) opens `ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on
 Apply. Its kind choice runs it again over the host's project memories (every project, or one), grouped
-within each project and category; a project memory's card is on its project's page (Show card's tooltip
-says where); such a group's Merge… previews merging those project memories (the kept one edited the
+within each project and category; Show card (or activating a member) shows a project memory's card on
+its project's page (`openProjectMemory`); such a group's Merge… previews merging those project memories (the kept one edited the
 host's way, the others archived and superseded by it), applied through the same Undo.
 """
 
@@ -55,13 +55,14 @@ GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # on a group's row: its members, for 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 3  # on a group's row: "user" or "project" (`app.tidy.merge.Kind`)
 SHOW_TIP = "Select this memory's card in the main window"
 MERGE_TIP = "Preview merging this group into one memory, then apply (undoable)"
-PROJECT_SHOW_TIP = "A project's memories are on its page: View → Switch project… (Ctrl+Shift+P)"
+PROJECT_SHOW_TIP = "Show this memory's card on its project's page in the main window"
 PROJECT_MERGE_TIP = (
     "Preview merging this group into one project memory (the others archived, superseded by it), "
     "then apply (undoable)"
 )
 PROJECT_ASK_TIP = "The reviewer is asked about the user memories' groups only"
 PAIR_ROLE = Qt.ItemDataRole.UserRole + 4  # on a member of a pair that may contradict: the other's id
+PROJECT_ROLE = Qt.ItemDataRole.UserRole + 5  # on a project memory's row: its project's identity
 EVERY_PROJECT = ""  # the kind choice's data: None for user memories, else a project identity or this
 Section = tuple[str, TidyReport]  # what a group's title adds ("" or " (project, category)"), a report
 
@@ -74,6 +75,7 @@ class _Progress(QObject):
 
 class TidyDialog(QDialog):
     openMemory = Signal(int)  # memory id
+    openProjectMemory = Signal(str, int)  # project identity, project memory id
     finished_listing = Signal()  # the list is shown (or the run failed or was cancelled)
 
     def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
@@ -129,6 +131,7 @@ class TidyDialog(QDialog):
         self.kind.currentIndexChanged.connect(lambda _index: self._rerun())
         self.report: TidyReport | None = None
         self._items: dict[int, TidyItem] = {}
+        self._projects: dict[int, str] = {}  # a project memory's id: its project's identity
 
     def start(self) -> None:
         """Read the projects for the kind choice, then the active memories, then find the groups; the
@@ -179,7 +182,7 @@ class TidyDialog(QDialog):
         self.status.setText("Cancelling…")
 
     def _read(self, items: list[TidyItem]) -> None:
-        self._items = {item.id: item for item in items}
+        self._items, self._projects = {item.id: item for item in items}, {}
         self.status.setText(f"Looking for duplicates among {counted(len(items), 'active memory')}…")
         self.bar.setRange(0, 100)
         emit, cancel = self._progress.moved.emit, self._cancel
@@ -187,6 +190,7 @@ class TidyDialog(QDialog):
 
     def _read_scopes(self, scopes: list[Scope]) -> None:
         self._items = {item.id: item for scope in scopes for item in scope.items}
+        self._projects = {item.id: scope.project for scope in scopes for item in scope.items}
         self.status.setText(f"Looking for duplicates among {counted(len(self._items), 'project memory')}…")
         self.bar.setRange(0, 100)
         emit, cancel = self._progress.moved.emit, self._cancel
@@ -295,10 +299,11 @@ class TidyDialog(QDialog):
         other: int | None = None,
     ) -> None:
         item = QTreeWidgetItem([f"#{memory_id}  {line(self._items[memory_id].text)}", why])
-        if card:
-            item.setData(0, MEMBER_ROLE, memory_id)
-            if other is not None:  # of a pair that may contradict: Keep this one
-                item.setData(0, PAIR_ROLE, other)
+        item.setData(0, MEMBER_ROLE, memory_id)
+        if not card:
+            item.setData(0, PROJECT_ROLE, self._projects[memory_id])
+        elif other is not None:  # of a pair that may contradict: Keep this one
+            item.setData(0, PAIR_ROLE, other)
         item.setToolTip(0, plain_tip(self._items[memory_id].text))
         item.setToolTip(1, plain_tip(tip))
         parent.addChild(item)
@@ -373,13 +378,17 @@ class TidyDialog(QDialog):
         self.open_button.setEnabled(memory_id is not None)
         self.merge_button.setEnabled(self._group_item() is not None and writable)
         self.keep_button.setEnabled(item is not None and item.data(0, PAIR_ROLE) is not None and writable)
-        if memory_id is not None:
+        # Following the selection is for the cards about you: a project's page is shown on asking only.
+        if memory_id is not None and item is not None and item.data(0, PROJECT_ROLE) is None:
             self.openMemory.emit(int(memory_id))
 
     def _open_current(self) -> None:
         item = self.tree.currentItem()
         memory_id = item.data(0, MEMBER_ROLE) if item is not None else None
-        if memory_id is not None:
+        project = item.data(0, PROJECT_ROLE) if item is not None else None
+        if memory_id is not None and project is not None:
+            self.openProjectMemory.emit(str(project), int(memory_id))
+        elif memory_id is not None:
             self.openMemory.emit(int(memory_id))
 
     def closeEvent(self, event: QCloseEvent) -> None:

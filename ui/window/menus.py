@@ -133,6 +133,7 @@ def show_tidy(window: WindowParts) -> None:
     dialog = TidyDialog(window.controller, window.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.openMemory.connect(window.open_card)
+    dialog.openProjectMemory.connect(window.projects.show_memory)
     dialog.show()
     dialog.start()
 

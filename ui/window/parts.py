@@ -3,7 +3,7 @@ never `ui.window.main_window` (which imports them), so the window's modules impo
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenuBar, QStatusBar, QWidget
@@ -14,6 +14,9 @@ from ui.cards.model import MemoryListModel
 from ui.review.controller import ReviewController
 from ui.runtime.controller import Controller
 
+if TYPE_CHECKING:
+    from ui.window.projects import ProjectSwitch
+
 
 class WindowParts(Protocol):
     """The main window as its menus and commands see it (`MainWindow` is one)."""
@@ -23,6 +26,7 @@ class WindowParts(Protocol):
     model: MemoryListModel
     settings: QSettings
     acts: WindowActions
+    projects: ProjectSwitch  # "About you" or a project's page
 
     def selected_memory(self) -> Memory | None: ...
 

@@ -6,7 +6,8 @@ While a project is shown, the user cards' writers are disabled (they act on user
 toolbar's filters, which list user memories, with them; Undo and Redo stay: one stack for both kinds.
 Blame and As of… act on the project shown, and the status bar counts its memories, in the place of the
 user memories' counts.
-Switch project… (Ctrl+Shift+P) opens the picker shown, from anywhere in the window."""
+Switch project… (Ctrl+Shift+P) opens the picker shown, from anywhere in the window; Tidy's Show card
+opens a project memory's page there, its card selected (`show_memory`)."""
 
 from __future__ import annotations
 
@@ -140,6 +141,22 @@ class ProjectSwitch:
         self.pages.setCurrentWidget(page)
         page.list.setFocus(Qt.FocusReason.OtherFocusReason)
         self.restrict()
+
+    def show_memory(self, identity: str, memory_id: int) -> None:
+        """Tidy's Show card for a project memory: the page of the project named `identity` (read again),
+        that memory's card selected once it is listed."""
+        self._read_projects(lambda projects: self._reveal(projects, identity, memory_id))
+
+    def _reveal(self, projects: Sequence[Project], identity: str, memory_id: int) -> None:
+        from app.tidy.source import UnknownProject, pick_project
+
+        try:
+            project = pick_project(list(projects), identity)
+        except UnknownProject:  # its memories were all deleted since Tidy listed them
+            self.controller.message.emit(f"Project memory #{memory_id} no longer exists")
+            return
+        self.choose(project)
+        self.page.select_when_listed(memory_id)
 
     def back(self) -> None:
         """The memories about you again."""

@@ -142,13 +142,13 @@ def test_project_memories_are_listed_by_project_and_category(qtbot: QtBot, tmp_p
         assert listed[1][0] == f"Group 2: 2 memories ({ALPHA}, ARCHITECTURE)"
         assert listed[2][0] == "May contradict (1)"
         assert listed[2][1].startswith(f"#{ids['alpha_pnpm']}  Build with pnpm")
-        assert child(dialog, 0, 0).data(0, MEMBER_ROLE) is None  # no card in the window to open
-        assert not dialog.open_button.isEnabled()
+        assert child(dialog, 0, 0).data(0, MEMBER_ROLE) == ids["beta_runs"]
+        assert dialog.open_button.isEnabled()  # its card is on its project's page
         group_row = dialog.tree.topLevelItem(0)
         assert group_row is not None
         dialog.tree.setCurrentItem(group_row)  # a group's row: Merge… previews these project memories
         assert dialog.merge_button.isEnabled() and not dialog.ask_button.isEnabled()
-        # Show card and Ask the reviewer say where project memories are shown or reviewed instead.
+        # Show card says where the card is shown; Ask the reviewer, that it is for user memories.
         assert dialog.open_button.toolTip() == PROJECT_SHOW_TIP
         assert dialog.merge_button.toolTip() == PROJECT_MERGE_TIP
         assert dialog.ask_button.toolTip() == PROJECT_ASK_TIP
