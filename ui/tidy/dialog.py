@@ -11,8 +11,9 @@ command, undoable; only ever the person's call). "Ask the reviewer…" (enabled 
 set) opens `ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on
 Apply. Its kind choice runs it again over the host's project memories (every project, or one), grouped
 within each project and category; Show card (or activating a member) shows a project memory's card on
-its project's page (`openProjectMemory`); such a group's Merge… previews merging those project memories (the kept one edited the
-host's way, the others archived and superseded by it), applied through the same Undo.
+its project's page (`openProjectMemory`); such a group's Merge… previews merging those project memories
+(the kept one edited the host's way, the others archived and superseded by it), applied through the
+same Undo.
 """
 
 from __future__ import annotations

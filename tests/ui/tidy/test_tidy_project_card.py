@@ -33,8 +33,11 @@ def _shown(qtbot: QtBot, window: MainWindow, identity: str, memory_id: int) -> N
 
     def selected() -> bool:
         project = page.project
-        return window.projects.shown and project is not None and project.identity == identity and (
-            page.current_id() == memory_id
+        return (
+            window.projects.shown
+            and project is not None
+            and project.identity == identity
+            and (page.current_id() == memory_id)
         )
 
     qtbot.waitUntil(selected, timeout=10_000)
