@@ -15,7 +15,7 @@ import re
 
 from app.core.incoming_checks import quoted
 from app.core.screening import hidden_problem
-from app.core.text_input import text_problem
+from app.core.text_input import INT64_MAX, INT64_MIN, text_problem, tolerant_json_loads
 
 STATUSES = ("active", "permanent", "archived")
 SCOPES = ("project", "ecosystem", "universe")
@@ -90,3 +90,13 @@ def word_problem(value: str | None, words: tuple[str, ...], *, optional: bool = 
         return None
     shown = "null" if value is None else quoted(value)
     return f"is {shown}, not one the host writes ({', '.join(words)})"
+
+
+def merged_from_ids(raw: str | bytes) -> tuple[tuple[int, ...], int] | None:
+    """The host's `merged_from` (a JSON list of ids, as text): its ids in order and how many items were no
+    id (a bool, a number past 64 bits, a string...); None when it is no JSON list at all."""
+    data = tolerant_json_loads(raw)
+    if not isinstance(data, list):
+        return None
+    ids = tuple(item for item in data if type(item) is int and INT64_MIN <= item <= INT64_MAX)
+    return ids, len(data) - len(ids)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.core.clock import format_instant
-from app.core.text_input import tolerant_json_loads
+from app.core.project_values import merged_from_ids
 from app.present.card import shown_word
 
 Row = Mapping[str, Any]
@@ -51,9 +51,9 @@ def _supersession(before: object, after: object) -> str:
 
 def _merged_ids(raw: object) -> str:
     """The host's `merged_from` (a JSON list of ids, as text) as `#3, #4`; anything else as it is."""
-    parsed = tolerant_json_loads(raw) if isinstance(raw, str) else None
-    if isinstance(parsed, list) and all(type(item) is int for item in parsed):
-        return ", ".join(f"#{item}" for item in parsed) or "nothing"
+    found = merged_from_ids(raw) if isinstance(raw, str) else None
+    if found is not None and not found[1]:  # every item an id
+        return ", ".join(f"#{item}" for item in found[0]) or "nothing"
     return _value(raw)
 
 

@@ -45,12 +45,12 @@ from sqlalchemy import Connection, insert, inspect, select, update
 from app.core.incoming_checks import quoted
 from app.core.models import IMPORTED_FROM, RevisionKind, RevisionSource
 from app.core.models.imports import Imported, ProjectImportResult, Skipped
-from app.core.text_input import tolerant_json_loads
 from app.store.connect.server import is_server
 from app.store.kinds import PROJECT_MEMORIES
 from app.store.project import revisions, write_steps
 from app.store.project.authority import managed_projects
 from app.store.project.hashing import normalized_hash
+from app.store.project.links import parse_merged_from
 from app.store.project.reads import fetch_memories
 from app.store.project.tables import memories, memory_embeddings, memory_mutation_log
 from app.store.schema.tables import links as own_links
@@ -131,9 +131,8 @@ class _Plan:
             used.update(value for value in conn.execute(query).scalars() if type(value) is int)
         # The host's merge deletes its sources and keeps only their ids here.
         for raw in conn.execute(select(m.merged_from).where(m.merged_from.is_not(None))).scalars():
-            found = tolerant_json_loads(raw) if isinstance(raw, str | bytes) else None
-            if isinstance(found, list):
-                used.update(value for value in found if type(value) is int)
+            if isinstance(raw, str | bytes):
+                used.update(parse_merged_from(raw).ids)
         return used
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, select
 
-from app.core.text_input import INT64_MAX, INT64_MIN, tolerant_json_loads
+from app.core.project_values import merged_from_ids
 from app.store.project.model import ProjectMemory
 from app.store.project.reads import fetch_memories
 from app.store.project.tables import memories
@@ -34,16 +34,15 @@ class Merged:
 NOT_MERGED = Merged()
 
 
-def parse_merged_from(raw: str | None) -> Merged:
+def parse_merged_from(raw: str | bytes | None) -> Merged:
     """`merged_from` as the host writes it (a JSON list of ids) or, for anything else, what it holds."""
     if raw is None:
         return NOT_MERGED
-    data = tolerant_json_loads(raw)
-    if not isinstance(data, list):
+    found = merged_from_ids(raw)
+    if found is None:
         return Merged((), f"merged_from is not a JSON list of ids: {describe(raw)}")
-    ids = tuple(item for item in data if type(item) is int and INT64_MIN <= item <= INT64_MAX)
-    if len(ids) != len(data):
-        left_out = len(data) - len(ids)
+    ids, left_out = found
+    if left_out:
         return Merged(
             ids, f"merged_from has {left_out:,} item(s) that are not ids (left out): {describe(raw)}"
         )
