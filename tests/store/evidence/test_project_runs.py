@@ -5,39 +5,28 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from app.cli import main
-from app.core.clock import ManualClock
-from app.store import MemoryStore
-from tests.support.host80 import ALPHA, DAY, HOUR, NOW, add_dream_run, build_host80, seed_projects
+from tests.support.dream_rewrite import rewrite_in_a_dream_run
+from tests.support.host80 import ALPHA, HOUR
 
 
 def test_changes_in_a_dream_runs_window_are_attributed_to_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = build_host80(tmp_path / "context.db")
-    seeded = seed_projects(path)
-    clock = ManualClock(NOW)
-    store = MemoryStore.open(path, clock=clock)
-    store.observe()
-    during = NOW + DAY
-    host = sqlite3.connect(path)
-    with host:
-        run = add_dream_run(host, ALPHA, during - HOUR, during + HOUR)
-        host.execute(
-            "UPDATE memories SET content = 'Build with bun', updated_at = ? WHERE id = ?",
-            (during, seeded.active),
-        )
+    path = tmp_path / "context.db"
+    scenario = rewrite_in_a_dream_run(path)
+    store, run, seeded, during = scenario.store, scenario.run, scenario.seeded, scenario.during
+    with closing(sqlite3.connect(path)) as host, host:
         # Another project's change in the same window is not this run's.
         host.execute(
             "UPDATE memories SET content = 'Beta uses Go 1.24', updated_at = ? WHERE id = ?",
             (during, seeded.beta),
         )
-    host.close()
-    clock.set(during + 2 * HOUR)
     store.observe()
     runs = {found.run_id: found for found in store.runs()}
     mine = runs[f"host:{run}"]

@@ -3,14 +3,12 @@ ones: "project #N", labelled inferred, with the project's name; activating one s
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from app.core.clock import ManualClock
-from app.store import MemoryStore
-from tests.support.host80 import ALPHA, DAY, HOUR, NOW, add_dream_run, build_host80, seed_projects
+from tests.support.dream_rewrite import REWRITTEN, rewrite_in_a_dream_run
+from tests.support.host80 import ALPHA
 from tests.ui.dialogs.test_window_runs import cell
 from tests.ui.runtime_helpers import dispose
 from ui.dialogs.runs import RunsDialog
@@ -20,21 +18,8 @@ from ui.runtime.controller import Controller
 def test_a_host_runs_project_changes_are_listed_inferred_with_the_projects_name(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    path = build_host80(tmp_path / "context.db")
-    seeded = seed_projects(path)
-    clock = ManualClock(NOW)
-    store = MemoryStore.open(path, clock=clock)
-    store.observe()
-    during = NOW + DAY
-    host = sqlite3.connect(path)
-    with host:
-        run = add_dream_run(host, ALPHA, during - HOUR, during + HOUR)
-        host.execute(
-            "UPDATE memories SET content = 'Build with bun', updated_at = ? WHERE id = ?",
-            (during, seeded.active),
-        )
-    host.close()
-    clock.set(during + 2 * HOUR)
+    scenario = rewrite_in_a_dream_run(tmp_path / "context.db")
+    store, run, seeded = scenario.store, scenario.run, scenario.seeded
     name = next(p.display_name for p in store.project.projects() if p.identity == ALPHA)
     controller = Controller(store)
     selected: list[tuple[int, int]] = []
@@ -48,7 +33,7 @@ def test_a_host_runs_project_changes_are_listed_inferred_with_the_projects_name(
         assert row[0] == f"project #{seeded.active}"
         assert row[2].endswith("· inferred") and row[3] == f"project {name}"
         item = dialog.changes_table.item(0, 0)
-        assert item is not None and "after: Build with bun" in item.toolTip()
+        assert item is not None and f"after: {REWRITTEN}" in item.toolTip()
         dialog.changes_table.cellActivated.emit(0, 0)
         assert selected == []  # no card of the user memories is a project memory
         assert not dialog.undo_button.isEnabled()  # the host's own change: the run's undo has none
