@@ -14,10 +14,9 @@ read-only store observes no project memories: their past there is what the log h
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
-
-from typing import TYPE_CHECKING
 
 from app.core.clock import format_instant
 from app.core.errors import NotFoundError
