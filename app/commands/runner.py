@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from app.commands import log
 from app.commands.base import Command
 from app.commands.payload import parse_payload
-from app.commands.registry import load
 from app.core.errors import InvalidInputError
 from app.core.models.command_log import LogEntry
 
@@ -89,5 +88,9 @@ def _step(store: MemoryStore, *, back: bool, expect: int | None) -> Step | None:
 
 def load_entry(entry: LogEntry, raw: object) -> Command[Any]:
     """The command a log entry describes, its payload read strictly."""
+    # Every kind of command loads with the first entry loaded back (an undo, a redo): reading the log,
+    # as a first screen does, needs none of them.
+    from app.commands.registry import load
+
     where = f"#{entry.id}"
     return load(entry.kind, parse_payload(raw, where), where)
