@@ -105,11 +105,12 @@ def open_window(args: argparse.Namespace, open_store: StoreOpener) -> int:
     their own, while Qt and the window load (`ui.runtime.first_screen.read_aside`); the window is shown
     once its first frame is complete, and opens its own store after that."""
     from ui.runtime.display import require_display
-    from ui.runtime.first_screen import read_aside  # no Qt, no store: the read starts before either loads
+    from ui.runtime.first_page import read_first_screen  # no Qt, no store: the read starts before either
+    from ui.runtime.first_screen import read_aside
 
     smoke = bool(getattr(args, "smoke", False))
     require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt loads
-    first_screen = read_aside(open_store)
+    first_screen = read_aside(open_store, read_first_screen)
     from ui.window.app import run_window
 
     return run_window(open_store, smoke=smoke, first_screen=first_screen)

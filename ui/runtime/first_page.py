@@ -3,14 +3,14 @@ through the store, one read after the other: the first page of cards, the first 
 candidates' words, the counts and the undo log. A launch runs them in a child process of its own while the
 window loads (`ui.runtime.first_screen.read_aside`); the controller takes each part from there.
 
-No Qt here.
+No Qt here, and nothing of the store imported until a read runs: the launch hands `read_first_screen`
+to its child before it has imported the store.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.commands.runner import history as command_log
 from app.core.models.evidence import memory_candidate_ids
 from ui.cards.listing import FIRST_PAGE, FIRST_ROWS, ViewFilter, load_first_page
 from ui.runtime.first_screen import FirstScreen, StoreFacts
@@ -36,5 +36,9 @@ def read_first_screen(store: MemoryStore, flt: ViewFilter | None = None) -> Firs
     card = next((memory for memory in listing.rows if memory.id == first), None)
     candidates = memory_candidate_ids(card) if card is not None else []
     evidence = (candidates, store.evidence(candidates) if candidates else {})
+    from app.commands.runner import (
+        history as command_log,
+    )  # with the store's modules, in the process that reads
+
     counts, log = store.counts(), command_log(store)
     return FirstScreen(StoreFacts.of(store), listing, history, counts, log, evidence)

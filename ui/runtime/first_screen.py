@@ -101,9 +101,12 @@ def first_part(first: Future[FirstScreen] | None, pick: Callable[[FirstScreen], 
     return pick(first.result())
 
 
-def read_aside(open_store: StoreOpener) -> Future[FirstScreen] | None:
-    """The first screen of the store `open_store` opens, read by a child process while this one goes on;
-    None where this process cannot fork safely (the window then reads it itself)."""
+def read_aside(
+    open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen]
+) -> Future[FirstScreen] | None:
+    """`read` of the store `open_store` opens (`ui.runtime.first_page.read_first_screen`), run by a child
+    process while this one goes on; None where this process cannot fork safely (the window then reads
+    its first screen itself)."""
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return None
     read_end, write_end = os.pipe()
@@ -112,7 +115,7 @@ def read_aside(open_store: StoreOpener) -> Future[FirstScreen] | None:
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child: measured by the launch's tests from outside)
         os.close(read_end)
-        _child(open_store, write_end)
+        _child(open_store, read, write_end)
     os.close(write_end)
     future: Future[FirstScreen] = Future()
     receiver = threading.Thread(
@@ -122,7 +125,7 @@ def read_aside(open_store: StoreOpener) -> Future[FirstScreen] | None:
     return future
 
 
-def _child(open_store: StoreOpener, out: int) -> None:
+def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], out: int) -> None:
     """Open, read, hand back, exit: never returns, never runs the parent's exit handlers. Its own
     messages are silenced: the window's store, opened next, gives every warning and error once."""
     data = b""
@@ -130,10 +133,8 @@ def _child(open_store: StoreOpener, out: int) -> None:
         quiet = os.open(os.devnull, os.O_WRONLY)
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
-        from ui.runtime.first_page import read_first_screen
-
         with open_store() as store:
-            data = _dumps(read_first_screen(store))
+            data = _dumps(read(store))
     except BaseException:
         data = b""
     try:

@@ -133,7 +133,7 @@ class MainWindow(QMainWindow):
         c.error.connect(self._show_error)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.undoChanged.connect(self._undo_changed)
-        c.storeChanged.connect(self._store_changed)
+        c.storeChanged.connect(self.know_store)
         c.fileProblemChanged.connect(self._file_problem_changed)
         self.model.dataChanged.connect(self._rows_changed)
         self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
@@ -334,13 +334,9 @@ class MainWindow(QMainWindow):
         self.banner.show_error(text)
         self.statusBar().showMessage(text, 10_000)
 
-    def know_store(self) -> None:
-        """Show the store's state (its name, read-only or not) and watch its file."""
-        self._store_changed()
-
-    def _store_changed(self, _store: object = None) -> None:
+    def know_store(self, _store: object = None) -> None:
         """Another database (or the first, maybe not open yet: what the controller knows of it is enough
-        here): nothing of the one before is shown; its state, its watcher."""
+        here): nothing of the one before is shown; its state (name, read-only or not), its watcher."""
         self.leave_as_of()  # the past shown was another database's
         self.model.clear()
         self.panel.show_memory(None)

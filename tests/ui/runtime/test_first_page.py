@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from sqlalchemy import event
 
@@ -61,9 +60,9 @@ def test_the_first_frame_needs_no_read_once_the_window_is_built(
     assert memory is not None and memory.id == screen.listing.ids[0]
     assert window.panel.history_memory_id == memory.id and window.panel.diff.settled
     assert controller.undo_history.loaded and window.status.counts.text()
+    # The complete listing, after the first frame is painted.
+    qtbot.waitUntil(lambda: any(FIRST_SCREEN_READS.search(s) for s in statements), timeout=30_000)
     qtbot.waitUntil(lambda: not controller.runner.busy, timeout=30_000)
-    QApplication.processEvents()
-    assert any(FIRST_SCREEN_READS.search(s) for s in statements)  # the complete listing, after it
     window.close()
     store.close()
 

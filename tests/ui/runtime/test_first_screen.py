@@ -19,6 +19,7 @@ ASIDE = """
 import sys, threading
 from contextlib import contextmanager
 from app.core.clock import ManualClock
+from ui.runtime.first_page import read_first_screen
 from ui.runtime.first_screen import FirstScreenUnread, read_aside
 
 path, case = sys.argv[1], sys.argv[2]
@@ -40,16 +41,15 @@ def failing():
 if case == "threads":
     stop = threading.Event()
     threading.Thread(target=stop.wait).start()
-    print(read_aside(opener) is None)
+    print(read_aside(opener, read_first_screen) is None)
     stop.set()
 elif case == "fails":
-    future = read_aside(failing)
+    future = read_aside(failing, read_first_screen)
     print(type(future.exception(timeout=60)).__name__)
 else:
-    future = read_aside(opener)
+    future = read_aside(opener, read_first_screen)
     aside = future.result(timeout=60)
     assert "sqlalchemy" not in sys.modules  # read in the child, received without the store's modules
-    from ui.runtime.first_page import read_first_screen
     with opener() as store:
         here = read_first_screen(store)
     print(aside == here, aside.facts.location == path, len(aside.listing.rows), aside.history is not None)
