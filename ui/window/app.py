@@ -107,12 +107,8 @@ def _run_window(
     first_paint = _FirstPaint(window, app) if smoke else None
     deadline = smoke_deadline(app, window) if smoke else None
 
-    def show() -> None:
-        window.show()
-        if not smoke:  # "since you last looked", when something changed: after the first frame
-            window.looks.check_on_open()
-
-    FirstFrame(window, show)
+    # "Since you last looked", when something changed: after the first frame is painted.
+    FirstFrame(window, window.show, painted=(lambda: None) if smoke else window.looks.check_on_open)
     controller.start(first_screen)
     code = app.exec()
     if deadline is not None and first_paint is not None:  # neither of the smoke run's exits outlives it

@@ -23,12 +23,20 @@ READ_AFTER_MS = 300  # the complete listing of a shown window that is not painte
 
 
 class FirstFrame(QObject):
-    """Calls `show` once the window's first frame is complete (`complete`), or after `LIMIT_MS`."""
+    """Calls `show` once the window's first frame is complete (`complete`), or after `LIMIT_MS`; once that
+    frame is painted, the complete listing, then `painted` (what else waits for the first frame)."""
 
-    def __init__(self, window: MainWindow, show: Callable[[], None], limit_ms: int = LIMIT_MS) -> None:
+    def __init__(
+        self,
+        window: MainWindow,
+        show: Callable[[], None],
+        limit_ms: int = LIMIT_MS,
+        painted: Callable[[], None] = lambda: None,
+    ) -> None:
         super().__init__(window)
         self.window = window
         self._show: Callable[[], None] | None = show
+        self._painted_then = painted
         self._read: Callable[[], None] | None = window.controller.read_complete
         self._counts = False
         window.controller.countsChanged.connect(self._counted)
@@ -85,3 +93,4 @@ class FirstFrame(QObject):
             for page in (self.window.list.viewport(), self.window.no_match, self.window.welcome):
                 page.removeEventFilter(self)
             read()
+            self._painted_then()
