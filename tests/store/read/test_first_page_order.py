@@ -11,11 +11,14 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from alembic import command
+from sqlalchemy import create_engine
 
 from app.cli.commands.export import export_data
 from app.core.clock import ManualClock
 from app.store import MemoryFilter, MemoryStore
 from app.store.read.first_page import select_first_page
+from app.store.schema.migrate import alembic_config
 from app.transfer.export_format import parse_export
 from tests.support.hostdb import DAY, T0, build_host_db, host_sql, memory_row, query
 
@@ -156,6 +159,8 @@ def test_the_first_page_walks_our_index_and_stops_early(tmp_path: Path) -> None:
     _add_host_rows(path, random.Random(4), range(1, 301), nulls=False)
     with closing(MemoryStore.open(path, clock=ManualClock(T0 + 30 * DAY))) as store:
         store.observe()
+        marked = query(path, "SELECT value FROM mdash_meta WHERE key = 'seen_through'")
+        assert marked == [("300",)]  # every row seen: none is read from the host's side
         _add_host_rows(path, random.Random(5), range(301, 311), nulls=False)
         for descending in (True, False):
             flt = MemoryFilter(status="active", sort="promoted", descending=descending)
@@ -167,3 +172,32 @@ def test_the_first_page_walks_our_index_and_stops_early(tmp_path: Path) -> None:
             assert any("ix_mdash_seen_promoted" in step for step in plan), plan
             assert not any(step.startswith("SCAN user_memories") for step in plan), plan
             assert not any("USE TEMP B-TREE" in step and "mdash_seen" in step for step in plan), plan
+
+
+def test_the_migration_copies_every_seen_row_and_marks_what_it_covers(tmp_path: Path) -> None:
+    """A file whose rows were seen before the copy existed: the migration fills it from the host's rows,
+    and its mark stops under the first row nobody saw yet."""
+    path = build_host_db(tmp_path / "context.db", seed=False)
+    _add_host_rows(path, random.Random(6), range(1, 101), nulls=False)
+    with closing(MemoryStore.open(path, clock=ManualClock(T0 + 30 * DAY))) as store:
+        store.observe()
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        with engine.begin() as conn:
+            command.downgrade(alembic_config(conn), "0012_project_revisions_by_path")
+    finally:
+        engine.dispose()
+    _add_host_rows(path, random.Random(7), range(101, 111), nulls=False)  # unseen
+    host_sql(
+        path,
+        "INSERT INTO mdash_seen SELECT id, content, status, updated_at, 0, NULL FROM user_memories WHERE id = 110",
+    )
+    with closing(MemoryStore.open(path, clock=ManualClock(T0 + 30 * DAY))) as store:
+        copied = query(
+            path,
+            "SELECT count(*) FROM mdash_seen s JOIN user_memories u ON u.id = s.memory_id"
+            " WHERE s.promoted_at IS u.promoted_at",
+        )
+        assert copied == [(101,)]
+        assert query(path, "SELECT value FROM mdash_meta WHERE key = 'seen_through'") == [("100",)]
+        _assert_host_order(store, path)
