@@ -52,7 +52,7 @@ def ids_only_grow(conn: Connection) -> bool:
     return isinstance(sql, str) and "AUTOINCREMENT" in sql.upper()
 
 
-def select_first_page(conn: Connection, flt: MemoryFilter, now: int, limit: int) -> Select[tuple[int]] | None:
+def select_first_page(conn: Connection, flt: MemoryFilter, now: int, limit: int) -> Select[int] | None:
     """The first `limit` ids of the listing `flt` (one that `walks_index`) along our index; None where
     the mark is missing (a store at an older revision: the caller reads the host's order)."""
     through = conn.execute(SEEN_THROUGH).scalar()

@@ -106,9 +106,7 @@ class MemoryQueries:
             total = conn.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar()
             return ids, int(total or 0)
 
-    def _along_index(
-        self, conn: Connection, flt: MemoryFilter, now: int, limit: int
-    ) -> Select[tuple[int]] | None:
+    def _along_index(self, conn: Connection, flt: MemoryFilter, now: int, limit: int) -> Select[int] | None:
         """The first page along our index of `promoted_at` (`app.store.read.first_page`), where it
         serves this listing on this database."""
         if not (self._db.own and walks_index(flt)):

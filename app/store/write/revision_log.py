@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 
 from app.core.provenance import serialize_candidate_ids
-from app.store.schema.tables import meta, memory_sources, project_state, revisions, seen, user_memories
+from app.store.schema.tables import memory_sources, meta, project_state, revisions, seen, user_memories
 
 GLOBAL_PROJECT = "__global__"
 

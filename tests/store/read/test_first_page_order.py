@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -39,7 +40,7 @@ LOOSE_TABLE = (
 
 def _odd_value(rng: random.Random, nulls: bool) -> object:
     """A `promoted_at` of any type SQLite keeps, with many ties."""
-    kinds = [
+    kinds: list[Callable[[], object]] = [
         lambda: T0 + rng.randrange(5) * DAY,  # ties
         lambda: rng.choice([-(2**63), 2**63 - 1, -1, 0, 7]),
         lambda: rng.choice([1.5, -2.25, 7.0, 1e300, float(T0)]),  # 7.0 and 7 are equal
@@ -69,7 +70,7 @@ def _host_order(path: Path, status: str, descending: bool, limit: int) -> list[i
     sql = (
         f"SELECT id FROM user_memories WHERE {STATUSES[status]} ORDER BY promoted_at {way}, id {way} LIMIT ?"
     )
-    return [int(row[0]) for row in query(path, sql, (limit,))]  # type: ignore[call-overload]
+    return [int(str(row[0])) for row in query(path, sql, (limit,))]
 
 
 def _assert_host_order(store: MemoryStore, path: Path) -> None:
@@ -190,7 +191,8 @@ def test_the_migration_copies_every_seen_row_and_marks_what_it_covers(tmp_path: 
     _add_host_rows(path, random.Random(7), range(101, 111), nulls=False)  # unseen
     host_sql(
         path,
-        "INSERT INTO mdash_seen SELECT id, content, status, updated_at, 0, NULL FROM user_memories WHERE id = 110",
+        "INSERT INTO mdash_seen SELECT id, content, status, updated_at, 0, NULL FROM user_memories"
+        " WHERE id = 110",  # one of ours above them (an own write, say)
     )
     with closing(MemoryStore.open(path, clock=ManualClock(T0 + 30 * DAY))) as store:
         copied = query(
