@@ -15,7 +15,7 @@ from app.cli.arguments import int64
 from app.cli.registry import add_force_option
 
 if TYPE_CHECKING:
-    from app.store import MemoryStore
+    from ui.runtime.first_screen import StoreOpener
 
 THEMES = ("light", "dark")
 
@@ -100,18 +100,20 @@ def register(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     parser.set_defaults(handler=cmd_screenshot)
 
 
-def open_window(args: argparse.Namespace, store: MemoryStore) -> int:
-    """The window over the open `store`: its first frame's reads start now, while Qt and the window
-    load (`ui.runtime.first_page`), and the window is shown once its first frame is complete."""
+def open_window(args: argparse.Namespace, open_store: StoreOpener) -> int:
+    """The window over the store `open_store` opens: its first frame's reads start now, in a process of
+    their own, while Qt and the window load (`ui.runtime.first_screen.read_aside`); the window is shown
+    once its first frame is complete, and opens its own store after that."""
     from ui.runtime.display import require_display
-    from ui.runtime.first_page import start_first_page  # no Qt: the read starts before Qt is imported
+    from ui.runtime.first_page import read_first_screen  # no Qt, no store: the read starts before either
+    from ui.runtime.first_screen import read_aside
 
-    first_screen = start_first_page(store)
     smoke = bool(getattr(args, "smoke", False))
     require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt loads
+    first_screen = read_aside(open_store, read_first_screen)
     from ui.window.app import run_window
 
-    return run_window(store, smoke=smoke, first_screen=first_screen)
+    return run_window(open_store, smoke=smoke, first_screen=first_screen)
 
 
 def open_hub(args: argparse.Namespace, url: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from app.cli.arguments import argument_problem
@@ -24,7 +24,7 @@ DEBUG_ENV = "MEMORY_DASHBOARD_DEBUG"
 class GuiHooks(Protocol):
     def register(self, subparsers: Any, parents: list[argparse.ArgumentParser]) -> None: ...
 
-    def open_window(self, args: argparse.Namespace, store: Any) -> int: ...
+    def open_window(self, args: argparse.Namespace, open_store: Callable[[], Any]) -> int: ...
 
     def open_hub(self, args: argparse.Namespace, url: str) -> int: ...
 
@@ -142,10 +142,10 @@ def parse(
 
 
 def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.ArgumentParser) -> int:
-    from app.cli.opener import open_store
-
     handler = getattr(args, "handler", None)
     if handler is not None:
+        from app.cli.opener import open_store
+
         result: int = handler(args, open_store)
         return result
     if gui is None:
@@ -162,10 +162,16 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         hub = hub_commands.hub_to_open(args)  # `--db` of a hub, or `hub open`: the hub window
         if hub is not None:
             return gui.open_hub(args, hub)
+
     # An unwritable file opens read-only; the window says so. The window observes outside rewrites with
-    # its complete listing, after its first frame (`ui.runtime.controller`), not before it is built.
-    with open_store(args, observe=False) as store:
-        return gui.open_window(args, store)
+    # its complete listing, after its first frame (`ui.runtime.controller`), not before it is built; it
+    # opens the store when it needs it (the store's modules are not imported before its first frame).
+    def opener() -> Any:
+        from app.cli.opener import open_store
+
+        return open_store(args, observe=False)
+
+    return gui.open_window(args, opener)
 
 
 def main(argv: Sequence[str] | None = None, gui: GuiHooks | None = None) -> int:

@@ -8,40 +8,17 @@ only inside the caller's write transaction, beside the change they describe.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, inspect, select, update
 
 from app.commands.base import Command
+from app.core.models.command_log import DONE, UNDONE, LogEntry
 from app.store.schema.tables import command_log
 from app.store.write.revision_log import WriteContext
 
-DONE, UNDONE = "done", "undone"
 ORIGINS = ("window", "cli")
 c = command_log.c
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    id: int
-    kind: str
-    label: str
-    made_at: int
-    origin: str
-    done: bool
-    changed_at: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "label": self.label,
-            "made_at": self.made_at,
-            "origin": self.origin,
-            "state": DONE if self.done else UNDONE,
-            "changed_at": self.changed_at,
-        }
 
 
 _LISTED = (c.id, c.kind, c.label, c.made_at, c.origin, c.state, c.changed_at)

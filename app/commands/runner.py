@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from app.commands import log
 from app.commands.base import Command
 from app.commands.payload import parse_payload
-from app.commands.registry import load
 from app.core.errors import InvalidInputError
+from app.core.models.command_log import LogEntry
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
@@ -29,7 +29,7 @@ class Step:
     """One undo or redo that was made: its entry (as it was before the step) and the memories it wrote
     (of `memory_kind`: user or project memories)."""
 
-    entry: log.LogEntry
+    entry: LogEntry
     memory_ids: tuple[int, ...]
     note: str
     memory_kind: str = "user"
@@ -49,7 +49,7 @@ def execute(store: MemoryStore, command: Command[T], origin: str) -> T:
     return result
 
 
-def history(store: MemoryStore) -> list[log.LogEntry]:
+def history(store: MemoryStore) -> list[LogEntry]:
     """Every entry, oldest first (on a read-only store too)."""
     with store.read_snapshot() as conn:
         return log.entries(conn)
@@ -86,7 +86,11 @@ def _step(store: MemoryStore, *, back: bool, expect: int | None) -> Step | None:
     return Step(entry, command.memory_ids(), command.step_note(back), command.memory_kind)
 
 
-def load_entry(entry: log.LogEntry, raw: object) -> Command[Any]:
+def load_entry(entry: LogEntry, raw: object) -> Command[Any]:
     """The command a log entry describes, its payload read strictly."""
+    # Every kind of command loads with the first entry loaded back (an undo, a redo): reading the log,
+    # as a first screen does, needs none of them.
+    from app.commands.registry import load
+
     where = f"#{entry.id}"
     return load(entry.kind, parse_payload(raw, where), where)

@@ -13,26 +13,27 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import Connection
 
 from app.core.errors import DatabaseLockedError, DatabaseReplacedError
 from app.core.models import Revision
-from app.core.models.digest import Watermark
 from app.core.models.evidence import Evidence
 from app.core.trust import DEFAULT_MARK
 from app.store.evidence import archive as evidence_archive
 from app.store.observe.change_watch import ChangeWatch
-from app.store.observe.observe import MemoryObservations, find_changes, initial_seen, record_changes
-from app.store.observe.project_observe import find_project_changes, record_project_changes
-from app.store.read.digest import read_watermark
 from app.store.read.reads import fetch_revisions_by_id
 from app.store.read.rows import OwnFacts
 from app.store.read.sources import load_marks
 from app.store.write import trust_marks
 from app.store.write.revision_log import WriteContext
-from app.store.write.watermark import save_watermark
+
+if TYPE_CHECKING:
+    from app.core.models.digest import Watermark
+
+# Observing and the digest's watermark are not what opening a store or its first screen needs: their
+# modules load where they are first asked for.
 
 
 class Transactions(Protocol):
@@ -131,6 +132,9 @@ class KeptInTables(Keeping):
             trust_marks.set_mark(ctx, source, trust)
 
     def observe(self, db: Transactions) -> list[Revision]:
+        from app.store.observe.observe import find_changes, record_changes
+        from app.store.observe.project_observe import find_project_changes, record_project_changes
+
         watch = db.watch
         with db.read() as conn:
             look = watch.look(conn)
@@ -159,10 +163,14 @@ class KeptInTables(Keeping):
             return fetch_revisions_by_id(conn, ids)
 
     def watermark(self, db: Transactions) -> Watermark | None:
+        from app.store.read.digest import read_watermark
+
         with db.read() as conn:
             return read_watermark(conn)
 
     def save_watermark(self, db: Transactions, upto: Watermark) -> None:
+        from app.store.write.watermark import save_watermark
+
         with db.write() as ctx:
             save_watermark(ctx.conn, upto)
 
@@ -175,6 +183,8 @@ class KeptInProcess(Keeping):
     upkeep = False
 
     def __init__(self, marks: Mapping[str, str], *, looks_tell: bool) -> None:
+        from app.store.observe.observe import MemoryObservations
+
         self._marks = dict(marks)
         # SQLite: a look cannot tell, since observations here are compared in Python (`observe` skips
         # its own look, but `changed_elsewhere` stays True); a server's look tells anyway.
@@ -197,6 +207,8 @@ class KeptInProcess(Keeping):
         """A look, skipped while nobody committed since the last one: it reads every row's content into
         Python (a large store spends noticeable CPU on it), and an immutable or snapshot read never sees
         a commit at all."""
+        from app.store.observe.observe import initial_seen
+
         log, watch = self._log, db.watch
         with db.read() as conn:
             look = watch.look(conn)
@@ -238,6 +250,8 @@ class KeptInProcess(Keeping):
     def watermark(self, db: Transactions) -> Watermark | None:
         if self._look is not None or not db.own:
             return self._look
+        from app.store.read.digest import read_watermark
+
         with db.read() as conn:
             return read_watermark(conn)
 

@@ -18,6 +18,10 @@ to small services, each holding what it is given and no state of another:
 - `ProjectEdits` (`app.store.project.edits`), as `store.project_edits`: their writers, which the commands
   (`app.commands.project`) call.
 
+The project memories' two services are made on first use, and each service loads the modules of its
+rarer roles (blame, as-of, the digest, imports, review runs, observation) when first asked for: opening
+a store and reading its first screen loads only what those reads use.
+
 The facade forwards each service's public names, so callers say `store.list_ids(...)` as they always did.
 """
 
@@ -25,7 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
@@ -41,13 +47,15 @@ from app.store.kinds import USER_MEMORIES, MemoryKind
 from app.store.links import links_of
 from app.store.observe.observer import Observer
 from app.store.past.history import History
-from app.store.project.edits import ProjectEdits
-from app.store.project.service import ProjectMemories
 from app.store.read.queries import FIRST_HITS_CHUNK, FIRST_WINDOW, MemoryQueries
 from app.store.schema.migrate import upgrade
 from app.store.search.upkeep import SearchIndex
 from app.store.write.edits import KEEP, MemoryEdits
 from app.store.write.revision_log import WriteContext
+
+if TYPE_CHECKING:
+    from app.store.project.edits import ProjectEdits
+    from app.store.project.service import ProjectMemories
 
 __all__ = ["FIRST_HITS_CHUNK", "FIRST_WINDOW", "KEEP", "MemoryStore"]
 
@@ -68,8 +76,6 @@ class MemoryStore:
         self.records = records = EvidenceRecords(db)
         self.past = past = History(db, queries, records)
         self.edits = edits = MemoryEdits(db, queries, kind)
-        self.project = ProjectMemories(db)  # the host's project memories: `store.project.memories(...)`
-        self.project_edits = ProjectEdits(db)  # and their writers: `store.project_edits.archive(...)`
         # What this database is, and its transactions.
         self.now = db.now
         self.file_problem = db.file_problem
@@ -129,6 +135,21 @@ class MemoryStore:
         self.sweep = edits.sweep
         self.set_trust = edits.set_trust
         self.import_export = edits.import_export
+
+    @cached_property
+    def project(self) -> ProjectMemories:
+        """The host's project memories: `store.project.memories(...)`. Made (and its modules loaded) on
+        first use: the user memories' first screen needs none of it."""
+        from app.store.project.service import ProjectMemories
+
+        return ProjectMemories(self.database)
+
+    @cached_property
+    def project_edits(self) -> ProjectEdits:
+        """The project memories' writers: `store.project_edits.archive(...)`, made on first use too."""
+        from app.store.project.edits import ProjectEdits
+
+        return ProjectEdits(self.database)
 
     @classmethod
     def open(

@@ -18,6 +18,7 @@ from ui.runtime.controller import NOW, Controller
 
 if TYPE_CHECKING:
     from app.core.models.digest import Digest, Watermark
+    from app.store import MemoryStore
 
 T = TypeVar("T")
 
@@ -44,9 +45,9 @@ class SinceLastLook(QObject):
     def check_on_open(self) -> None:
         """Show the digest if anything changed since the last look; a first open records the look."""
         self.automatic = True
-        store = self.controller.store
 
         def work() -> Digest | None:
+            store = self.controller.store  # opened here, on the runner's thread, after a launch
             store.observe()  # what the host changed while the window was closed is in the digest
             if store.watermark() is None:
                 store.mark_seen()  # kept in memory on a read-only store
@@ -63,23 +64,29 @@ class SinceLastLook(QObject):
 
     def show_now(self) -> None:
         """The digest on demand (View menu), whatever it holds."""
-        store = self.controller.store
 
         def work() -> Digest:
+            store = self.controller.store
             store.observe()
             return store.digest()
 
         self._submit(work, self.digestReady.emit, priority=NOW)
 
     def refresh_marks(self) -> None:
-        store = self.controller.store
+        if not self.controller.store_open:
+            return  # the launch's first frame: its complete listing, once the store is open, marks them
 
-        def mark(ids: frozenset[int] | None) -> None:
+        def read() -> tuple[MemoryStore, frozenset[int] | None]:  # the store: opened here, after a launch
+            store = self.controller.store
+            return store, store.changed_since_look()
+
+        def mark(answer: tuple[MemoryStore, frozenset[int] | None]) -> None:
             # None: never looked (the markers a review run set stay); not another database's, opened meanwhile
+            store, ids = answer
             if ids is not None and self.controller.store is store:
                 self.model.set_highlighted(ids)
 
-        self._submit(store.changed_since_look, mark)
+        self._submit(read, mark)
 
     def mark_seen(self, upto: Watermark) -> None:
         """Everything up to `upto` (the digest shown) is seen: its markers go."""

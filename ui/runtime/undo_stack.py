@@ -21,10 +21,10 @@ if TYPE_CHECKING:  # the command log loads SQLAlchemy: imported once the first c
     from concurrent.futures import Future
 
     from app.commands.base import Command
-    from app.commands.log import LogEntry
     from app.commands.runner import Step
+    from app.core.models.command_log import LogEntry
     from app.store import MemoryStore
-    from ui.runtime.first_page import FirstScreen
+    from ui.runtime.first_screen import FirstScreen
     from ui.runtime.tasks import TaskRunner
 
 WINDOW = "window"
@@ -122,15 +122,17 @@ class UndoHistory(QObject):
 
     def reload(self, *, priority: int = 0, first: Future[FirstScreen] | None = None) -> None:
         """Read the log (off the GUI thread) and show it, when it differs from what the stack shows."""
-        from app.commands.runner import history
-        from ui.runtime.first_page import first_part
+        from ui.runtime.first_screen import first_part
 
         self._asked = True
-        store = self.controller.store
 
-        def read() -> list[LogEntry]:
+        def read() -> list[LogEntry]:  # the store: opened on the runner's thread, after a launch
             known = first_part(first, lambda screen: screen.undo_log)
-            return history(store) if known is None else known
+            if known is not None:
+                return known
+            from app.commands.runner import history
+
+            return history(self.controller.store)
 
         self.controller.runner.submit(read, self._loaded, self.controller.report, priority=priority)
 

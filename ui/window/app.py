@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import Future
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,9 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
+from app.core.clock import Clock, SystemClock, clock_from_env
 from ui.runtime.controller import Controller
+from ui.runtime.first_screen import StoreLater, first_part
 from ui.runtime.qt_app import application, smoke_deadline, wait_until
 from ui.widgets.theme import apply_theme
 from ui.window.first_frame import FirstFrame
@@ -22,7 +25,7 @@ from ui.window.main_window import MainWindow
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
-    from ui.runtime.first_page import FirstScreen
+    from ui.runtime.first_screen import FirstScreen, StoreOpener
 
 FIRST_CARDS = "first cards painted at"  # `--smoke`'s line, then the monotonic clock's seconds
 
@@ -57,18 +60,50 @@ class _FirstPaint(QObject):
 
 
 def run_window(
-    store: MemoryStore,
+    open_store: StoreOpener,
     *,
     smoke: bool = False,
     theme: str = "system",
     first_screen: Future[FirstScreen] | None = None,
 ) -> int:
-    """The window over `store`, shown once its first frame is complete (`FirstFrame`); `first_screen`:
-    the first frame's reads, started before this module (and Qt) was imported."""
+    """The window over the store `open_store` opens, shown once its first frame is complete
+    (`FirstFrame`). `first_screen`: the first frame's reads, started (in a process of their own) before
+    this module and Qt were imported; with them the window opens its own store after its first frame,
+    on the runner's thread (`Controller.store`). Without them, or when they failed (the store's own
+    open then says why, as the command line reports it), the store opens here first."""
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
-    controller = Controller(store)
-    window = MainWindow(controller)
+    with ExitStack() as held:
+        opened: list[MemoryStore] = []  # the store `open_store` opened: closed by it, on the way out
+
+        def open_here() -> MemoryStore:
+            opened.append(held.enter_context(open_store()))
+            return opened[-1]
+
+        try:
+            clock: Clock = clock_from_env()
+        except ValueError:  # the store's open says what is wrong with the variable, as the command line does
+            clock, first_screen = SystemClock(), None
+        later = StoreLater(open_here, clock)
+        controller = Controller(later)
+        window = MainWindow(controller)  # built while the first screen is read aside
+        screen = first_part(first_screen, lambda screen: screen)
+        if screen is None:  # no reads aside, or they failed: the store opens now (and says why it cannot)
+            first_screen = None
+            controller.open_now()
+        else:
+            later.facts = screen.facts
+        window.know_store()
+        code = _run_window(app, window, smoke, first_screen)
+        if controller.store_open and controller.store not in opened:
+            controller.store.close()  # another database opened since
+    return code
+
+
+def _run_window(
+    app: QApplication, window: MainWindow, smoke: bool, first_screen: Future[FirstScreen] | None
+) -> int:
+    controller = window.controller
     first_paint = _FirstPaint(window, app) if smoke else None
     deadline = smoke_deadline(app, window) if smoke else None
 
@@ -86,8 +121,6 @@ def run_window(
     window.save_state()
     window.review.wait_for_done()  # a review run holds the host's lease: let it finish and release it
     controller.runner.wait_for_done()
-    if controller.store is not store:
-        controller.store.close()  # another database opened since (the first is closed by its opener)
     return code
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 
 from ui.window.main_window import MainWindow
 
 LIMIT_MS = 3_000  # the longest a launch keeps its window back for a complete first frame
 CHECK_MS = 5  # how often the first frame's parts are looked at while they arrive
+READ_AFTER_MS = 300  # the complete listing of a shown window that is not painted waits at most this long
 
 
 class FirstFrame(QObject):
@@ -28,6 +29,7 @@ class FirstFrame(QObject):
         super().__init__(window)
         self.window = window
         self._show: Callable[[], None] | None = show
+        self._read: Callable[[], None] | None = window.controller.read_complete
         self._counts = False
         window.controller.countsChanged.connect(self._counted)
         self._timer = QTimer(self)
@@ -62,6 +64,24 @@ class FirstFrame(QObject):
     def _now(self) -> None:
         self._timer.stop()
         show, self._show = self._show, None
-        if show is not None:
-            show()
-            self.window.controller.read_complete()  # the listing that waited for the first frame
+        if show is None:
+            return
+        show()
+        # The listing that waited for the first frame (and, after a launch, the store's own open, on the
+        # runner's thread) starts once that frame is painted, so it takes nothing from that paint; a
+        # window that is not painted (minimized, not mapped) reads it anyway after `READ_AFTER_MS`.
+        for page in (self.window.list.viewport(), self.window.no_match, self.window.welcome):
+            page.installEventFilter(self)
+        QTimer.singleShot(READ_AFTER_MS, self._painted)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and self._read is not None:
+            QTimer.singleShot(0, self._painted)  # after this paint, and the others of the same frame
+        return False
+
+    def _painted(self) -> None:
+        read, self._read = self._read, None
+        if read is not None:
+            for page in (self.window.list.viewport(), self.window.no_match, self.window.welcome):
+                page.removeEventFilter(self)
+            read()

@@ -44,7 +44,6 @@ from ui.window.welcome import WelcomePage
 
 if TYPE_CHECKING:
     from app.core.models.digest import Digest
-    from app.store import MemoryStore
     from ui.dialogs.digest import DigestDialog
     from ui.past.view import AsOfView
     from ui.review.queue import ReviewQueue
@@ -76,7 +75,8 @@ class MainWindow(QMainWindow):
         self.looks.digestReady.connect(self.show_digest)
         self.acts.digest.triggered.connect(self.looks.show_now)
         self.acts.import_file.triggered.connect(self._import_file)
-        self._store_changed(controller.store)
+        if controller.facts_known:  # else once the launch's first screen has said (`know_store`)
+            self.know_store()
         if not restore_window(self, self.splitter, self.settings):
             self.resize(1400, 900)
         self.minute = QTimer(self)  # relative times move on, the file is looked at, expiry swept
@@ -88,7 +88,7 @@ class MainWindow(QMainWindow):
     def _build(self) -> None:
         self.setWindowTitle("Memory Dashboard")
         c = self.controller
-        now = lambda: c.store.now()  # noqa: E731 (the store changes when another database is opened)
+        now = c.now  # the store's clock, read without opening it (the launch opens it after this frame)
         self.left = CardColumn(
             self.model, now, self.acts.card_actions, self.acts.restore_deleted, c.memoriesLoaded, self
         )
@@ -114,7 +114,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.banner)
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        self.filters = FilterBar(self, now=lambda: self.controller.store.now())
+        self.filters = FilterBar(self, now=self.controller.now)
         self.left.add_filter_row(self.filters.more)
         self.toolbar = build_toolbar(self, self.filters, self.acts)
         self.addToolBar(self.toolbar)
@@ -133,7 +133,7 @@ class MainWindow(QMainWindow):
         c.error.connect(self._show_error)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.undoChanged.connect(self._undo_changed)
-        c.storeChanged.connect(self._store_changed)
+        c.storeChanged.connect(self.know_store)
         c.fileProblemChanged.connect(self._file_problem_changed)
         self.model.dataChanged.connect(self._rows_changed)
         self.model.rowsRemoved.connect(lambda *_: self._current_changed(self.list.currentIndex()))
@@ -219,7 +219,7 @@ class MainWindow(QMainWindow):
 
     def show_digest(self, digest: Digest) -> DigestDialog:
         """The digest over the window; its changes open their cards here."""
-        now, mark_seen = self.controller.store.now, self.looks.mark_seen
+        now, mark_seen = self.controller.now, self.looks.mark_seen
         self.digest_dialog = open_digest(digest, now, self, self.open_card, mark_seen)
         return self.digest_dialog
 
@@ -326,7 +326,7 @@ class MainWindow(QMainWindow):
         self.acts.set_candidate_count(counts.candidates)
         empty = counts.total == 0
         if empty:
-            self.welcome.set_database(self.controller.store.location, recent_databases(self.settings))
+            self.welcome.set_database(self.controller.facts.location, recent_databases(self.settings))
         if not self.looking_back and not self.projects.shown:
             self.pages.setCurrentIndex(1 if empty else 0)
 
@@ -334,37 +334,40 @@ class MainWindow(QMainWindow):
         self.banner.show_error(text)
         self.statusBar().showMessage(text, 10_000)
 
-    def _store_changed(self, store: MemoryStore) -> None:
-        """Another database (or the first): nothing of the one before is shown; its state, its watcher."""
+    def know_store(self, _store: object = None) -> None:
+        """Another database (or the first, maybe not open yet: what the controller knows of it is enough
+        here): nothing of the one before is shown; its state (name, read-only or not), its watcher."""
         self.leave_as_of()  # the past shown was another database's
         self.model.clear()
         self.panel.show_memory(None)
-        self._show_write_state(store)
+        self._show_write_state()
         self.banner.hide()  # whatever it said was about the database that was open before
-        if Path(store.location).exists():
-            remember_database(self.settings, store.location)
+        location = self.controller.facts.location
+        if Path(location).exists():
+            remember_database(self.settings, location)
         if self.watcher is not None:
             self.watcher.stop()
             self.watcher.deleteLater()
         c = self.controller
         changed, busy = c.refresh_if_changed_elsewhere, lambda: c.runner.busy
-        self.watcher = watch_database(store.location, self, changed, busy) if self.watch else None
+        self.watcher = watch_database(location, self, changed, busy) if self.watch else None
         self._update_actions(self.selected_memory())
 
-    def _show_write_state(self, store: MemoryStore) -> None:
+    def _show_write_state(self) -> None:
         """Read-only, or its file deleted or replaced: the title, status bar, panel and actions say why."""
-        problem = self.controller.file_problem
-        reason = store.read_only_reason if store.read_only else problem
-        self.status.set_database(store.location, reason)
+        problem, facts = self.controller.file_problem, self.controller.facts
+        location = facts.location
+        reason = facts.read_only_reason or problem
+        self.status.set_database(location, reason)
         self.panel.set_read_only(reason)
         self.acts.set_store_state(reason, self.review.configured_command())
         gone = " (its file was deleted or replaced: changes are refused)" if problem else ""
-        shown = store.location if is_url(store.location) else Path(store.location).name  # a server: its URL
+        shown = location if is_url(location) else Path(location).name  # a server: its URL
         self.setWindowTitle(f"Memory Dashboard — {shown}{gone}")
 
     def _file_problem_changed(self, problem: str | None) -> None:
         store = self.controller.store
-        self._show_write_state(store)
+        self._show_write_state()
         self._update_actions(self.selected_memory())
         if problem is None:
             self.banner.hide()

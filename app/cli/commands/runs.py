@@ -15,11 +15,11 @@ from typing import Any
 from app.cli.registry import Opener, command_adder
 from app.cli.render import one_line, print_json, revision_line, revision_with_evidence
 from app.commands import runner
-from app.commands.log import LogEntry
 from app.commands.other import UndoRun
 from app.commands.runner import execute
 from app.core.clock import format_instant
 from app.core.errors import InvalidInputError, StoreError
+from app.core.models.command_log import LogEntry
 from app.core.models.runs import NOT_RESURRECTED, Run, RunDetail, undo_lines
 
 

@@ -9,14 +9,16 @@ bump; memories changed since are listed, not touched; the links the run made bet
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from app.core.errors import InvalidInputError, NotFoundError
 from app.core.models.evidence import Evidence
-from app.core.models.runs import Run, RunDetail, UndoResult
 from app.store.database import Database
 from app.store.evidence import archive as evidence_archive
-from app.store.evidence import project_runs
 from app.store.links import RUN_MADE_BY, drop_links_made_by, present
+
+if TYPE_CHECKING:
+    from app.core.models.runs import Run, RunDetail, UndoResult
 
 
 def _no_run(run_id: str) -> NotFoundError:
@@ -49,6 +51,8 @@ class EvidenceRecords:
 
     def run(self, run_id: str) -> RunDetail:
         """One run with its changes, oldest first; NotFoundError for an id no run has."""
+        from app.core.models.runs import RunDetail
+        from app.store.evidence import project_runs
         from app.store.evidence import runs as review_runs
 
         with self._db.read() as conn:

@@ -14,27 +14,30 @@ read-only store observes no project memories: their past there is what the log h
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
 from app.core.clock import format_instant
 from app.core.errors import NotFoundError
 from app.core.models import Revision
-from app.core.models.as_of import MemoryAsOf
-from app.core.models.blame import Blame
-from app.core.models.digest import Digest, Watermark
 from app.store.database import Database
 from app.store.evidence.records import EvidenceRecords
 from app.store.kinds import USER_MEMORIES, MemoryKind
-from app.store.past import as_of as as_of_read
-from app.store.past import blame as blame_read
-from app.store.past import project_past
-from app.store.past.project_past import ProjectMemoryAsOf
-from app.store.project import revisions as project_log
-from app.store.project.reads import ProjectKey
-from app.store.read import digest as digest_read
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision, fetch_revisions, fetch_rows
+
+if TYPE_CHECKING:
+    from app.core.models.as_of import MemoryAsOf
+    from app.core.models.blame import Blame
+    from app.core.models.digest import Digest, Watermark
+    from app.store.past import as_of as as_of_read
+    from app.store.past.project_past import ProjectMemoryAsOf
+    from app.store.project import revisions as project_log
+    from app.store.project.reads import ProjectKey
+
+# A memory's revisions are what a first screen reads; blame, as-of, the digest and the project log are
+# rarer roles, whose modules (rapidfuzz with blame) load where they are first asked for.
 
 
 class History:
@@ -60,17 +63,23 @@ class History:
         (`kind`) are read whole, from its own log."""
         with self._db.read() as conn:
             if kind is not USER_MEMORIES:
+                from app.store.past import project_past
+
                 return project_past.history(conn, memory_id) if self._project_log(conn) else []
             return self._history(conn, memory_id, texts, newest_whole)
 
     def project_revision_rows(self, memory_id: int) -> dict[int, project_log.RowPair]:
         """Each revision of a project memory (`history(id, kind=PROJECT_MEMORIES)`): its row's tracked
         fields before and after (category, expiry, supersession...), by revision id."""
+        from app.store.project import revisions as project_log
+
         with self._db.read() as conn:
             return project_log.rows_of_memory(conn, memory_id) if self._project_log(conn) else {}
 
     def _project_log(self, conn: Connection) -> bool:
         """Whether the project revision log is there to read (our tables at their newest)."""
+        from app.store.past import project_past
+
         return self._db.own and project_past.has_log(conn)
 
     def _history(self, conn: Connection, memory_id: int, texts: bool, newest_whole: bool) -> list[Revision]:
@@ -100,6 +109,9 @@ class History:
         """Each sentence (or line) of the memory's text with the revision that put it there in its current
         form, and the words of the candidates those revisions cite (`app.store.past.blame`); a project
         memory's (`kind`) cite none."""
+        from app.store.past import as_of as as_of_read
+        from app.store.past import blame as blame_read
+
         if kind is not USER_MEMORIES:
             return self._project_blame(memory_id)
         revisions = self.history(memory_id)
@@ -115,6 +127,8 @@ class History:
         return blame_read.build_blame(memory_id, revisions, current, first_seen, evidence)
 
     def _project_blame(self, memory_id: int) -> Blame:
+        from app.store.past import project_past
+
         with self._db.read() as conn:
             logged = self._project_log(conn)
             revisions = project_past.history(conn, memory_id) if logged else []
@@ -126,6 +140,8 @@ class History:
     def project_as_of(self, project: ProjectKey, at: int) -> list[ProjectMemoryAsOf]:
         """What the host would have injected for `project` at `at`, in its order, then the memories whose
         state then is unknown (`app.store.past.project_past`). An instant after now is now."""
+        from app.store.past import project_past
+
         with self._db.read() as conn:
             if not project_past.has_memories(conn):
                 return []
@@ -139,6 +155,8 @@ class History:
 
     def _as_of(self, at: int, ids: Sequence[int] | None, *, profile: bool) -> list[MemoryAsOf]:
         """`as_of`; with `profile`, only the memories injected at `at` and those unknown then."""
+        from app.store.past import as_of as as_of_read
+
         now = self._db.now()
         at = min(at, now)
         kept = bool(self._db.keeping.revisions())
@@ -161,6 +179,8 @@ class History:
         self, conn: Connection, facts: list[as_of_read.Facts], at: int
     ) -> list[as_of_read.Facts]:
         """A read-only store's facts, recomputed for the memories it observed changing in this process."""
+        from app.store.past import as_of as as_of_read
+
         kept = {rev.memory_id for rev in self._db.keeping.revisions()}
         return [
             as_of_read.facts_from_history(item, self._history(conn, item.memory_id, True, False), at)
@@ -185,6 +205,8 @@ class History:
         """The first `limit` ids of the memories as of `at`, newest (highest id) first, without observing
         or counting: the ids of host rows promoted by then (`as_of` of them says which existed and how);
         the window's first screen of the past, before the whole past is read."""
+        from app.store.past import as_of as as_of_read
+
         with self._db.read() as conn:
             return as_of_read.first_ids(conn, min(at, self._db.now()), limit)
 
@@ -197,6 +219,9 @@ class History:
     def digest(self, since: int | None = None) -> Digest:
         """What changed since the last look (or since the instant `since`); `Digest.upto` marks exactly
         these as seen (`mark_seen`)."""
+        from app.core.models.digest import Watermark
+        from app.store.read import digest as digest_read
+
         mark = None if since is not None else self.watermark()
         start = since if since is not None else (mark.at if mark is not None else None)
         with self._db.read() as conn:
@@ -216,6 +241,8 @@ class History:
 
     def changed_since_look(self) -> frozenset[int] | None:
         """Memories changed since the last look, whose cards carry a marker; None before the first look."""
+        from app.store.read import digest as digest_read
+
         mark = self.watermark()
         if mark is None:
             return None
@@ -228,6 +255,9 @@ class History:
 
     def mark_seen(self, upto: Watermark | None = None) -> Watermark:
         """`digest --mark-seen`, the digest dialog's Mark seen, a first open: the watermark moves."""
+        from app.core.models.digest import Watermark
+        from app.store.read import digest as digest_read
+
         # To `upto` (a digest's), or to everything recorded now (observe first for what the host changed
         # so far to be seen too). It never bumps the profile version (nothing the host injects changed).
         if upto is None:

@@ -16,31 +16,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from app.core.errors import ConflictError, InvalidInputError
 from app.core.models import Memory, MemoryStatus, Revision, RevisionSource
-from app.core.models.imports import ImportResult
 from app.core.trust import DEFAULT_MARK, MARKS, MEMORY_SOURCE_USER_EDIT, source_problem
 from app.store.database import Database
 from app.store.keeping import archive_in
 from app.store.kinds import USER_MEMORIES, MemoryKind
-from app.store.project import importing as project_importing
 from app.store.read.queries import MemoryQueries
 from app.store.read.reads import fetch_revision
 from app.store.write import (
     expiry_sweep,
-    importer,
-    lease,
-    merging,
-    removal,
     revision_log,
-    synced,
-    triage,
     writes,
 )
 from app.store.write.revision_log import WriteContext
-from app.transfer.export_format import ExportFile
+
+if TYPE_CHECKING:
+    from app.core.models.imports import ImportResult
+    from app.store.write import synced
+    from app.transfer.export_format import ExportFile
+
+# The candidate pool's writers (under the review's lease), deletion and restore, imports (of export
+# files and their project memories), the Tidy's merge and the hub's copy are rarer roles than opening a
+# store: their modules load when first asked for.
 
 KEEP = writes.KEEP
 
@@ -60,6 +60,8 @@ class MemoryEdits:
         """A write to the candidate pool outside the automated review (promote, merge, discard): refused
         while the review holds its lease, since it is about to consume the same pool and taking the lease
         from it would abort its whole run. The one place this rule is decided."""
+        from app.store.write import lease
+
         with self._db.write() as ctx:
             lease.ensure_free(ctx.conn, ctx.now)
             archive_in(self._db, ctx)  # the candidates' words outlive their consumption
@@ -109,6 +111,8 @@ class MemoryEdits:
         """`merge`, the Tidy dialog's Merge: `kept` gets `content` and the others' evidence, they are
         dismissed (`merging`); `sentences`: which member each merged sentence came from. Returns each
         absorbed memory's candidate ids."""
+        from app.store.write import merging
+
         with self._db.write() as ctx:
             evidence = merging.merge_memories(ctx, kept, absorbed, content, sentences)
             revision_log.add_own_source(ctx, kept, MEMORY_SOURCE_USER_EDIT)
@@ -129,6 +133,8 @@ class MemoryEdits:
     ) -> Memory:
         """`promote`, the window's review queue, the demo: candidates become one memory (`triage.promote`)."""
         # The content defaults to the candidates', joined into one line (`triage.one_line`).
+        from app.store.write import triage
+
         with self.triage() as ctx:
             memory_id = triage.promote(ctx, candidate_ids, content, run_id=run_id, source=source)
         return self._queries.get(memory_id)
@@ -139,12 +145,16 @@ class MemoryEdits:
         """The window's review queue Merge: candidates folded into a memory (`triage.merge`)."""
         # Ids and provenance appended, candidates consumed, in one transaction and one profile bump;
         # `content` None keeps the text and adds the candidates' lines.
+        from app.store.write import triage
+
         with self.triage() as ctx:
             triage.merge(ctx, memory_id, candidate_ids, content)
         return self._queries.get(memory_id)
 
     def discard_candidates(self, candidate_ids: Sequence[int]) -> int:
         """`discard`, the window's review queue, the demo: candidates deleted unused; returns how many."""
+        from app.store.write import triage
+
         if not candidate_ids:
             return 0
         with self.triage() as ctx:
@@ -152,6 +162,8 @@ class MemoryEdits:
 
     def copy_from_machine(self, memory: synced.MachineMemory) -> Memory:
         """`hub pull` ("Copy to this machine"): another machine's memory as a new one here (`synced`)."""
+        from app.store.write import synced
+
         with self._db.write() as ctx:
             memory_id = synced.copy_memory(ctx, memory)
         return self._queries.get(memory_id)
@@ -195,6 +207,8 @@ class MemoryEdits:
     ) -> Revision | list[int]:
         """`delete`, `retire --delete`, the window's Delete and undo: one id returns its delete revision.
         With `expected` (the undo of a promotion), refused if its text, status or time moved since."""
+        from app.store.write import removal
+
         with self._db.write() as ctx:
             ids = writes.require_all(ctx, _as_ids(memory_ids))
             if expected is not None:
@@ -217,6 +231,8 @@ class MemoryEdits:
         """`restore`, the history's Restore, the trash's Restore (no revision) and undo (a new revision)."""
         # Without a revision (and for many ids) each memory must be deleted, and comes back from its
         # latest delete revision; history is never rewritten.
+        from app.store.write import removal
+
         ids = list(dict.fromkeys(_as_ids(memory_ids)))
         with self._db.write() as ctx:
             if revision_id is None:
@@ -311,6 +327,9 @@ class MemoryEdits:
     def import_export(self, export: ExportFile, label: str, *, dry_run: bool = False) -> ImportResult:
         """`import`, the window's Import: an export file merged (`importer`); `dry_run` only reads."""
         # One transaction, one profile bump; an imported memory whose expiry has passed is dismissed at once.
+        from app.store.project import importing as project_importing
+        from app.store.write import importer
+
         if dry_run:
             with self._db.read() as conn:
                 result = importer.plan(conn, export)

@@ -1,6 +1,7 @@
 """The launch's first screen: what the window's first frame waits for (the first page of cards, the
 first card's history, links and candidates' words, the counts, the undo log) is read before the window
-is built, in one thread, so the window shows its first frame without reading any of it again."""
+is built (by the launch's child process), so the window shows its first frame without reading any of it
+again."""
 
 from __future__ import annotations
 
@@ -8,15 +9,15 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from sqlalchemy import event
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
+from tests.support.first_screen import first_screen_of
 from ui.runtime.controller import Controller
-from ui.runtime.first_page import newest_first, start_first_page
+from ui.runtime.first_page import newest_first
 from ui.window.first_frame import FirstFrame
 from ui.window.main_window import MainWindow
 
@@ -32,7 +33,7 @@ def test_the_first_frame_needs_no_read_once_the_window_is_built(
     qtbot: QtBot, host_db: Path, tmp_path: Path
 ) -> None:
     store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
-    first = start_first_page(store)
+    first = first_screen_of(store)
     screen = first.result(timeout=30)
     assert screen.history is not None and screen.history[0] == screen.listing.ids[0]
     assert screen.history[1] == newest_first(store, screen.listing.ids[0])
@@ -59,9 +60,9 @@ def test_the_first_frame_needs_no_read_once_the_window_is_built(
     assert memory is not None and memory.id == screen.listing.ids[0]
     assert window.panel.history_memory_id == memory.id and window.panel.diff.settled
     assert controller.undo_history.loaded and window.status.counts.text()
+    # The complete listing, after the first frame is painted.
+    qtbot.waitUntil(lambda: any(FIRST_SCREEN_READS.search(s) for s in statements), timeout=30_000)
     qtbot.waitUntil(lambda: not controller.runner.busy, timeout=30_000)
-    QApplication.processEvents()
-    assert any(FIRST_SCREEN_READS.search(s) for s in statements)  # the complete listing, after it
     window.close()
     store.close()
 
@@ -69,7 +70,7 @@ def test_the_first_frame_needs_no_read_once_the_window_is_built(
 def test_another_card_than_the_first_reads_its_own_history(host_db: Path) -> None:
     store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
     try:
-        screen = start_first_page(store).result(timeout=30)
+        screen = first_screen_of(store).result(timeout=30)
         other = screen.listing.ids[1]
         assert screen.history_of(other) is None  # the controller reads it (`Controller.load_history`)
         assert screen.history_of(screen.listing.ids[0]) is not None

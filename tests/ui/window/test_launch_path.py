@@ -21,23 +21,17 @@ from tests.support.hostdb import query
 
 ROOT = Path(__file__).resolve().parents[3]
 
-# The launch as `memory-dashboard --smoke` runs it; the window's show (`FirstFrame`), the first paint's
-# filter (`_FirstPaint`) and the store's `Observer.observe` note what happened, in order, as JSON lines.
-PROBE = """
+# The launch as `memory-dashboard --smoke` runs it; the window's show (`FirstFrame`) and the first paint's
+# filter (`_FirstPaint`) note what happened, in order, as JSON lines; `OBSERVING` adds the store's
+# `Observer.observe` (which imports the store into the probe itself).
+PLAIN_PROBE = """
 import json, sys
 from PySide6.QtCore import QEvent
-from app.store.observe import observer
 from ui.main import main
 import ui.window.app as window_app
 
 def note(what, **more):
     print(json.dumps({"event": what, **more}), flush=True)
-
-observe = observer.Observer.observe
-def observing(self):
-    note("observe")
-    return observe(self)
-observer.Observer.observe = observing
 
 class Shown(window_app.FirstFrame):
     def _now(self):
@@ -52,8 +46,19 @@ class Probe(window_app._FirstPaint):
 
 window_app._FirstPaint = Probe
 window_app.FirstFrame = Shown
+"""
+OBSERVING = """
+from app.store.observe import observer
+observe = observer.Observer.observe
+def observing(self):
+    note("observe")
+    return observe(self)
+observer.Observer.observe = observing
+"""
+LAUNCH = """
 sys.exit(main(["--db", sys.argv[1], "--smoke"]))
 """
+PROBE = PLAIN_PROBE + OBSERVING + LAUNCH
 
 # Loaded by a rarer role than the first frame: on first use, never before the first paint.
 RARE = (
@@ -70,7 +75,7 @@ RARE = (
 )
 
 
-def launch(host_db: Path, tmp_path: Path) -> list[dict[str, object]]:
+def launch(host_db: Path, tmp_path: Path, probe: str = PROBE) -> list[dict[str, object]]:
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -78,7 +83,7 @@ def launch(host_db: Path, tmp_path: Path) -> list[dict[str, object]]:
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "MEMORY_DASHBOARD_DATA_DIR": str(tmp_path / "data"),
     }
-    args = [sys.executable, "-c", PROBE, str(host_db)]
+    args = [sys.executable, "-c", probe, str(host_db)]
     done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
@@ -109,3 +114,12 @@ def test_the_launch_loads_no_rare_role_before_its_first_paint(
     if not opened_before:  # a never-opened file is migrated first: Alembic is what makes our tables
         loaded = [name for name in loaded if not name.startswith("alembic")]
     assert loaded == []
+
+
+def test_the_window_imports_no_store_before_its_first_paint(host_db: Path, tmp_path: Path) -> None:
+    """The store's modules and SQLAlchemy load in the launch's child process, which reads the first
+    frame (`ui.runtime.first_screen.read_aside`), and in the window only after that frame."""
+    launch(host_db, tmp_path)  # opened once before: the usual launch
+    modules = first_paint(launch(host_db, tmp_path, PLAIN_PROBE + LAUNCH))
+    assert [name for name in modules if name.split(".")[0] == "sqlalchemy"] == []
+    assert "app.store.store" not in modules and "app.store.database" not in modules

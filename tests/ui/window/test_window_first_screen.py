@@ -19,9 +19,9 @@ from pytestqt.qtbot import QtBot
 from app.core.clock import ManualClock
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
+from tests.support.first_screen import first_screen_of
 from tests.support.hostdb import query
 from ui.runtime.controller import Controller
-from ui.runtime.first_page import start_first_page
 from ui.widgets.theme import apply_theme
 from ui.window.app import FIRST_CARDS
 from ui.window.first_frame import FirstFrame
@@ -60,7 +60,7 @@ def launched_window(
         shown.append(frame(window))
 
     FirstFrame(window, show, limit_ms=60_000)
-    controller.start(start_first_page(store))
+    controller.start(first_screen_of(store))
     qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
     return window, shown
 

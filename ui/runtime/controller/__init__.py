@@ -23,12 +23,13 @@ from ui.runtime.undo_stack import UndoHistory
 if TYPE_CHECKING:
     from app.core.models.evidence import Evidence
     from app.store import MemoryStore
+    from ui.runtime.first_screen import StoreLater
 
 __all__ = ["NOW", "SEARCH_COMPLETE_MS", "Controller", "describe_error"]
 
 
 class Controller(ControllerWrites, ControllerPast):
-    def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
+    def __init__(self, store: MemoryStore | StoreLater, parent: QObject | None = None) -> None:
         super().__init__(store, parent)
         self.undo_history = UndoHistory(self, self)
         self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
@@ -57,13 +58,15 @@ class Controller(ControllerWrites, ControllerPast):
         """Revisions newest first, without their texts except the newest one's (the diff shown first);
         the others' texts come with `load_revision` when one is selected. Read as last recorded: the
         listing looks for outside rewrites (`load_listing`), so the window's first frame does not wait."""
-        from ui.runtime.first_page import first_part, newest_first
+        from ui.runtime.first_screen import first_part
 
         first, self.first_screen = self.first_screen, None  # the launch's first card: read once, already
 
         def work() -> tuple[list[Revision], list[str]]:
             known = first_part(first, lambda screen: screen.history_of(memory_id))
             if known is None:
+                from ui.runtime.first_page import newest_first  # with the store's modules
+
                 known = newest_first(self.store, memory_id), self.store.links([memory_id]).get(memory_id, [])
             return known[0], grouped_phrases(memory_id, known[1])
 
@@ -101,7 +104,7 @@ class Controller(ControllerWrites, ControllerPast):
 
     def load_evidence(self, ids: Sequence[int], done: Callable[[Mapping[int, Evidence]], None]) -> None:
         """The evidence archive's words of candidates (`MemoryStore.evidence`), read off the GUI thread."""
-        from ui.runtime.first_page import first_part
+        from ui.runtime.first_screen import first_part
 
         wanted = list(ids)
         first, self.first_words = self.first_words, None  # the launch's first card: read once, already

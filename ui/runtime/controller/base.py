@@ -19,6 +19,7 @@ before it starts: a write would land in a file without a name and be lost.
 from __future__ import annotations
 
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -37,12 +38,13 @@ from ui.cards.listing import (
     load_listing,
     without_search,
 )
+from ui.runtime.first_screen import StoreFacts, StoreLater, first_part
 from ui.runtime.idle_indexing import IdleIndexing
 from ui.runtime.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from app.store import MemoryStore
-    from ui.runtime.first_page import FirstScreen
+    from ui.runtime.first_screen import FirstScreen
     from ui.runtime.undo_stack import UndoHistory
 
 T = TypeVar("T")
@@ -90,9 +92,15 @@ class ControllerBase(QObject):
 
     undo_history: UndoHistory  # Undo and Redo over the command log (made by `Controller`)
 
-    def __init__(self, store: MemoryStore, parent: QObject | None = None) -> None:
+    def __init__(self, store: MemoryStore | StoreLater, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.store = store
+        self._store: MemoryStore | None = None
+        self._later: StoreLater | None = None
+        self._opening = threading.Lock()
+        if isinstance(store, StoreLater):
+            self._later = store
+        else:
+            self._store = store
         self.runner = TaskRunner(self)
         self.filter = ViewFilter()
         self.candidates: list[Candidate] | None = None  # the pending candidates last read
@@ -115,6 +123,50 @@ class ControllerBase(QObject):
         self.first_words: Future[FirstScreen] | None = None  # the same, until its card's words are taken
 
     @property
+    def store(self) -> MemoryStore:
+        """The open store; a store given to open later (`StoreLater`) opens here on first use, on whichever
+        thread asks first (the runner's, after the launch's first frame)."""
+        store = self._store
+        if store is None:
+            with self._opening:
+                if self._store is None and self._later is not None:
+                    self._store = self._later.open()
+                store = self._store
+            assert store is not None
+        return store
+
+    @store.setter
+    def store(self, store: MemoryStore) -> None:
+        self._store, self._later = store, None
+
+    @property
+    def store_open(self) -> bool:
+        """Whether the store is open (a launch opens it after its first frame)."""
+        return self._store is not None
+
+    @property
+    def facts_known(self) -> bool:
+        """Whether `facts` can be answered without opening the store."""
+        return self._store is not None or self._later is None or self._later.facts is not None
+
+    @property
+    def facts(self) -> StoreFacts:
+        """Where the store is and why nothing can be written there, without opening it once known."""
+        if self._store is None and self._later is not None and self._later.facts is not None:
+            return self._later.facts
+        return StoreFacts.of(self.store)
+
+    def open_now(self) -> None:
+        """Open the store now, on this thread: its error, if it cannot be opened, is raised here."""
+        self.store.location  # noqa: B018 (the property opens it)
+
+    def now(self) -> int:
+        """The store's clock, read without opening it."""
+        if self._store is None and self._later is not None:
+            return self._later.clock.now_ms()
+        return self.store.now()
+
+    @property
     def read_only(self) -> bool:
         """Nothing can be written: the store is read-only, or its file is gone from under it."""
         return self.write_refusal is not None
@@ -122,14 +174,17 @@ class ControllerBase(QObject):
     @property
     def write_refusal(self) -> str | None:
         """Why nothing can be written now (shown as it is), or None."""
-        if self.store.read_only:
-            return f"Read-only: {self.store.read_only_reason}"
+        reason = self.facts.read_only_reason
+        if reason is not None:
+            return f"Read-only: {reason}"
         return self.file_problem
 
     def check_file(self) -> bool:
         """Whether the database's path still names the file the store opened (one `stat`, on this
         thread: a queued read must not delay it); `fileProblemChanged` when that changed."""
-        problem = self.store.file_problem()
+        if self._store is None:
+            return False  # not open yet (the launch's first frame): nothing to compare with
+        problem = self._store.file_problem()
         if problem != self.file_problem:
             self.file_problem = problem
             self.fileProblemChanged.emit(problem)
@@ -158,15 +213,12 @@ class ControllerBase(QObject):
         """What the window's first frame shows, read ahead of the complete listing: the first page, the
         counts and the undo log; the selected card's history when the window asks (`load_history`).
         `first`: all of these, their reads started before the window was built (`ui.runtime.first_page`)."""
-        from ui.runtime.first_page import first_part
-
         self.first_screen = self.first_words = first
         self.refresh(quick_first=True, first_page=first, complete_later=True)
-        store = self.store
 
         def counts() -> Counts:
             known = first_part(first, lambda screen: screen.counts)
-            return store.counts() if known is None else known
+            return self.store.counts() if known is None else known
 
         self._run(counts, self.countsChanged.emit, priority=NOW - 1)
         self.undo_history.load_once(priority=NOW - 1, first=first)
@@ -206,22 +258,27 @@ class ControllerBase(QObject):
         def current() -> bool:  # read in the worker: a superseded listing is skipped, not read
             return token == self._listing_token
 
-        store = self.store
-
         order = self._order.get(without_search(flt)) if flt.search.strip() else None
 
         def quick() -> Listing | None:
-            if first_page is not None:
-                started = first_page.result().listing  # waited for: the store is used by one thread
-                if current() and started.filter == flt:
-                    return started
-            return load_first_page(store, flt, FIRST_PAGE, FIRST_ROWS, order, current) if current() else None
+            started = first_part(first_page, lambda screen: screen.listing)  # waited for: the store is
+            if started is not None and current() and started.filter == flt:  # used by one thread
+                return started
+            return (
+                load_first_page(self.store, flt, FIRST_PAGE, FIRST_ROWS, order, current)
+                if current()
+                else None
+            )
 
         def complete() -> None:
+            def read() -> tuple[MemoryStore, Listing | None]:  # the store: opened here, after a launch
+                store = self.store
+                return store, load_listing(
+                    store, flt, wanted, FIRST_PAGE, observe=observe
+                ) if current() else None
+
             self._run(
-                lambda: load_listing(store, flt, wanted, FIRST_PAGE, observe=observe) if current() else None,
-                lambda listing: self._listing_done(token, listing, store),
-                self._listing_failed,
+                read, lambda answer: self._listing_done(token, answer[1], answer[0]), self._listing_failed
             )
 
         self._complete_timer.stop()
@@ -292,11 +349,14 @@ class ControllerBase(QObject):
         self._run(lambda: self.store.get_many(wanted), self.rowsLoaded.emit, failed)
 
     def load_counts(self, *, priority: int = 0) -> None:
-        self._run(self.store.counts, self.countsChanged.emit, priority=priority)
+        self._run(lambda: self.store.counts(), self.countsChanged.emit, priority=priority)
 
     def load_candidates(self, *, priority: int = 0) -> None:
         self._run(
-            self.store.candidates, self.candidatesLoaded.emit, self._candidates_failed, priority=priority
+            lambda: self.store.candidates(),
+            self.candidatesLoaded.emit,
+            self._candidates_failed,
+            priority=priority,
         )
 
     def _candidates_failed(self, exc: BaseException) -> None:

@@ -1,0 +1,79 @@
+"""The launch's first screen read aside (`ui.runtime.first_screen.read_aside`): a child process opens the
+store and reads what the window's first frame shows, and hands back the same values this process would
+read; a store that cannot be opened gives no first screen (the window's own open says why); a process
+that cannot fork safely reads none aside.
+
+Each case runs in a fresh Python process, as a launch does: the test process itself runs threads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.hostdb import build_host_db
+
+ROOT = Path(__file__).resolve().parents[3]
+
+ASIDE = """
+import sys, threading
+from contextlib import contextmanager
+from app.core.clock import ManualClock
+from ui.runtime.first_page import read_first_screen
+from ui.runtime.first_screen import FirstScreenUnread, read_aside
+
+path, case = sys.argv[1], sys.argv[2]
+
+@contextmanager
+def opener():
+    from app.store import MemoryStore
+    store = MemoryStore.open(path, clock=ManualClock(1_767_000_000_000))
+    try:
+        yield store
+    finally:
+        store.close()
+
+@contextmanager
+def failing():
+    raise OSError("no such database")
+    yield
+
+if case == "threads":
+    stop = threading.Event()
+    threading.Thread(target=stop.wait).start()
+    print(read_aside(opener, read_first_screen) is None)
+    stop.set()
+elif case == "fails":
+    future = read_aside(failing, read_first_screen)
+    print(type(future.exception(timeout=60)).__name__)
+else:
+    future = read_aside(opener, read_first_screen)
+    aside = future.result(timeout=60)
+    assert "sqlalchemy" not in sys.modules  # read in the child, received without the store's modules
+    with opener() as store:
+        here = read_first_screen(store)
+    print(aside == here, aside.facts.location == path, len(aside.listing.rows), aside.history is not None)
+"""
+
+
+def aside(host_db: Path, case: str) -> str:
+    args = [sys.executable, "-c", ASIDE, str(host_db), case]
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_child_reads_what_this_process_would_read(tmp_path: Path) -> None:
+    host_db = build_host_db(tmp_path / "context.db")
+    equal, located, rows, history = aside(host_db, "reads").split()
+    assert (equal, located, history) == ("True", "True", "True") and int(rows) > 0
+
+
+def test_a_store_that_cannot_open_gives_no_first_screen(tmp_path: Path) -> None:
+    assert aside(tmp_path / "context.db", "fails") == "FirstScreenUnread"
+
+
+def test_a_process_running_threads_reads_nothing_aside(tmp_path: Path) -> None:
+    host_db = build_host_db(tmp_path / "context.db")
+    assert aside(host_db, "threads") == "True"

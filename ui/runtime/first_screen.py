@@ -1,0 +1,172 @@
+"""What the window's first frame shows (`FirstScreen`), and its read beside the window's own start.
+
+A launch forks, before it imports Qt, SQLAlchemy or the store (`read_aside`): the child opens the store
+and reads the first frame's parts (`ui.runtime.first_page.read_first_screen`), hands them back pickled
+through a pipe and exits; meanwhile this process imports Qt and the window and builds it. The store's
+imports and reads (SQLAlchemy alone is a sixth of a second of Python) then run on a second core instead
+of holding this process's lock before its first paint; the window opens its own store after that paint
+(`Controller.store`). The pipe is made before the fork and read only by this process: what it carries
+is this program's own objects, never anything another user or file hands in.
+
+Where a process cannot fork (no `os.fork`, or threads already running, whose locks a child would inherit
+held), `read_aside` returns None and the window reads its first frame through its own store.
+
+No Qt, SQLAlchemy or store import here: everything a `FirstScreen` holds is a plain value of
+`app.core` or `ui.cards.listing`, so receiving one imports nothing more.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import io
+import os
+import pickle
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from app.core.clock import Clock
+    from app.core.models import Counts, Revision
+    from app.core.models.command_log import LogEntry
+    from app.core.models.evidence import Evidence
+    from app.core.models.links import Link
+    from app.store import MemoryStore
+    from ui.cards.listing import Listing
+
+T = TypeVar("T")
+StoreOpener = Callable[[], AbstractContextManager["MemoryStore"]]
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFacts:
+    """What the window says of its store before (and after) it has one open: where, and why nothing can be
+    written there (None: it can be)."""
+
+    location: str
+    read_only_reason: str | None
+
+    @classmethod
+    def of(cls, store: MemoryStore) -> StoreFacts:
+        return cls(store.location, store.read_only_reason if store.read_only else None)
+
+
+@dataclass(frozen=True, slots=True)
+class FirstScreen:
+    """What the window's first frame shows, read before the window is built."""
+
+    facts: StoreFacts  # the store the parts were read from
+    listing: Listing  # the first page of the starting filter
+    history: tuple[int, list[Revision], list[Link]] | None  # the first card: revisions newest first
+    counts: Counts
+    undo_log: list[LogEntry]  # the command log, oldest first
+    evidence: tuple[list[int], Mapping[int, Evidence]]  # the first card's candidates and their words
+
+    def evidence_of(self, ids: Sequence[int]) -> Mapping[int, Evidence] | None:
+        """The words read of exactly these candidates (None: others)."""
+        return self.evidence[1] if list(ids) == self.evidence[0] else None
+
+    def history_of(self, memory_id: int) -> tuple[list[Revision], list[Link]] | None:
+        """The revisions and links read of `memory_id` (None: another memory's, or none)."""
+        if self.history is None or self.history[0] != memory_id:
+            return None
+        return self.history[1], self.history[2]
+
+
+@dataclass(slots=True)
+class StoreLater:
+    """A store the window opens on its first use (`Controller.store`), after its first frame: how to open
+    it, the clock it will have, and what to say of it until then (`facts`: known once the first screen
+    is read, before the window is shown)."""
+
+    open: Callable[[], MemoryStore]
+    clock: Clock
+    facts: StoreFacts | None = None
+
+
+class FirstScreenUnread(Exception):
+    """The read aside ended without a first screen: the window's own store says why, when it opens."""
+
+
+def first_part(first: Future[FirstScreen] | None, pick: Callable[[FirstScreen], T | None]) -> T | None:
+    """`pick` of the first screen, once its reads are done; None without one, or when they failed (the
+    part is then read again, through the window's store, which reports why)."""
+    if first is None or first.exception() is not None:
+        return None
+    return pick(first.result())
+
+
+def read_aside(
+    open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen]
+) -> Future[FirstScreen] | None:
+    """`read` of the store `open_store` opens (`ui.runtime.first_page.read_first_screen`), run by a child
+    process while this one goes on; None where this process cannot fork safely (the window then reads
+    its first screen itself)."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return None
+    read_end, write_end = os.pipe()
+    sys.stdout.flush()  # nothing buffered here is written twice
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child: measured by the launch's tests from outside)
+        os.close(read_end)
+        _child(open_store, read, write_end)
+    os.close(write_end)
+    future: Future[FirstScreen] = Future()
+    receiver = threading.Thread(
+        target=_receive, args=(read_end, pid, future), name="first screen", daemon=True
+    )
+    receiver.start()
+    return future
+
+
+def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], out: int) -> None:
+    """Open, read, hand back, exit: never returns, never runs the parent's exit handlers. Its own
+    messages are silenced: the window's store, opened next, gives every warning and error once."""
+    data = b""
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        with open_store() as store:
+            data = _dumps(read(store))
+    except BaseException:
+        data = b""
+    try:
+        with os.fdopen(out, "wb") as pipe:
+            pipe.write(data)
+    finally:
+        os._exit(0)
+
+
+def _receive(pipe: int, pid: int, future: Future[FirstScreen]) -> None:
+    with os.fdopen(pipe, "rb") as incoming:
+        data = incoming.read()
+    os.waitpid(pid, 0)
+    if not data:
+        future.set_exception(FirstScreenUnread())
+        return
+    try:
+        screen = pickle.loads(data)
+    except Exception as exc:
+        future.set_exception(FirstScreenUnread(str(exc)))
+        return
+    future.set_result(screen)
+
+
+def _mapping(items: dict[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(items)
+
+
+def _dumps(screen: FirstScreen) -> bytes:
+    """`screen` pickled, its read-only mappings (`MappingProxyType`) as themselves."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_mapping, (dict(m),))}
+    pickler.dump(screen)
+    return out.getvalue()
