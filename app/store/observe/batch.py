@@ -23,7 +23,7 @@ from app.core.provenance import serialize_candidate_ids
 from app.store.read.reads import chunks
 from app.store.read.rows import HostRow, looks_rewritten
 from app.store.schema.tables import revisions, seen, user_memories
-from app.store.write.revision_log import INSERT_SEEN, UPDATE_SEEN, SeenRow, WriteContext
+from app.store.write.revision_log import UPDATE_SEEN, SeenRow, WriteContext, insert_seen
 
 NO_IDS = serialize_candidate_ids(())
 m = user_memories.c
@@ -37,10 +37,11 @@ class Before:
     content_moved: bool
     status_moved: bool
     updated_moved: bool
+    promoted_moved: bool  # no revision of its own (the host writes it once): the copy follows it
 
     @property
     def moved(self) -> bool:
-        return self.content_moved or self.status_moved or self.updated_moved
+        return self.content_moved or self.status_moved or self.updated_moved or self.promoted_moved
 
 
 def _seen_against_host() -> Select[Any]:
@@ -53,6 +54,7 @@ def _seen_against_host() -> Select[Any]:
         seen.c.content.is_distinct_from(m.content),
         seen.c.status.is_distinct_from(m.status),
         seen.c.updated_at.is_distinct_from(m.updated_at),
+        seen.c.promoted_at.is_distinct_from(m.promoted_at),
     ).select_from(seen.outerjoin(user_memories, m.id == seen.c.memory_id))
 
 
@@ -61,7 +63,7 @@ _ONE_BEFORE = _seen_against_host().where(seen.c.memory_id == bindparam("b_id"))
 
 
 def _before(row: Any) -> Before:
-    return Before(SeenRow(row[1], row[2], row[3]), bool(row[4]), bool(row[5]), bool(row[6]))
+    return Before(SeenRow(row[1], row[2], row[3]), bool(row[4]), bool(row[5]), bool(row[6]), bool(row[7]))
 
 
 def load_before(conn: Connection, ids: Sequence[int]) -> dict[int, Before]:
@@ -145,7 +147,7 @@ def record_rows(
         if revision is not None:
             new_revisions.append(revision)
     if first_seen:
-        ctx.conn.execute(INSERT_SEEN, first_seen)
+        insert_seen(ctx, first_seen)
     if moved:
         ctx.conn.execute(UPDATE_SEEN, moved)
     if new_revisions:

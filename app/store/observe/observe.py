@@ -50,6 +50,7 @@ def find_changes(conn: Connection) -> Changes:
                 seen.c.updated_at.is_distinct_from(m.updated_at),
                 seen.c.status.is_distinct_from(m.status),
                 seen.c.content.is_distinct_from(m.content),  # a rewrite within the same millisecond
+                seen.c.promoted_at.is_distinct_from(m.promoted_at),  # the first page's order
             )
         )
     )

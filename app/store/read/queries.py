@@ -16,6 +16,7 @@ from app.core.models import Candidate, Counts, Memory, MemoryStatus
 from app.core.models.filters import MemoryFilter
 from app.store.database import Database
 from app.store.kinds import USER_MEMORIES, MemoryKind
+from app.store.read.first_page import ids_only_grow, select_first_page, walks_index
 from app.store.read.query import count_by_status, is_expired, select_among, select_first_hits, select_ids
 from app.store.read.reads import chunks, fetch_candidates, fetch_own_facts, fetch_rows
 from app.store.read.recall import RecallOrder, profile_ids, recall_ids
@@ -37,6 +38,7 @@ class MemoryQueries:
         self._db = db
         self._search = search
         self._kind = kind
+        self._ids_grow: bool | None = None  # whether the host's ids only grow (`first_page`), once asked
 
     def memories(self, conn: Connection, ids: Sequence[int], now: int, *, trash: bool = True) -> list[Memory]:
         """The memories of `ids`; with `trash`, ids no longer in the host's table come from the trash
@@ -95,13 +97,23 @@ class MemoryQueries:
                 # PostgreSQL tempts the planner to walk the whole table in listing order, filtering
                 every = list(conn.execute(query).scalars().all())
                 return every[:limit], (None if len(every) >= limit else len(every))
-            ids = list(conn.execute(query.limit(limit)).scalars().all())
+            walked = self._along_index(conn, flt, now, limit) if not (searching or indexed) else None
+            ids = list(conn.execute(query.limit(limit) if walked is None else walked).scalars().all())
             if len(ids) < limit:
                 return ids, len(ids)
             if searching:
                 return ids, None
             total = conn.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar()
             return ids, int(total or 0)
+
+    def _along_index(self, conn: Connection, flt: MemoryFilter, now: int, limit: int) -> Select[int] | None:
+        """The first page along our index of `promoted_at` (`app.store.read.first_page`), where it
+        serves this listing on this database."""
+        if not (self._db.own and walks_index(flt)):
+            return None
+        if self._ids_grow is None:
+            self._ids_grow = ids_only_grow(conn)
+        return select_first_page(conn, flt, now, limit) if self._ids_grow else None
 
     def first_hits(
         self, flt: MemoryFilter, order: Sequence[int], limit: int, go_on: Callable[[], bool]

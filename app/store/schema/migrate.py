@@ -24,15 +24,16 @@ from app.store.schema.widen import narrow_columns, widen
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "0012_project_revisions_by_path"
+HEAD_REVISION = "0013_seen_promoted_at"
 # Revisions whose tables this code reads: 0002 only adds the optional search index, 0003 only changes
 # how it is kept in step (which a read-only store never uses), 0004 adds the trust marks (kept in
 # memory without it), 0006_evidence only adds the evidence archive (read where present),
 # 0007_revisions_by_time and 0008_revisions_by_memory only swap an index, 0009_pg_trgm_search only
 # adds one (on PostgreSQL), 0010_command_log only adds the command log (read where present) and
 # 0011_links_and_project_history only adds the links and the project history (read where present) and
-# 0012_project_revisions_by_path only adds an index, so a database a read-only store cannot migrate
-# keeps its history and facts.
+# 0012_project_revisions_by_path only adds an index, and 0013_seen_promoted_at only a column of the seen
+# copy and its index (which a store reads only at that revision, `app.store.read.first_page`), so a
+# database a read-only store cannot migrate keeps its history and facts.
 READABLE_REVISIONS = (
     "0001",
     "0002",
@@ -44,6 +45,7 @@ READABLE_REVISIONS = (
     "0009_pg_trgm_search",
     "0010_command_log",
     "0011_links_and_project_history",
+    "0012_project_revisions_by_path",
     HEAD_REVISION,
 )
 

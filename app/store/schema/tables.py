@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, Table, Text
+from sqlalchemy.types import NullType
 
 INT64 = BigInteger().with_variant(Integer(), "sqlite")
 
@@ -104,6 +105,10 @@ seen = Table(
     Column("first_seen_at", INT64, nullable=False),
     # The row as first seen: was it already rewritten before the dashboard tracked it, and when.
     Column("baseline_rewritten_at", INT64),
+    # 0013_seen_promoted_at: the host's value as stored (untyped on SQLite), in an index the listing's
+    # first page walks in the host's order (`app.store.read.first_page`).
+    Column("promoted_at", BigInteger().with_variant(NullType(), "sqlite")),
+    Index("ix_mdash_seen_promoted", "promoted_at", "memory_id"),
 )
 
 expiry = Table(

@@ -32,7 +32,7 @@ from app.core.models.imports import Imported, ImportResult, Skipped
 from app.core.provenance import serialize_candidate_ids
 from app.store.connect.server import is_server
 from app.store.schema.tables import expiry, revisions, user_memories
-from app.store.write.revision_log import INSERT_SEEN, WriteContext, add_own_source, add_revision, inserted_id
+from app.store.write.revision_log import WriteContext, add_own_source, add_revision, insert_seen, inserted_id
 from app.transfer.export_format import ExportedMemory, ExportFile, is_own_source
 from app.transfer.imported_detail import (
     IMPORTED_CHANGED_AT,
@@ -210,7 +210,7 @@ def _attach(
     rewritten = memory.content_changed_at is not None
     has_content_revision = any(r.kind == RevisionKind.CONTENT for r in memory.revisions)
     baseline = memory.content_changed_at if rewritten and not has_content_revision else None
-    ctx.conn.execute(INSERT_SEEN, {"b_id": memory_id, "b_now": ctx.now, "b_baseline": baseline})
+    insert_seen(ctx, [{"b_id": memory_id, "b_now": ctx.now, "b_baseline": baseline}])
     add_revision(
         ctx,
         memory_id,

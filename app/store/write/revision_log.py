@@ -13,10 +13,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import BigInteger, Connection, CursorResult, bindparam, func, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    CursorResult,
+    bindparam,
+    cast,
+    exists,
+    func,
+    insert,
+    select,
+    update,
+)
 
 from app.core.provenance import serialize_candidate_ids
-from app.store.schema.tables import memory_sources, project_state, revisions, seen, user_memories
+from app.store.schema.tables import memory_sources, meta, project_state, revisions, seen, user_memories
 
 GLOBAL_PROJECT = "__global__"
 
@@ -33,12 +44,13 @@ def _host_value(column: str) -> Any:
 
 # Parameters: b_id, and for a first sighting b_now (first_seen_at) and b_baseline (baseline_rewritten_at).
 INSERT_SEEN = insert(seen).from_select(
-    ["memory_id", "content", "status", "updated_at", "first_seen_at", "baseline_rewritten_at"],
+    ["memory_id", "content", "status", "updated_at", "promoted_at", "first_seen_at", "baseline_rewritten_at"],
     select(
         _host.id,
         _host.content,
         _host.status,
         _host.updated_at,
+        _host.promoted_at,
         bindparam("b_now", type_=BigInteger),
         bindparam("b_baseline", type_=BigInteger),
     ).where(_host.id == bindparam("b_id")),
@@ -47,9 +59,24 @@ UPDATE_SEEN = (
     update(seen)
     .where(seen.c.memory_id == bindparam("b_id"))
     .values(
-        content=_host_value("content"), status=_host_value("status"), updated_at=_host_value("updated_at")
+        content=_host_value("content"),
+        status=_host_value("status"),
+        updated_at=_host_value("updated_at"),
+        promoted_at=_host_value("promoted_at"),
     )
 )
+# `mdash_meta`'s mark under which every host row has its copy in `mdash_seen` (0013_seen_promoted_at):
+# the first page reads the copies up to it and the host's rows above it (`app.store.read.first_page`).
+SEEN_THROUGH_KEY = "seen_through"
+SEEN_THROUGH = select(cast(meta.c.value, BigInteger)).where(meta.c.key == SEEN_THROUGH_KEY)
+_FIRST_UNSEEN = (
+    select(_host.id)
+    .where(_host.id > bindparam("b_through"), ~exists().where(seen.c.memory_id == _host.id))
+    .order_by(_host.id)
+    .limit(1)
+)
+_LAST_HOST_ID = select(func.max(_host.id))
+_MOVE_SEEN_THROUGH = update(meta).where(meta.c.key == SEEN_THROUGH_KEY).values(value=bindparam("b_value"))
 
 
 @dataclass
@@ -146,7 +173,29 @@ def mark_seen(ctx: WriteContext, memory_id: int) -> None:
     never mistaken for an outside rewrite."""
     done = ctx.conn.execute(UPDATE_SEEN, {"b_id": memory_id})
     if done.rowcount == 0:
-        ctx.conn.execute(INSERT_SEEN, {"b_id": memory_id, "b_now": ctx.now, "b_baseline": None})
+        insert_seen(ctx, [{"b_id": memory_id, "b_now": ctx.now, "b_baseline": None}])
+
+
+def insert_seen(ctx: WriteContext, rows: Sequence[Mapping[str, Any]]) -> None:
+    """First copies of host rows (`INSERT_SEEN`'s parameters), then the `seen_through` mark moved up
+    past them."""
+    ctx.conn.execute(INSERT_SEEN, list(rows))
+    advance_seen_through(ctx.conn)
+
+
+def advance_seen_through(conn: Connection) -> None:
+    """Move the `seen_through` mark up to the first host row above it that has no copy yet (one by our
+    writers, above a row of the host's that nobody observed yet, leaves it below that row). SQLite only,
+    where the mark exists: its ids only grow, so no row ever appears under the mark without its copy."""
+    if conn.dialect.name != "sqlite":
+        return
+    through = conn.execute(SEEN_THROUGH).scalar()
+    if through is None:
+        return
+    unseen = conn.execute(_FIRST_UNSEEN, {"b_through": through}).scalar()
+    top = int(unseen) - 1 if unseen is not None else conn.execute(_LAST_HOST_ID).scalar()
+    if top is not None and int(top) > int(through):
+        conn.execute(_MOVE_SEEN_THROUGH, {"b_value": str(int(top))})
 
 
 def add_own_source(ctx: WriteContext, memory_id: int, source: str) -> None:
