@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.core.screening import make_visible
 
+VIEW_MODULE = "ui.diff.view"
+
 
 class _PlainDiff(QPlainTextEdit):
     """Stand-in when `ui.diff.view` is missing: the new text, plainly (no diff of our own)."""
@@ -25,6 +27,12 @@ class _PlainDiff(QPlainTextEdit):
 
     def show_message(self, text: str) -> None:
         self.setPlainText(text)
+
+
+def load_view() -> None:
+    """Import the diff widget's modules now (the diff engine and its matcher): a launch does while its
+    first screen is read aside, so the first frame's diff does not wait for them."""
+    importlib.import_module(VIEW_MODULE)
 
 
 class DiffSlot(QWidget):
@@ -46,7 +54,7 @@ class DiffSlot(QWidget):
         """The diff widget, made on first use."""
         if self._view is None:
             try:
-                module = importlib.import_module("ui.diff.view")
+                module = importlib.import_module(VIEW_MODULE)
                 view: QWidget = module.DiffView(self)
             except ImportError:
                 view = _PlainDiff(self)

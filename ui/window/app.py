@@ -16,6 +16,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from app.core.clock import Clock, SystemClock, clock_from_env
+from ui.diff.slot import load_view
 from ui.runtime.controller import Controller
 from ui.runtime.first_screen import StoreLater, first_part
 from ui.runtime.qt_app import application, smoke_deadline, wait_until
@@ -87,6 +88,8 @@ def run_window(
         later = StoreLater(open_here, clock)
         controller = Controller(later)
         window = MainWindow(controller)  # built while the first screen is read aside
+        if first_screen is not None and not first_screen.done():
+            load_view()  # what the first frame's diff needs, loaded while the child still reads
         screen = first_part(first_screen, lambda screen: screen)
         if screen is None:  # no reads aside, or they failed: the store opens now (and says why it cannot)
             first_screen = None

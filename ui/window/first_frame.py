@@ -11,6 +11,7 @@ arrive.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -92,5 +93,6 @@ class FirstFrame(QObject):
         if read is not None:
             for page in (self.window.list.viewport(), self.window.no_match, self.window.welcome):
                 page.removeEventFilter(self)
+            gc.enable()  # off while a launch loaded what this frame needed (`ui.cli_hooks.open_window`)
             read()
             self._painted_then()
