@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 
 from ui.window.main_window import MainWindow
 
@@ -76,6 +76,9 @@ class FirstFrame(QObject):
         if show is None:
             return
         show()
+        # What the show itself asked of the layouts (widgets polished as they first became visible take
+        # their size then) is settled now, before the first paint: else a row grows under the eyes.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         # The listing that waited for the first frame (and, after a launch, the store's own open, on the
         # runner's thread) starts once that frame is painted, so it takes nothing from that paint; a
         # window that is not painted (minimized, not mapped) reads it anyway after `READ_AFTER_MS`.

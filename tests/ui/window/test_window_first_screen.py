@@ -38,6 +38,7 @@ def frame(window: MainWindow) -> Frame:
     actions = [value for value in vars(window.acts).values() if isinstance(value, QAction)]
     widgets: list[QWidget] = [window.toolbar, window.filters, window.filters.more, window.statusBar()]
     widgets += [window.panel, window.left, window.list, window.panel.diff.view]
+    widgets += [window.left.title_row, window.projects.picker, window.list_header]
     widgets += [window.toolbar.widgetForAction(a) for group in toolbar_groups(window.acts) for a in group]
     return [a.isEnabled() for a in actions], [w.geometry() for w in widgets]
 
@@ -46,7 +47,7 @@ def launched_window(
     qtbot: QtBot, store: MemoryStore, tmp_path: Path, width: int = 1024, height: int = 700
 ) -> tuple[MainWindow, list[Frame]]:
     """The window as a launch makes it (`ui.window.app.run_window`): built hidden, shown by `FirstFrame`;
-    the frame it was shown with."""
+    the frame it was shown with, as the first paint finds it (taken before the event loop goes on)."""
     settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
     controller = Controller(store)
     window = MainWindow(controller, settings=settings, watch=False)
@@ -54,12 +55,13 @@ def launched_window(
     window.resize(width, height)
     shown: list[Frame] = []
 
-    def show() -> None:
-        window.show()
-        QApplication.processEvents()
-        shown.append(frame(window))
+    class Recorded(FirstFrame):
+        def _now(self) -> None:  # the frame as shown: before the event loop runs again (its first paint)
+            super()._now()
+            if not shown:
+                shown.append(frame(window))
 
-    FirstFrame(window, show, limit_ms=60_000)
+    Recorded(window, window.show, limit_ms=60_000)
     controller.start(first_screen_of(store))
     qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
     return window, shown
