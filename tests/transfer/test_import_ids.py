@@ -6,6 +6,7 @@ After every import both writers still insert: the host's own INSERT (no id given
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,9 @@ import pytest
 from app.cli import main
 from app.core.clock import ManualClock
 from app.store import MemoryStore
-from app.transfer.export_format import MAX_KEPT_ID
+from app.transfer.export_format import MAX_KEPT_ID, parse_export
 from tests.conftest import REVIEW_TIME
+from tests.support.hostdb import query
 from tests.support.pg_host import HostDb, PostgresHostDb
 
 HOST_INSERT = (
@@ -119,3 +121,27 @@ def test_on_postgresql_an_identity_already_further_is_not_moved_back(
     host.sql("SELECT setval(pg_get_serial_sequence('user_memories', 'id'), 500)")  # ids the host used
     assert imported(capsys, postgres_db, export_file(tmp_path / "one.json", [50])) == {50: 50}
     assert both_writers_insert(capsys, host) == (501, 502)
+
+
+def test_an_id_the_host_deleted_unobserved_is_not_kept(host_db: Path, tmp_path: Path) -> None:
+    """A memory the host deleted since the dashboard last looked still has its copy here (`mdash_seen`,
+    with no revision yet): an import's memory of that id is renumbered, never put under that copy."""
+    store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    try:
+        store.observe()  # every memory's copy kept
+        unrevised = (
+            "SELECT max(id) FROM user_memories WHERE id NOT IN (SELECT memory_id FROM mdash_revisions)"
+        )
+        (gone,) = query(host_db, unrevised)[0]
+        assert isinstance(gone, int)
+        with sqlite3.connect(host_db) as conn:
+            conn.execute("DELETE FROM user_memories WHERE id = ?", (gone,))
+        text = export_file(tmp_path / "file.json", [gone]).read_text(encoding="utf-8")
+        result = store.import_export(parse_export(text), "file.json")
+    finally:
+        store.close()
+    (item,) = result.imported
+    assert item.memory_id != gone
+    assert query(host_db, "SELECT content FROM user_memories WHERE id = ?", (item.memory_id,)) == [
+        ("Imported memory 0",)
+    ]

@@ -31,7 +31,7 @@ from app.core.models import IMPORTED_FROM, IMPORTED_SOURCE, RevisionKind, Revisi
 from app.core.models.imports import Imported, ImportResult, Skipped
 from app.core.provenance import serialize_candidate_ids
 from app.store.connect.server import is_server
-from app.store.schema.tables import expiry, revisions, user_memories
+from app.store.schema.tables import expiry, revisions, seen, user_memories
 from app.store.write.revision_log import WriteContext, add_own_source, add_revision, insert_seen, inserted_id
 from app.transfer.export_format import ExportedMemory, ExportFile, is_own_source
 from app.transfer.imported_detail import (
@@ -122,6 +122,8 @@ class _Plan:
         self.contents: dict[object, int] = {content: int(mid) for content, mid in rows}
         self.used: set[int] = set(self.contents.values())
         self.used.update(int(i) for i in ctx_conn.execute(select(revisions.c.memory_id).distinct()).scalars())
+        # A memory the host deleted since the last look keeps its copy here until then: not its id either.
+        self.used.update(int(i) for i in ctx_conn.execute(select(seen.c.memory_id)).scalars())
         self.export = export
 
     def sort(self) -> tuple[list[ExportedMemory], list[Skipped]]:
