@@ -26,6 +26,7 @@ from app.store.connect.engine import OpenedDatabase, transaction
 from app.store.evidence import archive as evidence_archive
 from app.store.keeping import Keeping, KeptInProcess, KeptInTables
 from app.store.kinds import MemoryKind
+from app.store.links import present as links_present
 from app.store.observe.change_watch import ChangeWatch
 from app.store.observe.server_watch import watch_for
 from app.store.read.sources import has_marks_table, load_marks
@@ -47,6 +48,8 @@ class Database:
             # by id, with a watermark where candidate ids only grow.
             self.archive_stored = self.own and evidence_archive.archive_exists(conn)
             self.ids_grow = evidence_archive.ids_never_reused(conn)
+            # The links' table (`app.store.links`), looked for once: each page of cards asks for links.
+            self.links_stored = self.own and links_present(conn)
             marks = load_marks(conn) if self.own and has_marks_table(conn) else {}
         self.watch: ChangeWatch = watch_for(opened.is_sqlite)
         self.keeping: Keeping = (

@@ -75,12 +75,15 @@ def _link(row: Any) -> Link:
     )
 
 
-def links_of(conn: Connection, memory_kind: str, memory_ids: Iterable[int]) -> dict[int, list[Link]]:
+def links_of(
+    conn: Connection, memory_kind: str, memory_ids: Iterable[int], *, stored: bool | None = None
+) -> dict[int, list[Link]]:
     """Every link touching each of `memory_ids` (either end), oldest first; a memory without links is
-    absent."""
+    absent. `stored`: whether the table exists, when the caller knows (`Database.links_stored`, read
+    once at open); else the catalogue is asked."""
     wanted = list(dict.fromkeys(memory_ids))
     found: dict[int, list[Link]] = {}
-    if not wanted or not present(conn):
+    if not wanted or not (present(conn) if stored is None else stored):
         return found
     seen: set[int] = set()
     for part in chunks(wanted):

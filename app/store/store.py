@@ -226,7 +226,7 @@ class MemoryStore:
         """The links (`mdash_links`: merged into, supersedes, resolved contradiction) of memories of
         `kind`, both ways, oldest first; a memory without links is absent."""
         with self.database.read() as conn:
-            return links_of(conn, kind, memory_ids)
+            return links_of(conn, kind, memory_ids, stored=self.database.links_stored)
 
     def archive_in(self, ctx: WriteContext) -> int:
         """Inside a write the caller opened, before it consumes candidates (the review's apply): archive
