@@ -149,6 +149,12 @@ class ControllerBase(QObject):
         return old
 
     @property
+    def store_identity(self) -> object:
+        """Which store this is, without opening it: the same before and after a launch's store opens, another
+        once another database is open (what is kept of one store, as a tooltip's words, is not another's)."""
+        return self._later if self._later is not None else self._store
+
+    @property
     def store_open(self) -> bool:
         """Whether the store is open (a launch opens it after its first frame)."""
         return self._store is not None
