@@ -16,7 +16,9 @@ from app.cli.arguments import int64
 from app.cli.registry import add_force_option
 
 if TYPE_CHECKING:
-    from ui.runtime.first_screen import StoreOpener
+    from concurrent.futures import Future
+
+    from ui.runtime.first_screen import FirstScreen, StoreOpener
 
 THEMES = ("light", "dark")
 
@@ -109,22 +111,35 @@ def open_window(args: argparse.Namespace, open_store: StoreOpener) -> int:
     Python's cycle collector waits meanwhile: the imports of both processes allocate much and free
     little, and a full collection amid them costs a tenth of the way to the first frame's paint. The
     window turns it back on once that frame is painted (`FirstFrame`)."""
-    from ui.runtime.display import require_display
+    from ui.runtime.display import DisplayError, require_display
     from ui.runtime.first_page import read_first_screen  # no Qt, no store: the read starts before either
     from ui.runtime.first_screen import read_aside
 
     smoke = bool(getattr(args, "smoke", False))
-    require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt loads
     collecting = gc.isenabled()
     gc.disable()
     try:
         first_screen = read_aside(open_store, read_first_screen)
+        try:
+            require_display(offscreen=bool(getattr(args, "offscreen", False)), smoke=smoke)  # before Qt
+        except DisplayError:
+            _open_once(open_store, first_screen)  # a database it cannot use is said first, as always
+            raise
         from ui.window.app import run_window
 
         return run_window(open_store, smoke=smoke, first_screen=first_screen)
     finally:
         if collecting:
             gc.enable()
+
+
+def _open_once(open_store: StoreOpener, first_screen: Future[FirstScreen] | None) -> None:
+    """Open and close the store, once the read aside has ended (no two processes open, or migrate, a
+    file at once): its error, or its warnings, as the command line gives them before a launch goes on."""
+    if first_screen is not None:
+        first_screen.exception()  # waits for the child's end
+    with open_store():
+        pass
 
 
 def open_hub(args: argparse.Namespace, url: str) -> int:

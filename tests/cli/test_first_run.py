@@ -53,6 +53,15 @@ def test_no_display_is_a_message_and_exit_1(host_db: Path) -> None:
 
 
 @linux_only
+def test_a_database_it_cannot_use_is_said_before_the_missing_display(tmp_path: Path, host_db: Path) -> None:
+    """As every command says it: the database's problem (exit 3), or the clock's (exit 1), comes first."""
+    done = dashboard("--db", str(tmp_path / "missing.db"), drop=NO_DISPLAY)
+    assert (done.returncode, done.stderr) == (3, f"error: {tmp_path / 'missing.db'} does not exist.\n")
+    done = dashboard("--db", str(host_db), drop=NO_DISPLAY, env={"MEMORY_DASHBOARD_NOW": "garbage"})
+    assert done.returncode == 1 and done.stderr.startswith("error: MEMORY_DASHBOARD_NOW: "), done.stderr
+
+
+@linux_only
 def test_offscreen_when_asked(host_db: Path) -> None:
     for args, env in ((["--offscreen"], {}), ([], {"QT_QPA_PLATFORM": "offscreen"})):
         done = dashboard("--db", str(host_db), *args, "--smoke", drop=NO_DISPLAY, env=env)

@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
         self.panel.historyWanted.connect(c.load_history)
         self.panel.provenance.fetch_evidence = c.load_evidence  # the candidates' words, from the archive
         tips = self.list.card_delegate.evidence_tips
-        tips.fetch, tips.store_key = c.load_evidence, lambda: c.store
+        tips.fetch, tips.store_key = c.load_evidence, lambda: c.store_identity  # opens nothing
         self.panel.revisionWanted.connect(c.load_revision)
         self.panel.restoreRequested.connect(c.restore)
         self.panel.blameWanted.connect(c.load_blame)

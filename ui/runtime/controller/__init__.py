@@ -43,14 +43,15 @@ class Controller(ControllerWrites, ControllerPast):
         self._run(lambda: MemoryStore.open(target, read_only=read_only), self._switch)
 
     def _switch(self, store: MemoryStore) -> None:
-        old, self.store = self.store, store
+        old = self.replace_store(store)
         self.first_screen = self.first_words = None  # read of the store before
         self._listing_token += 1
         self._order = {}
         self.undo_history.forget()
         self.file_problem = None
         self.storeChanged.emit(store)
-        self._run(old.close, lambda _result: None)
+        if old is not None:
+            self._run(old.close, lambda _result: None)
         self.refresh(force=True)
         self.load_candidates()
 

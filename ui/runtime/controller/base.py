@@ -129,8 +129,11 @@ class ControllerBase(QObject):
         store = self._store
         if store is None:
             with self._opening:
-                if self._store is None and self._later is not None:
-                    self._store = self._later.open()
+                later = self._later
+                if self._store is None and later is not None:
+                    opened = later.open()
+                    if self._later is later:  # else another database took its place meanwhile (its
+                        self._store = opened  # opener closes this one when the window ends)
                 store = self._store
             assert store is not None
         return store
@@ -138,6 +141,18 @@ class ControllerBase(QObject):
     @store.setter
     def store(self, store: MemoryStore) -> None:
         self._store, self._later = store, None
+
+    def replace_store(self, store: MemoryStore) -> MemoryStore | None:
+        """Put `store` in the place of the current one, which is returned if it was open: a launch's store
+        that never opened (its file went away after the first frame's read) is not opened to be left."""
+        old, self.store = self._store, store
+        return old
+
+    @property
+    def store_identity(self) -> object:
+        """Which store this is, without opening it: the same before and after a launch's store opens, another
+        once another database is open (what is kept of one store, as a tooltip's words, is not another's)."""
+        return self._later if self._later is not None else self._store
 
     @property
     def store_open(self) -> bool:
