@@ -185,7 +185,7 @@ class WindowCommands:
         from ui.dialogs.expiry import ExpiryDialog
 
         dialog = ExpiryDialog(
-            memory, self.controller.store.now, reactivating=reactivating, parent=self.dialog_parent
+            memory, self.controller.now, reactivating=reactivating, parent=self.dialog_parent
         )
         if many is not None:
             dialog.setWindowTitle(f"{'Reactivate' if reactivating else 'Expiry of'} {count_word(len(many))}")

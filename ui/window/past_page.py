@@ -65,7 +65,7 @@ class PastPage:
 
     def ask(self) -> None:
         """The As of… dialog; its instant is shown with `look_back`."""
-        start = self.view.at if self.shown and self.view.at else self.controller.store.now()
+        start = self.view.at if self.shown and self.view.at else self.controller.now()
         from ui.dialogs.as_of import AsOfDialog  # its modules load with the first use
 
         dialog = AsOfDialog(start, self.pages.window())

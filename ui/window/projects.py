@@ -92,7 +92,7 @@ class ProjectSwitch:
     def ask_as_of(self) -> None:
         """The As of… dialog for the project shown; its instant shown on the project's page."""
         page = self.page
-        start = page.past.at if page.looking_back and page.past.at else self.controller.store.now()
+        start = page.past.at if page.looking_back and page.past.at else self.controller.now()
         from ui.dialogs.as_of import AsOfDialog  # its modules load with the first use
 
         self.as_of_dialog = dialog = AsOfDialog(start, self.pages.window())

@@ -31,7 +31,7 @@ class QueueWindow:
         if self._built is None:
             from ui.review.queue import ReviewQueue
 
-            now = lambda: self.review.controller.store.now()  # noqa: E731 - the store of the moment
+            now = self.review.controller.now  # the store of the moment's clock, opened or not
             self._built = ReviewQueue(self.review, self.run_review, now, self.parent)
         return self._built
 
