@@ -23,7 +23,7 @@ from app.core.models.evidence import Evidence
 from app.core.text_input import INT64_MAX, INT64_MIN
 from app.store.read.reads import SELECT_CANDIDATES, chunks
 from app.store.read.rows import CANDIDATE_COLUMNS, build_candidate
-from app.store.schema.tables import evidence, user_memory_candidates
+from app.store.schema.tables import counts_ids_up, evidence, user_memory_candidates
 
 c = user_memory_candidates.c
 e = evidence.c
@@ -36,12 +36,7 @@ def archive_exists(conn: Connection) -> bool:
 
 def ids_never_reused(conn: Connection) -> bool:
     """Whether the host's candidate table is `AUTOINCREMENT` (ids only grow; see the module docstring)."""
-    if conn.dialect.name != "sqlite":
-        return False
-    sql = conn.exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'user_memory_candidates'"
-    ).scalar()
-    return isinstance(sql, str) and "AUTOINCREMENT" in sql.upper()
+    return counts_ids_up(conn, user_memory_candidates)
 
 
 _WATERMARK = select(func.coalesce(func.max(e.candidate_id), INT64_MIN)).scalar_subquery()

@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Select, exists, select, union_all
 
 from app.core.models.filters import MemoryFilter
 from app.store.read.query import status_predicate
-from app.store.schema.tables import seen, user_memories
+from app.store.schema.tables import counts_ids_up, seen, user_memories
 from app.store.write.revision_log import SEEN_THROUGH
 
 # The statuses that are a predicate on the host's row alone (no expiry, no revision to look up).
@@ -42,14 +42,8 @@ def walks_index(flt: MemoryFilter) -> bool:
 
 
 def ids_only_grow(conn: Connection) -> bool:
-    """Whether this is SQLite and the host's memory table is `AUTOINCREMENT` (a deleted id never
-    comes back)."""
-    if conn.dialect.name != "sqlite":
-        return False
-    sql = conn.exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'user_memories'"
-    ).scalar()
-    return isinstance(sql, str) and "AUTOINCREMENT" in sql.upper()
+    """Whether the host's memory ids only grow (see `counts_ids_up`)."""
+    return counts_ids_up(conn, user_memories)
 
 
 def select_first_page(conn: Connection, flt: MemoryFilter, now: int, limit: int) -> Select[int] | None:

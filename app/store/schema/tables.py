@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, Table, Text
+from sqlalchemy import BigInteger, Column, Connection, Index, Integer, MetaData, Table, Text
 from sqlalchemy.types import NullType
 
 INT64 = BigInteger().with_variant(Integer(), "sqlite")
@@ -253,3 +253,14 @@ project_seen = Table(
     Column("first_seen_at", INT64, nullable=False),
     Column("baseline_rewritten_at", INT64),
 )
+
+
+def counts_ids_up(conn: Connection, table: Table) -> bool:
+    """Whether this is SQLite and the host made `table` `AUTOINCREMENT`: a deleted id never comes back and
+    a new row's id is above every id the table ever held."""
+    if conn.dialect.name != "sqlite":
+        return False
+    sql = conn.exec_driver_sql(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table.name,)
+    ).scalar()
+    return isinstance(sql, str) and "AUTOINCREMENT" in sql.upper()
