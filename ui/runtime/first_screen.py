@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from app.core.errors import StoreError, is_sqlalchemy_error
+
 if TYPE_CHECKING:
     from app.core.clock import Clock
     from app.core.models import Counts, Revision
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from ui.cards.listing import Listing
 
 T = TypeVar("T")
+_READ, _REFUSED = "read", "refused"  # what the child hands back: a first screen, or why there is none
 StoreOpener = Callable[[], AbstractContextManager["MemoryStore"]]
 
 
@@ -90,7 +93,17 @@ class StoreLater:
 
 
 class FirstScreenUnread(Exception):
-    """The read aside ended without a first screen: the window's own store says why, when it opens."""
+    """The read aside ended without a first screen, for a reason it could not hand back: the window's
+    own store says why, when it opens."""
+
+
+def store_refusal(first: Future[FirstScreen] | None) -> BaseException | None:
+    """Why the store the read aside opened could not be used (a `StoreError`, or a database error), as
+    its open raised it; None without one (read, or failed in another way). Raised as it is, it reads as
+    the command line always said it, without opening the store a second time (a locked file would make
+    the person wait its busy timeout twice)."""
+    error = first.exception() if first is not None else None
+    return None if error is None or isinstance(error, FirstScreenUnread) else error
 
 
 def first_part(first: Future[FirstScreen] | None, pick: Callable[[FirstScreen], T | None]) -> T | None:
@@ -135,8 +148,8 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
         os.dup2(quiet, 2)
         with open_store() as store:
             data = _dumps(read(store))
-    except BaseException:
-        data = b""
+    except BaseException as exc:
+        data = _refusal(exc)
     try:
         with os.fdopen(out, "wb") as pipe:
             pipe.write(data)
@@ -152,11 +165,14 @@ def _receive(pipe: int, pid: int, future: Future[FirstScreen]) -> None:
         future.set_exception(FirstScreenUnread())
         return
     try:
-        screen = pickle.loads(data)
+        kind, value = pickle.loads(data)
     except Exception as exc:
         future.set_exception(FirstScreenUnread(str(exc)))
         return
-    future.set_result(screen)
+    if kind == _REFUSED:
+        future.set_exception(value)
+    else:
+        future.set_result(value)
 
 
 def _mapping(items: dict[Any, Any]) -> Mapping[Any, Any]:
@@ -168,5 +184,16 @@ def _dumps(screen: FirstScreen) -> bytes:
     out = io.BytesIO()
     pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_mapping, (dict(m),))}
-    pickler.dump(screen)
+    pickler.dump((_READ, screen))
     return out.getvalue()
+
+
+def _refusal(exc: BaseException) -> bytes:
+    """A store's refusal to open or read (`store_refusal`) pickled; nothing for any other failure, or one
+    that does not pickle (the parent then opens the store itself and meets it)."""
+    if not (isinstance(exc, StoreError) or is_sqlalchemy_error(exc, "DatabaseError")):
+        return b""
+    try:
+        return pickle.dumps((_REFUSED, exc), pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return b""

@@ -1,7 +1,7 @@
 """The launch's first screen read aside (`ui.runtime.first_screen.read_aside`): a child process opens the
 store and reads what the window's first frame shows, and hands back the same values this process would
-read; a store that cannot be opened gives no first screen (the window's own open says why); a process
-that cannot fork safely reads none aside.
+read; a store that refuses hands back why, and one that fails otherwise gives no first screen (the window's
+own open says why); a process that cannot fork safely reads none aside.
 
 Each case runs in a fresh Python process, as a launch does: the test process itself runs threads."""
 
@@ -38,6 +38,12 @@ def failing():
     raise OSError("no such database")
     yield
 
+@contextmanager
+def refusing():
+    from app.core.errors import DatabaseOpenError
+    raise DatabaseOpenError("the database is locked by another program")
+    yield
+
 if case == "threads":
     stop = threading.Event()
     threading.Thread(target=stop.wait).start()
@@ -46,6 +52,12 @@ if case == "threads":
 elif case == "fails":
     future = read_aside(failing, read_first_screen)
     print(type(future.exception(timeout=60)).__name__)
+elif case == "refused":
+    from ui.runtime.first_screen import store_refusal
+    future = read_aside(refusing, read_first_screen)
+    future.exception(timeout=60)
+    refusal = store_refusal(future)
+    print(type(refusal).__name__, "|", refusal)
 else:
     future = read_aside(opener, read_first_screen)
     aside = future.result(timeout=60)
@@ -72,6 +84,13 @@ def test_the_child_reads_what_this_process_would_read(tmp_path: Path) -> None:
 
 def test_a_store_that_cannot_open_gives_no_first_screen(tmp_path: Path) -> None:
     assert aside(tmp_path / "context.db", "fails") == "FirstScreenUnread"
+
+
+def test_a_store_that_refuses_hands_back_why(tmp_path: Path) -> None:
+    """The store's own refusal comes back as it was raised: the window raises it as the command line
+    always said it, without opening the store a second time."""
+    said = aside(tmp_path / "context.db", "refused")
+    assert said == "DatabaseOpenError | the database is locked by another program"
 
 
 def test_a_process_running_threads_reads_nothing_aside(tmp_path: Path) -> None:

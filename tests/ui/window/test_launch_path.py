@@ -123,3 +123,34 @@ def test_the_window_imports_no_store_before_its_first_paint(host_db: Path, tmp_p
     modules = first_paint(launch(host_db, tmp_path, PLAIN_PROBE + LAUNCH))
     assert [name for name in modules if name.split(".")[0] == "sqlalchemy"] == []
     assert "app.store.store" not in modules and "app.store.database" not in modules
+
+
+# The launch, counting the opens of the store in the window's process (the child's are not seen: its
+# output goes nowhere).
+COUNTING_OPENS = """
+import atexit, sys
+from app.store import MemoryStore
+opens = []
+opened = MemoryStore.open.__func__
+def counting(cls, *args, **kwargs):
+    opens.append(1)
+    return opened(cls, *args, **kwargs)
+MemoryStore.open = classmethod(counting)
+atexit.register(lambda: print(f"opens={len(opens)}"))
+from ui.main import main
+sys.exit(main(["--db", sys.argv[1], "--smoke"]))
+"""
+
+
+def test_a_store_the_child_could_not_open_is_said_without_opening_it_again(tmp_path: Path) -> None:
+    """The child's refusal is the launch's error, as the command line says it: the window's process
+    does not open the store a second time (a locked file would make the person wait twice)."""
+    garbage = tmp_path / "context.db"
+    garbage.write_bytes(b"not a database at all" * 100)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), MEMORY_DASHBOARD_DATA_DIR=str(tmp_path / "data"))
+    args = [sys.executable, "-c", COUNTING_OPENS, str(garbage)]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.count("error:") == 1 and "Traceback" not in done.stderr
+    assert done.stdout.strip().endswith("opens=0")
