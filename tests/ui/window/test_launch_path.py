@@ -154,3 +154,19 @@ def test_a_store_the_child_could_not_open_is_said_without_opening_it_again(tmp_p
     assert done.returncode == 3, done.stderr
     assert done.stderr.count("error:") == 1 and "Traceback" not in done.stderr
     assert done.stdout.strip().endswith("opens=0")
+
+
+def test_a_process_that_cannot_fork_opens_its_store_first_and_shows_the_same_window(
+    host_db: Path, tmp_path: Path
+) -> None:
+    """Where the launch cannot fork (no `os.fork`, or a thread already running, as here), nothing is read
+    aside: the window's process opens the store before the window's reads, and the first frame is
+    shown and painted all the same."""
+    launch(host_db, tmp_path)  # opened once before: the usual launch
+    running = (
+        "import threading\nhold = threading.Event()\n"
+        "threading.Thread(target=hold.wait, daemon=True).start()\n"
+    )
+    events = launch(host_db, tmp_path, running + PLAIN_PROBE + LAUNCH)
+    assert [str(event["event"]) for event in events] == ["shown", "painted"]
+    assert "sqlalchemy" in first_paint(events)  # the store, opened here before the window's reads
