@@ -11,6 +11,10 @@ listing; a superseded listing is not read. The other roles build on this class: 
 with the choice of database (`ui.runtime.controller.Controller`, the class the window uses, in this
 package's `__init__`).
 
+A launch hands the controller a store to open later (`StoreLater`): what the window says of it until
+then comes from the first screen's reads (`facts`, `now`), and it opens on first use, on the runner's
+thread, once the first frame is painted (`ui.runtime.first_screen`).
+
 The file under the window's feet: when the database's path no longer names the file the store opened
 (deleted, or another file renamed over it), `fileProblemChanged` says so and every write is refused
 before it starts: a write would land in a file without a name and be lost.
