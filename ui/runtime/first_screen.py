@@ -2,11 +2,12 @@
 
 A launch forks, before it imports Qt, SQLAlchemy or the store (`read_aside`): the child opens the store
 and reads the first frame's parts (`ui.runtime.first_page.read_first_screen`), hands them back pickled
-through a pipe (or, when the store refuses to open, why: `store_refusal`) and exits; meanwhile this process imports Qt and the window and builds it. The store's
-imports and reads (SQLAlchemy alone is a sixth of a second of Python) then run on a second core instead
-of holding this process's lock before its first paint; the window opens its own store after that paint
-(`Controller.store`). The pipe is made before the fork and read only by this process: what it carries
-is this program's own objects, never anything another user or file hands in.
+through a pipe (or, when the store refuses to open, why: `store_refusal`) and exits; meanwhile this
+process imports Qt and the window and builds it. The store's imports and reads (SQLAlchemy alone is a
+sixth of a second of Python) then run on a second core instead of holding this process's lock before
+its first paint; the window opens its own store after that paint (`Controller.store`). The pipe is made
+before the fork and read only by this process: what it carries is this program's own objects, never
+anything another user or file hands in.
 
 Where a process cannot fork (no `os.fork`, or threads already running, whose locks a child would inherit
 held), `read_aside` returns None and the window reads its first frame through its own store.
