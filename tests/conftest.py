@@ -16,6 +16,7 @@ import pytest
 from app.core.clock import ManualClock
 from app.store import MemoryStore
 from tests.support import pg_cluster
+from tests.support.host80 import Seeded, build_host80, seed_projects
 from tests.support.hostdb import PROMOTED_5, build_host_db
 from tests.support.pg_host import HostDb, SqliteHostDb, drop_database, fresh_database, seed_postgres
 
@@ -36,6 +37,18 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.fixture
 def host_db(tmp_path: Path) -> Path:
     return build_host_db(tmp_path / "context.db")
+
+
+@pytest.fixture
+def host80(tmp_path: Path) -> Path:
+    """A host file of the whole schema v80 (project memories too), empty."""
+    return build_host80(tmp_path / "context.db")
+
+
+@pytest.fixture
+def seeded(host80: Path) -> Seeded:
+    """`host80` with its projects and their memories (`tests.support.host80.seed_projects`)."""
+    return seed_projects(host80)
 
 
 @pytest.fixture

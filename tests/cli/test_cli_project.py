@@ -19,9 +19,7 @@ from tests.support.host80 import (
     DANGLING_TARGET,
     Seeded,
     add_memory,
-    build_host80,
     connect,
-    seed_projects,
 )
 from tests.support.hostdb import query
 
@@ -67,16 +65,6 @@ PROJECT_KEYS = {
 @pytest.fixture(autouse=True)
 def _fixed_now(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORY_DASHBOARD_NOW", "2026-10-21T14:13:20Z")  # tests.support.host80.NOW
-
-
-@pytest.fixture
-def host80(tmp_path: Path) -> Path:
-    return build_host80(tmp_path / "context.db")
-
-
-@pytest.fixture
-def seeded(host80: Path) -> Seeded:
-    return seed_projects(host80)
 
 
 def run(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> tuple[int, str, str]:

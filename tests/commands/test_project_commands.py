@@ -38,21 +38,9 @@ from tests.support.host80 import (
     NOW,
     Seeded,
     add_embedding,
-    build_host80,
     connect,
-    seed_projects,
 )
 from tests.support.hostdb import host_sql, query
-
-
-@pytest.fixture
-def host80(tmp_path: Path) -> Path:
-    return build_host80(tmp_path / "context.db")
-
-
-@pytest.fixture
-def seeded(host80: Path) -> Seeded:
-    return seed_projects(host80)
 
 
 @pytest.fixture

@@ -15,18 +15,8 @@ from app.core.clock import ManualClock
 from app.store import MemoryStore
 from app.store.kinds import PROJECT_MEMORIES
 from app.store.project import revisions as project_log
-from tests.support.host80 import DAY, NOW, T0, Seeded, build_host80, seed_projects
+from tests.support.host80 import DAY, NOW, T0, Seeded
 from tests.support.hostdb import query
-
-
-@pytest.fixture
-def host80(tmp_path: Path) -> Path:
-    return build_host80(tmp_path / "context.db")
-
-
-@pytest.fixture
-def seeded(host80: Path) -> Seeded:
-    return seed_projects(host80)
 
 
 @pytest.fixture

@@ -9,17 +9,7 @@ import pytest
 from sqlalchemy import Connection
 
 from app.store.connect.engine import OpenedDatabase, open_sqlite_file, transaction
-from tests.support.host80 import Seeded, build_host80, seed_projects
-
-
-@pytest.fixture
-def host80(tmp_path: Path) -> Path:
-    return build_host80(tmp_path / "context.db")
-
-
-@pytest.fixture
-def seeded(host80: Path) -> Seeded:
-    return seed_projects(host80)
+from tests.support.host80 import Seeded
 
 
 @pytest.fixture

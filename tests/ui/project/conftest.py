@@ -11,15 +11,10 @@ from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
-from tests.support.host80 import NOW, Seeded, build_host80
+from tests.support.host80 import NOW, Seeded
 from tests.ui.project.helpers import seed_window_file
 from tests.ui.window_helpers import make_window
 from ui.window.main_window import MainWindow
-
-
-@pytest.fixture
-def host80(tmp_path: Path) -> Path:
-    return build_host80(tmp_path / "context.db")
 
 
 @pytest.fixture
