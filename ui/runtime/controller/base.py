@@ -142,14 +142,11 @@ class ControllerBase(QObject):
             assert store is not None
         return store
 
-    @store.setter
-    def store(self, store: MemoryStore) -> None:
-        self._store, self._later = store, None
-
     def replace_store(self, store: MemoryStore) -> MemoryStore | None:
         """Put `store` in the place of the current one, which is returned if it was open: a launch's store
         that never opened (its file went away after the first frame's read) is not opened to be left."""
-        old, self.store = self._store, store
+        old = self._store
+        self._store, self._later = store, None
         return old
 
     @property
