@@ -136,13 +136,9 @@ def open_window(args: argparse.Namespace, open_store: StoreOpener) -> int:
 def _open_once(open_store: StoreOpener, first_screen: Future[FirstScreen] | None) -> None:
     """Open and close the store, once the read aside has ended (no two processes open, or migrate, a
     file at once): its error, or its warnings, as the command line gives them before a launch goes on."""
-    from ui.runtime.first_screen import store_refusal
+    from ui.runtime.first_screen import raise_refusal
 
-    if first_screen is not None:
-        first_screen.exception()  # waits for the child's end
-    refusal = store_refusal(first_screen)
-    if refusal is not None:
-        raise refusal
+    raise_refusal(first_screen)  # once the child has ended
     with open_store():
         pass
 

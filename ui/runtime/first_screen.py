@@ -2,7 +2,7 @@
 
 A launch forks, before it imports Qt, SQLAlchemy or the store (`read_aside`): the child opens the store
 and reads the first frame's parts (`ui.runtime.first_page.read_first_screen`), hands them back pickled
-through a pipe (or, when the store refuses to open, why: `store_refusal`) and exits; meanwhile this
+through a pipe (or, when the store refuses to open, why: `raise_refusal`) and exits; meanwhile this
 process imports Qt and the window and builds it. The store's imports and reads (SQLAlchemy alone is a
 sixth of a second of Python) then run on a second core instead of holding this process's lock before
 its first paint; the window opens its own store after that paint (`Controller.store`). The pipe is made
@@ -98,13 +98,14 @@ class FirstScreenUnread(Exception):
     own store says why, when it opens."""
 
 
-def store_refusal(first: Future[FirstScreen] | None) -> BaseException | None:
-    """Why the store the read aside opened could not be used (a `StoreError`, or a database error), as
-    its open raised it; None without one (read, or failed in another way). Raised as it is, it reads as
-    the command line always said it, without opening the store a second time (a locked file would make
-    the person wait its busy timeout twice)."""
+def raise_refusal(first: Future[FirstScreen] | None) -> None:
+    """Raise why the store the read aside opened could not be used (a `StoreError`, or a database
+    error), as its open raised it, once the read has ended; nothing without one (read, or failed in
+    another way). Raised as it is, it reads as the command line always said it, without opening the
+    store a second time (a locked file would make the person wait its busy timeout twice)."""
     error = first.exception() if first is not None else None
-    return None if error is None or isinstance(error, FirstScreenUnread) else error
+    if error is not None and not isinstance(error, FirstScreenUnread):
+        raise error
 
 
 def first_part(first: Future[FirstScreen] | None, pick: Callable[[FirstScreen], T | None]) -> T | None:
@@ -190,7 +191,7 @@ def _dumps(screen: FirstScreen) -> bytes:
 
 
 def _refusal(exc: BaseException) -> bytes:
-    """A store's refusal to open or read (`store_refusal`) pickled; nothing for any other failure, or one
+    """A store's refusal to open or read (`raise_refusal`) pickled; nothing for any other failure, or one
     that does not pickle (the parent then opens the store itself and meets it)."""
     if not (isinstance(exc, StoreError) or is_sqlalchemy_error(exc, "DatabaseError")):
         return b""

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 from app.core.clock import Clock, SystemClock, clock_from_env
 from ui.diff.slot import load_view
 from ui.runtime.controller import Controller
-from ui.runtime.first_screen import StoreLater, first_part, store_refusal
+from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
 from ui.runtime.qt_app import application, smoke_deadline, wait_until
 from ui.widgets.theme import apply_theme
 from ui.window.first_frame import FirstFrame
@@ -92,9 +92,7 @@ def run_window(
             load_view()  # what the first frame's diff needs, loaded while the child still reads
         screen = first_part(first_screen, lambda screen: screen)
         if screen is None:  # no reads aside, or they failed: the store opens now (and says why it cannot)
-            refusal = store_refusal(first_screen)
-            if refusal is not None:
-                raise refusal  # the child's open said why, as the store's own open would: once
+            raise_refusal(first_screen)  # the child's open said why, as the store's own open would: once
             first_screen = None
             controller.open_now()
         else:

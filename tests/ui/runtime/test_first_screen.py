@@ -53,11 +53,13 @@ elif case == "fails":
     future = read_aside(failing, read_first_screen)
     print(type(future.exception(timeout=60)).__name__)
 elif case == "refused":
-    from ui.runtime.first_screen import store_refusal
+    from ui.runtime.first_screen import raise_refusal
     future = read_aside(refusing, read_first_screen)
     future.exception(timeout=60)
-    refusal = store_refusal(future)
-    print(type(refusal).__name__, "|", refusal)
+    try:
+        raise_refusal(future)
+    except Exception as refusal:
+        print(type(refusal).__name__, "|", refusal)
 else:
     future = read_aside(opener, read_first_screen)
     aside = future.result(timeout=60)
