@@ -166,10 +166,10 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
     # An unwritable file opens read-only; the window says so. The window observes outside rewrites with
     # its complete listing, after its first frame (`ui.runtime.controller`), not before it is built; it
     # opens the store when it needs it (the store's modules are not imported before its first frame).
-    def opener() -> Any:
+    def opener(first_look: bool = False) -> Any:
         from app.cli.opener import open_store
 
-        return open_store(args, observe=False)
+        return open_store(args, observe=False, first_look=first_look)
 
     return gui.open_window(args, opener)
 

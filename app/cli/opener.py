@@ -32,17 +32,23 @@ def database_choice(args: argparse.Namespace) -> DatabaseChoice:
 
 
 @contextmanager
-def open_store(args: argparse.Namespace, write: bool = False, observe: bool = True) -> Iterator[MemoryStore]:
+def open_store(
+    args: argparse.Namespace, write: bool = False, observe: bool = True, first_look: bool = False
+) -> Iterator[MemoryStore]:
     """The store for one command, outside rewrites recorded (`observe`) before the command reads: no
     read of the store observes by itself. A writer on a read-only store is refused by the store itself.
     `observe=False`: the caller observes when it reads (the window's complete listing, after its first
-    frame), so the launch does not wait for a scan of every memory first."""
+    frame), so the launch does not wait for a scan of every memory first. `first_look`: the window's
+    first frame, read before its own store opens (`MemoryStore.open`)."""
     try:
         clock = clock_from_env()
     except ValueError as exc:
         raise InvalidInputError(f"{NOW_ENV}: {exc}") from exc
     store = MemoryStore.open(
-        database_choice(args), read_only=bool(getattr(args, "read_only", False)), clock=clock
+        database_choice(args),
+        read_only=bool(getattr(args, "read_only", False)),
+        clock=clock,
+        first_look=first_look,
     )
     if write and store.read_only:
         store.close()

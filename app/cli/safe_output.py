@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from app.core.errors import InvalidInputError
-from app.store.connect.engine import SQLITE_HEADER
+from app.store.connect.file_checks import SQLITE_HEADER
 
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 NEW_FILE_MODE = 0o666  # narrowed by the umask, as for any file the person creates

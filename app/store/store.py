@@ -160,8 +160,12 @@ class MemoryStore:
         clock: Clock | None = None,
         create: bool = False,
         sweep: bool = True,
+        first_look: bool = False,
     ) -> MemoryStore:
-        """Open (and, when writable, migrate and sweep) a database; `target` None picks the default."""
+        """Open (and, when writable, migrate and sweep) a database; `target` None picks the default.
+        `first_look`: a read before the store that writes opens; a file never opened by this store is then
+        read as it is (`open_sqlite_file`), and `confirm_sound` says once the reads are done whether its
+        pages were sound."""
         choice = (
             target if isinstance(target, DatabaseChoice) else choose_database(str(target) if target else None)
         )
@@ -169,7 +173,9 @@ class MemoryStore:
         if file is None:
             opened = open_url(choice.target, read_only=read_only)
         else:
-            opened = open_sqlite_file(file, read_only=read_only, create=create or choice.is_embedded)
+            opened = open_sqlite_file(
+                file, read_only=read_only, create=create or choice.is_embedded, first_look=first_look
+            )
         try:
             if not opened.read_only:
                 upgrade(opened.engine, opened.location)
@@ -210,6 +216,15 @@ class MemoryStore:
     @property
     def location(self) -> str:
         return self.database.location
+
+    @property
+    def first_look(self) -> bool:
+        """Opened for a first look at a never-opened file: read-only now, the store that writes it next."""
+        return self.database.opened.first_look
+
+    def confirm_sound(self) -> None:
+        """A first look's refusal of a damaged file, once its page check has ended (`open_sqlite_file`)."""
+        self.database.opened.confirm_sound()
 
     @property
     def has_own_tables(self) -> bool:

@@ -205,3 +205,22 @@ def host_dump(path: Path) -> list[tuple[object, ...]]:
         return dump
     finally:
         conn.close()
+
+
+def damage_unread_pages(path: Path) -> None:
+    """Fill `dream_state` (which neither an open nor a first screen reads) with rows on pages of their
+    own, then overwrite those pages: only a check of every page finds them."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    pages_before = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(
+        "INSERT INTO dream_state (key, value) SELECT 'filler ' || i, hex(randomblob(1500)) FROM "
+        "(WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) SELECT i FROM n)"
+    )
+    conn.commit()
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = bytearray(path.read_bytes())
+    for offset in range(pages_before * page, len(data), page):
+        data[offset : offset + 64] = b"\xde\xad\xbe\xef" * 16
+    path.write_bytes(bytes(data))

@@ -29,7 +29,7 @@ from concurrent.futures import Future
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from app.core.errors import StoreError, is_sqlalchemy_error
 
@@ -44,7 +44,13 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _READ, _REFUSED = "read", "refused"  # what the child hands back: a first screen, or why there is none
-StoreOpener = Callable[[], AbstractContextManager["MemoryStore"]]
+
+
+class StoreOpener(Protocol):
+    """Opens the window's store; `first_look`: for the first frame's reads, before the window's own open
+    (`MemoryStore.open`: a never-opened file is read as it is, its pages checked beside)."""
+
+    def __call__(self, *, first_look: bool = False) -> AbstractContextManager[MemoryStore]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +63,9 @@ class StoreFacts:
 
     @classmethod
     def of(cls, store: MemoryStore) -> StoreFacts:
-        return cls(store.location, store.read_only_reason if store.read_only else None)
+        """What `store` is; for a first look, what the store that writes, opened next, will be."""
+        writable = not store.read_only or store.first_look
+        return cls(store.location, None if writable else store.read_only_reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +156,10 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
         quiet = os.open(os.devnull, os.O_WRONLY)
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
-        with open_store() as store:
-            data = _dumps(read(store))
+        with open_store(first_look=True) as store:
+            screen = read(store)
+            store.confirm_sound()  # a never-opened file's pages, read meanwhile: a damaged one is refused
+            data = _dumps(screen)
     except BaseException as exc:
         data = _refusal(exc)
     try:

@@ -1,20 +1,19 @@
 """Opening a database: checks that never modify a file we refuse, then an engine with the host's rules.
 
-SQLite files are checked before anything is written, through a read that creates nothing beside the
-file (`file_access`): the header must say SQLite, the host's tables must be there, and a lock held past
-the busy timeout is a message. Writes take `BEGIN IMMEDIATE` (as the host does), reads a plain `BEGIN`;
-the busy timeout is at least 5 s. A file that cannot be written, or any file opened read-only, is read
-the way `file_access` chose (live `mode=ro`, immutable, or a private snapshot), so SQLite itself refuses
-every write, and the reason says which. The file's identity is kept (`file_identity`) so that a store
-can tell when its file was deleted or replaced under it. A PostgreSQL URL is opened by `server`, whose
-transaction rules `transaction` applies for that dialect.
+SQLite files are checked before anything is written (`file_checks`), through a read that creates nothing
+beside the file (`file_access`): the header must say SQLite, the host's tables must be there, a file never
+opened has every page read, and a lock held past the busy timeout is a message. Writes take `BEGIN
+IMMEDIATE` (as the host does), reads a plain `BEGIN`; the busy timeout is at least 5 s. A file that cannot
+be written, or any file opened read-only, is read the way `file_access` chose (live `mode=ro`, immutable, or
+a private snapshot), so SQLite itself refuses every write, and the reason says which. The file's identity is
+kept (`file_identity`) so that a store can tell when its file was deleted or replaced under it. A PostgreSQL
+URL is opened by `server`, whose transaction rules `transaction` applies for that dialect.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -27,17 +26,24 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from app.core.errors import DatabaseLockedError, DatabaseOpenError
 from app.core.paths import make_folder
-from app.store.connect import file_access, server
+from app.store.connect import server
 from app.store.connect.file_access import ReadAccess
+from app.store.connect.file_checks import (
+    WriteNeeded,
+    busy_timeout_ms,
+    check_sqlite_header,
+    checked_access,
+    connect_file,
+    is_locked_error,
+    locked_message,
+    refusal,
+    unwritable,
+)
 from app.store.connect.file_identity import FileIdentity
-from app.store.read.host_cells import decode_text
-from app.store.schema.alembic_preload import load_alembic_beside
-from app.store.schema.legacy import LegacyGaps, find_gaps, install_stand_ins
-from app.store.schema.tables import HOST_TABLES, VERSION_TABLE
+from app.store.connect.page_check import PageCheck
+from app.store.schema.legacy import LegacyGaps, install_stand_ins
+from app.store.schema.tables import HOST_TABLES
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-DEFAULT_BUSY_TIMEOUT_MS = 5_000
-BUSY_ENV = "MEMORY_DASHBOARD_BUSY_TIMEOUT_MS"
 BEGIN_OPTION = "sqlite_begin"
 
 
@@ -51,20 +57,28 @@ class OpenedDatabase:
     identity: FileIdentity | None = None  # the file opened (files only), to notice it deleted or replaced
     access: ReadAccess | None = None  # how a read-only file is read; a private snapshot goes at `close`
     notes: tuple[str, ...] = ()  # what a person should be told on opening (an older host's file)
+    # A first look at a never-opened file: read as it is, its pages checked beside (`page_check`); it
+    # writes nothing, and says of itself what the store that writes (opened next, migrating) will say.
+    first_look: bool = False
+    page_check: PageCheck | None = None
+
+    def confirm_sound(self) -> None:
+        """Once a first look's reads are done: wait for its page check and raise the refusal a damaged
+        file gets (as the store that writes would have refused to open it). Nothing otherwise."""
+        error = self.page_check.verdict() if self.page_check is not None else None
+        if error is None:
+            return
+        refused = refusal(error, Path(self.location))
+        if isinstance(refused, WriteNeeded):  # the read the probe made could not be made again
+            refused = DatabaseOpenError(f"{self.location} cannot be read ({error}); nothing was changed.")
+        raise refused from error
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.page_check is not None:
+            self.page_check.verdict()  # its connection reads the file (or the snapshot) until it ends
         if self.access is not None:
             self.access.release()
-
-
-def busy_timeout_ms() -> int:
-    """The busy timeout: MEMORY_DASHBOARD_BUSY_TIMEOUT_MS may raise it, never below the host's 5 s."""
-    try:
-        requested = int(os.environ.get(BUSY_ENV, DEFAULT_BUSY_TIMEOUT_MS))
-    except ValueError:
-        requested = DEFAULT_BUSY_TIMEOUT_MS
-    return max(requested, DEFAULT_BUSY_TIMEOUT_MS)
 
 
 def host_schema_sql() -> str:
@@ -87,38 +101,8 @@ def create_host_database(path: Path) -> None:
         raise DatabaseOpenError(f"cannot create {path}: {exc}; nothing was changed") from exc
 
 
-def is_locked_error(exc: BaseException) -> bool:
-    if server.sqlstate(exc) in server.BUSY_STATES:
-        return True
-    text = str(exc).lower()
-    return "database is locked" in text or "database is busy" in text or "database table is locked" in text
-
-
-def locked_message(location: str) -> str:
-    seconds = busy_timeout_ms() / 1000
-    return (
-        f"{location} is locked by another process (waited {seconds:g} s). "
-        "The agent host may be writing to it; try again in a moment."
-    )
-
-
-def _check_sqlite_header(path: Path) -> None:
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header and header != SQLITE_HEADER:
-        raise DatabaseOpenError(f"{path} is not a SQLite database; nothing was changed.")
-
-
 def _writable_uri(path: Path) -> str:
     return f"file:{quote(str(path.resolve()))}?mode=rw"
-
-
-def _connect(uri: str, timeout_ms: int) -> sqlite3.Connection:
-    connection = sqlite3.connect(
-        uri, uri=True, timeout=timeout_ms / 1000, check_same_thread=False, isolation_level=None
-    )
-    connection.text_factory = decode_text  # text that is not UTF-8 reads as marked text, not an error
-    return connection
 
 
 def plain_rows(conn: Connection, statement: Select[Any], params: dict[str, Any]) -> Sequence[Sequence[Any]]:
@@ -149,97 +133,6 @@ def plain_rows(conn: Connection, statement: Select[Any], params: dict[str, Any])
     return conn.execute(statement, params).all()
 
 
-def _read_table_names(connection: sqlite3.Connection, migrating: bool) -> set[str]:
-    names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    if VERSION_TABLE not in names:
-        # Never opened by us, so the first write is near: corruption past the first page shows only
-        # when pages are read, so read them all now (once per file), before anything is written.
-        if migrating:  # and the migration's tool loads meanwhile
-            load_alembic_beside()
-        verdict = connection.execute("PRAGMA quick_check(1)").fetchone()
-        if verdict is None or verdict[0] != "ok":
-            raise sqlite3.DatabaseError(f"damaged: {verdict[0] if verdict else 'no answer'}")
-    return names
-
-
-class _WriteNeeded(Exception):
-    """A live read refused because SQLite would have had to write beside the file (see `file_access`)."""
-
-
-def _refusal(exc: sqlite3.Error, path: Path) -> Exception:
-    if is_locked_error(exc):
-        return DatabaseLockedError(locked_message(str(path)))
-    if file_access.needs_fallback(exc):
-        return _WriteNeeded(str(exc))
-    return DatabaseOpenError(f"{path} is not a usable SQLite database ({exc}); nothing was changed.")
-
-
-def _probe(access: ReadAccess, path: Path, timeout_ms: int, migrating: bool) -> LegacyGaps:
-    """Validate through `access`, a read that writes nothing; `_WriteNeeded` if SQLite wanted to write.
-    Returns what an older host's file lacks (`app.store.schema.legacy`), usually nothing."""
-    try:
-        connection = _connect(access.uri, timeout_ms)
-    except sqlite3.Error as exc:
-        raise _refusal(exc, path) from exc
-    try:
-        names = _read_table_names(connection, migrating)
-        gaps = find_gaps(connection, names)
-    except sqlite3.Error as exc:
-        raise _refusal(exc, path) from exc
-    finally:
-        connection.close()
-    missing = [name for name in HOST_TABLES if name not in names and name not in gaps.tables]
-    if missing:
-        raise DatabaseOpenError(
-            f"{path} is a SQLite file but not an agent memory database "
-            f"(missing tables: {', '.join(missing)}); nothing was changed."
-        )
-    return gaps
-
-
-def _prepare(choose: Callable[[Path], ReadAccess], path: Path) -> ReadAccess:
-    """`choose(path)`, whose snapshot (if it makes one) may fail: a message then, not a traceback."""
-    try:
-        return choose(path)
-    except sqlite3.Error as exc:
-        raise _refusal(exc, path) from exc
-    except OSError as exc:
-        raise DatabaseOpenError(
-            f"{path} cannot be read ({exc.strerror or exc}); nothing was changed."
-        ) from exc
-
-
-def _checked_access(path: Path, timeout_ms: int, migrating: bool) -> tuple[ReadAccess, LegacyGaps]:
-    """Check the file through a read that creates nothing beside it; returns that way of reading it.
-    The first choice is a live read where that is possible; if SQLite refuses it for a write it would
-    need (no `-shm` in a folder it cannot write, a hot journal), immutable or a private snapshot."""
-    for choose in (file_access.first_choice, file_access.fallback):
-        access = _prepare(choose, path)
-        try:
-            gaps = _probe(access, path, timeout_ms, migrating)
-        except _WriteNeeded as exc:
-            access.release()
-            if access.kind == file_access.LIVE:
-                continue
-            raise DatabaseOpenError(f"{path} cannot be read ({exc}); nothing was changed.") from exc
-        except BaseException:
-            access.release()
-            raise
-        return access, gaps
-    raise DatabaseOpenError(f"{path} cannot be opened.")  # not reached: a fallback is never live
-
-
-def _unwritable(path: Path) -> str | None:
-    """Why this process cannot write the database (SQLite needs its folder too, for `-wal`/`-journal`)."""
-    file_ok = os.access(path, os.W_OK)
-    folder_ok = os.access(path.parent, os.W_OK)
-    if file_ok and folder_ok:
-        return None
-    if not (file_ok or folder_ok):
-        return "the file and its folder cannot be written"
-    return "the folder cannot be written" if file_ok else "the file cannot be written"
-
-
 def _install_transaction_events(engine: Engine) -> None:
     """pysqlite's own transaction handling is off; emit BEGIN ourselves (IMMEDIATE for writes), as the
     SQLAlchemy sqlite dialect documents: a driver error surfaces as SQLAlchemy's (`OperationalError`)."""
@@ -252,7 +145,7 @@ def _install_transaction_events(engine: Engine) -> None:
 
 def _ensure_wal(uri: str, timeout_ms: int, location: str) -> None:
     """Switch to WAL (as the host runs it) on a plain connection: never inside a transaction."""
-    connection = _connect(uri, timeout_ms)
+    connection = connect_file(uri, timeout_ms)
     try:
         mode = connection.execute("PRAGMA journal_mode").fetchone()
         if str(mode[0] if mode else "").lower() != "wal":
@@ -265,7 +158,13 @@ def _ensure_wal(uri: str, timeout_ms: int, location: str) -> None:
         connection.close()
 
 
-def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedDatabase:
+def open_sqlite_file(
+    path: Path, *, read_only: bool, create: bool, first_look: bool = False
+) -> OpenedDatabase:
+    """Check and open a file. `first_look`: a read before the store that writes opens (the window's
+    first frame): a file this store has never opened is then read as it is, neither migrated nor made
+    WAL, its pages checked beside the reads (`OpenedDatabase.confirm_sound`); any other file opens as
+    it would without it."""
     timeout_ms = busy_timeout_ms()
     if not path.exists():
         if not create:
@@ -273,13 +172,16 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
         create_host_database(path)
     if path.is_dir():
         raise DatabaseOpenError(f"{path} is a folder, not a database file.")
-    _check_sqlite_header(path)
+    check_sqlite_header(path)
     if path.stat().st_size == 0:
         raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
     identity = FileIdentity.of(path)  # before any check: a file replaced from here on is noticed too
-    access, gaps = _checked_access(path, timeout_ms, migrating=not read_only)
-    why = gaps.message() if gaps else "opened with --read-only" if read_only else _unwritable(path)
-    if why is None:
+    access, probe = checked_access(path, timeout_ms, migrating=not read_only, first_look=first_look)
+    gaps = probe.gaps
+    why = gaps.message() if gaps else "opened with --read-only" if read_only else unwritable(path)
+    check = PageCheck(lambda: connect_file(access.uri, timeout_ms)) if probe.unchecked else None
+    looking = check is not None and why is None
+    if why is None and not looking:
         access.release()  # a writable store reads and writes the file itself
         uri, kept = _writable_uri(path), None
     else:
@@ -290,7 +192,7 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     # clean look on it (`change_watch`: a look on another connection means a scan).
     engine = create_engine(
         "sqlite+pysqlite://",
-        creator=lambda: _legacy_connect(uri, timeout_ms, gaps),
+        creator=lambda: _legacyconnect_file(uri, timeout_ms, gaps),
         poolclass=QueuePool,
         pool_size=4,
         pool_use_lifo=True,
@@ -298,18 +200,22 @@ def open_sqlite_file(path: Path, *, read_only: bool, create: bool) -> OpenedData
     _install_transaction_events(engine)
     if kept is None:
         _ensure_wal(uri, timeout_ms, str(path))
+    if looking:
+        why = "a first look, before the store that writes it opens"
     reason = why if why is None or access.note is None else f"{why}; {access.note}"
     notes = (
         (f"{path}: {gaps.message()}; opened read-only (update the agent host to write to it)",)
         if gaps
         else ()
     )
-    return OpenedDatabase(engine, str(path), why is not None, reason, True, identity, kept, notes)
+    return OpenedDatabase(
+        engine, str(path), why is not None, reason, True, identity, kept, notes, looking, check
+    )
 
 
-def _legacy_connect(uri: str, timeout_ms: int, gaps: LegacyGaps) -> sqlite3.Connection:
+def _legacyconnect_file(uri: str, timeout_ms: int, gaps: LegacyGaps) -> sqlite3.Connection:
     """A connection; for an older host's file, with its TEMP stand-ins (`app.store.schema.legacy`)."""
-    connection = _connect(uri, timeout_ms)
+    connection = connect_file(uri, timeout_ms)
     if gaps:
         install_stand_ins(connection, gaps)
     return connection

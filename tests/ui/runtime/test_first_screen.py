@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.hostdb import build_host_db
+from tests.support.hostdb import build_host_db, damage_unread_pages
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -25,21 +25,21 @@ from ui.runtime.first_screen import FirstScreenUnread, read_aside
 path, case = sys.argv[1], sys.argv[2]
 
 @contextmanager
-def opener():
+def opener(first_look=False):
     from app.store import MemoryStore
-    store = MemoryStore.open(path, clock=ManualClock(1_767_000_000_000))
+    store = MemoryStore.open(path, clock=ManualClock(1_767_000_000_000), first_look=first_look)
     try:
         yield store
     finally:
         store.close()
 
 @contextmanager
-def failing():
+def failing(first_look=False):
     raise OSError("no such database")
     yield
 
 @contextmanager
-def refusing():
+def refusing(first_look=False):
     from app.core.errors import DatabaseOpenError
     raise DatabaseOpenError("the database is locked by another program")
     yield
@@ -52,9 +52,9 @@ if case == "threads":
 elif case == "fails":
     future = read_aside(failing, read_first_screen)
     print(type(future.exception(timeout=60)).__name__)
-elif case == "refused":
+elif case in ("refused", "damaged"):
     from ui.runtime.first_screen import raise_refusal
-    future = read_aside(refusing, read_first_screen)
+    future = read_aside(refusing if case == "refused" else opener, read_first_screen)
     future.exception(timeout=60)
     try:
         raise_refusal(future)
@@ -93,6 +93,18 @@ def test_a_store_that_refuses_hands_back_why(tmp_path: Path) -> None:
     always said it, without opening the store a second time."""
     said = aside(tmp_path / "context.db", "refused")
     assert said == "DatabaseOpenError | the database is locked by another program"
+
+
+def test_a_damaged_file_never_opened_is_refused_by_the_child(tmp_path: Path) -> None:
+    """The child reads a never-opened file as it is and checks its pages meanwhile: a damaged page where
+    its reads never go is refused all the same, before any first screen is handed back, and nothing
+    is written to the file."""
+    host_db = build_host_db(tmp_path / "context.db")
+    damage_unread_pages(host_db)
+    before = host_db.read_bytes()
+    kind, said = aside(host_db, "damaged").split(" | ")
+    assert kind == "DatabaseOpenError" and ("damaged" in said or "malformed" in said)
+    assert host_db.read_bytes() == before
 
 
 def test_a_process_running_threads_reads_nothing_aside(tmp_path: Path) -> None:

@@ -1,0 +1,83 @@
+"""A first look (`MemoryStore.open(first_look=True)`: the window's first frame, read before its own store
+opens): a file the store has never opened is read as it is, nothing written to it, its pages checked
+beside the reads, and a damaged one refused once they are done (`confirm_sound`); any other file opens
+as it always did."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from app.core.clock import ManualClock
+from app.store import DatabaseOpenError, MemoryStore
+from app.store.schema.tables import VERSION_TABLE
+from tests.support.hostdb import damage_unread_pages, query
+
+NOW = 1_767_000_000_000
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def own_tables(path: Path) -> list[str]:
+    return [str(row[0]) for row in query(path, "SELECT name FROM sqlite_master WHERE name LIKE 'mdash%'")]
+
+
+def test_a_never_opened_file_is_read_as_it_is_and_left_as_it_was(host_db: Path) -> None:
+    before = digest(host_db)
+    look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
+    try:
+        assert look.first_look and look.read_only
+        look.confirm_sound()
+        looked = (look.counts(), [memory.id for memory in look.list_memories()])
+    finally:
+        look.close()
+    assert own_tables(host_db) == [] and digest(host_db) == before
+    store = MemoryStore.open(host_db, clock=ManualClock(NOW))  # the store that writes, next
+    try:
+        assert not store.first_look and not store.read_only
+        assert VERSION_TABLE in own_tables(host_db)
+        assert (store.counts(), [memory.id for memory in store.list_memories()]) == looked
+    finally:
+        store.close()
+
+
+def test_a_damaged_never_opened_file_is_refused_once_the_look_is_done(host_db: Path) -> None:
+    damage_unread_pages(host_db)
+    before = digest(host_db)
+    look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
+    try:
+        assert look.counts().active > 0  # the look's own reads meet no damaged page
+        with pytest.raises(DatabaseOpenError, match=r"damaged|malformed") as refused:
+            look.confirm_sound()
+        assert "nothing was changed" in str(refused.value)
+    finally:
+        look.close()
+    with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
+        MemoryStore.open(host_db)  # as the store that writes refuses it
+    assert digest(host_db) == before
+
+
+def test_a_file_opened_before_opens_as_always(host_db: Path) -> None:
+    MemoryStore.open(host_db).close()
+    store = MemoryStore.open(host_db, first_look=True)
+    try:
+        assert not store.first_look and not store.read_only
+        store.confirm_sound()  # nothing to wait for
+    finally:
+        store.close()
+
+
+def test_a_read_only_first_look_says_it_is_read_only(host_db: Path) -> None:
+    damage_unread_pages(host_db)
+    store = MemoryStore.open(host_db, read_only=True, first_look=True)
+    try:
+        assert store.read_only and not store.first_look
+        assert "--read-only" in (store.read_only_reason or "")
+        with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
+            store.confirm_sound()  # checked beside the look all the same
+    finally:
+        store.close()
