@@ -15,6 +15,7 @@ import gc
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtWidgets import QAbstractItemView, QAbstractScrollArea
 
 from ui.window.main_window import MainWindow
 
@@ -76,15 +77,30 @@ class FirstFrame(QObject):
         if show is None:
             return
         show()
-        # What the show itself asked of the layouts (widgets polished as they first became visible take
-        # their size then) is settled now, before the first paint: else a row grows under the eyes.
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self._settle()
         # The listing that waited for the first frame (and, after a launch, the store's own open, on the
         # runner's thread) starts once that frame is painted, so it takes nothing from that paint; a
         # window that is not painted (minimized, not mapped) reads it anyway after `READ_AFTER_MS`.
         for page in (self.window.list.viewport(), self.window.no_match, self.window.welcome):
             page.installEventFilter(self)
         QTimer.singleShot(READ_AFTER_MS, self._painted)
+
+    def _settle(self) -> None:
+        """What the show itself set going, done before the first paint (else it shows just after it): the
+        layouts' requests (widgets polished as they first became visible take their size then: a row
+        would grow under the eyes), the rows of the item views laid out (on a zero timer otherwise: a
+        table's columns fit their contents) and the scroll bars each scrolled view shows or hides once its
+        range is known (in a queued call otherwise: a bar would blink away)."""
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        panel = self.window.panel
+        areas = [self.window.list, panel.content, panel.provenance, panel.revisions]
+        areas += panel.diff.findChildren(QAbstractScrollArea)
+        for area in areas:
+            if isinstance(area, QAbstractItemView) and area.isVisible():
+                area.doItemsLayout()
+        for area in areas:
+            QCoreApplication.sendPostedEvents(area, QEvent.Type.MetaCall)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint and self._read is not None:

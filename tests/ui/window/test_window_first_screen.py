@@ -11,60 +11,19 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, QSettings
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QToolButton
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
-from tests.support.first_screen import first_screen_of
+from tests.support.first_frame import frame, launched_window
 from tests.support.hostdb import query
-from ui.runtime.controller import Controller
 from ui.widgets.theme import apply_theme
 from ui.window.app import FIRST_CARDS
-from ui.window.first_frame import FirstFrame
-from ui.window.main_window import MainWindow
 from ui.window.toolbar import toolbar_groups
 
 ROOT = Path(__file__).resolve().parents[3]
-Frame = tuple[list[bool], list[QRect]]
-
-
-def frame(window: MainWindow) -> Frame:
-    """Every action's enabled state, and where the toolbar, its buttons, the filters, the panels and the
-    status bar are."""
-    actions = [value for value in vars(window.acts).values() if isinstance(value, QAction)]
-    widgets: list[QWidget] = [window.toolbar, window.filters, window.filters.more, window.statusBar()]
-    widgets += [window.panel, window.left, window.list, window.panel.diff.view]
-    widgets += [window.left.title_row, window.projects.picker, window.list_header]
-    widgets += [window.toolbar.widgetForAction(a) for group in toolbar_groups(window.acts) for a in group]
-    return [a.isEnabled() for a in actions], [w.geometry() for w in widgets]
-
-
-def launched_window(
-    qtbot: QtBot, store: MemoryStore, tmp_path: Path, width: int = 1024, height: int = 700
-) -> tuple[MainWindow, list[Frame]]:
-    """The window as a launch makes it (`ui.window.app.run_window`): built hidden, shown by `FirstFrame`;
-    the frame it was shown with, as the first paint finds it (taken before the event loop goes on)."""
-    settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
-    controller = Controller(store)
-    window = MainWindow(controller, settings=settings, watch=False)
-    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
-    window.resize(width, height)
-    shown: list[Frame] = []
-
-    class Recorded(FirstFrame):
-        def _now(self) -> None:  # the frame as shown: before the event loop runs again (its first paint)
-            super()._now()
-            if not shown:
-                shown.append(frame(window))
-
-    Recorded(window, window.show, limit_ms=60_000)
-    controller.start(first_screen_of(store))
-    qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
-    return window, shown
 
 
 def test_the_first_frame_is_the_window_as_it_stays(qtbot: QtBot, host_db: Path, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""The keyboard and focus tests under a real X server: `x_keys.py` run in a pytest session of its own with
-QT_QPA_PLATFORM=xcb (this process's Qt is offscreen, and Qt picks its platform once per process), on the
-display MEMORY_DASHBOARD_TEST_DISPLAY names (`.ci/run` starts one), else on an Xvfb started here."""
+"""The keyboard and focus tests under a real X server, and the first frame's: `x_keys.py` and
+`x_first_frame.py` run in a pytest session of their own with QT_QPA_PLATFORM=xcb (this process's Qt is
+offscreen, and Qt picks its platform once per process), on the display MEMORY_DASHBOARD_TEST_DISPLAY names
+(`.ci/run` starts one), else on an Xvfb started here."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ ROOT = HERE.parents[2]
 SESSION_TIMEOUT_S = 900
 THEMES = 2  # x_keys.py runs each test in the light and the dark theme
 ONE_EACH = 6  # x_keys.py's tests that are not one per editing dialog (CASES)
-EXPECTED = THEMES * (ONE_EACH + len(CASES))  # a collection mistake cannot pass with fewer
+FIRST_FRAME = 1  # x_first_frame.py's
+EXPECTED = THEMES * (ONE_EACH + len(CASES)) + FIRST_FRAME  # a collection mistake cannot pass with fewer
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +46,8 @@ def test_the_keyboard_path_under_a_real_x_server(display: str, tmp_path: Path) -
     env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display}
     env.pop("WAYLAND_DISPLAY", None)
     command = [
-        sys.executable, "-m", "pytest", str(HERE / "x_keys.py"), "-o", "python_files=x_*.py",
+        sys.executable, "-m", "pytest", str(HERE / "x_keys.py"), str(HERE / "x_first_frame.py"),
+        "-o", "python_files=x_*.py",
         "-q", "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "x"),
     ]  # fmt: skip
     done = subprocess.run(
