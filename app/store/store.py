@@ -164,8 +164,8 @@ class MemoryStore:
     ) -> MemoryStore:
         """Open (and, when writable, migrate and sweep) a database; `target` None picks the default.
         `first_look`: a read before the store that writes opens; a file never opened by this store is then
-        read as it is (`open_sqlite_file`), and `confirm_sound` says once the reads are done whether its
-        pages were sound."""
+        read as it is (`open_sqlite_file`), and `confirm_first_look` says once the reads are done whether
+        the store that writes could open it (its pages sound, its write lock free)."""
         choice = (
             target if isinstance(target, DatabaseChoice) else choose_database(str(target) if target else None)
         )
@@ -222,9 +222,10 @@ class MemoryStore:
         """Opened for a first look at a never-opened file: read-only now, the store that writes it next."""
         return self.database.opened.first_look
 
-    def confirm_sound(self) -> None:
-        """A first look's refusal of a damaged file, once its page check has ended (`open_sqlite_file`)."""
-        self.database.opened.confirm_sound()
+    def confirm_first_look(self) -> None:
+        """Once a first look's reads are done: the refusal the store that writes would meet (damaged pages,
+        a write lock held elsewhere past the busy timeout), if any (`OpenedDatabase.confirm_first_look`)."""
+        self.database.opened.confirm_first_look()
 
     @property
     def has_own_tables(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Required, TypedDict, Unpack
 
@@ -207,16 +208,13 @@ def host_dump(path: Path) -> list[tuple[object, ...]]:
         conn.close()
 
 
-def damage_unread_pages(path: Path) -> None:
-    """Fill `dream_state` (which neither an open nor a first screen reads) with rows on pages of their
-    own, then overwrite those pages: only a check of every page finds them."""
+def damage_new_pages(path: Path, fill: Callable[[sqlite3.Connection], object]) -> None:
+    """The rows `fill` writes, on pages of their own at the end of the file, then those pages overwritten:
+    only a read of those rows, or a check of every page, finds the damage."""
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode=DELETE")
     pages_before = conn.execute("PRAGMA page_count").fetchone()[0]
-    conn.execute(
-        "INSERT INTO dream_state (key, value) SELECT 'filler ' || i, hex(randomblob(1500)) FROM "
-        "(WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) SELECT i FROM n)"
-    )
+    fill(conn)
     conn.commit()
     page = conn.execute("PRAGMA page_size").fetchone()[0]
     conn.close()
@@ -224,3 +222,25 @@ def damage_unread_pages(path: Path) -> None:
     for offset in range(pages_before * page, len(data), page):
         data[offset : offset + 64] = b"\xde\xad\xbe\xef" * 16
     path.write_bytes(bytes(data))
+
+
+def damage_unread_pages(path: Path) -> None:
+    """Damaged rows of `dream_state`, which neither an open nor a first screen reads."""
+    damage_new_pages(
+        path,
+        lambda conn: conn.execute(
+            "INSERT INTO dream_state (key, value) SELECT 'filler ' || i, hex(randomblob(1500)) FROM "
+            "(WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) SELECT i FROM n)"
+        ),
+    )
+
+
+def damage_read_pages(path: Path) -> None:
+    """Damaged memories, the newest promoted: the first screen's reads meet them."""
+
+    def fill(conn: sqlite3.Connection) -> None:
+        for memory_id in range(100, 400):
+            text = f"filler memory {memory_id} " + "x" * 1500
+            memory_row(conn, memory_id, text, promoted_at=T0 + 100 * DAY + memory_id, ids=[memory_id])
+
+    damage_new_pages(path, fill)

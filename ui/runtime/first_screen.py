@@ -1,9 +1,12 @@
 """What the window's first frame shows (`FirstScreen`), and its read beside the window's own start.
 
 A launch forks, before it imports Qt, SQLAlchemy or the store (`read_aside`): the child opens the store
-and reads the first frame's parts (`ui.runtime.first_page.read_first_screen`), hands them back pickled
-through a pipe (or, when the store refuses to open, why: `raise_refusal`) and exits; meanwhile this
-process imports Qt and the window and builds it. The store's imports and reads (SQLAlchemy alone is a
+for a first look (`MemoryStore.open(first_look=True)`: a file never opened is read as it is, its pages
+checked meanwhile, and refused once the reads are done if they are damaged or another process holds its
+write lock, as the store that migrates it would be), reads the first frame's
+parts (`ui.runtime.first_page.read_first_screen`), hands them back pickled through a pipe (or, when the
+store refuses to open, why: `raise_refusal`) and exits; meanwhile this process imports Qt and the window
+and builds it. The store's imports and reads (SQLAlchemy alone is a
 sixth of a second of Python) then run on a second core instead of holding this process's lock before
 its first paint; the window opens its own store after that paint (`Controller.store`). The pipe is made
 before the fork and read only by this process: what it carries is this program's own objects, never
@@ -157,8 +160,12 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
         with open_store(first_look=True) as store:
-            screen = read(store)
-            store.confirm_sound()  # a never-opened file's pages, read meanwhile: a damaged one is refused
+            try:
+                screen = read(store)
+            except BaseException:
+                store.confirm_first_look()  # damaged pages met by a read: the check's refusal says so
+                raise
+            store.confirm_first_look()  # a never-opened file's pages, read meanwhile; its write lock
             data = _dumps(screen)
     except BaseException as exc:
         data = _refusal(exc)

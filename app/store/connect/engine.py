@@ -62,10 +62,13 @@ class OpenedDatabase:
     first_look: bool = False
     page_check: PageCheck | None = None
 
-    def confirm_sound(self) -> None:
-        """Once a first look's reads are done: wait for its page check and raise the refusal a damaged
-        file gets (as the store that writes would have refused to open it). Nothing otherwise."""
+    def confirm_first_look(self) -> None:
+        """Once a first look's reads are done, raise what the store that writes would have refused the
+        file for: damaged pages (the page check's verdict, waited for) or, for a look before a migration,
+        a write lock another process holds past the busy timeout. Nothing otherwise."""
         error = self.page_check.verdict() if self.page_check is not None else None
+        if error is None and self.first_look:
+            error = _write_lock_refused(Path(self.location))
         if error is None:
             return
         refused = refusal(error, Path(self.location))
@@ -103,6 +106,20 @@ def create_host_database(path: Path) -> None:
 
 def _writable_uri(path: Path) -> str:
     return f"file:{quote(str(path.resolve()))}?mode=rw"
+
+
+def _write_lock_refused(path: Path) -> sqlite3.Error | None:
+    """Whether the write lock a migration takes can be had now (taken and given back at once, nothing
+    written): what another process's write would make it wait for, past the busy timeout."""
+    connection = connect_file(_writable_uri(path), busy_timeout_ms())
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        return exc
+    finally:
+        connection.close()
+    return None
 
 
 def plain_rows(conn: Connection, statement: Select[Any], params: dict[str, Any]) -> Sequence[Sequence[Any]]:
@@ -163,7 +180,7 @@ def open_sqlite_file(
 ) -> OpenedDatabase:
     """Check and open a file. `first_look`: a read before the store that writes opens (the window's
     first frame): a file this store has never opened is then read as it is, neither migrated nor made
-    WAL, its pages checked beside the reads (`OpenedDatabase.confirm_sound`); any other file opens as
+    WAL, its pages checked beside the reads (`OpenedDatabase.confirm_first_look`); any other file opens as
     it would without it."""
     timeout_ms = busy_timeout_ms()
     if not path.exists():
@@ -192,7 +209,7 @@ def open_sqlite_file(
     # clean look on it (`change_watch`: a look on another connection means a scan).
     engine = create_engine(
         "sqlite+pysqlite://",
-        creator=lambda: _legacyconnect_file(uri, timeout_ms, gaps),
+        creator=lambda: _legacy_connect(uri, timeout_ms, gaps),
         poolclass=QueuePool,
         pool_size=4,
         pool_use_lifo=True,
@@ -213,7 +230,7 @@ def open_sqlite_file(
     )
 
 
-def _legacyconnect_file(uri: str, timeout_ms: int, gaps: LegacyGaps) -> sqlite3.Connection:
+def _legacy_connect(uri: str, timeout_ms: int, gaps: LegacyGaps) -> sqlite3.Connection:
     """A connection; for an older host's file, with its TEMP stand-ins (`app.store.schema.legacy`)."""
     connection = connect_file(uri, timeout_ms)
     if gaps:

@@ -1,17 +1,18 @@
 """A first look (`MemoryStore.open(first_look=True)`: the window's first frame, read before its own store
 opens): a file the store has never opened is read as it is, nothing written to it, its pages checked
-beside the reads, and a damaged one refused once they are done (`confirm_sound`); any other file opens
-as it always did."""
+beside the reads, and a damaged one (or one whose write lock another process holds) refused once they are
+done (`confirm_first_look`); any other file opens as it always did."""
 
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from app.core.clock import ManualClock
-from app.store import DatabaseOpenError, MemoryStore
+from app.store import DatabaseLockedError, DatabaseOpenError, MemoryStore
 from app.store.schema.tables import VERSION_TABLE
 from tests.support.hostdb import damage_unread_pages, query
 
@@ -31,7 +32,7 @@ def test_a_never_opened_file_is_read_as_it_is_and_left_as_it_was(host_db: Path) 
     look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
     try:
         assert look.first_look and look.read_only
-        look.confirm_sound()
+        look.confirm_first_look()
         looked = (look.counts(), [memory.id for memory in look.list_memories()])
     finally:
         look.close()
@@ -52,7 +53,7 @@ def test_a_damaged_never_opened_file_is_refused_once_the_look_is_done(host_db: P
     try:
         assert look.counts().active > 0  # the look's own reads meet no damaged page
         with pytest.raises(DatabaseOpenError, match=r"damaged|malformed") as refused:
-            look.confirm_sound()
+            look.confirm_first_look()
         assert "nothing was changed" in str(refused.value)
     finally:
         look.close()
@@ -66,7 +67,7 @@ def test_a_file_opened_before_opens_as_always(host_db: Path) -> None:
     store = MemoryStore.open(host_db, first_look=True)
     try:
         assert not store.first_look and not store.read_only
-        store.confirm_sound()  # nothing to wait for
+        store.confirm_first_look()  # nothing to wait for
     finally:
         store.close()
 
@@ -78,6 +79,25 @@ def test_a_read_only_first_look_says_it_is_read_only(host_db: Path) -> None:
         assert store.read_only and not store.first_look
         assert "--read-only" in (store.read_only_reason or "")
         with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
-            store.confirm_sound()  # checked beside the look all the same
+            store.confirm_first_look()  # checked beside the look all the same
     finally:
         store.close()
+
+
+def test_a_write_lock_held_past_the_busy_timeout_refuses_the_look(host_db: Path) -> None:
+    """The store that writes migrates a never-opened file, which waits for the write lock: a lock held
+    elsewhere past the busy timeout refuses the look, as it refused the launch's migration."""
+    holder = sqlite3.connect(host_db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        look = MemoryStore.open(host_db, first_look=True)
+        try:
+            assert look.counts().active > 0  # reads go on beside the writer
+            with pytest.raises(DatabaseLockedError, match="locked by another process"):
+                look.confirm_first_look()
+        finally:
+            look.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert own_tables(host_db) == []

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from tests.support.hostdb import build_host_db, damage_unread_pages
+import pytest
+
+from tests.support.hostdb import build_host_db, damage_read_pages, damage_unread_pages
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -60,6 +63,9 @@ elif case in ("refused", "damaged"):
         raise_refusal(future)
     except Exception as refusal:
         print(type(refusal).__name__, "|", refusal)
+elif case == "look":
+    aside = read_aside(opener, read_first_screen).result(timeout=60)
+    print(aside.facts.read_only_reason is None, len(aside.listing.rows))
 else:
     future = read_aside(opener, read_first_screen)
     aside = future.result(timeout=60)
@@ -95,15 +101,28 @@ def test_a_store_that_refuses_hands_back_why(tmp_path: Path) -> None:
     assert said == "DatabaseOpenError | the database is locked by another program"
 
 
-def test_a_damaged_file_never_opened_is_refused_by_the_child(tmp_path: Path) -> None:
-    """The child reads a never-opened file as it is and checks its pages meanwhile: a damaged page where
-    its reads never go is refused all the same, before any first screen is handed back, and nothing
-    is written to the file."""
+def test_the_child_reads_a_never_opened_file_as_it_is(tmp_path: Path) -> None:
+    """The child's first look writes nothing (no migration, nothing beside the file) and says the store
+    is writable, as the window's own store, which migrates it after the first paint, will be."""
     host_db = build_host_db(tmp_path / "context.db")
-    damage_unread_pages(host_db)
+    before, beside = host_db.read_bytes(), sorted(tmp_path.iterdir())
+    writable, rows = aside(host_db, "look").split()
+    assert writable == "True" and int(rows) > 0
+    assert host_db.read_bytes() == before and sorted(tmp_path.iterdir()) == beside
+
+
+@pytest.mark.parametrize("damage", [damage_unread_pages, damage_read_pages], ids=["unread", "read"])
+def test_a_damaged_file_never_opened_is_refused_by_the_child(
+    tmp_path: Path, damage: Callable[[Path], None]
+) -> None:
+    """The child reads a never-opened file as it is and checks its pages meanwhile: damaged pages are
+    refused as the store that writes refuses them (where the reads never go, and where they do: the
+    check's verdict, not the read's error), before any first screen is handed back, nothing written."""
+    host_db = build_host_db(tmp_path / "context.db")
+    damage(host_db)
     before = host_db.read_bytes()
     kind, said = aside(host_db, "damaged").split(" | ")
-    assert kind == "DatabaseOpenError" and ("damaged" in said or "malformed" in said)
+    assert kind == "DatabaseOpenError" and "damaged" in said and "nothing was changed" in said
     assert host_db.read_bytes() == before
 
 
