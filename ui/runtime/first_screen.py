@@ -163,7 +163,7 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
             try:
                 screen = read(store)
             except BaseException:
-                store.confirm_first_look()  # damaged pages met by a read: the check's refusal says so
+                store.confirm_first_look(write_lock=False)  # damaged pages a read met: the check says so
                 raise
             store.confirm_first_look()  # a never-opened file's pages, read meanwhile; its write lock
             data = _dumps(screen)

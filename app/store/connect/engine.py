@@ -62,12 +62,12 @@ class OpenedDatabase:
     first_look: bool = False
     page_check: PageCheck | None = None
 
-    def confirm_first_look(self) -> None:
+    def confirm_first_look(self, *, write_lock: bool = True) -> None:
         """Once a first look's reads are done, raise what the store that writes would have refused the
-        file for: damaged pages (the page check's verdict, waited for) or, for a look before a migration,
-        a write lock another process holds past the busy timeout. Nothing otherwise."""
+        file for: damaged pages (the page check's verdict, waited for) or, for a look before a migration
+        (`write_lock`), a write lock another process holds past the busy timeout. Nothing otherwise."""
         error = self.page_check.verdict() if self.page_check is not None else None
-        if error is None and self.first_look:
+        if error is None and self.first_look and write_lock:
             error = _write_lock_refused(Path(self.location))
         if error is None:
             return
