@@ -6,7 +6,6 @@ it) every write lands in a file nobody can open again. The store notices (`file_
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sys
@@ -17,6 +16,7 @@ import pytest
 from app.core.errors import EXIT_UNUSABLE_DATABASE
 from app.store import DatabaseOpenError, MemoryStore
 from app.store.write import writes
+from tests.support.cli_run import digest
 from tests.support.hostdb import host_sql, query
 
 pytestmark = pytest.mark.skipif(
@@ -29,10 +29,6 @@ def delete_database(path: Path) -> None:
     """`rm context.db*`."""
     for item in path.parent.glob(path.name + "*"):
         item.unlink()
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_an_open_store_has_no_file_problem_while_the_host_writes(store: MemoryStore, host_db: Path) -> None:

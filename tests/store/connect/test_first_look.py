@@ -5,7 +5,6 @@ done (`confirm_first_look`); any other file opens as it always did."""
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -14,13 +13,10 @@ import pytest
 from app.core.clock import ManualClock
 from app.store import DatabaseLockedError, DatabaseOpenError, MemoryStore
 from app.store.schema.tables import VERSION_TABLE
+from tests.support.cli_run import digest
 from tests.support.hostdb import damage_unread_pages, query
 
 NOW = 1_767_000_000_000
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def own_tables(path: Path) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import threading
@@ -15,13 +14,10 @@ from app.core.paths import choose_database, host_database_path
 from app.store import DatabaseLockedError, DatabaseOpenError, MemoryStore, ReadOnlyError
 from app.store.connect.engine import transaction
 from app.store.schema.fence import fence_fingerprints
+from tests.support.cli_run import digest
 from tests.support.hostdb import build_host_db, host_sql, query
 
 NOW = 1_800_000_000_000
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_choice_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
