@@ -16,6 +16,7 @@ import random
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -56,8 +57,10 @@ def _start_on(program: str, number: int) -> int | tuple[int | None]:
     """Xvfb on display `number`: its process id once it is ready, else (its exit code,)."""
     read_end, write_end = os.pipe()
     try:
+        command = [program, f":{number}", "-displayfd", str(write_end), "-screen", "0", SCREEN]
+        command += ["-nolisten", "tcp", "-noreset"]  # no reset between one session's client and the next's
         process = subprocess.Popen(
-            [program, f":{number}", "-displayfd", str(write_end), "-screen", "0", SCREEN, "-nolisten", "tcp"],
+            command,
             pass_fds=(write_end,),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -65,15 +68,46 @@ def _start_on(program: str, number: int) -> int | tuple[int | None]:
             start_new_session=True,  # outlives `start` when a shell runs it; a Ctrl+C hits the tests only
         )
         os.close(write_end)
-        ready, _, _ = select.select([read_end], [], [], START_TIMEOUT_S)
-        said = os.read(read_end, 32).decode().strip() if ready else ""
+        said = _line(read_end).decode().strip()
     finally:
-        os.close(read_end)
+        os.close(read_end)  # only once its line is whole: Xvfb dies when its newline meets a closed pipe
     if said != str(number):
         process.kill()
         process.wait()
         return (process.returncode,)
     return process.pid
+
+
+def answers(display: str) -> bool:
+    """Whether an X server accepts connections on `display` (":N") through its Unix socket, the way
+    Qt's xcb platform connects; a server gone since it started does not."""
+    number = display.removeprefix(":").split(".")[0]
+    if not number.isdigit():
+        return False
+    path = f"/tmp/.X11-unix/X{number}"
+    for address in (path, "\0" + path):  # the socket file, then the abstract one (Linux)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(START_TIMEOUT_S)
+            try:
+                probe.connect(address)
+            except OSError:
+                continue
+            return True
+    return False
+
+
+def _line(fd: int) -> bytes:
+    """What Xvfb writes to its `-displayfd` up to the newline ("N" and "\\n" may come in two writes), or
+    what came before the pipe closed or START_TIMEOUT_S ran out."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    said = b""
+    while not said.endswith(b"\n"):
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        more = os.read(fd, 32) if ready else b""
+        if not more:  # timed out, or Xvfb closed the pipe (it exited)
+            break
+        said += more
+    return said
 
 
 def stop(pid: int) -> None:

@@ -29,32 +29,52 @@ EXPECTED = THEMES * (ONE_EACH + len(CASES)) + FIRST_FRAME  # a collection mistak
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
     given = os.environ.get(xvfb_display.DISPLAY_ENV)
-    if given:
+    if given and xvfb_display.answers(given):
         yield given
         return
+    # none given, or the given one has stopped answering (its server gone): Qt's xcb platform would
+    # abort at its first connection, and the session would say nothing of why
     try:
         pid, started = xvfb_display.start()
     except xvfb_display.NoDisplay as exc:
-        pytest.fail(f"no X server for the keyboard tests. {exc}", pytrace=False)
+        gone = f"{xvfb_display.DISPLAY_ENV}={given} does not answer. " if given else ""
+        pytest.fail(f"no X server for the keyboard tests. {gone}{exc}", pytrace=False)
     try:
         yield started
     finally:
         xvfb_display.stop(pid)
 
 
+def what_went_wrong(done: subprocess.CompletedProcess[str]) -> str:
+    """The session's end, and what a crash leaves: the test it was in, Qt's and Python's fatal words
+    (a crash's thread dump is long; its head says which thread and where)."""
+    lines = done.stdout.splitlines()
+    tests = [line for line in lines if "::" in line]  # "-v": a test's name before it runs, its verdict after
+    said = [f"exit code {done.returncode}"]
+    if tests:
+        said.append(f"last test named: {tests[-1]}")
+    qt_said = ("qt.", "This application", "QThread")
+    said += [line for line in done.stderr.splitlines() if line.startswith(qt_said)]
+    fatal = done.stderr.find("Fatal Python error")
+    if fatal >= 0:
+        said.append(done.stderr[fatal : fatal + 6000])
+    said.append(done.stdout[-6000:])
+    said.append(done.stderr[-3000:])
+    return "\n".join(said)
+
+
 def test_the_keyboard_path_under_a_real_x_server(display: str, tmp_path: Path) -> None:
-    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display}
+    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display, "PYTHONUNBUFFERED": "1"}
     env.pop("WAYLAND_DISPLAY", None)
     command = [
         sys.executable, "-m", "pytest", str(HERE / "x_keys.py"), str(HERE / "x_first_frame.py"),
         "-o", "python_files=x_*.py",
-        "-q", "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "x"),
+        "-v", "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "x"),
     ]  # fmt: skip
     done = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=SESSION_TIMEOUT_S
     )
-    said = done.stdout[-8000:] + done.stderr[-4000:]
-    assert done.returncode == 0, said
-    summary = done.stdout.strip().splitlines()[-1]
+    assert done.returncode == 0, what_went_wrong(done)
+    summary = done.stdout.strip().splitlines()[-1].strip("= ")
     ran = rf"{EXPECTED} passed(, \d+ warnings?)? in [\d.]+s( \([\d:]+\))?"
-    assert re.fullmatch(ran, summary), f"expected {EXPECTED} passed\n{said}"
+    assert re.fullmatch(ran, summary), f"expected {EXPECTED} passed\n{what_went_wrong(done)}"
