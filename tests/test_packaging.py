@@ -140,3 +140,26 @@ def test_nothing_the_frozen_build_leaves_out_is_imported_by_the_app() -> None:
                 else []
             )
             assert not any(name.split(".")[0] == "multiprocessing" for name in names), path
+
+
+def test_the_frozen_apps_qt_hook_sets_the_plugin_path_and_imports_no_qt(tmp_path: Path) -> None:
+    """`qt_paths_hook.py` runs before the entry script, in place of PyInstaller's PySide6 hook (which
+    imported QtCore there, before the launch's fork): Qt's plugins under the bundle, and nothing of Qt
+    imported. Run as the bootloader runs it, in a fresh interpreter whose bundle folder is `tmp_path`."""
+    spec = (PACKAGING / "memory-dashboard.spec").read_text(encoding="utf-8")
+    assert 'QT_RTHOOK = "pyi_rth_pyside6"' in spec and '"qt_paths_hook.py"' in spec
+    script = (
+        "import runpy, sys\n"
+        f"sys._MEIPASS = {str(tmp_path)!r}\n"
+        f"runpy.run_path({str(PACKAGING / 'qt_paths_hook.py')!r})\n"
+        "import os\n"
+        "print(os.environ['QT_PLUGIN_PATH'])\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('PySide6', 'shiboken6')))\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "QT_PLUGIN_PATH"}
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    plugins, qt_modules = done.stdout.splitlines()
+    assert Path(plugins) == tmp_path / "PySide6" / "Qt" / "plugins"
+    assert qt_modules == "[]"
