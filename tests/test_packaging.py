@@ -144,22 +144,82 @@ def test_nothing_the_frozen_build_leaves_out_is_imported_by_the_app() -> None:
 
 def test_the_frozen_apps_qt_hook_sets_the_plugin_path_and_imports_no_qt(tmp_path: Path) -> None:
     """`qt_paths_hook.py` runs before the entry script, in place of PyInstaller's PySide6 hook (which
-    imported QtCore there, before the launch's fork): Qt's plugins under the bundle, and nothing of Qt
-    imported. Run as the bootloader runs it, in a fresh interpreter whose bundle folder is `tmp_path`."""
-    spec = (PACKAGING / "memory-dashboard.spec").read_text(encoding="utf-8")
-    assert 'QT_RTHOOK = "pyi_rth_pyside6"' in spec and '"qt_paths_hook.py"' in spec
-    script = (
-        "import runpy, sys\n"
-        f"sys._MEIPASS = {str(tmp_path)!r}\n"
-        f"runpy.run_path({str(PACKAGING / 'qt_paths_hook.py')!r})\n"
-        "import os\n"
-        "print(os.environ['QT_PLUGIN_PATH'])\n"
-        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('PySide6', 'shiboken6')))\n"
-    )
-    env = {key: value for key, value in os.environ.items() if key != "QT_PLUGIN_PATH"}
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", script], capture_output=True, text=True, env=env, check=True
-    )
-    plugins, qt_modules = done.stdout.splitlines()
-    assert Path(plugins) == tmp_path / "PySide6" / "Qt" / "plugins"
-    assert qt_modules == "[]"
+    imported QtCore there, before the launch's fork): Qt's plugins under the bundle, on Windows where
+    the DLLs are too, and nothing of Qt imported. Run as the bootloader runs it, in a fresh interpreter
+    whose bundle folder is `tmp_path`."""
+
+    def run_hook(platform: str) -> list[str]:
+        script = (
+            "import os, runpy, sys\n"
+            f"sys._MEIPASS = {str(tmp_path)!r}\n"
+            f"sys.platform = {platform!r}\n"
+            f"runpy.run_path({str(PACKAGING / 'qt_paths_hook.py')!r})\n"
+            "print(os.environ['QT_PLUGIN_PATH'])\n"
+            "print(os.environ.get('PATH', '').split(os.pathsep)[0])\n"
+            "print(sorted(name for name in sys.modules if name.split('.')[0] in ('PySide6', 'shiboken6')))\n"
+        )
+        env = {key: value for key, value in os.environ.items() if key != "QT_PLUGIN_PATH"}
+        done = subprocess.run(
+            [sys.executable, "-I", "-c", script], capture_output=True, text=True, env=env, check=True
+        )
+        return done.stdout.splitlines()
+
+    plugins, _path, qt_modules = run_hook("linux")
+    assert (Path(plugins), qt_modules) == (tmp_path / "PySide6" / "Qt" / "plugins", "[]")
+    plugins, path, qt_modules = run_hook("win32")
+    assert (Path(plugins), Path(path), qt_modules) == (tmp_path / "PySide6" / "plugins", tmp_path, "[]")
+
+
+class _Spec:
+    """The spec run with PyInstaller's build steps stood in for: what it hands them."""
+
+    def __init__(self, tmp_path: Path, rthooks: list[str]) -> None:
+        self.analysis: dict[str, object] = {}
+        self.executables: list[list[tuple[str, str, str]]] = []
+        scripts = [(name, str(tmp_path / f"{name}.py"), "PYSOURCE") for name in rthooks]
+        self.scripts = [*scripts, ("entry", str(PACKAGING / "entry.py"), "PYSOURCE")]
+        (tmp_path / "icons").mkdir()
+        (tmp_path / "icons" / "memory-dashboard.ico").write_bytes(b"")  # no icons made
+
+    def run(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("MEMORY_DASHBOARD_ICON_DIR", str(tmp_path / "icons"))
+        spec = self
+
+        class Analysis:
+            def __init__(self, *_args: object, **kwargs: object) -> None:
+                spec.analysis = kwargs
+                self.scripts = list(spec.scripts)
+                self.binaries: list[tuple[str, str, str]] = []
+                self.datas: list[tuple[str, str, str]] = []
+                self.pure: list[tuple[str, str, str]] = []
+
+        def exe(_pyz: object, scripts: list[tuple[str, str, str]], *_args: object, **_kwargs: object) -> None:
+            spec.executables.append(scripts)
+
+        def step(*_args: object, **_kwargs: object) -> None:
+            return None
+
+        names: dict[str, object] = {"Analysis": Analysis, "PYZ": step, "EXE": exe, "COLLECT": step}
+        names |= {"BUNDLE": step, "SPECPATH": str(PACKAGING), "workpath": str(tmp_path / "work")}
+        source = (PACKAGING / "memory-dashboard.spec").read_text(encoding="utf-8")
+        exec(compile(source, "memory-dashboard.spec", "exec"), names)  # our own spec, as PyInstaller runs it
+
+
+def test_the_spec_runs_our_qt_hook_instead_of_pyinstallers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = _Spec(tmp_path, ["pyi_rth_inspect", "pyi_rth_pyside6", "pyi_rth_pkgutil"])
+    spec.run(tmp_path, monkeypatch)
+    assert spec.analysis["runtime_hooks"] == [str(PACKAGING / "qt_paths_hook.py")]
+    assert spec.executables, "no executable built"
+    for scripts in spec.executables:
+        assert [name for name, _path, _kind in scripts] == ["pyi_rth_inspect", "pyi_rth_pkgutil", "entry"]
+
+
+def test_the_spec_fails_when_pyinstallers_qt_hook_is_renamed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dropping a hook by a name PyInstaller no longer uses would silently keep its slow import."""
+    spec = _Spec(tmp_path, ["pyi_rth_inspect", "pyi_rth_qt6"])
+    with pytest.raises(SystemExit, match="pyi_rth_pyside6 is gone"):
+        spec.run(tmp_path, monkeypatch)

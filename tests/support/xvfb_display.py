@@ -5,8 +5,9 @@ the machine takes first, and two starting at once race for it), ready when it sa
     python tests/support/xvfb_display.py start      # start; prints "PID :N" (for a shell's trap)
     python tests/support/xvfb_display.py stop PID   # stop it
 
-`.ci/run` starts one for the whole run and exports MEMORY_DASHBOARD_TEST_DISPLAY=:N; without it, the
-tests start one of their own when the `Xvfb` program exists, and fail with how to get one when not.
+`.ci/run` starts one for the whole run and exports MEMORY_DASHBOARD_TEST_DISPLAY=:N; without it, or when
+that display does not answer (`answers`), the tests start one of their own when the `Xvfb` program exists
+(saying so in a warning in the second case), and fail with how to get one when not.
 """
 
 from __future__ import annotations
@@ -56,31 +57,42 @@ def start() -> tuple[int, str]:
 def _start_on(program: str, number: int) -> int | tuple[int | None]:
     """Xvfb on display `number`: its process id once it is ready, else (its exit code,)."""
     read_end, write_end = os.pipe()
+    command = [program, f":{number}", "-displayfd", str(write_end), "-screen", "0", SCREEN]
+    command += ["-nolisten", "tcp", "-noreset"]  # no reset between one session's client and the next's
     try:
-        command = [program, f":{number}", "-displayfd", str(write_end), "-screen", "0", SCREEN]
-        command += ["-nolisten", "tcp", "-noreset"]  # no reset between one session's client and the next's
-        process = subprocess.Popen(
-            command,
-            pass_fds=(write_end,),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # outlives `start` when a shell runs it; a Ctrl+C hits the tests only
-        )
-        os.close(write_end)
-        said = _line(read_end).decode().strip()
+        try:
+            process = subprocess.Popen(
+                command,
+                pass_fds=(write_end,),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # outlives `start` when a shell runs it; a Ctrl+C hits the tests only
+            )
+        finally:
+            os.close(write_end)
+        try:
+            said = _line(read_end).decode().strip()
+        except BaseException:  # interrupted while it starts: leave no server nobody knows the pid of
+            _end(process)
+            raise
     finally:
         os.close(read_end)  # only once its line is whole: Xvfb dies when its newline meets a closed pipe
     if said != str(number):
-        process.kill()
-        process.wait()
+        _end(process)
         return (process.returncode,)
     return process.pid
 
 
+def _end(process: subprocess.Popen[bytes]) -> None:
+    process.kill()
+    process.wait()
+
+
 def answers(display: str) -> bool:
     """Whether an X server accepts connections on `display` (":N") through its Unix socket, the way
-    Qt's xcb platform connects; a server gone since it started does not."""
+    Qt's xcb platform connects; a server gone since it started does not. Other forms ("host:N", "unix:N")
+    are not probed: False."""
     number = display.removeprefix(":").split(".")[0]
     if not number.isdigit():
         return False
