@@ -174,6 +174,7 @@ class _Spec:
     """The spec run with PyInstaller's build steps stood in for: what it hands them."""
 
     def __init__(self, tmp_path: Path, rthooks: list[str]) -> None:
+        self.folder = tmp_path
         self.analysis: dict[str, object] = {}
         self.executables: list[list[tuple[str, str, str]]] = []
         scripts = [(name, str(tmp_path / f"{name}.py"), "PYSOURCE") for name in rthooks]
@@ -181,8 +182,8 @@ class _Spec:
         (tmp_path / "icons").mkdir()
         (tmp_path / "icons" / "memory-dashboard.ico").write_bytes(b"")  # no icons made
 
-    def run(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setenv("MEMORY_DASHBOARD_ICON_DIR", str(tmp_path / "icons"))
+    def run(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("MEMORY_DASHBOARD_ICON_DIR", str(self.folder / "icons"))
         spec = self
 
         class Analysis:
@@ -200,7 +201,7 @@ class _Spec:
             return None
 
         names: dict[str, object] = {"Analysis": Analysis, "PYZ": step, "EXE": exe, "COLLECT": step}
-        names |= {"BUNDLE": step, "SPECPATH": str(PACKAGING), "workpath": str(tmp_path / "work")}
+        names |= {"BUNDLE": step, "SPECPATH": str(PACKAGING), "workpath": str(self.folder / "work")}
         source = (PACKAGING / "memory-dashboard.spec").read_text(encoding="utf-8")
         exec(compile(source, "memory-dashboard.spec", "exec"), names)  # our own spec, as PyInstaller runs it
 
@@ -209,7 +210,7 @@ def test_the_spec_runs_our_qt_hook_instead_of_pyinstallers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spec = _Spec(tmp_path, ["pyi_rth_inspect", "pyi_rth_pyside6", "pyi_rth_pkgutil"])
-    spec.run(tmp_path, monkeypatch)
+    spec.run(monkeypatch)
     assert spec.analysis["runtime_hooks"] == [str(PACKAGING / "qt_paths_hook.py")]
     assert spec.executables, "no executable built"
     for scripts in spec.executables:
@@ -222,4 +223,4 @@ def test_the_spec_fails_when_pyinstallers_qt_hook_is_renamed(
     """Dropping a hook by a name PyInstaller no longer uses would silently keep its slow import."""
     spec = _Spec(tmp_path, ["pyi_rth_inspect", "pyi_rth_qt6"])
     with pytest.raises(SystemExit, match="pyi_rth_pyside6 is gone"):
-        spec.run(tmp_path, monkeypatch)
+        spec.run(monkeypatch)
