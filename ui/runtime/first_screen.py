@@ -29,7 +29,7 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -177,9 +177,15 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
 
 
 def _receive(pipe: int, pid: int, future: Future[FirstScreen]) -> None:
-    with os.fdopen(pipe, "rb") as incoming:
-        data = incoming.read()
-    os.waitpid(pid, 0)
+    """What the child hands back, settled in `future` whatever happens here: the window waits for it."""
+    try:
+        with os.fdopen(pipe, "rb") as incoming:
+            data = incoming.read()
+    except Exception as exc:
+        future.set_exception(FirstScreenUnread(str(exc)))
+        return
+    finally:
+        _reap(pid)
     if not data:
         future.set_exception(FirstScreenUnread())
         return
@@ -192,6 +198,14 @@ def _receive(pipe: int, pid: int, future: Future[FirstScreen]) -> None:
         future.set_exception(value)
     else:
         future.set_result(value)
+
+
+def _reap(pid: int) -> None:
+    """Wait for the child to end; a child already reaped is no failure: a process started with SIGCHLD
+    ignored (as some launchers leave it: it is inherited through exec) has its children reaped by the
+    system, and `waitpid` then says there is no such child."""
+    with suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 def _mapping(items: dict[Any, Any]) -> Mapping[Any, Any]:

@@ -63,6 +63,11 @@ elif case in ("refused", "damaged"):
         raise_refusal(future)
     except Exception as refusal:
         print(type(refusal).__name__, "|", refusal)
+elif case == "reaped":
+    import signal
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # as a launcher may leave it: the system reaps children
+    aside = read_aside(opener, read_first_screen).result(timeout=20)
+    print(len(aside.listing.rows))
 elif case == "look":
     aside = read_aside(opener, read_first_screen).result(timeout=60)
     print(aside.facts.read_only_reason is None, len(aside.listing.rows))
@@ -124,6 +129,14 @@ def test_a_damaged_file_never_opened_is_refused_by_the_child(
     kind, said = aside(host_db, "damaged").split(" | ")
     assert kind == "DatabaseOpenError" and "damaged" in said and "nothing was changed" in said
     assert host_db.read_bytes() == before
+
+
+def test_a_child_the_system_reaped_still_hands_back_its_first_screen(tmp_path: Path) -> None:
+    """A process started with SIGCHLD ignored (inherited through exec from whatever launched it) has its
+    children reaped by the system: waiting for the child finds none. The first screen it handed back is
+    still received; the window, waiting for it, would otherwise never be shown."""
+    host_db = build_host_db(tmp_path / "context.db")
+    assert int(aside(host_db, "reaped")) > 0
 
 
 def test_a_process_running_threads_reads_nothing_aside(tmp_path: Path) -> None:
