@@ -41,6 +41,7 @@ class Database:
         self.warnings: list[str] = list(opened.notes)  # what a person should be told (CLI, window)
         self._protocols = tuple(kind.writes for kind in kinds)  # each called once at a write's end
         self._open_write = threading.local()  # the write open on each thread: a nested one joins it
+        self._shared_read = threading.local()  # the read `one_read` holds open on each thread
         with self.read() as conn:
             refuse_newer(conn, opened.location)
             self.own = own_tables_ready(conn)
@@ -112,8 +113,27 @@ class Database:
         if joined is not None:
             yield joined.conn
             return
+        shared: Connection | None = getattr(self._shared_read, "conn", None)
+        if shared is not None:
+            yield shared
+            return
         with transaction(self.engine, write=False, location=self.location) as conn:
             yield conn
+
+    @contextmanager
+    def one_read(self) -> Iterator[None]:
+        """Every read on this thread inside, one read transaction: one snapshot of the database, however
+        many reads make up what is shown together (another process's commit in between is not half
+        seen). Inside a write or another `one_read`, that one's."""
+        if self.joined() is not None or getattr(self._shared_read, "conn", None) is not None:
+            yield
+            return
+        with transaction(self.engine, write=False, location=self.location) as conn:
+            self._shared_read.conn = conn
+            try:
+                yield
+            finally:
+                self._shared_read.conn = None
 
     @contextmanager
     def write(self) -> Iterator[WriteContext]:

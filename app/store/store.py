@@ -232,6 +232,12 @@ class MemoryStore:
         return self.database.own
 
     @contextmanager
+    def one_read(self) -> Iterator[None]:
+        """The store's reads on this thread inside, from one snapshot (`Database.one_read`)."""
+        with self.database.one_read():
+            yield
+
+    @contextmanager
     def read_snapshot(self) -> Iterator[Connection]:
         """One read transaction over the tables themselves, for a reader that copies whole tables at
         once (the hub's publish): one snapshot, nothing written."""

@@ -27,7 +27,14 @@ def newest_first(store: MemoryStore, memory_id: int) -> list[Revision]:
 
 
 def read_first_screen(store: MemoryStore, flt: ViewFilter | None = None) -> FirstScreen:
-    """The first frame's parts, of the window's starting filter (`flt`: the default one)."""
+    """The first frame's parts, of the window's starting filter (`flt`: the default one), read from one
+    snapshot: the host committing meanwhile never makes the counts, the cards and the first card's
+    history disagree."""
+    with store.one_read():
+        return _read_first_screen(store, flt)
+
+
+def _read_first_screen(store: MemoryStore, flt: ViewFilter | None) -> FirstScreen:
     listing = load_first_page(store, flt or ViewFilter(), FIRST_PAGE, FIRST_ROWS)
     first = listing.ids[0] if listing.ids else None
     history = None

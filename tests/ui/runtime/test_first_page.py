@@ -1,23 +1,28 @@
 """The launch's first screen: what the window's first frame waits for (the first page of cards, the
 first card's history, links and candidates' words, the counts, the undo log) is read before the window
 is built (by the launch's child process), so the window shows its first frame without reading any of it
-again."""
+again; its reads come from one snapshot, a host commit between them never half seen."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 from sqlalchemy import event
 
 from app.core.clock import ManualClock
+from app.core.models.links import Link
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
 from tests.support.first_screen import first_screen_of
+from tests.support.hostdb import PROMOTED_5, build_host_db, host_sql, memory_row_insert
 from ui.runtime.controller import Controller
-from ui.runtime.first_page import newest_first
+from ui.runtime.first_page import newest_first, read_first_screen
 from ui.window.first_frame import FirstFrame
 from ui.window.main_window import MainWindow
 
@@ -76,3 +81,27 @@ def test_another_card_than_the_first_reads_its_own_history(host_db: Path) -> Non
         assert screen.history_of(screen.listing.ids[0]) is not None
     finally:
         store.close()
+
+
+def test_a_host_commit_between_the_reads_is_not_half_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host_db = build_host_db(tmp_path / "context.db")
+    host = sqlite3.connect(host_db)  # the host running: its WAL files exist, the look reads live
+    host.execute("SELECT count(*) FROM user_memories").fetchone()
+    store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME), first_look=True)
+    links = store.links
+
+    def host_commits_meanwhile(memory_ids: Sequence[int], kind: str = "user") -> dict[int, list[Link]]:
+        # The host promotes a memory after the cards were read, before the counts are.
+        host_sql(host_db, *memory_row_insert(900, "Promoted meanwhile", promoted_at=PROMOTED_5 + 1))
+        return links(memory_ids, kind)
+
+    monkeypatch.setattr(store, "links", host_commits_meanwhile)
+    try:
+        screen = read_first_screen(store)
+    finally:
+        store.close()
+        host.close()
+    assert 900 not in screen.listing.ids
+    assert screen.listing.total == screen.counts.active
