@@ -37,7 +37,7 @@ from ui.window.past_page import PastPage
 from ui.window.projects import ProjectSwitch
 from ui.window.recent_files import recent_databases, remember_database
 from ui.window.side_windows import QueueWindow, open_digest
-from ui.window.state import restore_window, save_window
+from ui.window.state import default_size, restore_window, save_window
 from ui.window.status_line import ErrorBanner, MessageBar, StatusLine
 from ui.window.toolbar import build_toolbar
 from ui.window.welcome import WelcomePage
@@ -78,7 +78,7 @@ class MainWindow(QMainWindow):
         if controller.facts_known:  # else once the launch's first screen has said (`know_store`)
             self.know_store()
         if not restore_window(self, self.splitter, self.settings):
-            self.resize(1400, 900)
+            self.resize(default_size(self.screen().availableGeometry().size()))
         self.minute = QTimer(self)  # relative times move on, the file is looked at, expiry swept
         self.minute.timeout.connect(self._each_minute)
         self.minute.start(MINUTE_MS)

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, QSize
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
 GEOMETRY, STATE, SPLITTER = "window/geometry", "window/state", "window/splitter"
+DEFAULT_SIZE = QSize(1400, 900)
+FRAME_ALLOWANCE = QSize(16, 48)  # a window manager's border and title bar, unknown until the window shows
+
+
+def default_size(available: QSize) -> QSize:
+    """The first launch's size: 1400x900, or less on a smaller screen (`available`, its free area), so the
+    whole window shows from its first frame and no window manager shrinks it just after."""
+    room = available - FRAME_ALLOWANCE
+    return DEFAULT_SIZE.boundedTo(room) if room.isValid() else DEFAULT_SIZE
 
 
 def _bytes(settings: QSettings, key: str) -> QByteArray | None:

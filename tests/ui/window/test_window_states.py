@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
@@ -17,6 +17,9 @@ from tests.conftest import REVIEW_TIME
 from tests.support.hostdb import build_host_db, host_sql
 from tests.ui.window_helpers import card_content, make_window, select, settle
 from ui.dialogs.expiry import NEVER
+from ui.runtime.controller import Controller
+from ui.window.main_window import MainWindow
+from ui.window.state import DEFAULT_SIZE, default_size
 
 
 def test_live_refresh_after_an_outside_write_keeps_the_selection(
@@ -183,6 +186,20 @@ def test_geometry_and_splitter_state_persist(qtbot: QtBot, store: MemoryStore, t
     again = make_window(qtbot, store, tmp_path)
     assert again.splitter.sizes() == sizes
     settle(qtbot, again)
+
+
+def test_a_first_launch_fits_the_screen(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> None:
+    """Nothing saved yet: the window takes its default size, or less on a smaller screen (the offscreen
+    platform's is 800x800), never a window wider or taller than the screen, cut off at its edge."""
+    settings = QSettings(str(tmp_path / "first.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Controller(store), settings=settings, watch=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
+    free = window.screen().availableGeometry()
+    assert free.width() < DEFAULT_SIZE.width()
+    assert 0 < window.width() <= free.width() and 0 < window.height() <= free.height()
+    small = default_size(QSize(1024, 700))
+    assert small.width() <= 1024 and small.height() <= 700
+    assert default_size(QSize(2560, 1400)) == DEFAULT_SIZE
 
 
 def test_an_error_is_a_message_in_the_banner(
