@@ -47,6 +47,7 @@ TRUST_WORDS = {"trusted": "Trusted", "semi": "Semi-trusted", "untrusted": "Untru
 
 
 NOTHING_SELECTED = "Select a memory to see its content, provenance and history."
+READING = "Reading memory #{}…"  # its card is selected, its row not read yet (a jump far down the list)
 
 
 class HistoryPanel(QWidget):
@@ -63,6 +64,7 @@ class HistoryPanel(QWidget):
         self.history_memory_id: int | None = None  # whose revisions are shown
         self._wanted_revision: tuple[int, int] | None = None  # (memory, revision) to select when listed
         self._pending: Memory | object | None = _NOTHING
+        self._pending_id: int | None = None  # with no memory pending: the selected card still being read
         self._reading: int | None = None  # the memory whose history was asked for and has not arrived
         self._read_only_reason: str | None = None
         self._timer = QTimer(self)
@@ -156,12 +158,14 @@ class HistoryPanel(QWidget):
     def memory(self) -> Memory | None:
         return self._memory
 
-    def show_memory(self, memory: Memory | None) -> None:
-        """Shown at once unless a history read is still running; then the last of a burst waits for it."""
+    def show_memory(self, memory: Memory | None, *, reading: int | None = None) -> None:
+        """Shown at once unless a history read is still running; then the last of a burst waits for it.
+        `reading`: with no memory, the id of the selected card whose row has not been read yet (the
+        panel says so, never "Select a memory" while a card is selected)."""
         if memory is not None and self._reading == memory.id and memory == self._memory:
             self._pending = _NOTHING  # this very memory is shown and its history is being read
             return
-        self._pending = memory
+        self._pending, self._pending_id = memory, reading if memory is None else None
         if self._reading is None:
             self._timer.start(0)  # the next event-loop turn: the selections of one turn show once
         elif not self._timer.isActive():
@@ -176,6 +180,8 @@ class HistoryPanel(QWidget):
         changed_id = memory is None or self._memory is None or memory.id != self._memory.id
         self._memory = memory
         if memory is None:
+            reading = self._pending_id
+            self.empty.setText(NOTHING_SELECTED if reading is None else READING.format(reading))
             self._stack.setCurrentIndex(0)
             return
         if changed_id:

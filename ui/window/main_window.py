@@ -284,9 +284,10 @@ class MainWindow(QMainWindow):
         self._current_changed(self.list.currentIndex())
 
     def _current_changed(self, index: AnyIndex) -> None:
-        memory = self.model.memory(int(index.data(ID_ROLE))) if index.isValid() else None
+        memory_id = int(index.data(ID_ROLE)) if index.isValid() else None
+        memory = self.model.memory(memory_id) if memory_id is not None else None
         if memory is None or self.panel.memory is None or memory.id != self.panel.memory.id:
-            self.panel.show_memory(memory)
+            self.panel.show_memory(memory, reading=memory_id)
         self._update_actions(memory)
 
     def _rows_changed(self, top: QModelIndex, bottom: QModelIndex, _roles: object = None) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt
@@ -14,7 +16,7 @@ from app.core.clock import ManualClock
 from app.present.timefmt import DAY_MS
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
-from tests.support.hostdb import build_host_db, host_sql
+from tests.support.hostdb import HOUR, T0, build_host_db, host_sql, memory_row
 from tests.ui.window_helpers import card_content, make_window, select, settle
 from ui.dialogs.expiry import NEVER
 from ui.runtime.controller import Controller
@@ -200,6 +202,35 @@ def test_a_first_launch_fits_the_screen(qtbot: QtBot, store: MemoryStore, tmp_pa
     small = default_size(QSize(1024, 700))
     assert small.width() <= 1024 and small.height() <= 700
     assert default_size(QSize(2560, 1400)) == DEFAULT_SIZE
+
+
+def test_a_selected_card_not_read_yet_is_said_in_the_panel(qtbot: QtBot, tmp_path: Path) -> None:
+    """A jump far down the list (End at launch) selects a card whose row is still being read: the panel
+    says it is reading that memory, never "Select a memory" while a card is selected."""
+    path = build_host_db(tmp_path / "many.db", seed=False)
+    with sqlite3.connect(path) as conn:
+        for memory_id in range(1, 451):  # the last page of 200 is read when wanted
+            memory_row(conn, memory_id, f"Memory number {memory_id}", promoted_at=T0 + memory_id * HOUR)
+    conn.close()
+    store = MemoryStore.open(path, clock=ManualClock(REVIEW_TIME))
+    try:
+        window = make_window(qtbot, store, tmp_path)
+        last = window.model.rowCount() - 1
+        memory_id = list(window.model.ids)[last]
+        assert window.model.memory(memory_id) is None  # not read: far below the first screen
+        gate = threading.Event()
+        window.controller.runner.submit(lambda: gate.wait(10), lambda _ok: None, window.controller.report)
+        try:  # the row's read waits behind the store thread's work
+            window.list.setCurrentIndex(window.model.index(last, 0))
+            qtbot.waitUntil(lambda: window.panel.empty.isVisible())
+            assert window.panel.empty.text() == f"Reading memory #{memory_id}…"
+        finally:
+            gate.set()
+        qtbot.waitUntil(lambda: window.panel.memory is not None and window.panel.memory.id == memory_id)
+        assert window.panel.title.text() == f"Memory #{memory_id}"
+        settle(qtbot, window)
+    finally:
+        store.close()
 
 
 def test_an_error_is_a_message_in_the_banner(
