@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 from collections.abc import Callable
+from functools import partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,7 @@ from app.cli.registry import add_force_option
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
+    from app.core.errors import StoreError
     from ui.runtime.first_screen import FirstScreen, StoreOpener
 
 THEMES = ("light", "dark")
@@ -127,10 +130,31 @@ def open_window(args: argparse.Namespace, open_store: StoreOpener) -> int:
             raise
         from ui.window.app import run_window
 
-        return run_window(open_store, smoke=smoke, first_screen=first_screen)
+        again = None if smoke or _offscreen(args) else partial(_ask_again, args)
+        return run_window(open_store, smoke=smoke, first_screen=first_screen, again=again)
     finally:
         if collecting:
             gc.enable()
+
+
+def _offscreen(args: argparse.Namespace) -> bool:
+    """Whether the window is drawn where nobody sees it (a question there would wait forever)."""
+    return bool(getattr(args, "offscreen", False)) or os.environ.get("QT_QPA_PLATFORM") == "offscreen"
+
+
+def _ask_again(args: argparse.Namespace, refusal: StoreError, current: StoreOpener) -> StoreOpener | None:
+    """After the launch's store was refused: the person, told why, tries it again, opens another (the
+    launch's other options kept: `--read-only`), or quits (None: the refusal is raised, and the command
+    line says it as always)."""
+    from app.cli import window_opener
+    from ui.dialogs.launch_refusal import ask_after_refusal
+
+    step = ask_after_refusal(refusal)
+    if step is None or step.path is None:
+        return None if step is None else current
+    chosen = argparse.Namespace(**{**vars(args), "db": step.path, "demo": False})
+    opener: StoreOpener = window_opener(chosen)
+    return opener
 
 
 def _open_once(open_store: StoreOpener, first_screen: Future[FirstScreen] | None) -> None:

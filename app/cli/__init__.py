@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from app.cli.arguments import argument_problem
-from app.core.errors import EXIT_ERROR, EXIT_UNUSABLE_DATABASE, StoreError, is_sqlalchemy_error
+from app.core.errors import EXIT_ERROR, StoreError, refusal_of
 from app.core.paths import is_url
 
 DEBUG_ENV = "MEMORY_DASHBOARD_DEBUG"
@@ -163,15 +163,21 @@ def _run(args: argparse.Namespace, gui: GuiHooks | None, parser: argparse.Argume
         if hub is not None:
             return gui.open_hub(args, hub)
 
-    # An unwritable file opens read-only; the window says so. The window observes outside rewrites with
-    # its complete listing, after its first frame (`ui.runtime.controller`), not before it is built; it
-    # opens the store when it needs it (the store's modules are not imported before its first frame).
+    return gui.open_window(args, window_opener(args))
+
+
+def window_opener(args: argparse.Namespace) -> Callable[..., Any]:
+    """How the window opens the store `args` name. An unwritable file opens read-only; the window says
+    so. The window observes outside rewrites with its complete listing, after its first frame
+    (`ui.runtime.controller`), not before it is built; it opens the store when it needs it (the store's
+    modules are not imported before its first frame)."""
+
     def opener(first_look: bool = False) -> Any:
         from app.cli.opener import open_store
 
         return open_store(args, observe=False, first_look=first_look)
 
-    return gui.open_window(args, opener)
+    return opener
 
 
 def main(argv: Sequence[str] | None = None, gui: GuiHooks | None = None) -> int:
@@ -195,7 +201,8 @@ def main(argv: Sequence[str] | None = None, gui: GuiHooks | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:
-        if not is_sqlalchemy_error(exc, "DatabaseError") or os.environ.get(DEBUG_ENV):
+        refused = refusal_of(exc)  # a database error, said as "the database failed: …"
+        if refused is None or os.environ.get(DEBUG_ENV):
             raise
-        print(f"error: the database failed: {getattr(exc, 'orig', exc)}", file=sys.stderr)
-        return EXIT_UNUSABLE_DATABASE
+        print(f"error: {refused.message}", file=sys.stderr)
+        return refused.exit_code

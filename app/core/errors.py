@@ -75,3 +75,16 @@ def is_sqlalchemy_error(exc: BaseException, kind: str = "SQLAlchemyError") -> bo
     been raised before it was imported (a window paints its first cards without it)."""
     errors = sys.modules.get("sqlalchemy.exc")
     return errors is not None and isinstance(exc, getattr(errors, kind))
+
+
+def refusal_of(exc: BaseException) -> StoreError | None:
+    """`exc` as the store's refusal a person is told of: a `StoreError` as it is, a database error
+    (SQLAlchemy's `DatabaseError`) as "the database failed: …" with its exit code; None for any other
+    error (a bug, which is raised)."""
+    if isinstance(exc, StoreError):
+        return exc
+    if is_sqlalchemy_error(exc, "DatabaseError"):
+        failed = DatabaseOpenError(f"the database failed: {getattr(exc, 'orig', exc)}")
+        failed.__cause__ = exc
+        return failed
+    return None

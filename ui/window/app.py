@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import ExitStack
 from pathlib import Path
@@ -16,6 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from app.core.clock import Clock, SystemClock, clock_from_env
+from app.core.errors import StoreError, refusal_of
 from ui.diff.slot import load_view
 from ui.runtime.controller import Controller
 from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from app.store import MemoryStore
     from ui.runtime.first_screen import FirstScreen, StoreOpener
 
+# What to open after the launch's store was refused (the refusal, the opener refused): None to give up.
+Again = Callable[[StoreError, "StoreOpener"], "StoreOpener | None"]
 FIRST_CARDS = "first cards painted at"  # `--smoke`'s line, then the monotonic clock's seconds
 
 
@@ -66,19 +70,22 @@ def run_window(
     smoke: bool = False,
     theme: str = "system",
     first_screen: Future[FirstScreen] | None = None,
+    again: Again | None = None,
 ) -> int:
     """The window over the store `open_store` opens, shown once its first frame is complete
     (`FirstFrame`). `first_screen`: the first frame's reads, started (in a process of their own) before
     this module and Qt were imported; with them the window opens its own store after its first frame,
     on the runner's thread (`Controller.store`). Without them, or when they failed (the store's own
-    open then says why, as the command line reports it), the store opens here first."""
+    open then says why, as the command line reports it), the store opens here first. A store refused
+    before the window shows is raised, or with `again`, the person is asked what next (`_open_now`)."""
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
     with ExitStack() as held:
         opened: list[MemoryStore] = []  # the store `open_store` opened: closed by it, on the way out
+        openers = [open_store]  # the last is the one to open: another when a refused launch chose one
 
         def open_here() -> MemoryStore:
-            opened.append(held.enter_context(open_store()))
+            opened.append(held.enter_context(openers[-1]()))
             return opened[-1]
 
         try:
@@ -92,9 +99,8 @@ def run_window(
             load_view()  # what the first frame's diff needs, loaded while the child still reads
         screen = first_part(first_screen, lambda screen: screen)
         if screen is None:  # no reads aside, or they failed: the store opens now (and says why it cannot)
-            raise_refusal(first_screen)  # the child's open said why, as the store's own open would: once
+            _open_now(controller, first_screen, again, openers)
             first_screen = None
-            controller.open_now()
         else:
             later.facts = screen.facts
         window.know_store()
@@ -102,6 +108,26 @@ def run_window(
         if controller.store_open and controller.store not in opened:
             controller.store.close()  # another database opened since
     return code
+
+
+def _open_now(
+    controller: Controller, aside: Future[FirstScreen] | None, again: Again | None, openers: list[StoreOpener]
+) -> None:
+    """Open the launch's store now, on this thread. Refused (by the read aside, said once, or by this
+    open), `again` asks the person what next: the same store again or another (appended to `openers`);
+    none (or no `again`) raises the refusal, as the command line says it."""
+    while True:
+        try:
+            raise_refusal(aside)  # the child's open said why, as the store's own open would: once
+            controller.open_now()
+            return
+        except Exception as exc:
+            refusal = refusal_of(exc)
+            step = again(refusal, openers[-1]) if again is not None and refusal is not None else None
+            if step is None:
+                raise
+            aside = None
+            openers.append(step)
 
 
 def _run_window(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QDialog, QMessageBox, QProgressDialog, QWidget
 
 from app.core.errors import ExpiryRequiredError
 from app.core.models import Memory, MemoryStatus
@@ -212,13 +212,10 @@ class WindowCommands:
         self.controller.error.emit(error.message)
 
     def open_database(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.dialog_parent,
-            "Open a memory database",
-            "",
-            "SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)",
-        )
-        if path:
+        from ui.dialogs.open_database import choose_database
+
+        path = choose_database(self.dialog_parent)
+        if path is not None:
             self.controller.open_database(path)
 
     def open_demo(self) -> None:

@@ -1,0 +1,170 @@
+"""A launch whose database is refused says why in a window (a window started from a desktop menu has no
+terminal for the command line's message) and offers the ways on: Try Again for a lock another program
+holds, Open Another Database…, or Quit (the refusal raised, said by the command line as always)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from app.cli import window_opener
+from app.core.errors import DatabaseLockedError, DatabaseOpenError, StoreError
+from tests.support.cli_run import digest
+from ui import cli_hooks
+from ui.dialogs import launch_refusal
+from ui.dialogs.launch_refusal import HEADLINE, NextStep, ask_after_refusal
+from ui.runtime.first_screen import FirstScreen, StoreOpener
+from ui.window.app import run_window
+
+Answer = Callable[[QMessageBox], None]
+
+
+@pytest.fixture
+def when_asked() -> Iterator[Callable[..., list[QMessageBox]]]:
+    """Answers each refusal box as it comes up (the answers in order); gives the boxes seen, in order.
+    It stops looking when the test ends."""
+    ended: list[bool] = []
+
+    def start(*answers: Answer) -> list[QMessageBox]:
+        seen: list[QMessageBox] = []
+
+        def look() -> None:
+            box = QApplication.activeModalWidget()
+            if (
+                isinstance(box, QMessageBox)
+                and box.isVisible()
+                and box not in seen
+                and len(seen) < len(answers)
+            ):
+                seen.append(box)
+                answers[len(seen) - 1](box)
+            if not ended:
+                QTimer.singleShot(10, look)
+
+        QTimer.singleShot(0, look)
+        return seen
+
+    yield start
+    ended.append(True)
+
+
+def button(text: str) -> Answer:
+    def click(box: QMessageBox) -> None:
+        found = [b for b in box.buttons() if b.text().replace("&", "") == text]
+        assert found, f"no {text!r} in {[b.text() for b in box.buttons()]}"
+        found[0].click()
+
+    return click
+
+
+def escape(box: QMessageBox) -> None:
+    escape_button = box.escapeButton()
+    assert escape_button is not None
+    escape_button.click()
+
+
+def launch_args(path: Path, **more: object) -> argparse.Namespace:
+    return argparse.Namespace(**{"db": str(path), "demo": False, "read_only": False, **more})
+
+
+def not_sqlite(tmp_path: Path) -> Path:
+    path = tmp_path / "notes.db"
+    path.write_text("these are my notes, not a database\n")
+    return path
+
+
+def counted(opener: StoreOpener, calls: list[str]) -> StoreOpener:
+    def opening(*, first_look: bool = False) -> object:
+        calls.append("open")
+        return opener(first_look=first_look)
+
+    return opening  # type: ignore[return-value]
+
+
+def test_a_refused_file_is_said_in_a_window_and_quit_raises_it(
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, tmp_path: Path
+) -> None:
+    path = not_sqlite(tmp_path)
+    before = digest(path)
+    args = launch_args(path)
+    seen = when_asked(escape)
+    with pytest.raises(DatabaseOpenError, match="is not a SQLite database") as refused:
+        run_window(window_opener(args), smoke=True, again=lambda r, o: cli_hooks._ask_again(args, r, o))
+    (box,) = seen
+    assert box.text() == HEADLINE
+    assert str(refused.value) in box.informativeText()
+    names = sorted(b.text().replace("&", "") for b in box.buttons())
+    assert names == ["Open Another Database…", "Quit"]  # nothing to try again: the file will not change
+    assert box.defaultButton() is box.escapeButton()
+    assert digest(path) == before
+
+
+def test_another_database_chosen_opens_the_window_on_it(
+    when_asked: Callable[..., list[QMessageBox]],
+    qtbot: QtBot,
+    tmp_path: Path,
+    host_db: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = launch_args(not_sqlite(tmp_path), read_only=True)
+    monkeypatch.setattr(launch_refusal, "choose_database", lambda parent: str(host_db))
+    before = digest(host_db)
+    seen = when_asked(button("Open Another Database…"))
+    code = run_window(window_opener(args), smoke=True, again=lambda r, o: cli_hooks._ask_again(args, r, o))
+    assert code == 0 and len(seen) == 1
+    assert digest(host_db) == before  # opened as the launch asked: --read-only kept
+
+
+def test_a_cancelled_chooser_asks_again(
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chosen: list[str | None] = []
+
+    def cancel(parent: object) -> None:
+        chosen.append(None)
+
+    seen = when_asked(button("Open Another Database…"), escape)
+    step = ask_after_refusal(DatabaseOpenError("/x/context.db is damaged; nothing was changed."), cancel)
+    assert step is None and len(seen) == 2 and chosen == [None]
+
+
+def test_a_lock_the_read_aside_met_is_tried_again_without_a_second_wait(
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, host_db: Path
+) -> None:
+    """The launch's child was refused for a lock (it waited the busy timeout): the box says so once, with
+    Try Again as its default; the first try is the one the person asks for, not another wait."""
+    aside: Future[FirstScreen] = Future()
+    aside.set_exception(DatabaseLockedError(f"{host_db} is locked by another program; nothing was changed."))
+    calls: list[str] = []
+    asked: list[str] = []
+
+    def again(refusal: StoreError, opener: StoreOpener) -> StoreOpener | None:
+        asked.append(f"{calls}")
+        step = ask_after_refusal(refusal)
+        return opener if step == NextStep() else None
+
+    seen = when_asked(lambda box: box.defaultButton().click())
+    opener = counted(window_opener(launch_args(host_db)), calls)
+    assert run_window(opener, smoke=True, first_screen=aside, again=again) == 0
+    (box,) = seen
+    assert box.defaultButton() is not None and box.defaultButton().text() == "&Try Again"
+    assert asked == ["[]"] and calls == ["open"]  # asked before any open here; opened once, when asked
+
+
+def test_a_window_nobody_sees_never_asks(
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Drawn offscreen (`--offscreen`, or the offscreen platform), a question would wait forever: the
+    refusal is raised at once, as the command line says it."""
+    args = launch_args(not_sqlite(tmp_path), offscreen=True, smoke=False)
+    seen = when_asked(escape)  # a box shown anyway is closed, to fail here rather than wait
+    with pytest.raises(DatabaseOpenError, match="is not a SQLite database"):
+        cli_hooks.open_window(args, window_opener(args))
+    assert seen == []
