@@ -5,14 +5,21 @@ A changed row repaints only its own rectangle: QListView's `dataChanged` in List
 every row (`QListModeViewBase::dataChanged` → `doDelayedItemsLayout`), which asks the model's `rowCount`
 about twice per row. Every card has the same size (`uniformItemSizes`), so a change of data never moves a
 card, and the base item view's `dataChanged` (repaint the changed rects) is all it needs.
+
+While the listing is partial (`partial`: a first screen, the complete listing on its way), a move past its
+last card (End or Ctrl+End, Page Down, Down or J there) is remembered (`Ahead`) and made once the complete
+listing is in (`go_ahead`): End goes to the last card of the whole listing, the pages and steps go on as far
+as they asked. Any other move, click, selection or scroll meanwhile forgets it. (Shift+End selects to the
+last card listed, as it did.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QPoint
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QPoint, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ui.cards.delegate import CardDelegate
@@ -21,6 +28,18 @@ from ui.widgets.focus_ring import show_focus
 from ui.widgets.shown_time import ShownTime
 
 Anchor = tuple[int, int]  # (memory id of the first visible card, its top in the viewport)
+Command = QItemSelectionModel.SelectionFlag
+Move = QAbstractItemView.CursorAction
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A move asked past the last card of a partial listing, from `start` (the card it reached): `rows`
+    further, or to the very end (None); `command` selects as the key did (Ctrl moves the current only)."""
+
+    start: QPersistentModelIndex
+    rows: int | None
+    command: Command
 
 
 class CardList(QListView):
@@ -43,6 +62,13 @@ class CardList(QListView):
         self.setSelectionMode(QListView.SelectionMode.ExtendedSelection)
         self.setAccessibleName("Memory cards")
         show_focus(self)  # frameless, its cards painted by the delegate: the style shows no focus
+        self.partial = False  # the listing is a first screen: the rest is on its way
+        self.ahead: Ahead | None = None  # a move past its end, made once the rest is in (`go_ahead`)
+        self._asked: Ahead | None = None  # the one the key being handled asks for
+        self._page_rows: int | None = None  # the cards Page Down last moved by
+        self.selectionModel().currentChanged.connect(self.forget_ahead)
+        self.selectionModel().selectionChanged.connect(self.forget_ahead)
+        self.verticalScrollBar().actionTriggered.connect(self.forget_ahead)  # the wheel, a drag, a click
 
     def dataChanged(
         self,
@@ -59,6 +85,76 @@ class CardList(QListView):
             band = self.visualRect(self.cards.index(top_left.row(), 0))
             band = band.united(self.visualRect(self.cards.index(bottom_right.row(), 0)))
             self.viewport().update(band)
+
+    # -- moves past the end of a partial listing ------------------------------------------------------
+
+    def forget_ahead(self, *_args: object) -> None:
+        self.ahead = None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._asked = None
+        super().keyPressEvent(event)  # a move it makes forgets the last one asked (the signals)
+        asked, self._asked = self._asked, None
+        if asked is not None:
+            self.ahead = asked
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.forget_ahead()  # a click, even on the card already current
+        super().mousePressEvent(event)
+
+    def moveCursor(self, action: Move, modifiers: Qt.KeyboardModifier) -> QModelIndex:
+        index = super().moveCursor(action, modifiers)
+        current = self.currentIndex()
+        if action == Move.MovePageDown and current.isValid() and index.row() < self.cards.rowCount() - 1:
+            self._page_rows = index.row() - current.row()  # Qt's page, as it just moved by one
+        if self.partial and not modifiers & Qt.KeyboardModifier.ShiftModifier:
+            ctrl = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+            command = Command.NoUpdate if ctrl else Command.ClearAndSelect
+            if action == Move.MoveEnd:
+                self._asked = self._past_the_end(index, None, command)
+            elif action in (Move.MoveDown, Move.MovePageDown):
+                self._asked = self._past_the_end(
+                    index, self._page() if action == Move.MovePageDown else 1, command
+                )
+        return index
+
+    def _page(self) -> int:
+        """The cards Page Down moves by: as many as it last moved, else the cards the view shows whole but
+        one (every card is as tall as the first)."""
+        if self._page_rows is not None and self._page_rows > 0:
+            return self._page_rows
+        height = self.visualRect(self.cards.index(0, 0)).height()
+        return max(1, self.viewport().height() // height - 1) if height > 0 else 1
+
+    def _past_the_end(self, reached: QModelIndex, step: int | None, command: Command) -> Ahead | None:
+        """What a move of `step` cards (None: to the end) from the current card asks past the last card
+        listed, which it `reached`; None when it asks for no more."""
+        last = self.cards.rowCount() - 1
+        if not reached.isValid() or reached.row() != last:
+            return None
+        start = QPersistentModelIndex(reached)
+        before, current = self.ahead, self.currentIndex()
+        if step is None or (before is not None and before.rows is None and before.start == current):
+            return Ahead(start, None, command)  # to the end, asked now or before
+        beyond = (current.row() if current.isValid() else -1) + step - last
+        if before is not None and before.start == current and before.rows is not None:
+            beyond += before.rows
+        return Ahead(start, beyond, command) if beyond > 0 else None
+
+    def go_ahead(self, ahead: Ahead | None) -> bool:
+        """Make the move remembered past the end of the partial listing (the listing complete now), if
+        its card is still the current one."""
+        self.ahead = None
+        rows = self.cards.rowCount()
+        if ahead is None or not ahead.start.isValid() or ahead.start != self.currentIndex() or not rows:
+            return False
+        row = rows - 1 if ahead.rows is None else min(ahead.start.row() + ahead.rows, rows - 1)
+        index = self.cards.index(row, 0)
+        self.selectionModel().setCurrentIndex(index, ahead.command)
+        self.scrollTo(index, self.ScrollHint.EnsureVisible)
+        return True
+
+    # -- lookups and moves -----------------------------------------------------------------------------
 
     def current_id(self) -> int | None:
         index = self.currentIndex()
@@ -102,7 +198,11 @@ class CardList(QListView):
         if rows:
             current = self.currentIndex()
             row = min(max((current.row() if current.isValid() else -1) + step, 0), rows - 1)
-            self.select_id(int(self.cards.index(row, 0).data(ID_ROLE)))
+            index = self.cards.index(row, 0)
+            asked = self._past_the_end(index, step, Command.ClearAndSelect) if self.partial else None
+            self.select_id(int(index.data(ID_ROLE)))
+            if asked is not None:
+                self.ahead = asked
 
     def visible_ids(self) -> list[int]:
         """The ids of the cards on screen, and the selected one."""

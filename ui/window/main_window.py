@@ -262,10 +262,14 @@ class MainWindow(QMainWindow):
         if self.looking_back:
             self.as_of_view.set_filter(flt)  # and the listing of now follows the toolbar, for the way back
         self.model.set_highlighted(())
+        self.list.forget_ahead()  # a move past the end of another listing
         self.controller.set_filter(flt)
 
     def _listing_loaded(self, listing: Listing) -> None:
         anchor, looked_at = self.list.scroll_anchor(), self.list.current_on_screen()
+        # A move asked past the end of the first screen is made once the rest of the same listing is in.
+        ahead = self.list.ahead if listing.complete and listing.filter == self._shown_filter else None
+        self.list.partial = not listing.complete
         self.model.set_listing(listing.ids, listing.rows)
         self.list.keep_anchor(anchor)
         if looked_at and listing.filter != self._shown_filter and not listing.filter.search:
@@ -278,6 +282,8 @@ class MainWindow(QMainWindow):
         self.list_header.setText(listing_title(listing))
         wanted, self._select_after_listing = self._select_after_listing, None
         if wanted is not None and self.select_id(wanted):
+            return
+        if listing.complete and self.list.go_ahead(ahead):
             return
         if not self.list.currentIndex().isValid() and listing.ids:
             self.select_id(listing.ids[0])
