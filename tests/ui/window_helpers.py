@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QSize
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
@@ -88,3 +88,25 @@ def open_queue(qtbot: QtBot, window: MainWindow, ids: list[int] | None = None) -
     qtbot.waitUntil(lambda: window.queue.table.topLevelItemCount() == 6, timeout=10_000)
     if ids:
         window.queue.select_ids(ids)
+
+
+def saved_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path, size: QSize) -> QSettings:
+    """The settings a window of `size` leaves when it closes: its panels split 300/500, its toolbar hidden."""
+    settings = QSettings(str(tmp_path / "saved.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Controller(store), settings=settings, watch=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
+    window.resize(size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.splitter.setSizes([300, 500])
+    window.toolbar.hide()
+    window.save_state()
+    window.close()
+    return settings
+
+
+def reopened(qtbot: QtBot, store: MemoryStore, settings: QSettings) -> MainWindow:
+    """A window built on saved settings, as a launch builds it (hidden, its size its own)."""
+    window = MainWindow(Controller(store), settings=settings, watch=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
+    return window

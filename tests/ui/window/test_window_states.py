@@ -17,7 +17,7 @@ from app.present.timefmt import DAY_MS
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
 from tests.support.hostdb import HOUR, T0, build_host_db, host_sql, memory_row
-from tests.ui.window_helpers import card_content, make_window, select, settle
+from tests.ui.window_helpers import card_content, make_window, reopened, saved_window, select, settle
 from ui.dialogs.expiry import NEVER
 from ui.runtime.controller import Controller
 from ui.window.main_window import MainWindow
@@ -202,6 +202,28 @@ def test_a_first_launch_fits_the_screen(qtbot: QtBot, store: MemoryStore, tmp_pa
     small = default_size(QSize(1024, 700))
     assert small.width() <= 1024 and small.height() <= 700
     assert default_size(QSize(2560, 1400)) == DEFAULT_SIZE
+
+
+def test_a_saved_window_too_big_for_the_screen_comes_back_at_the_first_launchs_size(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    """Saved on a bigger screen than this one (the offscreen platform's is 800x800): the size a first
+    launch takes on this screen, not Qt's own shrink; its panels' split and its toolbar as saved."""
+    settings = saved_window(qtbot, store, tmp_path, QSize(1200, 900))
+    window = reopened(qtbot, store, settings)
+    free = window.screen().availableGeometry().size()
+    assert window.size() == default_size(free) != QSize(1200, 900)
+    assert window.splitter.saveState() == settings.value("window/splitter")
+    assert window.toolbar.isHidden()
+
+
+def test_a_saved_window_that_fits_the_screen_comes_back_as_saved(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path
+) -> None:
+    settings = saved_window(qtbot, store, tmp_path, QSize(700, 600))
+    window = reopened(qtbot, store, settings)
+    assert window.size() == QSize(700, 600)
+    assert window.toolbar.isHidden()
 
 
 def test_a_selected_card_not_read_yet_is_said_in_the_panel(qtbot: QtBot, tmp_path: Path) -> None:

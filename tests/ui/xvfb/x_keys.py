@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from pytestqt.qtbot import QtBot
@@ -21,12 +21,21 @@ from tests.support.host80 import ALPHA, NOW, build_host80
 from tests.ui.every_window import CASES, Case, contents, each_window, openers, shown
 from tests.ui.project.helpers import seed_window_file
 from tests.ui.shortcut_clashes import clashes
-from tests.ui.window_helpers import card_content, make_window, select, settle, with_older_revision_selected
+from tests.ui.window_helpers import (
+    card_content,
+    make_window,
+    reopened,
+    saved_window,
+    select,
+    settle,
+    with_older_revision_selected,
+)
 from tests.ui.xvfb.focus_walk import box_buttons, focused, walk
 from ui.review.queue import ReviewQueue
 from ui.widgets.dialog_keys import DialogKeys, accept_button
 from ui.widgets.theme import apply_theme
 from ui.window.main_window import MainWindow
+from ui.window.state import default_size
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("QT_QPA_PLATFORM") != "xcb",
@@ -231,3 +240,23 @@ def test_a_project_by_keys_under_x(qtbot: QtBot, tmp_path: Path) -> None:
         settle(qtbot, window)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("saved", [QSize(2000, 1300), QSize(1200, 800)], ids=["too big", "fits"])
+def test_a_saved_window_comes_back_whole_on_a_smaller_screen_under_x(
+    qtbot: QtBot, store: MemoryStore, tmp_path: Path, saved: QSize
+) -> None:
+    """Saved on a bigger screen than this one (this session's is 1600x1000): the first launch's size for
+    this screen, not xcb's two thirds of it (Qt's rule in restoreGeometry); one that fits, as saved."""
+    settings = saved_window(qtbot, store, tmp_path, saved)
+    window = reopened(qtbot, store, settings)
+    free = window.screen().availableGeometry()
+    expected = saved if saved.width() <= free.width() else default_size(free.size())
+    assert saved.width() > free.width() or saved.height() <= free.height()
+    assert window.size() == expected
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.size() == expected and window.toolbar.isHidden()
+    window.toolbar.show()
+    qtbot.waitUntil(lambda: window.toolbar.isVisible())
+    assert window.toolbar.width() <= window.width()
