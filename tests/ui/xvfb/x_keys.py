@@ -9,12 +9,13 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
+from app.core.errors import DatabaseLockedError, DatabaseOpenError, StoreError
 from app.core.models import MemoryStatus
 from app.store import MemoryStore
 from tests.support.host80 import ALPHA, NOW, build_host80
@@ -31,6 +32,7 @@ from tests.ui.window_helpers import (
     with_older_revision_selected,
 )
 from tests.ui.xvfb.focus_walk import box_buttons, focused, walk
+from ui.dialogs.launch_refusal import NextStep, ask_after_refusal
 from ui.review.queue import ReviewQueue
 from ui.widgets.dialog_keys import DialogKeys, accept_button
 from ui.widgets.theme import apply_theme
@@ -44,6 +46,7 @@ pytestmark = pytest.mark.skipif(
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 NONE = Qt.KeyboardModifier.NoModifier
+ALT = Qt.KeyboardModifier.AltModifier
 
 
 @pytest.fixture(autouse=True, params=["light", "dark"])
@@ -260,3 +263,38 @@ def test_a_saved_window_comes_back_whole_on_a_smaller_screen_under_x(
     window.toolbar.show()
     qtbot.waitUntil(lambda: window.toolbar.isVisible())
     assert window.toolbar.width() <= window.width()
+
+
+def _pressed_when_asked(key: Qt.Key, modifiers: Qt.KeyboardModifier = NONE) -> list[QMessageBox]:
+    """`key` pressed on the refusal's box once the window system has made it the active window."""
+    asked: list[QMessageBox] = []
+
+    def look() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox) and QApplication.activeWindow() is box and not asked:
+            asked.append(box)
+            press(key, modifiers)
+        elif not asked:
+            QTimer.singleShot(10, look)
+
+    QTimer.singleShot(0, look)
+    return asked
+
+
+@pytest.mark.parametrize(
+    ("refusal", "key", "modifiers", "step"),
+    [
+        (DatabaseOpenError("/x/context.db is damaged; nothing was changed."), Qt.Key.Key_Escape, NONE, None),
+        (DatabaseLockedError("/x/context.db is locked"), Qt.Key.Key_Return, NONE, NextStep()),
+        (DatabaseOpenError("/x/notes.db is not a SQLite database"), Qt.Key.Key_O, ALT, NextStep("/y/c.db")),
+    ],
+    ids=["Escape quits", "Enter tries a lock again", "Alt+O opens another"],
+)
+def test_a_refused_launch_is_answered_by_keys_under_x(
+    qtbot: QtBot, refusal: StoreError, key: Qt.Key, modifiers: Qt.KeyboardModifier, step: NextStep | None
+) -> None:
+    """The launch's refusal comes up active, its keys work at once: Escape quits, Enter takes the default
+    (Try Again for a lock), the mnemonic opens the chooser."""
+    asked = _pressed_when_asked(key, modifiers)
+    assert ask_after_refusal(refusal, lambda parent: "/y/c.db") == step
+    assert len(asked) == 1
