@@ -27,7 +27,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from app.core.errors import DatabaseLockedError, DatabaseOpenError
 from app.core.paths import make_folder
 from app.store.connect import server
-from app.store.connect.file_access import ReadAccess
+from app.store.connect.file_access import LIVE, ReadAccess
 from app.store.connect.file_checks import (
     WriteNeeded,
     busy_timeout_ms,
@@ -36,6 +36,7 @@ from app.store.connect.file_checks import (
     connect_file,
     is_locked_error,
     locked_message,
+    pages_checked_again,
     refusal,
     unwritable,
 )
@@ -67,6 +68,8 @@ class OpenedDatabase:
         file for: damaged pages (the page check's verdict, waited for) or, for a look before a migration
         (`write_lock`), a write lock another process holds past the busy timeout. Nothing otherwise."""
         error = self.page_check.verdict() if self.page_check is not None else None
+        if error is not None and self.access is not None and self.access.kind != LIVE:
+            error = pages_checked_again(Path(self.location), busy_timeout_ms(), error)  # read unlocked
         if error is None and self.first_look and write_lock:
             error = _write_lock_refused(Path(self.location))
         if error is None:

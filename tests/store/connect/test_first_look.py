@@ -6,12 +6,14 @@ done (`confirm_first_look`); any other file opens as it always did."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from app.core.clock import ManualClock
 from app.store import DatabaseLockedError, DatabaseOpenError, MemoryStore
+from app.store.connect.file_access import IMMUTABLE
 from app.store.schema.tables import VERSION_TABLE
 from tests.support.cli_run import digest
 from tests.support.hostdb import damage_unread_pages, query
@@ -97,3 +99,30 @@ def test_a_write_lock_held_past_the_busy_timeout_refuses_the_look(host_db: Path)
         holder.execute("ROLLBACK")
         holder.close()
     assert own_tables(host_db) == []
+
+
+def test_damage_a_look_without_a_lock_met_is_read_again_before_the_file_is_refused(host_db: Path) -> None:
+    """A never-opened file nobody has open is looked at without a lock (immutable): should the host open
+    it and write its log back into it while the look's page check reads, the check can meet half-written
+    pages. Damage found so is read again, the way a read is made now, before the file is called damaged;
+    damage still there is refused as before."""
+    sound = host_db.read_bytes()
+    damage_unread_pages(host_db)
+    with closing(sqlite3.connect(host_db)) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")  # and closed: no -wal, no -shm, so read immutable
+    damaged = host_db.read_bytes()
+    for later, refused in ((sound, False), (damaged, True)):
+        host_db.write_bytes(damaged)
+        look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
+        try:
+            opened = look.database.opened
+            assert opened.access is not None and opened.access.kind == IMMUTABLE
+            assert opened.page_check is not None and opened.page_check.verdict() is not None  # it met damage
+            host_db.write_bytes(later)  # the file as the host left it meanwhile
+            if refused:
+                with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
+                    look.confirm_first_look()
+            else:
+                look.confirm_first_look()
+        finally:
+            look.close()
