@@ -15,13 +15,19 @@ from ui.runtime.controller import Controller
 from ui.window.main_window import MainWindow
 
 
-def make_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path, *, watch: bool = False) -> MainWindow:
+def shown_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path, *, watch: bool = False) -> MainWindow:
+    """A window over `store`, 1200x800, shown, its settings its own; nothing listed yet."""
     settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
-    controller = Controller(store)
-    window = MainWindow(controller, settings=settings, watch=watch)
+    window = MainWindow(Controller(store), settings=settings, watch=watch)
     qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
     window.resize(1200, 800)
     window.show()
+    return window
+
+
+def make_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path, *, watch: bool = False) -> MainWindow:
+    window = shown_window(qtbot, store, tmp_path, watch=watch)
+    controller = window.controller
     with qtbot.waitSignal(controller.memoriesLoaded, timeout=10_000):
         controller.refresh()
     controller.load_candidates()

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -19,8 +19,8 @@ from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
 from tests.support.first_screen import first_screen_of
 from tests.support.hostdb import DAY, T0, build_host_db, memory_row
+from tests.ui.window_helpers import shown_window
 from ui.cards.listing import FIRST_PAGE
-from ui.runtime.controller import Controller
 from ui.window.main_window import MainWindow
 
 MEMORIES = 3_000
@@ -44,12 +44,8 @@ def many(tmp_path: Path) -> Iterator[MemoryStore]:
 def first_screen_window(qtbot: QtBot, store: MemoryStore, tmp_path: Path) -> MainWindow:
     """The window showing the launch's first screen; the complete listing waits for `read_complete`
     (as it waits for the first frame's paint), so keys are pressed before it is in."""
-    settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
-    controller = Controller(store)
-    window = MainWindow(controller, settings=settings, watch=False)
-    qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
-    window.resize(1200, 800)
-    window.show()
+    window = shown_window(qtbot, store, tmp_path)
+    controller = window.controller
     with qtbot.waitSignal(controller.memoriesLoaded, timeout=10_000) as first:
         controller.start(first_screen_of(store))
     assert not first.args[0].complete and window.model.rowCount() == FIRST_PAGE
