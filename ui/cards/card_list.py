@@ -141,6 +141,13 @@ class CardList(QListView):
             beyond += before.rows
         return Ahead(start, beyond, command) if beyond > 0 else None
 
+    def listing_arrived(self, complete: bool, *, same: bool) -> Ahead | None:
+        """A new listing is about to be shown (`same`: of the filter shown, `complete`: all of it): the
+        move remembered past the end of its first screen, to make (`go_ahead`) once it is shown."""
+        ahead = self.ahead if complete and same else None
+        self.partial = not complete
+        return ahead
+
     def go_ahead(self, ahead: Ahead | None) -> bool:
         """Make the move remembered past the end of the partial listing (the listing complete now), if
         its card is still the current one."""

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStyleOptionViewItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -42,6 +41,7 @@ from ui.past.cards import card_parts
 from ui.past.listing import PastListing
 from ui.past.model import STATE_ROLE, PastListModel
 from ui.past.panel import PastPanel
+from ui.widgets.column import column
 from ui.widgets.labels import plain_label, tint
 from ui.widgets.theme import Tone, badge_colors, muted_text
 
@@ -74,16 +74,6 @@ class PastCardDelegate(CardDelegate):
         return layout_parts(
             option.rect, int(index.data(ID_ROLE)), CardFonts.from_font(option.font), parts
         ), None
-
-
-def _column(widget: QWidget, top: QWidget, rest: QWidget) -> QWidget:
-    """`top` above `rest` (which takes the height left), edge to edge, in `widget`."""
-    layout = QVBoxLayout(widget)
-    layout.setContentsMargins(0, 0, 0, 0)
-    layout.setSpacing(0)
-    layout.addWidget(top)
-    layout.addWidget(rest, 1)
-    return widget
 
 
 class NextPaint(QObject):
@@ -184,12 +174,12 @@ class AsOfView(QWidget):
         )
         self.panel = PastPanel(self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(_column(QWidget(self), self.header, self.list))
+        self.splitter.addWidget(column(QWidget(self), self.header, self.list))
         self.splitter.addWidget(self.panel)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([600, 500])
-        _column(self, self.banner, self.splitter)
+        column(self, self.banner, self.splitter)
         self._shortcut("Escape", self.left.emit)
         self._shortcut("J", lambda: self.move_selection(1), self.list)
         self._shortcut("K", lambda: self.move_selection(-1), self.list)

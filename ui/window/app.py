@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
+from shiboken6 import delete
 
 from app.core.clock import Clock, SystemClock, clock_from_env
 from app.core.errors import StoreError, refusal_of
@@ -95,6 +96,7 @@ def run_window(
         later = StoreLater(open_here, clock)
         controller = Controller(later)
         window = MainWindow(controller)  # built while the first screen is read aside
+        held.callback(delete, window)  # gone with its timers once done (or never shown: refused)
         if first_screen is not None and not first_screen.done():
             load_view()  # what the first frame's diff needs, loaded while the child still reads
         screen = first_part(first_screen, lambda screen: screen)

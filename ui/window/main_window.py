@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
     QStackedWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -28,6 +27,7 @@ from ui.runtime.controller import Controller
 from ui.runtime.live_refresh import DatabaseWatcher, ServerWatcher, watch_database
 from ui.runtime.looks import SinceLastLook
 from ui.widgets.action_icons import apply_action_icons
+from ui.widgets.column import column
 from ui.window.card_column import CardColumn
 from ui.window.card_wiring import connect_cards
 from ui.window.commands import WindowCommands
@@ -107,13 +107,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.welcome)
         self.banner = ErrorBanner(self)
-        central = QWidget(self)
-        layout = QVBoxLayout(central)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.banner)
-        layout.addWidget(self.pages, 1)
-        self.setCentralWidget(central)
+        self.setCentralWidget(column(QWidget(self), self.banner, self.pages))
         self.filters = FilterBar(self, now=self.controller.now)
         self.left.add_filter_row(self.filters.more)
         self.toolbar = build_toolbar(self, self.filters, self.acts)
@@ -267,9 +261,7 @@ class MainWindow(QMainWindow):
 
     def _listing_loaded(self, listing: Listing) -> None:
         anchor, looked_at = self.list.scroll_anchor(), self.list.current_on_screen()
-        # A move asked past the end of the first screen is made once the rest of the same listing is in.
-        ahead = self.list.ahead if listing.complete and listing.filter == self._shown_filter else None
-        self.list.partial = not listing.complete
+        ahead = self.list.listing_arrived(listing.complete, same=listing.filter == self._shown_filter)
         self.model.set_listing(listing.ids, listing.rows)
         self.list.keep_anchor(anchor)
         if looked_at and listing.filter != self._shown_filter and not listing.filter.search:
@@ -283,7 +275,7 @@ class MainWindow(QMainWindow):
         wanted, self._select_after_listing = self._select_after_listing, None
         if wanted is not None and self.select_id(wanted):
             return
-        if listing.complete and self.list.go_ahead(ahead):
+        if self.list.go_ahead(ahead):
             return
         if not self.list.currentIndex().isValid() and listing.ids:
             self.select_id(listing.ids[0])

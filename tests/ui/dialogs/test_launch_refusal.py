@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.cli import window_opener
@@ -22,6 +22,7 @@ from ui.dialogs import launch_refusal
 from ui.dialogs.launch_refusal import HEADLINE, NextStep, ask_after_refusal
 from ui.runtime.first_screen import FirstScreen, StoreOpener
 from ui.window.app import run_window
+from ui.window.main_window import MainWindow
 
 Answer = Callable[[QMessageBox], None]
 
@@ -70,6 +71,10 @@ def escape(box: QMessageBox) -> None:
     escape_button.click()
 
 
+def windows_left() -> list[QWidget]:
+    return [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+
+
 def launch_args(path: Path, **more: object) -> argparse.Namespace:
     return argparse.Namespace(**{"db": str(path), "demo": False, "read_only": False, **more})
 
@@ -104,6 +109,7 @@ def test_a_refused_file_is_said_in_a_window_and_quit_raises_it(
     assert names == ["Open Another Database…", "Quit"]  # nothing to try again: the file will not change
     assert box.defaultButton() is box.escapeButton()
     assert digest(path) == before
+    assert not windows_left()  # the window built meanwhile is gone, its timers with it
 
 
 def test_another_database_chosen_opens_the_window_on_it(
@@ -167,4 +173,4 @@ def test_a_window_nobody_sees_never_asks(
     seen = when_asked(escape)  # a box shown anyway is closed, to fail here rather than wait
     with pytest.raises(DatabaseOpenError, match="is not a SQLite database"):
         cli_hooks.open_window(args, window_opener(args))
-    assert seen == []
+    assert seen == [] and not windows_left()
