@@ -5,6 +5,8 @@ holds, Open Another Database…, or Quit (the refusal raised, said by the comman
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -174,3 +176,22 @@ def test_a_window_nobody_sees_never_asks(
     with pytest.raises(DatabaseOpenError, match="is not a SQLite database"):
         cli_hooks.open_window(args, window_opener(args))
     assert seen == [] and not windows_left()
+
+
+def test_ctrl_c_in_the_terminal_closes_the_box_and_quits(
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Ctrl+C while the box waits quits at once, as anywhere in the command line (exit code 130), rather
+    than waiting unseen for the next click and then ending the launch whatever was clicked."""
+    args = launch_args(not_sqlite(tmp_path))
+
+    def interrupt(box: QMessageBox) -> None:
+        QTimer.singleShot(3000, box.reject)  # a box Ctrl+C left open: closed, to fail rather than wait
+        os.kill(os.getpid(), signal.SIGINT)
+
+    seen = when_asked(interrupt)
+    handler = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        run_window(window_opener(args), smoke=True, again=lambda r, o: cli_hooks._ask_again(args, r, o))
+    assert len(seen) == 1  # the box closed by Ctrl+C, never answered
+    assert signal.getsignal(signal.SIGINT) is handler
