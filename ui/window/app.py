@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 from shiboken6 import delete
 
 from app.core.clock import Clock, SystemClock, clock_from_env
-from app.core.errors import StoreError, refusal_of
+from app.core.errors import DatabaseOpenError, StoreError, refusal_of
 from ui.diff.slot import load_view
 from ui.runtime.controller import Controller
 from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
@@ -124,8 +124,10 @@ def _open_now(
             controller.open_now()
             return
         except Exception as exc:
-            refusal = refusal_of(exc)
-            step = again(refusal, openers[-1]) if again is not None and refusal is not None else None
+            refusal = refusal_of(exc)  # the database refused; not another input (a bad variable's)
+            if again is None or not isinstance(refusal, DatabaseOpenError):
+                raise
+            step = again(refusal, openers[-1])
             if step is None:
                 raise
             aside = None

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.cli import window_opener
-from app.core.errors import DatabaseLockedError, DatabaseOpenError, StoreError
+from app.core.clock import NOW_ENV
+from app.core.errors import DatabaseLockedError, DatabaseOpenError, InvalidInputError, StoreError
 from tests.support.cli_run import digest
 from ui import cli_hooks
 from ui.dialogs import launch_refusal
@@ -195,3 +196,19 @@ def test_ctrl_c_in_the_terminal_closes_the_box_and_quits(
         run_window(window_opener(args), smoke=True, again=lambda r, o: cli_hooks._ask_again(args, r, o))
     assert len(seen) == 1  # the box closed by Ctrl+C, never answered
     assert signal.getsignal(signal.SIGINT) is handler
+
+
+def test_a_bad_clock_variable_is_no_database_question(
+    when_asked: Callable[..., list[QMessageBox]],
+    qtbot: QtBot,
+    host_db: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An input that is not the database (MEMORY_DASHBOARD_NOW unreadable) is said as the command line
+    says it: another database would meet it again, so no box asks for one."""
+    monkeypatch.setenv(NOW_ENV, "not a time")
+    args = launch_args(host_db)
+    seen = when_asked(escape)  # a box shown anyway is closed, to fail here rather than wait
+    with pytest.raises(InvalidInputError, match=NOW_ENV):
+        run_window(window_opener(args), smoke=True, again=lambda r, o: cli_hooks._ask_again(args, r, o))
+    assert seen == []
