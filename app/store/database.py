@@ -124,7 +124,8 @@ class Database:
     def one_read(self) -> Iterator[None]:
         """Every read on this thread inside, one read transaction: one snapshot of the database, however
         many reads make up what is shown together (another process's commit in between is not half
-        seen). Inside a write or another `one_read`, that one's."""
+        seen). Inside a write or another `one_read`, that one's; a write inside it is refused (its
+        reads, all from the snapshot taken first, would not see it)."""
         if self.joined() is not None or getattr(self._shared_read, "conn", None) is not None:
             yield
             return
@@ -151,6 +152,8 @@ class Database:
         if joined is not None:
             yield joined
             return
+        if getattr(self._shared_read, "conn", None) is not None:  # its reads would not see the write
+            raise RuntimeError("a write inside one_read: write first, or read in the write")
         with transaction(self.engine, write=True, location=self.location) as conn:
             self._refuse_replaced()  # before the writer's work...
             ctx = WriteContext(conn, self.now())

@@ -105,3 +105,18 @@ def test_a_host_commit_between_the_reads_is_not_half_seen(
         host.close()
     assert 900 not in screen.listing.ids
     assert screen.listing.total == screen.counts.active
+
+
+def test_a_write_inside_one_read_is_refused(host_db: Path) -> None:
+    """The reads of `one_read` all come from the snapshot its first read took: a write among them would
+    not be seen by the reads after it, so it is refused (nothing writes there: the first screen reads)."""
+    store = MemoryStore.open(host_db, clock=ManualClock(REVIEW_TIME))
+    try:
+        with store.one_read():
+            store.counts()
+            with pytest.raises(RuntimeError, match="inside one_read"), store.database.write():
+                pass
+        with store.database.write(), store.one_read():  # a read inside a write reads the write's
+            store.counts()
+    finally:
+        store.close()
