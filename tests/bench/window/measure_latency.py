@@ -38,7 +38,6 @@ themselves are in `tests.bench.window.latency_rounds`.
 
 from __future__ import annotations
 
-import compileall
 import statistics
 import sys
 import time
@@ -60,7 +59,13 @@ from tests.bench.window.latency_rounds import (
     search,
 )
 from tests.bench.window.latency_window import BenchWindow
-from tests.bench.window.measure_process import PYTHON, ROOT, child_env, frozen_binary, run_child
+from tests.bench.window.measure_process import (
+    PYTHON,
+    child_env,
+    compile_checkout,
+    frozen_binary,
+    run_child,
+)
 from ui.window.app import FIRST_CARDS
 
 SEARCH_LETTERS = 5
@@ -132,14 +137,8 @@ def _frozen_first_cards(frozen: Path, db: Path, env: dict[str, str]) -> float:
     return float(lines[0].split()[-1]) - start
 
 
-def _compile_app() -> None:
-    """Bytecode for every module of this checkout (into its `__pycache__`, ignored by git)."""
-    for folder in ("app", "ui", "resources", "tests"):
-        compileall.compile_dir(ROOT / folder, quiet=1)
-
-
 def launch(dbs: list[BenchDb], copies: dict[int, Path], work: Path, rounds: int) -> list[LatencyRow]:
-    _compile_app()
+    compile_checkout()
     env = {**child_env(), "XDG_CONFIG_HOME": str(work / "config"), "MEMORY_DASHBOARD_DATA_DIR": str(work)}
     bare: list[float] = []
     ours: dict[int, list[float]] = {db.memories: [] for db in dbs}

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from tests.bench.generate import NOW, BenchDb
 from tests.bench.timing import Result
+from tests.bench.window.measure_process import compile_checkout
 from tests.support import xvfb_display
 
 ROOT = Path(os.environ.get("MEMORY_DASHBOARD_BENCH_ROOT") or Path(__file__).resolve().parents[3])
@@ -188,6 +189,7 @@ def first_sight(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     if missing:
         print(f"first sight skipped: {', '.join(missing)} not installed", file=sys.stderr)
         return []
+    compile_checkout(ROOT)  # the launches pay no compiling of a module changed since the last run
     results = []
     for name, fresh in (("warm", False), ("never opened", True)):
         try:
