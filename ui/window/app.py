@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 from shiboken6 import delete
 
 from app.core.clock import Clock, SystemClock, clock_from_env
-from app.core.errors import DatabaseOpenError, StoreError, refusal_of
+from app.core.errors import DatabaseLockedError, DatabaseOpenError, StoreError, refusal_of
 from ui.diff.slot import load_view
 from ui.runtime.controller import Controller
 from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
@@ -118,10 +118,16 @@ def _open_now(
     """Open the launch's store now, on this thread. Refused (by the read aside, said once, or by this
     open), `again` asks the person what next: the same store again or another (appended to `openers`);
     none (or no `again`) raises the refusal, as the command line says it."""
+    saying: str | None = None  # once the person has answered, what the wait for their answer is
     while True:
         try:
             raise_refusal(aside)  # the child's open said why, as the store's own open would: once
-            controller.open_now()
+            if saying is None:
+                controller.open_now()
+            else:
+                from ui.dialogs.launch_refusal import open_saying_so
+
+                open_saying_so(controller.open_now, saying)
             return
         except Exception as exc:
             refusal = refusal_of(exc)  # the database refused; not another input (a bad variable's)
@@ -130,7 +136,10 @@ def _open_now(
             step = again(refusal, openers[-1])
             if step is None:
                 raise
-            aside = None
+            from ui.dialogs.launch_refusal import OPENING, WAITING
+
+            locked = step is openers[-1] and isinstance(refusal, DatabaseLockedError)
+            aside, saying = None, WAITING if locked else OPENING
             openers.append(step)
 
 

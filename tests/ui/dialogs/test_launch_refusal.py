@@ -7,13 +7,15 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sqlite3
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QProgressDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.cli import window_opener
@@ -22,7 +24,15 @@ from app.core.errors import DatabaseLockedError, DatabaseOpenError, InvalidInput
 from tests.support.cli_run import digest
 from ui import cli_hooks
 from ui.dialogs import launch_refusal
-from ui.dialogs.launch_refusal import HEADLINE, NextStep, ask_after_refusal
+from ui.dialogs.launch_refusal import (
+    HEADLINE,
+    OPENING,
+    SHOW_WAIT_MS,
+    WAITING,
+    NextStep,
+    ask_after_refusal,
+    open_saying_so,
+)
 from ui.runtime.first_screen import FirstScreen, StoreOpener
 from ui.window.app import run_window
 from ui.window.main_window import MainWindow
@@ -212,3 +222,58 @@ def test_a_bad_clock_variable_is_no_database_question(
     with pytest.raises(InvalidInputError, match=NOW_ENV):
         run_window(window_opener(args), smoke=True, again=lambda r, o: cli_hooks._ask_again(args, r, o))
     assert seen == []
+
+
+def test_trying_a_lock_again_says_it_waits_until_the_lock_is_let_go(
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, host_db: Path
+) -> None:
+    """Try Again on a lock another program still holds waits up to the busy timeout with no window up yet:
+    a box says what it waits for, and the window opens once the lock is let go."""
+    holder = sqlite3.connect(host_db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the store's first open migrates: it needs this lock
+    aside: Future[FirstScreen] = Future()
+    aside.set_exception(DatabaseLockedError(f"{host_db} is locked by another program; nothing was changed."))
+    args = launch_args(host_db)
+    waits: list[str] = []
+
+    def let_go_once_said() -> None:
+        shown = [
+            w for w in QApplication.topLevelWidgets() if isinstance(w, QProgressDialog) and w.isVisible()
+        ]
+        if shown:
+            waits.append(shown[0].labelText())
+            holder.rollback()
+        else:
+            QTimer.singleShot(20, let_go_once_said)
+
+    def try_again(box: QMessageBox) -> None:
+        QTimer.singleShot(0, let_go_once_said)
+        button("Try Again")(box)
+
+    seen = when_asked(try_again, escape)  # a second box (the wait unsaid, the lock kept): quit, to fail
+    try:
+        code = run_window(
+            window_opener(args), smoke=True, first_screen=aside, again=partial(cli_hooks._ask_again, args)
+        )
+    finally:
+        holder.close()
+    assert code == 0 and len(seen) == 1
+    assert waits == [WAITING]
+
+
+def test_a_quick_open_never_shows_the_wait(qtbot: QtBot) -> None:
+    opened: list[str] = []
+    open_saying_so(lambda: opened.append("open"), OPENING)
+    shown: list[QProgressDialog] = []
+    for _ in range(3):  # past the moment it would have shown
+        qtbot.wait(SHOW_WAIT_MS)
+        shown += [
+            w for w in QApplication.topLevelWidgets() if isinstance(w, QProgressDialog) and w.isVisible()
+        ]
+    assert opened == ["open"] and shown == []
+
+    def refused() -> None:
+        raise DatabaseOpenError("gone")
+
+    with pytest.raises(DatabaseOpenError, match="gone"):  # an open's error is raised where it was asked for
+        open_saying_so(refused, OPENING)
