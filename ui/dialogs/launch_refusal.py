@@ -5,10 +5,8 @@ another database, or quit (with the command line's exit code)."""
 
 from __future__ import annotations
 
-import signal
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
@@ -16,13 +14,13 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton, QWidget
 
 from app.core.errors import DatabaseLockedError, StoreError
 from ui.dialogs.open_database import choose_database
+from ui.runtime.interrupt import on_interrupt
 
 TITLE = "Memory Dashboard"
 HEADLINE = "The memory database could not be opened."
 OPENING = "Opening the memory database…"
 WAITING = "Waiting for the other program to let go of the memory database…"
 
-TICK_MS = 100  # how soon Ctrl+C closes the box
 SHOW_WAIT_MS = 300  # an open that takes longer says so (a lock: up to the busy timeout, no window yet)
 Chooser = Callable[[QWidget | None], str | None]
 
@@ -69,8 +67,10 @@ def ask_after_refusal(refusal: StoreError, choose: Chooser | None = None) -> Nex
     choose = choose or choose_database
     while True:
         asked = refusal_box(refusal)
-        with _interruptible(asked.box):
+        with on_interrupt(asked.box.reject) as interrupted:  # Ctrl+C: quit, as anywhere on the command line
             asked.box.exec()
+        if interrupted:
+            raise KeyboardInterrupt
         clicked = asked.box.clickedButton()
         if asked.retry is not None and clicked is asked.retry:
             return NextStep()
@@ -79,34 +79,6 @@ def ask_after_refusal(refusal: StoreError, choose: Chooser | None = None) -> Nex
         path = choose(None)
         if path is not None:
             return NextStep(path)
-
-
-@contextmanager
-def _interruptible(box: QMessageBox) -> Iterator[None]:
-    """Ctrl+C in the terminal that launched the app closes the box and quits, as Ctrl+C does anywhere in
-    the command line (`KeyboardInterrupt`, exit code 130). Python handles a signal only when it runs:
-    meanwhile Qt's loop runs it every tenth of a second (`TICK_MS`), else the box would ignore Ctrl+C and
-    the next button clicked would end the launch instead."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signals are handled on the main thread only
-        return
-    interrupted: list[int] = []
-
-    def stop(signum: int, _frame: object) -> None:
-        interrupted.append(signum)
-        box.done(0)
-
-    tick = QTimer(box)
-    tick.timeout.connect(lambda: None)  # a turn of Python, in which the handler runs
-    previous = signal.signal(signal.SIGINT, stop)
-    tick.start(TICK_MS)
-    try:
-        yield
-    finally:
-        tick.stop()
-        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
-    if interrupted:
-        raise KeyboardInterrupt
 
 
 class _Ended(QObject):

@@ -22,6 +22,7 @@ from app.core.errors import DatabaseLockedError, DatabaseOpenError, StoreError, 
 from ui.diff.slot import load_view
 from ui.runtime.controller import Controller
 from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
+from ui.runtime.interrupt import on_interrupt
 from ui.runtime.qt_app import application, smoke_deadline, wait_until
 from ui.widgets.theme import apply_theme
 from ui.window.first_frame import FirstFrame
@@ -96,12 +97,15 @@ def run_window(
         later = StoreLater(open_here, clock)
         controller = Controller(later)
         window = MainWindow(controller)  # built while the first screen is read aside
-        held.callback(delete, window)  # gone with its timers once done (or never shown: refused)
         if first_screen is not None and not first_screen.done():
             load_view()  # what the first frame's diff needs, loaded while the child still reads
         screen = first_part(first_screen, lambda screen: screen)
         if screen is None:  # no reads aside, or they failed: the store opens now (and says why it cannot)
-            _open_now(controller, first_screen, again, openers)
+            try:
+                _open_now(controller, first_screen, again, openers)
+            except BaseException:
+                delete(window)  # refused: never to be shown, it goes now with its timers
+                raise
             first_screen = None
         else:
             later.facts = screen.facts
@@ -153,7 +157,9 @@ def _run_window(
     # "Since you last looked", when something changed: after the first frame is painted.
     FirstFrame(window, window.show, painted=(lambda: None) if smoke else window.looks.check_on_open)
     controller.start(first_screen)
-    code = app.exec()
+    with on_interrupt(window.close) as interrupted:  # Ctrl+C where it was started: closed as by its menu
+        code = app.exec()
+    code = 130 if interrupted else code  # as the command line ends on Ctrl+C
     if deadline is not None and first_paint is not None:  # neither of the smoke run's exits outlives it
         deadline.stop()
         first_paint.stop()
