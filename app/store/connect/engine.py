@@ -36,7 +36,6 @@ from app.store.connect.file_checks import (
     connect_file,
     is_locked_error,
     locked_message,
-    pages_checked_again,
     refusal,
     unwritable,
 )
@@ -69,7 +68,8 @@ class OpenedDatabase:
         (`write_lock`), a write lock another process holds past the busy timeout. Nothing otherwise."""
         error = self.page_check.verdict() if self.page_check is not None else None
         if error is not None and self.access is not None and self.access.kind != LIVE:
-            error = pages_checked_again(Path(self.location), busy_timeout_ms(), error)  # read unlocked
+            self._check_pages_again(error)  # raises the check's refusal if the damage is still there
+            error = None
         if error is None and self.first_look and write_lock:
             error = _write_lock_refused(Path(self.location))
         if error is None:
@@ -78,6 +78,20 @@ class OpenedDatabase:
         if isinstance(refused, WriteNeeded):  # the read the probe made could not be made again
             refused = DatabaseOpenError(f"{self.location} cannot be read ({error}); nothing was changed.")
         raise refused from error
+
+    def _check_pages_again(self, found: sqlite3.Error) -> None:
+        """Damage `found` through a read that took no lock (immutable, or a snapshot of a file nobody had
+        open) may be the host opening the file meanwhile and writing its log back into it, which such a
+        read does not see coming: the file is checked again as an open checks it now (`checked_access`:
+        live where the host has it open, every page of a never-opened file read); its refusal is raised,
+        nothing when the file is sound now."""
+        try:
+            access, _probe = checked_access(
+                Path(self.location), busy_timeout_ms(), migrating=False, first_look=False
+            )
+        except DatabaseOpenError as refused:
+            raise refused from found
+        access.release()
 
     def close(self) -> None:
         self.engine.dispose()

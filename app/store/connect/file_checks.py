@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,30 +148,6 @@ def checked_access(
             raise
         return access, probe
     raise DatabaseOpenError(f"{path} cannot be opened.")  # not reached: a fallback is never live
-
-
-def pages_checked_again(path: Path, timeout_ms: int, found: sqlite3.Error) -> sqlite3.Error | None:
-    """Every page read once more, the way a read of the file is made now (live where the host has it
-    open), for a check that `found` damage through a read that took no lock (immutable, or a snapshot of
-    a file nobody had open): the host may have opened the file meanwhile and written its log back into
-    it, which such a read does not see coming. None: the pages are sound now; else what SQLite says
-    (`found` when the file cannot be read again)."""
-    for choose in (file_access.first_choice, file_access.fallback):
-        try:
-            access = choose(path)
-        except (sqlite3.Error, OSError):
-            return found
-        try:
-            with closing(connect_file(access.uri, timeout_ms)) as connection:
-                check_pages(connection)
-            return None
-        except sqlite3.Error as exc:
-            if access.kind == file_access.LIVE and file_access.needs_fallback(exc):
-                continue  # the live read needed a write beside the file: read it as it stands
-            return exc
-        finally:
-            access.release()
-    return found  # not reached: a fallback is never live
 
 
 def unwritable(path: Path) -> str | None:
