@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize
+from PySide6.QtCore import QSettings, QSize, QTimer
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
@@ -116,3 +117,13 @@ def reopened(qtbot: QtBot, store: MemoryStore, settings: QSettings) -> MainWindo
     window = MainWindow(Controller(store), settings=settings, watch=False)
     qtbot.addWidget(window, before_close_func=lambda w: w.controller.runner.wait_for_done(10_000))
     return window
+
+
+def give_up_later(waited: Future[str], ms: int = 10_000) -> None:
+    """A wait nobody answered is settled after `ms`: the test then fails on what it expected, not hangs."""
+
+    def give_up() -> None:
+        if not waited.done():
+            waited.set_result("unanswered")
+
+    QTimer.singleShot(ms, give_up)

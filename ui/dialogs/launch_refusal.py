@@ -5,23 +5,18 @@ another database, or quit (with the command line's exit code)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from app.core.errors import DatabaseLockedError, StoreError
+from ui.dialogs.launch_wait import TITLE
 from ui.dialogs.open_database import choose_database
 from ui.runtime.interrupt import on_interrupt
 
-TITLE = "Memory Dashboard"
 HEADLINE = "The memory database could not be opened."
-OPENING = "Opening the memory database…"
-WAITING = "Waiting for the other program to let go of the memory database…"
-
-SHOW_WAIT_MS = 300  # an open that takes longer says so (a lock: up to the busy timeout, no window yet)
 Chooser = Callable[[QWidget | None], str | None]
 
 
@@ -79,44 +74,3 @@ def ask_after_refusal(refusal: StoreError, choose: Chooser | None = None) -> Nex
         path = choose(None)
         if path is not None:
             return NextStep(path)
-
-
-class _Ended(QObject):
-    ended = Signal()  # emitted on the opening thread, received on this one
-
-
-def open_saying_so(open_store: Callable[[], None], saying: str) -> None:
-    """`open_store()` on a thread of its own while a box says what is happening (`saying`), once it has
-    taken `SHOW_WAIT_MS` (a lock the person asked to try again may keep it waiting up to the busy timeout,
-    and no window is up yet to show that anything is happening). Its error is raised here."""
-    failed: list[BaseException] = []
-    ended = _Ended()
-    loop = QEventLoop()
-    ended.ended.connect(loop.quit)
-
-    def work() -> None:
-        try:
-            open_store()
-        except BaseException as exc:
-            failed.append(exc)
-        finally:
-            ended.ended.emit()
-
-    waiting = QProgressDialog()
-    waiting.setWindowTitle(TITLE)
-    waiting.setLabelText(saying)
-    waiting.setRange(0, 0)  # busy: no steps to count
-    waiting.setCancelButton(None)  # nothing to cancel: SQLite's wait for a lock cannot be cut short
-    later = QTimer(waiting)
-    later.setSingleShot(True)
-    later.timeout.connect(waiting.show)
-    later.start(SHOW_WAIT_MS)
-    opening = threading.Thread(target=work, name="opening the database", daemon=True)
-    opening.start()
-    loop.exec()
-    opening.join()
-    later.stop()  # a quick open never shows the box, not even after this returns
-    waiting.close()
-    waiting.deleteLater()
-    if failed:
-        raise failed[0]

@@ -25,14 +25,15 @@ import copyreg
 import io
 import os
 import pickle
+import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from contextlib import AbstractContextManager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from app.core.errors import StoreError, is_sqlalchemy_error
 
@@ -144,11 +145,38 @@ def read_aside(
         _child(open_store, read, write_end)
     os.close(write_end)
     future: Future[FirstScreen] = Future()
+    child = _Child(pid)
+    future.add_done_callback(child.end_if_cancelled)
     receiver = threading.Thread(
-        target=_receive, args=(read_end, pid, future), name="first screen", daemon=True
+        target=_receive, args=(read_end, child, future), name="first screen", daemon=True
     )
     receiver.start()
     return future
+
+
+@dataclass(slots=True)
+class _Child:
+    """The child reading aside: ended when the launch no longer waits for it (its future cancelled: the
+    person quit), never once reaped (its pid may then be another process's)."""
+
+    pid: int
+    reaped: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def end_if_cancelled(self, future: Future[FirstScreen]) -> None:
+        with self.lock:
+            if future.cancelled() and not self.reaped:
+                with suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)  # it only reads: nothing of it is lost
+
+    def reap(self) -> None:
+        """Wait for the child to end (it has closed its pipe: it is ending); a child already reaped is no
+        failure: a process started with SIGCHLD ignored (as some launchers leave it: it is inherited
+        through exec) has its children reaped by the system, and `waitpid` then says there is none."""
+        with self.lock:
+            with suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            self.reaped = True
 
 
 def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], out: int) -> None:
@@ -176,36 +204,40 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
         os._exit(0)
 
 
-def _receive(pipe: int, pid: int, future: Future[FirstScreen]) -> None:
-    """What the child hands back, settled in `future` whatever happens here: the window waits for it."""
+def _receive(pipe: int, child: _Child, future: Future[FirstScreen]) -> None:
+    """What the child hands back, settled in `future` whatever happens here (unless the launch stopped
+    waiting for it: cancelled): the window waits for it."""
     try:
         with os.fdopen(pipe, "rb") as incoming:
             data = incoming.read()
     except Exception as exc:
-        future.set_exception(FirstScreenUnread(str(exc)))
+        _settle(future, FirstScreenUnread(str(exc)))
         return
     finally:
-        _reap(pid)
+        child.reap()
     if not data:
-        future.set_exception(FirstScreenUnread())
+        _settle(future, FirstScreenUnread())
         return
     try:
         kind, value = pickle.loads(data)
     except Exception as exc:
-        future.set_exception(FirstScreenUnread(str(exc)))
+        _settle(future, FirstScreenUnread(str(exc)))
         return
     if kind == _REFUSED:
-        future.set_exception(value)
+        _settle(future, value)
     else:
-        future.set_result(value)
+        _settle(future, None, value)
 
 
-def _reap(pid: int) -> None:
-    """Wait for the child to end; a child already reaped is no failure: a process started with SIGCHLD
-    ignored (as some launchers leave it: it is inherited through exec) has its children reaped by the
-    system, and `waitpid` then says there is no such child."""
-    with suppress(ChildProcessError):
-        os.waitpid(pid, 0)
+def _settle(
+    future: Future[FirstScreen], error: BaseException | None, screen: FirstScreen | None = None
+) -> None:
+    """`future`'s error or first screen; nothing once it was cancelled (nobody waits for it)."""
+    with suppress(InvalidStateError):
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(cast("FirstScreen", screen))
 
 
 def _mapping(items: dict[Any, Any]) -> Mapping[Any, Any]:

@@ -19,6 +19,15 @@ from shiboken6 import delete
 
 from app.core.clock import Clock, SystemClock, clock_from_env
 from app.core.errors import DatabaseLockedError, DatabaseOpenError, StoreError, refusal_of
+from ui.dialogs.launch_wait import (
+    LAUNCH_WAIT_MS,
+    OPENING,
+    SHOW_WAIT_MS,
+    WAITING,
+    LaunchQuit,
+    open_saying_so,
+    wait_saying_so,
+)
 from ui.diff.slot import load_view
 from ui.runtime.controller import Controller
 from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
@@ -79,7 +88,9 @@ def run_window(
     this module and Qt were imported; with them the window opens its own store after its first frame,
     on the runner's thread (`Controller.store`). Without them, or when they failed (the store's own
     open then says why, as the command line reports it), the store opens here first. A store refused
-    before the window shows is raised, or with `again`, the person is asked what next (`_open_now`)."""
+    before the window shows is raised, or with `again`, the person is asked what next (`_open_now`).
+    With `again` (someone sees the screen), a wait with no window up yet says so once it lasts
+    (`ui.dialogs.launch_wait`); quit there, the launch ends with 0 as a closed window ends."""
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
     with ExitStack() as held:
@@ -97,18 +108,22 @@ def run_window(
         later = StoreLater(open_here, clock)
         controller = Controller(later)
         window = MainWindow(controller)  # built while the first screen is read aside
-        if first_screen is not None and not first_screen.done():
-            load_view()  # what the first frame's diff needs, loaded while the child still reads
-        screen = first_part(first_screen, lambda screen: screen)
-        if screen is None:  # no reads aside, or they failed: the store opens now (and says why it cannot)
-            try:
+        try:
+            if first_screen is not None and not first_screen.done():
+                load_view()  # what the first frame's diff needs, loaded while the child still reads
+                if again is not None:  # someone sees the screen: a long wait with nothing on it says so
+                    wait_saying_so(first_screen, OPENING, LAUNCH_WAIT_MS)
+            screen = first_part(first_screen, lambda screen: screen)
+            if screen is None:  # no reads aside, or they failed: the store opens now (or says why not)
                 _open_now(controller, first_screen, again, openers)
-            except BaseException:
-                delete(window)  # refused: never to be shown, it goes now with its timers
-                raise
-            first_screen = None
-        else:
-            later.facts = screen.facts
+                first_screen = None
+            else:
+                later.facts = screen.facts
+        except BaseException as exc:
+            delete(window)  # refused, or quit while waiting: never to be shown, it goes now with its timers
+            if isinstance(exc, LaunchQuit):
+                return 0  # the person quit: the launch ends as a window they closed ends
+            raise
         window.know_store()
         code = _run_window(app, window, smoke, first_screen)
         if controller.store_open and controller.store not in opened:
@@ -126,12 +141,11 @@ def _open_now(
     while True:
         try:
             raise_refusal(aside)  # the child's open said why, as the store's own open would: once
-            if saying is None:
+            if again is None:  # nobody to see a box, or to answer one
                 controller.open_now()
             else:
-                from ui.dialogs.launch_refusal import open_saying_so
-
-                open_saying_so(controller.open_now, saying)
+                after_ms = LAUNCH_WAIT_MS if saying is None else SHOW_WAIT_MS  # sooner once asked
+                open_saying_so(controller.open_now, saying or OPENING, after_ms)
             return
         except Exception as exc:
             refusal = refusal_of(exc)  # the database refused; not another input (a bad variable's)
@@ -140,8 +154,6 @@ def _open_now(
             step = again(refusal, openers[-1])
             if step is None:
                 raise
-            from ui.dialogs.launch_refusal import OPENING, WAITING
-
             locked = step is openers[-1] and isinstance(refusal, DatabaseLockedError)
             aside, saying = None, WAITING if locked else OPENING
             openers.append(step)

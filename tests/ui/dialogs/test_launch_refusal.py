@@ -24,15 +24,8 @@ from app.core.errors import DatabaseLockedError, DatabaseOpenError, InvalidInput
 from tests.support.cli_run import digest
 from ui import cli_hooks
 from ui.dialogs import launch_refusal
-from ui.dialogs.launch_refusal import (
-    HEADLINE,
-    OPENING,
-    SHOW_WAIT_MS,
-    WAITING,
-    NextStep,
-    ask_after_refusal,
-    open_saying_so,
-)
+from ui.dialogs.launch_refusal import HEADLINE, NextStep, ask_after_refusal
+from ui.dialogs.launch_wait import WAITING
 from ui.runtime.first_screen import FirstScreen, StoreOpener
 from ui.window.app import run_window
 from ui.window.main_window import MainWindow
@@ -260,21 +253,3 @@ def test_trying_a_lock_again_says_it_waits_until_the_lock_is_let_go(
         holder.close()
     assert code == 0 and len(seen) == 1
     assert waits == [WAITING]
-
-
-def test_a_quick_open_never_shows_the_wait(qtbot: QtBot) -> None:
-    opened: list[str] = []
-    open_saying_so(lambda: opened.append("open"), OPENING)
-    shown: list[QProgressDialog] = []
-    for _ in range(3):  # past the moment it would have shown
-        qtbot.wait(SHOW_WAIT_MS)
-        shown += [
-            w for w in QApplication.topLevelWidgets() if isinstance(w, QProgressDialog) and w.isVisible()
-        ]
-    assert opened == ["open"] and shown == []
-
-    def refused() -> None:
-        raise DatabaseOpenError("gone")
-
-    with pytest.raises(DatabaseOpenError, match="gone"):  # an open's error is raised where it was asked for
-        open_saying_so(refused, OPENING)

@@ -42,6 +42,12 @@ def failing(first_look=False):
     yield
 
 @contextmanager
+def sleeping(first_look=False):
+    import time
+    time.sleep(120)  # a read that lasts (a stalled disk)
+    yield
+
+@contextmanager
 def refusing(first_look=False):
     from app.core.errors import DatabaseOpenError
     raise DatabaseOpenError("the database is locked by another program")
@@ -68,6 +74,12 @@ elif case == "reaped":
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # as a launcher may leave it: the system reaps children
     aside = read_aside(opener, read_first_screen).result(timeout=20)
     print(len(aside.listing.rows))
+elif case == "cancelled":
+    future = read_aside(sleeping, read_first_screen)
+    cancelled = future.cancel()
+    (receiver,) = [t for t in threading.enumerate() if t.name == "first screen"]
+    receiver.join(timeout=60)  # ends once the child has: its pipe closed, the child reaped
+    print(cancelled, receiver.is_alive())
 elif case == "look":
     aside = read_aside(opener, read_first_screen).result(timeout=60)
     print(aside.facts.read_only_reason is None, len(aside.listing.rows))
@@ -129,6 +141,16 @@ def test_a_damaged_file_never_opened_is_refused_by_the_child(
     kind, said = aside(host_db, "damaged").split(" | ")
     assert kind == "DatabaseOpenError" and "damaged" in said and "nothing was changed" in said
     assert host_db.read_bytes() == before
+
+
+def test_a_launch_that_stops_waiting_ends_its_child(tmp_path: Path) -> None:
+    """The person quit while the first screen was read (a stalled disk): the child reading it is ended,
+    not left reading; its future, cancelled, is never settled after (no error in the receiving thread)."""
+    args = [sys.executable, "-c", ASIDE, str(tmp_path / "context.db"), "cancelled"]
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(args, capture_output=True, text=True, timeout=100, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"] and done.stderr == ""
 
 
 def test_a_child_the_system_reaped_still_hands_back_its_first_screen(tmp_path: Path) -> None:

@@ -6,12 +6,13 @@ the platform's own key bindings (X11's: its Delete is also Ctrl+D) and Fusion's 
 from __future__ import annotations
 
 import os
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
@@ -24,6 +25,7 @@ from tests.ui.project.helpers import seed_window_file
 from tests.ui.shortcut_clashes import clashes
 from tests.ui.window_helpers import (
     card_content,
+    give_up_later,
     make_window,
     reopened,
     saved_window,
@@ -33,6 +35,7 @@ from tests.ui.window_helpers import (
 )
 from tests.ui.xvfb.focus_walk import box_buttons, focused, walk
 from ui.dialogs.launch_refusal import NextStep, ask_after_refusal
+from ui.dialogs.launch_wait import OPENING, LaunchQuit, wait_saying_so
 from ui.review.queue import ReviewQueue
 from ui.widgets.dialog_keys import DialogKeys, accept_button
 from ui.widgets.theme import apply_theme
@@ -265,13 +268,15 @@ def test_a_saved_window_comes_back_whole_on_a_smaller_screen_under_x(
     assert window.toolbar.width() <= window.width()
 
 
-def _pressed_when_asked(key: Qt.Key, modifiers: Qt.KeyboardModifier = NONE) -> list[QMessageBox]:
-    """`key` pressed on the refusal's box once the window system has made it the active window."""
-    asked: list[QMessageBox] = []
+def _pressed_when_asked(
+    key: Qt.Key, modifiers: Qt.KeyboardModifier = NONE, kind: type[QDialog] = QMessageBox
+) -> list[QDialog]:
+    """`key` pressed on the launch's box (`kind`) once the window system has made it the active window."""
+    asked: list[QDialog] = []
 
     def look() -> None:
         box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox) and QApplication.activeWindow() is box and not asked:
+        if isinstance(box, kind) and QApplication.activeWindow() is box and not asked:
             asked.append(box)
             press(key, modifiers)
         elif not asked:
@@ -298,3 +303,14 @@ def test_a_refused_launch_is_answered_by_keys_under_x(
     asked = _pressed_when_asked(key, modifiers)
     assert ask_after_refusal(refusal, lambda parent: "/y/c.db") == step
     assert len(asked) == 1
+
+
+def test_a_launch_that_waits_is_quit_by_escape_under_x(qtbot: QtBot) -> None:
+    """The box a long launch shows comes up active with no window behind it: Escape quits at once, and
+    what the launch waited for (its child's reads) is cancelled."""
+    waited: Future[str] = Future()
+    asked = _pressed_when_asked(Qt.Key.Key_Escape, kind=QProgressDialog)
+    give_up_later(waited)  # Quit unheard: the test fails rather than hangs
+    with pytest.raises(LaunchQuit):
+        wait_saying_so(waited, OPENING, after_ms=50)
+    assert len(asked) == 1 and waited.cancelled()

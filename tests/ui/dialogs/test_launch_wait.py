@@ -1,0 +1,161 @@
+"""A launch that waits with no window up yet says so once the wait lasts (`ui.dialogs.launch_wait`): a
+busy box with what it waits for and a Quit button. Quit (its button, Escape, closing it) ends the launch
+as a closed window ends it (0) and stops waiting; a wait that ends sooner never shows the box."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton, QWidget
+from pytestqt.qtbot import QtBot
+
+from app.cli import window_opener
+from app.core.errors import DatabaseOpenError
+from app.store import MemoryStore
+from tests.support.cli_run import digest
+from tests.ui.window_helpers import give_up_later
+from ui import cli_hooks
+from ui.dialogs.launch_wait import (
+    OPENING,
+    SHOW_WAIT_MS,
+    LaunchQuit,
+    open_saying_so,
+    wait_saying_so,
+)
+from ui.runtime.first_page import read_first_screen
+from ui.runtime.first_screen import FirstScreen
+from ui.window.app import run_window
+from ui.window.main_window import MainWindow
+
+Answer = Callable[[QProgressDialog], None]
+
+
+def shown_boxes() -> list[QProgressDialog]:
+    return [w for w in QApplication.topLevelWidgets() if isinstance(w, QProgressDialog) and w.isVisible()]
+
+
+def when_shown(answer: Answer) -> list[str]:
+    """`answer` the wait's box once it is shown; gives what the box said."""
+    said: list[str] = []
+
+    def look() -> None:
+        boxes = shown_boxes()
+        if boxes:
+            said.append(boxes[0].labelText())
+            answer(boxes[0])
+        else:
+            QTimer.singleShot(10, look)
+
+    QTimer.singleShot(0, look)
+    return said
+
+
+def quit_button(box: QProgressDialog) -> None:
+    (button,) = [b for b in box.findChildren(QPushButton) if b.isVisible()]
+    assert button.text() == "&Quit"
+    button.click()
+
+
+def windows() -> set[QWidget]:
+    return {w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)}
+
+
+def test_a_quick_open_never_shows_the_wait(qtbot: QtBot) -> None:
+    opened: list[str] = []
+    open_saying_so(lambda: opened.append("open"), OPENING)
+    shown: list[QProgressDialog] = []
+    for _ in range(3):  # past the moment it would have shown
+        qtbot.wait(SHOW_WAIT_MS)
+        shown += shown_boxes()
+    assert opened == ["open"] and shown == []
+
+    def refused() -> None:
+        raise DatabaseOpenError("gone")
+
+    with pytest.raises(DatabaseOpenError, match="gone"):  # an open's error is raised where it was asked for
+        open_saying_so(refused, OPENING)
+
+
+def test_a_wait_that_lasts_says_so_and_ends_when_its_work_does(qtbot: QtBot) -> None:
+    waited: Future[str] = Future()
+    said = when_shown(lambda box: waited.set_result("read"))  # settled on another thread, as a child's
+    wait_saying_so(waited, OPENING, after_ms=50)
+    assert said == [OPENING] and waited.result() == "read"
+    assert shown_boxes() == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [quit_button, lambda box: QTest.keyClick(box, Qt.Key.Key_Escape), lambda box: box.close()],
+    ids=["Quit", "Escape", "closed"],
+)
+def test_quit_while_waiting_stops_the_wait(qtbot: QtBot, answer: Answer) -> None:
+    """Quit ends the launch: what it waited for is cancelled (a child reading aside is ended then)."""
+    waited: Future[str] = Future()
+    said = when_shown(answer)
+    give_up_later(waited)  # Quit unheard: the test fails rather than hangs
+    with pytest.raises(LaunchQuit):
+        wait_saying_so(waited, OPENING, after_ms=50)
+    assert said == [OPENING] and waited.cancelled()
+    assert shown_boxes() == []
+
+
+def test_ctrl_c_while_waiting_ends_the_wait(qtbot: QtBot) -> None:
+    """Ctrl+C in the terminal that started the launch: ended at once (130, as the command line ends),
+    box shown or not, what it waited for cancelled."""
+    waited: Future[str] = Future()
+    QTimer.singleShot(0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    handler = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        wait_saying_so(waited, OPENING, after_ms=60_000)
+    assert waited.cancelled() and signal.getsignal(signal.SIGINT) is handler
+
+
+def launch_args(path: Path) -> argparse.Namespace:
+    return argparse.Namespace(db=str(path), demo=False, read_only=False)
+
+
+def test_a_launch_whose_first_screen_is_slow_says_so_then_opens(qtbot: QtBot, host_db: Path) -> None:
+    """The first screen's reads last (a large file never opened before, a slow disk): the box says the
+    database is being opened; once the reads arrive the window opens as always."""
+    args = launch_args(host_db)
+    aside: Future[FirstScreen] = Future()
+
+    def arrive(box: QProgressDialog) -> None:
+        with window_opener(args)(first_look=True) as store:
+            assert isinstance(store, MemoryStore)
+            aside.set_result(read_first_screen(store))
+
+    said = when_shown(arrive)
+    code = run_window(
+        window_opener(args),
+        smoke=True,
+        first_screen=aside,
+        again=lambda r, o: cli_hooks._ask_again(args, r, o),
+    )
+    assert code == 0 and said == [OPENING]
+
+
+def test_quit_while_a_launch_waits_ends_it_with_nothing_written(qtbot: QtBot, host_db: Path) -> None:
+    args = launch_args(host_db)
+    before, beside, before_run = digest(host_db), sorted(host_db.parent.iterdir()), windows()
+    aside: Future[FirstScreen] = Future()
+    said = when_shown(quit_button)
+    code = run_window(
+        window_opener(args),
+        smoke=True,
+        first_screen=aside,
+        again=lambda r, o: cli_hooks._ask_again(args, r, o),
+    )
+    assert code == 0 and said == [OPENING] and aside.cancelled()
+    assert digest(host_db) == before  # never opened here: nothing migrated, nothing beside it
+    assert sorted(host_db.parent.iterdir()) == beside
+    assert windows() <= before_run  # the window built meanwhile is gone, its timers with it
