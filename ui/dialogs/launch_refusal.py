@@ -9,10 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 
 from app.core.errors import DatabaseLockedError, StoreError
-from ui.dialogs.launch_wait import TITLE
 from ui.dialogs.open_database import choose_database
 from ui.runtime.interrupt import on_interrupt
 
@@ -41,7 +40,7 @@ def refusal_box(refusal: StoreError) -> RefusalBox:
     """The message box that says why the database was refused (the command line's words, selectable)."""
     locked = isinstance(refusal, DatabaseLockedError)
     icon = QMessageBox.Icon.Warning if locked else QMessageBox.Icon.Critical
-    box = QMessageBox(icon, TITLE, HEADLINE)
+    box = QMessageBox(icon, QApplication.applicationName(), HEADLINE)
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setInformativeText(refusal.message)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

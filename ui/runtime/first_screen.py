@@ -6,7 +6,8 @@ checked meanwhile, and refused once the reads are done if they are damaged or an
 write lock, as the store that migrates it would be), reads the first frame's
 parts (`ui.runtime.first_page.read_first_screen`), hands them back pickled through a pipe (or, when the
 store refuses to open, why: `raise_refusal`) and exits; meanwhile this process imports Qt and the window
-and builds it. The store's imports and reads (SQLAlchemy alone is a
+and builds it. A launch that stops waiting (the person quit while it read) cancels the future, which ends
+the child. The store's imports and reads (SQLAlchemy alone is a
 sixth of a second of Python) then run on a second core instead of holding this process's lock before
 its first paint; the window opens its own store after that paint (`Controller.store`). The pipe is made
 before the fork and read only by this process: what it carries is this program's own objects, never

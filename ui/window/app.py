@@ -19,7 +19,14 @@ from shiboken6 import delete
 
 from app.core.clock import Clock, SystemClock, clock_from_env
 from app.core.errors import DatabaseLockedError, DatabaseOpenError, StoreError, refusal_of
-from ui.dialogs.launch_wait import (
+from ui.diff.slot import load_view
+from ui.runtime.controller import Controller
+from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
+from ui.runtime.interrupt import on_interrupt
+from ui.runtime.qt_app import application, smoke_deadline, wait_until
+from ui.widgets.theme import apply_theme
+from ui.window.first_frame import FirstFrame
+from ui.window.launch_wait import (
     LAUNCH_WAIT_MS,
     OPENING,
     SHOW_WAIT_MS,
@@ -28,13 +35,6 @@ from ui.dialogs.launch_wait import (
     open_saying_so,
     wait_saying_so,
 )
-from ui.diff.slot import load_view
-from ui.runtime.controller import Controller
-from ui.runtime.first_screen import StoreLater, first_part, raise_refusal
-from ui.runtime.interrupt import on_interrupt
-from ui.runtime.qt_app import application, smoke_deadline, wait_until
-from ui.widgets.theme import apply_theme
-from ui.window.first_frame import FirstFrame
 from ui.window.main_window import MainWindow
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def run_window(
     open then says why, as the command line reports it), the store opens here first. A store refused
     before the window shows is raised, or with `again`, the person is asked what next (`_open_now`).
     With `again` (someone sees the screen), a wait with no window up yet says so once it lasts
-    (`ui.dialogs.launch_wait`); quit there, the launch ends with 0 as a closed window ends."""
+    (`ui.window.launch_wait`); quit there, the launch ends with 0 as a closed window ends."""
     app = application(offscreen=smoke and not os.environ.get("DISPLAY"))
     apply_theme(app, theme)
     with ExitStack() as held:

@@ -25,9 +25,9 @@ from tests.support.cli_run import digest
 from ui import cli_hooks
 from ui.dialogs import launch_refusal
 from ui.dialogs.launch_refusal import HEADLINE, NextStep, ask_after_refusal
-from ui.dialogs.launch_wait import WAITING
 from ui.runtime.first_screen import FirstScreen, StoreOpener
 from ui.window.app import run_window
+from ui.window.launch_wait import WAITING
 from ui.window.main_window import MainWindow
 
 Answer = Callable[[QMessageBox], None]

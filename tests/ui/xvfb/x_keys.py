@@ -35,10 +35,10 @@ from tests.ui.window_helpers import (
 )
 from tests.ui.xvfb.focus_walk import box_buttons, focused, walk
 from ui.dialogs.launch_refusal import NextStep, ask_after_refusal
-from ui.dialogs.launch_wait import OPENING, LaunchQuit, wait_saying_so
 from ui.review.queue import ReviewQueue
 from ui.widgets.dialog_keys import DialogKeys, accept_button
 from ui.widgets.theme import apply_theme
+from ui.window.launch_wait import OPENING, LaunchQuit, wait_saying_so
 from ui.window.main_window import MainWindow
 from ui.window.state import default_size
 

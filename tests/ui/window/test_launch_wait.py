@@ -1,4 +1,4 @@
-"""A launch that waits with no window up yet says so once the wait lasts (`ui.dialogs.launch_wait`): a
+"""A launch that waits with no window up yet says so once the wait lasts (`ui.window.launch_wait`): a
 busy box with what it waits for and a Quit button. Quit (its button, Escape, closing it) ends the launch
 as a closed window ends it (0) and stops waiting; a wait that ends sooner never shows the box."""
 
@@ -9,6 +9,7 @@ import os
 import signal
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -23,16 +24,16 @@ from app.store import MemoryStore
 from tests.support.cli_run import digest
 from tests.ui.window_helpers import give_up_later
 from ui import cli_hooks
-from ui.dialogs.launch_wait import (
+from ui.runtime.first_page import read_first_screen
+from ui.runtime.first_screen import FirstScreen
+from ui.window.app import run_window
+from ui.window.launch_wait import (
     OPENING,
     SHOW_WAIT_MS,
     LaunchQuit,
     open_saying_so,
     wait_saying_so,
 )
-from ui.runtime.first_page import read_first_screen
-from ui.runtime.first_screen import FirstScreen
-from ui.window.app import run_window
 from ui.window.main_window import MainWindow
 
 Answer = Callable[[QProgressDialog], None]
@@ -123,6 +124,12 @@ def launch_args(path: Path) -> argparse.Namespace:
     return argparse.Namespace(db=str(path), demo=False, read_only=False)
 
 
+def launched(args: argparse.Namespace, aside: Future[FirstScreen]) -> int:
+    """A launch seen by a person (`again`: it asks), its first screen read aside in `aside`."""
+    again = partial(cli_hooks._ask_again, args)
+    return run_window(window_opener(args), smoke=True, first_screen=aside, again=again)
+
+
 def test_a_launch_whose_first_screen_is_slow_says_so_then_opens(qtbot: QtBot, host_db: Path) -> None:
     """The first screen's reads last (a large file never opened before, a slow disk): the box says the
     database is being opened; once the reads arrive the window opens as always."""
@@ -135,13 +142,7 @@ def test_a_launch_whose_first_screen_is_slow_says_so_then_opens(qtbot: QtBot, ho
             aside.set_result(read_first_screen(store))
 
     said = when_shown(arrive)
-    code = run_window(
-        window_opener(args),
-        smoke=True,
-        first_screen=aside,
-        again=lambda r, o: cli_hooks._ask_again(args, r, o),
-    )
-    assert code == 0 and said == [OPENING]
+    assert launched(args, aside) == 0 and said == [OPENING]
 
 
 def test_quit_while_a_launch_waits_ends_it_with_nothing_written(qtbot: QtBot, host_db: Path) -> None:
@@ -149,13 +150,7 @@ def test_quit_while_a_launch_waits_ends_it_with_nothing_written(qtbot: QtBot, ho
     before, beside, before_run = digest(host_db), sorted(host_db.parent.iterdir()), windows()
     aside: Future[FirstScreen] = Future()
     said = when_shown(quit_button)
-    code = run_window(
-        window_opener(args),
-        smoke=True,
-        first_screen=aside,
-        again=lambda r, o: cli_hooks._ask_again(args, r, o),
-    )
-    assert code == 0 and said == [OPENING] and aside.cancelled()
+    assert launched(args, aside) == 0 and said == [OPENING] and aside.cancelled()
     assert digest(host_db) == before  # never opened here: nothing migrated, nothing beside it
     assert sorted(host_db.parent.iterdir()) == beside
     assert windows() <= before_run  # the window built meanwhile is gone, its timers with it

@@ -17,11 +17,10 @@ from contextlib import suppress
 from typing import Any
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QProgressDialog
+from PySide6.QtWidgets import QApplication, QProgressDialog
 
 from ui.runtime.interrupt import on_interrupt
 
-TITLE = "Memory Dashboard"
 OPENING = "Opening the memory database…\nA large database on a slow or network disk can take a while."
 WAITING = "Waiting for the other program to let go of the memory database…"
 
@@ -46,7 +45,7 @@ def wait_saying_so(waited: Future[Any], saying: str, after_ms: int = SHOW_WAIT_M
     loop = QEventLoop()
     ended.ended.connect(loop.quit)
     box = QProgressDialog()
-    box.setWindowTitle(TITLE)
+    box.setWindowTitle(QApplication.applicationName())
     box.setLabelText(saying)
     box.setMinimumWidth(box.fontMetrics().averageCharWidth() * 60)  # room for its words: never squeezed
     box.setRange(0, 0)  # busy: no steps to count
