@@ -24,6 +24,7 @@ from app.core.models import Candidate, Counts, Memory, Revision
 from app.core.models.filters import MemoryFilter
 
 if TYPE_CHECKING:
+    from app.store.connect.file_access import remove_snapshots_of
     from app.store.kinds import PROJECT_MEMORIES
     from app.store.past.project_past import ProjectMemoryAsOf
     from app.store.project.model import ACTIVE, ARCHIVED, ProjectMemory
@@ -45,6 +46,7 @@ _LAZY = {
     "ProjectFilter": "app.store.project.service",
     "ProjectMemoryLinks": "app.store.project.service",
     "ProjectMemoryAsOf": "app.store.past.project_past",
+    "remove_snapshots_of": "app.store.connect.file_access",
 }
 
 __all__ = [
@@ -73,6 +75,7 @@ __all__ = [
     "ReadOnlyError",
     "Revision",
     "StoreError",
+    "remove_snapshots_of",
 ]
 
 

@@ -29,6 +29,7 @@ import pickle
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, InvalidStateError
 from contextlib import AbstractContextManager, suppress
@@ -155,6 +156,9 @@ def read_aside(
     return future
 
 
+END_WAIT_S = 1.0  # how long a launch the person quit waits for its killed child to go
+
+
 @dataclass(slots=True)
 class _Child:
     """The child reading aside: ended when the launch no longer waits for it (its future cancelled: the
@@ -162,22 +166,57 @@ class _Child:
 
     pid: int
     reaped: bool = False
+    killed: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def end_if_cancelled(self, future: Future[FirstScreen]) -> None:
+        """Killed (its writes, a migration or a lock taken and given back, are transactions: a kill loses
+        none), and what it left in the temporary folder (a private snapshot of a large file) removed once
+        it has gone: within `END_WAIT_S`, else when the receiving thread reaps it (a read stuck on a
+        stalled disk ends when that read does)."""
+        if not future.cancelled():
+            return
         with self.lock:
-            if future.cancelled() and not self.reaped:
-                with suppress(ProcessLookupError):
-                    os.kill(self.pid, signal.SIGKILL)  # it only reads: nothing of it is lost
+            if self.reaped:
+                return
+            with suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            self.killed = True
+            self.reaped = _reaped_within(self.pid, END_WAIT_S)
+        if self.reaped:
+            _left_behind(self.pid)
 
     def reap(self) -> None:
         """Wait for the child to end (it has closed its pipe: it is ending); a child already reaped is no
         failure: a process started with SIGCHLD ignored (as some launchers leave it: it is inherited
         through exec) has its children reaped by the system, and `waitpid` then says there is none."""
         with self.lock:
+            if self.reaped:
+                return
             with suppress(ChildProcessError):
                 os.waitpid(self.pid, 0)
             self.reaped = True
+        if self.killed:
+            _left_behind(self.pid)
+
+
+def _reaped_within(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                return True
+        except ChildProcessError:
+            return True  # reaped by the system (SIGCHLD ignored)
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.005)
+
+
+def _left_behind(pid: int) -> None:
+    from app.store import remove_snapshots_of  # the store's modules: only on the way out of a launch
+
+    remove_snapshots_of(pid)
 
 
 def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], out: int) -> None:

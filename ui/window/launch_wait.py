@@ -3,29 +3,34 @@
 Before its window is shown a launch can wait long with nothing on the screen: for its first screen's
 reads (a large file never opened before is read through once; a slow or network disk), for a lock the
 person asked to try again (up to the busy timeout). Once a wait has lasted `after_ms`, a busy box says
-what is happening; Quit (Escape, or closing the box) ends the wait's work where it can be ended and
-raises `LaunchQuit`: the launch ends as a window closed by the person ends. A wait that ends sooner never
-shows the box.
+what is happening; Quit (Escape, Alt+Q, or closing the box) ends the wait's work where it can be ended
+and raises `LaunchQuit`: the launch ends as a window closed by the person ends. A wait that ends sooner
+never shows the box; once shown, it stays up long enough to be read (`MIN_SHOWN_MS`), never a flash.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import suppress
 from typing import Any
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QApplication, QProgressDialog
+from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 
 from ui.runtime.interrupt import on_interrupt
 
-OPENING = "Opening the memory database…\nA large database on a slow or network disk can take a while."
+OPENING = (
+    "Opening the memory database…\n"
+    "A large database, a slow or network disk or another program holding it can take a while."
+)
 WAITING = "Waiting for the other program to let go of the memory database…"
 
 SHOW_WAIT_MS = 300  # after the person asked for an open: it says so soon (a lock: up to the busy timeout)
 LAUNCH_WAIT_MS = 750  # a launch's first screen: about a second after the click, the launch says so
+MIN_SHOWN_MS = 400  # once shown, the box stays up this long at least: it never blinks away
 
 
 class LaunchQuit(Exception):
@@ -36,6 +41,42 @@ class _Ended(QObject):
     ended = Signal()  # emitted on whichever thread settles the future, received on this one
 
 
+class _WaitBox(QProgressDialog):
+    """The busy box: shown by `show_now`, kept up at least `MIN_SHOWN_MS` once shown (a box that blinks
+    away is a flash), its Quit a button never in focus: Escape, Alt+Q or a click quit; Enter or Space
+    typed into another window as it comes up do not."""
+
+    def __init__(self, saying: str) -> None:
+        super().__init__()
+        self.setWindowTitle(QApplication.applicationName())
+        self.setLabelText(saying)
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * 60)  # room for its words
+        self.setRange(0, 0)  # busy: no steps to count
+        self.setWindowModality(Qt.WindowModality.ApplicationModal)  # the launch's one window: keys go here
+        quit_button = QPushButton("&Quit")
+        quit_button.setAutoDefault(False)
+        quit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        quit_button.setToolTip("Stop opening the database and quit (Esc)")
+        self.setCancelButton(None)  # the default button's Escape goes with it: two would be ambiguous
+        self.setCancelButton(quit_button)
+        self.setAutoReset(False)
+        self.setAutoClose(False)
+        self.reset()  # a progress dialog shows itself on a timer of its own otherwise: here `show_now` does
+        self.shown_at: float | None = None
+
+    def show_now(self) -> None:
+        self.show()
+        self.raise_()
+        self.activateWindow()  # started from a menu or a terminal: Escape answers at once
+        self.shown_at = time.monotonic()
+
+    def left_to_show_ms(self) -> int:
+        """How much longer it stays up before it may go (0: it may go now, or was never shown)."""
+        if self.shown_at is None:
+            return 0
+        return max(0, MIN_SHOWN_MS - int((time.monotonic() - self.shown_at) * 1000))
+
+
 def wait_saying_so(waited: Future[Any], saying: str, after_ms: int = SHOW_WAIT_MS) -> None:
     """Return once `waited` is settled (its result or error is left in it); once that has taken `after_ms`,
     a busy box says what is happening (`saying`). Quit cancels `waited` (what settles it may end its work
@@ -44,17 +85,7 @@ def wait_saying_so(waited: Future[Any], saying: str, after_ms: int = SHOW_WAIT_M
     ended = _Ended()
     loop = QEventLoop()
     ended.ended.connect(loop.quit)
-    box = QProgressDialog()
-    box.setWindowTitle(QApplication.applicationName())
-    box.setLabelText(saying)
-    box.setMinimumWidth(box.fontMetrics().averageCharWidth() * 60)  # room for its words: never squeezed
-    box.setRange(0, 0)  # busy: no steps to count
-    box.setWindowModality(Qt.WindowModality.ApplicationModal)  # the launch's one window: keys go to it
-    box.setCancelButtonText("&Quit")
-    box.setAutoReset(False)
-    box.setAutoClose(False)
-    box.setMinimumDuration(0)
-    box.reset()  # a progress dialog otherwise shows itself on its own timer: here only `later` shows it
+    box = _WaitBox(saying)
     quit_asked: list[bool] = []
 
     def quit_launch() -> None:
@@ -64,15 +95,21 @@ def wait_saying_so(waited: Future[Any], saying: str, after_ms: int = SHOW_WAIT_M
     box.canceled.connect(quit_launch)
     later = QTimer(box)
     later.setSingleShot(True)
-    later.timeout.connect(lambda: _show(box))
+    later.timeout.connect(box.show_now)
     later.start(after_ms)
     waited.add_done_callback(lambda _settled: ended.ended.emit())
     try:
         with on_interrupt(loop.quit) as interrupted:
             if not waited.done():
                 loop.exec()
+            later.stop()  # a quick wait never shows the box, not even after this returns
+            if not (interrupted or quit_asked) and box.left_to_show_ms():
+                later.timeout.disconnect(box.show_now)
+                later.timeout.connect(loop.quit)
+                later.start(box.left_to_show_ms())
+                loop.exec()
     finally:
-        later.stop()  # a quick wait never shows the box, not even after this returns
+        later.stop()
         box.canceled.disconnect(quit_launch)  # hidden now, not quit
         box.hide()
         box.deleteLater()
@@ -84,16 +121,11 @@ def wait_saying_so(waited: Future[Any], saying: str, after_ms: int = SHOW_WAIT_M
         raise LaunchQuit
 
 
-def _show(box: QProgressDialog) -> None:
-    box.show()
-    box.raise_()
-    box.activateWindow()  # started from a menu or a terminal: its Quit answers the keyboard at once
-
-
 def open_saying_so(open_store: Callable[[], None], saying: str, after_ms: int = SHOW_WAIT_MS) -> None:
     """`open_store()` on a thread of its own, said in a box once it has taken `after_ms`
     (`wait_saying_so`); its error is raised here. Quit leaves the open to end with the process (SQLite's
-    wait for a lock cannot be cut short; an open ended by the process's end loses nothing)."""
+    wait for a lock cannot be cut short): one that ends first may have migrated the file, as the launch
+    would have; one cut short by the process's end loses nothing (each step is a transaction)."""
     opened: Future[None] = Future()
 
     def work() -> None:

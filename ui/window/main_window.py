@@ -75,13 +75,13 @@ class MainWindow(QMainWindow):
         self.looks.digestReady.connect(self.show_digest)
         self.acts.digest.triggered.connect(self.looks.show_now)
         self.acts.import_file.triggered.connect(self._import_file)
+        self.minute = QTimer(self)  # relative times move on, the file is looked at, expiry swept
+        self.minute.setInterval(MINUTE_MS)
+        self.minute.timeout.connect(self._each_minute)
         if controller.facts_known:  # else once the launch's first screen has said (`know_store`)
             self.know_store()
         if not restore_window(self, self.splitter, self.settings):
             self.resize(default_size(self.screen().availableGeometry().size()))
-        self.minute = QTimer(self)  # relative times move on, the file is looked at, expiry swept
-        self.minute.timeout.connect(self._each_minute)
-        self.minute.start(MINUTE_MS)
 
     # -- layout ----------------------------------------------------------------------------------------
 
@@ -351,6 +351,7 @@ class MainWindow(QMainWindow):
         changed, busy = c.refresh_if_changed_elsewhere, lambda: c.runner.busy
         self.watcher = watch_database(location, self, changed, busy) if self.watch else None
         self._update_actions(self.selected_memory())
+        self.minute.start()  # from here: a launch still waiting for its store never opens it to sweep
 
     def _show_write_state(self) -> None:
         """Read-only, or its file deleted or replaced: the title, status bar, panel and actions say why."""

@@ -19,10 +19,13 @@ before a file is accepted, a read-only store) picks one of three ways:
 from __future__ import annotations
 
 import atexit
+import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -36,6 +39,7 @@ NOT_SEEN = "changes by the host are not seen until it is reopened"
 _WAL_VERSION = 2  # header bytes 18 and 19 (file format write/read version) are 2 in WAL mode
 _READ_ONLY_CODE = 8  # SQLITE_READONLY and its extended codes (ROLLBACK, CANTINIT, DIRECTORY, ...)
 _CANT_OPEN_CODE = 14  # SQLITE_CANTOPEN: e.g. a `-shm` that could be neither opened nor created
+SNAPSHOT_PREFIX = "memory-dashboard-snapshot-"  # then the process's id
 # Snapshot folders not released yet: removed at exit too, for a store nobody closed (kill -9 leaves them
 # in the temporary folder, which the system cleans).
 _PRIVATE_FOLDERS: set[Path] = set()
@@ -45,6 +49,17 @@ _PRIVATE_FOLDERS: set[Path] = set()
 def _remove_private_folders() -> None:
     for folder in list(_PRIVATE_FOLDERS):
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def remove_snapshots_of(pid: int) -> None:
+    """The snapshot folders process `pid` made and could not remove (a launch's child ended by the
+    launch: its store never closed): each is named by the process that made it; only this user's own
+    folders, never a link."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SNAPSHOT_PREFIX}{pid}-*"):
+        with suppress(OSError):
+            found = folder.lstat()
+            if stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid():
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +128,7 @@ def snapshot(path: Path) -> ReadAccess:
 
     The copy is taken when nobody holds the file open (no `-shm`) or when a live read was refused, so
     the host is not writing it meanwhile. sqlite3.Error and OSError reach the caller (a message there)."""
-    folder = Path(tempfile.mkdtemp(prefix="memory-dashboard-snapshot-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{SNAPSHOT_PREFIX}{os.getpid()}-"))  # whose: `remove_snapshots_of`
     _PRIVATE_FOLDERS.add(folder)
     copy = folder / path.name
     try:

@@ -48,6 +48,15 @@ def sleeping(first_look=False):
     yield
 
 @contextmanager
+def copying(first_look=False):
+    import time
+    from pathlib import Path
+    from app.store.connect.file_access import snapshot
+    snapshot(Path(path))  # a private copy in the temporary folder, as a file read through one has
+    time.sleep(120)
+    yield
+
+@contextmanager
 def refusing(first_look=False):
     from app.core.errors import DatabaseOpenError
     raise DatabaseOpenError("the database is locked by another program")
@@ -76,10 +85,20 @@ elif case == "reaped":
     print(len(aside.listing.rows))
 elif case == "cancelled":
     future = read_aside(sleeping, read_first_screen)
-    cancelled = future.cancel()
     (receiver,) = [t for t in threading.enumerate() if t.name == "first screen"]
+    cancelled = future.cancel()
     receiver.join(timeout=60)  # ends once the child has: its pipe closed, the child reaped
     print(cancelled, receiver.is_alive())
+elif case == "snapshot":
+    import glob, os, tempfile, time
+    left = os.path.join(tempfile.gettempdir(), "memory-dashboard-snapshot-*")
+    future = read_aside(copying, read_first_screen)
+    deadline = time.monotonic() + 60
+    while not glob.glob(os.path.join(left, "*.db")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    made = len(glob.glob(left))
+    future.cancel()  # the person quit: the child is ended, what it left removed
+    print(made, len(glob.glob(left)))
 elif case == "look":
     aside = read_aside(opener, read_first_screen).result(timeout=60)
     print(aside.facts.read_only_reason is None, len(aside.listing.rows))
@@ -151,6 +170,20 @@ def test_a_launch_that_stops_waiting_ends_its_child(tmp_path: Path) -> None:
     done = subprocess.run(args, capture_output=True, text=True, timeout=100, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "False"] and done.stderr == ""
+
+
+def test_a_child_ended_leaves_no_copy_of_the_file_behind(tmp_path: Path) -> None:
+    """A file read through a private snapshot (a log with data and nobody holding it open): the child
+    killed mid-read never removed its copy; the launch removes it once the child has gone."""
+    host_db = build_host_db(tmp_path / "context.db")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    args = [sys.executable, "-c", ASIDE, str(host_db), "snapshot"]
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "TMPDIR": str(temporary)}
+    done = subprocess.run(args, capture_output=True, text=True, timeout=100, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "0"] and done.stderr == ""
+    assert list(temporary.iterdir()) == []
 
 
 def test_a_child_the_system_reaped_still_hands_back_its_first_screen(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from ui.runtime.first_page import read_first_screen
 from ui.runtime.first_screen import FirstScreen
 from ui.window.app import run_window
 from ui.window.launch_wait import (
+    MIN_SHOWN_MS,
     OPENING,
     SHOW_WAIT_MS,
     LaunchQuit,
@@ -109,6 +110,36 @@ def test_quit_while_waiting_stops_the_wait(qtbot: QtBot, answer: Answer) -> None
     assert shown_boxes() == []
 
 
+@pytest.mark.parametrize("key", [Qt.Key.Key_Return, Qt.Key.Key_Space], ids=["Enter", "Space"])
+def test_enter_or_space_typed_as_the_box_comes_up_never_quits(qtbot: QtBot, key: Qt.Key) -> None:
+    """The box takes the keyboard when it comes up: Enter or Space meant for another window must not
+    end the launch (only Escape, Alt+Q or a click on Quit do)."""
+    waited: Future[str] = Future()
+
+    def type_then_read(box: QProgressDialog) -> None:
+        QTest.keyClick(box, key)
+        waited.set_result("read")
+
+    when_shown(type_then_read)
+    wait_saying_so(waited, OPENING, after_ms=50)  # returns: no LaunchQuit
+    assert waited.result() == "read"
+
+
+def test_a_box_shown_stays_up_long_enough_to_be_read(qtbot: QtBot) -> None:
+    """A wait that ends just after the box came up keeps it up a moment (`MIN_SHOWN_MS`): a box that
+    blinks away before the window comes is a flash."""
+    waited: Future[str] = Future()
+    still_up: list[bool] = []
+
+    def end_at_once(box: QProgressDialog) -> None:
+        waited.set_result("read")
+        QTimer.singleShot(MIN_SHOWN_MS // 2, lambda: still_up.append(box.isVisible()))
+
+    when_shown(end_at_once)
+    wait_saying_so(waited, OPENING, after_ms=50)
+    assert still_up == [True] and shown_boxes() == []
+
+
 def test_ctrl_c_while_waiting_ends_the_wait(qtbot: QtBot) -> None:
     """Ctrl+C in the terminal that started the launch: ended at once (130, as the command line ends),
     box shown or not, what it waited for cancelled."""
@@ -149,8 +180,15 @@ def test_quit_while_a_launch_waits_ends_it_with_nothing_written(qtbot: QtBot, ho
     args = launch_args(host_db)
     before, beside, before_run = digest(host_db), sorted(host_db.parent.iterdir()), windows()
     aside: Future[FirstScreen] = Future()
-    said = when_shown(quit_button)
+    ticking: list[bool] = []
+
+    def look_then_quit(box: QProgressDialog) -> None:
+        ticking.extend(w.minute.isActive() for w in windows() - before_run if isinstance(w, MainWindow))
+        quit_button(box)
+
+    said = when_shown(look_then_quit)
     assert launched(args, aside) == 0 and said == [OPENING] and aside.cancelled()
+    assert ticking == [False]  # its minute would open the store here, on this thread, to sweep it
     assert digest(host_db) == before  # never opened here: nothing migrated, nothing beside it
     assert sorted(host_db.parent.iterdir()) == beside
     assert windows() <= before_run  # the window built meanwhile is gone, its timers with it

@@ -314,3 +314,20 @@ def test_a_launch_that_waits_is_quit_by_escape_under_x(qtbot: QtBot) -> None:
     with pytest.raises(LaunchQuit):
         wait_saying_so(waited, OPENING, after_ms=50)
     assert len(asked) == 1 and waited.cancelled()
+
+
+def test_enter_on_a_launchs_wait_never_quits_it_under_x(qtbot: QtBot) -> None:
+    """Enter typed as the box comes up (meant for the terminal the launch was typed into) goes to the box,
+    which takes the keyboard: it must not end the launch."""
+    waited: Future[str] = Future()
+    asked = _pressed_when_asked(Qt.Key.Key_Return, kind=QProgressDialog)
+
+    def read_once_pressed() -> None:
+        if asked and not waited.done():
+            waited.set_result("read")
+        elif not waited.done():
+            QTimer.singleShot(10, read_once_pressed)
+
+    QTimer.singleShot(0, read_once_pressed)
+    wait_saying_so(waited, OPENING, after_ms=50)  # returns: no LaunchQuit
+    assert len(asked) == 1 and waited.result() == "read"
