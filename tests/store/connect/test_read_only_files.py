@@ -261,3 +261,28 @@ def test_a_locked_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+
+
+def test_what_a_killed_process_left_is_removed_by_its_id_and_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`remove_snapshots_of(pid)`: the folders that process made (named by its id) go; another process's,
+    and a link planted under such a name (to somewhere the person keeps files), stay."""
+    from app.store import remove_snapshots_of
+    from app.store.connect.file_access import SNAPSHOT_PREFIX
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(temporary))
+    left = temporary / f"{SNAPSHOT_PREFIX}4242-a1"
+    (left / "context.db").parent.mkdir()
+    (left / "context.db").write_bytes(b"copy")
+    other = temporary / f"{SNAPSHOT_PREFIX}42421-b2"
+    other.mkdir()
+    kept = tmp_path / "notes"
+    kept.mkdir()
+    (kept / "mine.txt").write_text("keep me")
+    (temporary / f"{SNAPSHOT_PREFIX}4242-link").symlink_to(kept)
+    remove_snapshots_of(4242)
+    assert not left.exists() and other.is_dir() and (kept / "mine.txt").read_text() == "keep me"
+    assert (temporary / f"{SNAPSHOT_PREFIX}4242-link").is_symlink()
