@@ -166,14 +166,14 @@ class _Child:
 
     pid: int
     reaped: bool = False
-    killed: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def end_if_cancelled(self, future: Future[FirstScreen]) -> None:
         """Killed (its writes, a migration or a lock taken and given back, are transactions: a kill loses
-        none), and what it left in the temporary folder (a private snapshot of a large file) removed once
-        it has gone: within `END_WAIT_S`, else when the receiving thread reaps it (a read stuck on a
-        stalled disk ends when that read does)."""
+        none); once it has gone (within `END_WAIT_S`), what it left in the temporary folder (a private
+        snapshot of a large file) is removed before it is reaped, while its pid is still its own. A child
+        stuck longer (a read on a stalled disk ends when that read does) leaves it to the system's
+        cleaning of that folder."""
         if not future.cancelled():
             return
         with self.lock:
@@ -181,30 +181,31 @@ class _Child:
                 return
             with suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            self.killed = True
-            self.reaped = _reaped_within(self.pid, END_WAIT_S)
-        if self.reaped:
-            _left_behind(self.pid)
+            if _ended_within(self.pid, END_WAIT_S):
+                _left_behind(self.pid)
+                self._reap()
 
     def reap(self) -> None:
-        """Wait for the child to end (it has closed its pipe: it is ending); a child already reaped is no
-        failure: a process started with SIGCHLD ignored (as some launchers leave it: it is inherited
-        through exec) has its children reaped by the system, and `waitpid` then says there is none."""
+        """Wait for the child to end (it has closed its pipe: it is ending)."""
         with self.lock:
-            if self.reaped:
-                return
-            with suppress(ChildProcessError):
-                os.waitpid(self.pid, 0)
-            self.reaped = True
-        if self.killed:
-            _left_behind(self.pid)
+            if not self.reaped:
+                self._reap()
+
+    def _reap(self) -> None:
+        """A child already reaped is no failure: a process started with SIGCHLD ignored (as some launchers
+        leave it: it is inherited through exec) has its children reaped by the system, and `waitpid` then
+        says there is none."""
+        with suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        self.reaped = True
 
 
-def _reaped_within(pid: int, seconds: float) -> bool:
+def _ended_within(pid: int, seconds: float) -> bool:
+    """Whether child `pid` has ended within `seconds`, left unreaped (`WNOWAIT`): its pid stays its own."""
     deadline = time.monotonic() + seconds
     while True:
         try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
                 return True
         except ChildProcessError:
             return True  # reaped by the system (SIGCHLD ignored)

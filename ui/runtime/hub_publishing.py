@@ -40,10 +40,15 @@ class HubPublishing(QObject):
     failed = Signal(str)  # a message
 
     def __init__(
-        self, store: Callable[[], MemoryStore], bar: QStatusBar | None = None, parent: QObject | None = None
+        self,
+        store: Callable[[], MemoryStore],
+        bar: QStatusBar | None = None,
+        parent: QObject | None = None,
+        ready: Callable[[], bool] = lambda: True,
     ) -> None:
         super().__init__(parent)
         self._store = store
+        self._ready = ready  # False: its tick passes (a launch still waiting for its store, no window yet)
         self.runner = TaskRunner(self)  # a thread of its own (see the module docstring)
         self.running = False
         self.last_published_at: int | None = None
@@ -81,8 +86,9 @@ class HubPublishing(QObject):
                 self.label.hide()
 
     def publish_due(self) -> bool:
-        """The timer's tick: publish with the saved settings, unless a publish is running."""
-        if self.running:
+        """The timer's tick: publish with the saved settings, unless a publish is running or the window
+        is not ready for one (`ready`)."""
+        if self.running or not self._ready():
             return False
         try:
             settings = app_settings.load_settings()

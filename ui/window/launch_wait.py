@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from contextlib import suppress
 from typing import Any
 
@@ -132,10 +132,10 @@ def open_saying_so(open_store: Callable[[], None], saying: str, after_ms: int = 
         try:
             open_store()
         except BaseException as exc:
-            with suppress(Exception):  # quit meanwhile: nobody waits for it any more
+            with suppress(InvalidStateError):  # quit meanwhile: nobody waits for it any more
                 opened.set_exception(exc)
         else:
-            with suppress(Exception):
+            with suppress(InvalidStateError):
                 opened.set_result(None)
 
     threading.Thread(target=work, name="opening the database", daemon=True).start()

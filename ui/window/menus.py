@@ -75,7 +75,12 @@ def build_menus(window: WindowParts) -> None:
 def install_hub_publishing(window: WindowParts) -> HubPublishing:
     """The window's hub publisher (File → Hub… opens its dialog; its timer publishes while the window is
     open; the status bar says when it last published). A dismissal the hub requested lists again."""
-    publishing = HubPublishing(lambda: window.controller.store, window.statusBar(), window.window())
+    publishing = HubPublishing(
+        lambda: window.controller.store,
+        window.statusBar(),
+        window.window(),
+        ready=lambda: window.controller.facts_known,  # never opening it while a launch waits to know it
+    )
     publishing.finished.connect(lambda report: window.controller.refresh() if report.dismissed else None)
 
     def show() -> None:
