@@ -305,11 +305,16 @@ def test_a_refused_launch_is_answered_by_keys_under_x(
     assert len(asked) == 1
 
 
-def test_a_launch_that_waits_is_quit_by_escape_under_x(qtbot: QtBot) -> None:
-    """The box a long launch shows comes up active with no window behind it: Escape quits at once, and
-    what the launch waited for (its child's reads) is cancelled."""
+@pytest.mark.parametrize(
+    ("key", "modifiers"), [(Qt.Key.Key_Escape, NONE), (Qt.Key.Key_Q, ALT)], ids=["Escape", "Alt+Q"]
+)
+def test_a_launch_that_waits_is_quit_by_keys_under_x(
+    qtbot: QtBot, key: Qt.Key, modifiers: Qt.KeyboardModifier
+) -> None:
+    """The box a long launch shows comes up active with no window behind it: Escape (or Quit's mnemonic)
+    quits at once, and what the launch waited for (its child's reads) is cancelled."""
     waited: Future[str] = Future()
-    asked = _pressed_when_asked(Qt.Key.Key_Escape, kind=QProgressDialog)
+    asked = _pressed_when_asked(key, modifiers, kind=QProgressDialog)
     give_up_later(waited)  # Quit unheard: the test fails rather than hangs
     with pytest.raises(LaunchQuit):
         wait_saying_so(waited, OPENING, after_ms=50)
