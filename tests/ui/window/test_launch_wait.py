@@ -46,12 +46,13 @@ def shown_boxes() -> list[QProgressDialog]:
 
 
 def when_shown(answer: Answer) -> list[str]:
-    """`answer` the wait's box once it is shown; gives what the box said."""
+    """`answer` the wait's box once it is shown and is the active window (keys reach it then: its Escape
+    is a shortcut of its window); gives what the box said."""
     said: list[str] = []
 
     def look() -> None:
         boxes = shown_boxes()
-        if boxes:
+        if boxes and QApplication.activeWindow() is boxes[0]:
             said.append(boxes[0].labelText())
             answer(boxes[0])
         else:
