@@ -5,7 +5,7 @@ meanwhile cancels it."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -110,28 +110,18 @@ def test_j_and_down_past_the_first_screen_go_on_too(qtbot: QtBot, many: MemorySt
     assert window.list.currentIndex().row() == FIRST_PAGE + 2
 
 
-def test_another_move_meanwhile_cancels_the_jump(qtbot: QtBot, many: MemoryStore, tmp_path: Path) -> None:
-    window = first_screen_window(qtbot, many, tmp_path)
-    qtbot.keyClick(window.list, Qt.Key.Key_End)
+def key_up(qtbot: QtBot, window: MainWindow) -> None:
     qtbot.keyClick(window.list, Qt.Key.Key_Up)
-    completed(qtbot, window)
-    assert window.list.currentIndex().row() == FIRST_PAGE - 2
 
 
-def test_a_click_meanwhile_cancels_the_jump(qtbot: QtBot, many: MemoryStore, tmp_path: Path) -> None:
-    window = first_screen_window(qtbot, many, tmp_path)
-    qtbot.keyClick(window.list, Qt.Key.Key_End)
+def click_current(qtbot: QtBot, window: MainWindow) -> None:
     clicked = window.list.currentIndex()
     qtbot.mouseClick(
         window.list.viewport(), Qt.MouseButton.LeftButton, pos=window.list.visualRect(clicked).center()
     )
-    completed(qtbot, window)
-    assert window.list.currentIndex().row() == FIRST_PAGE - 1
 
 
-def test_scrolling_meanwhile_cancels_the_jump(qtbot: QtBot, many: MemoryStore, tmp_path: Path) -> None:
-    window = first_screen_window(qtbot, many, tmp_path)
-    qtbot.keyClick(window.list, Qt.Key.Key_End)
+def wheel_up(qtbot: QtBot, window: MainWindow) -> None:
     viewport = window.list.viewport()
     at = QPointF(viewport.rect().center())
     up = QWheelEvent(
@@ -139,8 +129,21 @@ def test_scrolling_meanwhile_cancels_the_jump(qtbot: QtBot, many: MemoryStore, t
         Qt.ScrollPhase.NoScrollPhase, False,
     )  # fmt: skip
     QApplication.sendEvent(viewport, up)  # the wheel, a notch up
+
+
+@pytest.mark.parametrize(
+    ("meanwhile", "row"),
+    [(key_up, FIRST_PAGE - 2), (click_current, FIRST_PAGE - 1), (wheel_up, FIRST_PAGE - 1)],
+    ids=["another move", "a click", "scrolling"],
+)
+def test_anything_else_meanwhile_cancels_the_jump(
+    qtbot: QtBot, many: MemoryStore, tmp_path: Path, meanwhile: Callable[[QtBot, MainWindow], None], row: int
+) -> None:
+    window = first_screen_window(qtbot, many, tmp_path)
+    qtbot.keyClick(window.list, Qt.Key.Key_End)
+    meanwhile(qtbot, window)
     completed(qtbot, window)
-    assert window.list.currentIndex().row() == FIRST_PAGE - 1
+    assert window.list.currentIndex().row() == row
 
 
 def test_another_filter_meanwhile_cancels_the_jump(qtbot: QtBot, many: MemoryStore, tmp_path: Path) -> None:
