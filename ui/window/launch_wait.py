@@ -104,9 +104,7 @@ def wait_saying_so(waited: Future[Any], saying: str, after_ms: int = SHOW_WAIT_M
                 loop.exec()
             later.stop()  # a quick wait never shows the box, not even after this returns
             if not (interrupted or quit_asked) and box.left_to_show_ms():
-                later.timeout.disconnect(box.show_now)
-                later.timeout.connect(loop.quit)
-                later.start(box.left_to_show_ms())
+                QTimer.singleShot(box.left_to_show_ms(), box, loop.quit)  # gone with the box
                 loop.exec()
     finally:
         later.stop()
