@@ -165,7 +165,7 @@ class MemoryStore:
         """Open (and, when writable, migrate and sweep) a database; `target` None picks the default.
         `first_look`: a read before the store that writes opens; a file never opened by this store is then
         read as it is (`open_sqlite_file`), and `confirm_first_look` says once the reads are done whether
-        the store that writes could open it (its pages sound, its write lock free)."""
+        the store that writes could migrate it (its write lock free); that store checks its pages."""
         choice = (
             target if isinstance(target, DatabaseChoice) else choose_database(str(target) if target else None)
         )
@@ -223,9 +223,14 @@ class MemoryStore:
         return self.database.opened.first_look
 
     def confirm_first_look(self, *, write_lock: bool = True) -> None:
-        """Once a first look's reads are done: the refusal the store that writes would meet (damaged pages,
-        a write lock held elsewhere past the busy timeout), if any (`OpenedDatabase.confirm_first_look`)."""
+        """Once a first look's reads are done: the refusal the store that writes would meet at once (a
+        write lock held elsewhere past the busy timeout), if any (`OpenedDatabase.confirm_first_look`)."""
         self.database.opened.confirm_first_look(write_lock=write_lock)
+
+    def check_unread_pages(self) -> None:
+        """After a read of a first look failed: the refusal of a damaged file, if that is why
+        (`OpenedDatabase.check_unread_pages`)."""
+        self.database.opened.check_unread_pages()
 
     @property
     def has_own_tables(self) -> bool:

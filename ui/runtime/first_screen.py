@@ -1,9 +1,9 @@
 """What the window's first frame shows (`FirstScreen`), and its read beside the window's own start.
 
 A launch forks, before it imports Qt, SQLAlchemy or the store (`read_aside`): the child opens the store
-for a first look (`MemoryStore.open(first_look=True)`: a file never opened is read as it is, its pages
-checked meanwhile, and refused once the reads are done if they are damaged or another process holds its
-write lock, as the store that migrates it would be), reads the first frame's
+for a first look (`MemoryStore.open(first_look=True)`: a file never opened is read as it is, and refused
+once the reads are done if another process holds its write lock, as the store that migrates it would be;
+its pages are checked by the window's own store, after the first paint), reads the first frame's
 parts (`ui.runtime.first_page.read_first_screen`), hands them back pickled through a pipe (or, when the
 store refuses to open, why: `raise_refusal`) and exits; meanwhile this process imports Qt and the window
 and builds it. A launch that stops waiting (the person quit while it read) cancels the future, which ends
@@ -54,7 +54,7 @@ _READ, _REFUSED = "read", "refused"  # what the child hands back: a first screen
 
 class StoreOpener(Protocol):
     """Opens the window's store; `first_look`: for the first frame's reads, before the window's own open
-    (`MemoryStore.open`: a never-opened file is read as it is, its pages checked beside)."""
+    (`MemoryStore.open`: a never-opened file is read as it is, its pages left for that open to check)."""
 
     def __call__(self, *, first_look: bool = False) -> AbstractContextManager[MemoryStore]: ...
 
@@ -232,9 +232,9 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
             try:
                 screen = read(store)
             except BaseException:
-                store.confirm_first_look(write_lock=False)  # damaged pages a read met: the check says so
+                store.check_unread_pages()  # damaged pages a read met: the check says so
                 raise
-            store.confirm_first_look()  # a never-opened file's pages, read meanwhile; its write lock
+            store.confirm_first_look()  # a never-opened file's write lock
             data = _dumps(screen)
     except BaseException as exc:
         data = _refusal(exc)

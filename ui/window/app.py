@@ -5,11 +5,13 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
@@ -169,7 +171,8 @@ def _run_window(
     # "Since you last looked", when something changed: after the first frame is painted.
     FirstFrame(window, window.show, painted=(lambda: None) if smoke else window.looks.check_on_open)
     controller.start(first_screen)
-    with on_interrupt(window.close) as interrupted:  # Ctrl+C where it was started: closed as by its menu
+    # Ctrl+C where it was started: closed as by its menu
+    with on_interrupt(window.close) as interrupted, refusals_said(window):
         code = app.exec()
     code = 130 if interrupted else code  # as the command line ends on Ctrl+C
     if deadline is not None and first_paint is not None:  # neither of the smoke run's exits outlives it
@@ -179,6 +182,26 @@ def _run_window(
     window.review.wait_for_done()  # a review run holds the host's lease: let it finish and release it
     controller.runner.wait_for_done()
     return code
+
+
+@contextmanager
+def refusals_said(window: MainWindow) -> Iterator[None]:
+    """A store's refusal raised in a slot (an action that needs the store while the launch's, refused as
+    it opened, is shut: `Controller.refused`) is said in the status bar, not as a traceback on a
+    terminal nobody reads; any other error as Python says it."""
+    previous = sys.excepthook
+
+    def said(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        if isinstance(error, StoreError):
+            window.statusBar().showMessage(error.message, 10_000)
+        else:
+            previous(kind, error, trace)
+
+    sys.excepthook = said
+    try:
+        yield
+    finally:
+        sys.excepthook = previous
 
 
 def screenshot(

@@ -31,6 +31,7 @@ from ui.widgets.column import column
 from ui.window.card_column import CardColumn
 from ui.window.card_wiring import connect_cards
 from ui.window.commands import WindowCommands
+from ui.window.file_problem import banner_text, title_note
 from ui.window.keyboard import install_keyboard
 from ui.window.menus import build_menus
 from ui.window.past_page import PastPage
@@ -361,19 +362,16 @@ class MainWindow(QMainWindow):
         self.status.set_database(location, reason)
         self.panel.set_read_only(reason)
         self.acts.set_store_state(reason, self.review.configured_command())
-        gone = " (its file was deleted or replaced: changes are refused)" if problem else ""
         shown = location if is_url(location) else Path(location).name  # a server: its URL
-        self.setWindowTitle(f"Memory Dashboard — {shown}{gone}")
+        self.setWindowTitle(f"Memory Dashboard — {shown}{title_note(self.controller)}")
 
     def _file_problem_changed(self, problem: str | None) -> None:
-        store = self.controller.store
         self._show_write_state()
         self._update_actions(self.selected_memory())
         if problem is None:
             self.banner.hide()
             return
-        text = f"{problem}. What is shown is the file as it was; changes are refused, as they would be lost."
-        self.banner.show_error(text, ("Reopen", lambda: self.controller.open_database(store.location)))
+        self.banner.show_error(banner_text(self.controller, problem), ("Reopen", self.controller.reopen))
 
     def _each_minute(self) -> None:
         self.list.shown_time.tick()  # relative times move on, on the cards and in the panel alike

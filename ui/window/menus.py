@@ -112,8 +112,8 @@ def open_hub_at(window: WindowParts, url: str) -> None:
     from app.core.paths import DatabaseChoice
     from ui.hub.opening import open_hub_window
 
-    store = window.controller.store
-    local = None if store.read_only else DatabaseChoice(store.location, "--db")
+    c = window.controller  # what it knows of its store: a launch's store may not be open (or may be refused)
+    local = None if c.read_only else DatabaseChoice(c.facts.location, "--db")
     hub = open_hub_window(url, local, window.window())
     hub.copiedHere.connect(window.controller.refresh)
 
@@ -154,7 +154,7 @@ def show_about(window: WindowParts) -> None:
     text = (
         f"Memory Dashboard {__version__}\n\n"
         "See, review and restore the long-term memories your AI coding agent keeps about you.\n\n"
-        f"Database: {window.controller.store.location}\n"
+        f"Database: {window.controller.facts.location}\n"
         f"Qt {qVersion()} · PySide6 {pyside_version} · Python {platform.python_version()}\n\n"
         "Memory Dashboard is MIT licensed. Qt and PySide6 are used under the LGPLv3."
     )

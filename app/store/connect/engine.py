@@ -27,7 +27,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from app.core.errors import DatabaseLockedError, DatabaseOpenError
 from app.core.paths import make_folder
 from app.store.connect import server
-from app.store.connect.file_access import LIVE, ReadAccess
+from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_checks import (
     WriteNeeded,
     busy_timeout_ms,
@@ -40,7 +40,6 @@ from app.store.connect.file_checks import (
     unwritable,
 )
 from app.store.connect.file_identity import FileIdentity
-from app.store.connect.page_check import PageCheck
 from app.store.schema.legacy import LegacyGaps, install_stand_ins
 from app.store.schema.tables import HOST_TABLES
 
@@ -57,46 +56,40 @@ class OpenedDatabase:
     identity: FileIdentity | None = None  # the file opened (files only), to notice it deleted or replaced
     access: ReadAccess | None = None  # how a read-only file is read; a private snapshot goes at `close`
     notes: tuple[str, ...] = ()  # what a person should be told on opening (an older host's file)
-    # A first look at a never-opened file: read as it is, its pages checked beside (`page_check`); it
-    # writes nothing, and says of itself what the store that writes (opened next, migrating) will say.
+    # A first look at a never-opened file: read as it is, nothing written to it; it says of itself what
+    # the store that writes (opened next, its pages checked, then migrating) will say.
     first_look: bool = False
-    page_check: PageCheck | None = None
+    unchecked: bool = False  # a never-opened file whose pages were left for the store that writes to read
 
     def confirm_first_look(self, *, write_lock: bool = True) -> None:
-        """Once a first look's reads are done, raise what the store that writes would have refused the
-        file for: damaged pages (the page check's verdict, waited for) or, for a look before a migration
-        (`write_lock`), a write lock another process holds past the busy timeout. Nothing otherwise."""
-        error = self.page_check.verdict() if self.page_check is not None else None
-        if error is not None and self.access is not None and self.access.kind != LIVE:
-            self._check_pages_again(error)  # raises the check's refusal if the damage is still there
-            error = None
-        if error is None and self.first_look and write_lock:
-            error = _write_lock_refused(Path(self.location))
-        if error is None:
+        """Once a first look's reads are done, raise what the store that writes would refuse the file for
+        at once: for a look before a migration (`write_lock`), a write lock another process holds past the
+        busy timeout. Nothing otherwise. Its pages are read by that store as it opens (`checked_access`),
+        after the window's first frame: a check of every page is a fifth of a second of a large file,
+        and the reads of a first frame go to few of them."""
+        if not (self.first_look and write_lock):
             return
-        refused = refusal(error, Path(self.location))
-        if isinstance(refused, WriteNeeded):  # the read the probe made could not be made again
-            refused = DatabaseOpenError(f"{self.location} cannot be read ({error}); nothing was changed.")
-        raise refused from error
+        error = _write_lock_refused(Path(self.location))
+        if error is not None:
+            refused = refusal(error, Path(self.location))
+            if isinstance(refused, WriteNeeded):  # the read the probe made could not be made again
+                refused = DatabaseOpenError(f"{self.location} cannot be read ({error}); nothing was changed.")
+            raise refused from error
 
-    def _check_pages_again(self, found: sqlite3.Error) -> None:
-        """Damage `found` through a read that took no lock (immutable, or a snapshot of a file nobody had
-        open) may be the host opening the file meanwhile and writing its log back into it, which such a
-        read does not see coming: the file is checked again as an open checks it now (`checked_access`:
-        live where the host has it open, every page of a never-opened file read); its refusal is raised,
-        nothing when the file is sound now."""
-        try:
-            access, _probe = checked_access(
-                Path(self.location), busy_timeout_ms(), migrating=False, first_look=False
-            )
-        except DatabaseOpenError as refused:
-            raise refused from found
+    def check_unread_pages(self) -> None:
+        """After a read of a file whose pages were not checked (`unchecked`) failed: the file checked as an
+        open checks it now (`checked_access`: live where the host has it open, every page read), and its
+        refusal raised (damage, in the words the store that writes would use); nothing when it is sound
+        now. Not through this look's own access: one that took no lock (immutable, or a snapshot of a
+        file nobody had open) may have met the host writing its log back into the file meanwhile."""
+        if not self.unchecked:
+            return
+        path = Path(self.location)
+        access, _probe = checked_access(path, busy_timeout_ms(), migrating=False, first_look=False)
         access.release()
 
     def close(self) -> None:
         self.engine.dispose()
-        if self.page_check is not None:
-            self.page_check.verdict()  # its connection reads the file (or the snapshot) until it ends
         if self.access is not None:
             self.access.release()
 
@@ -197,8 +190,8 @@ def open_sqlite_file(
 ) -> OpenedDatabase:
     """Check and open a file. `first_look`: a read before the store that writes opens (the window's
     first frame): a file this store has never opened is then read as it is, neither migrated nor made
-    WAL, its pages checked beside the reads (`OpenedDatabase.confirm_first_look`); any other file opens as
-    it would without it."""
+    WAL, nor its pages checked (`OpenedDatabase.confirm_first_look`, `check_unread_pages`); any other file
+    opens as it would without it."""
     timeout_ms = busy_timeout_ms()
     if not path.exists():
         if not create:
@@ -213,8 +206,7 @@ def open_sqlite_file(
     access, probe = checked_access(path, timeout_ms, migrating=not read_only, first_look=first_look)
     gaps = probe.gaps
     why = gaps.message() if gaps else "opened with --read-only" if read_only else unwritable(path)
-    check = PageCheck(lambda: connect_file(access.uri, timeout_ms)) if probe.unchecked else None
-    looking = check is not None and why is None
+    looking = probe.unchecked and why is None
     if why is None and not looking:
         access.release()  # a writable store reads and writes the file itself
         uri, kept = _writable_uri(path), None
@@ -243,7 +235,7 @@ def open_sqlite_file(
         else ()
     )
     return OpenedDatabase(
-        engine, str(path), why is not None, reason, True, identity, kept, notes, looking, check
+        engine, str(path), why is not None, reason, True, identity, kept, notes, looking, probe.unchecked
     )
 
 

@@ -89,13 +89,13 @@ def refusal(exc: sqlite3.Error, path: Path) -> Exception:
 @dataclass(frozen=True, slots=True)
 class _Probe:
     gaps: LegacyGaps  # what an older host's file lacks (`app.store.schema.legacy`), usually nothing
-    unchecked: bool  # a never-opened file whose pages were left for a first look to check
+    unchecked: bool  # a never-opened file whose pages a first look left for the store that writes
 
 
 def _probe(access: ReadAccess, path: Path, timeout_ms: int, migrating: bool, first_look: bool) -> _Probe:
     """Validate through `access`, a read that writes nothing; `WriteNeeded` if SQLite wanted to write.
-    A never-opened file's pages are read here, unless this is a first look (it reads them beside its
-    own reads: `OpenedDatabase.page_check`)."""
+    A never-opened file's pages are read here, unless this is a first look (the store that writes, opened
+    after it, reads them: `page_check`)."""
     try:
         connection = connect_file(access.uri, timeout_ms)
     except sqlite3.Error as exc:

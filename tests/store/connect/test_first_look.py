@@ -1,7 +1,8 @@
 """A first look (`MemoryStore.open(first_look=True)`: the window's first frame, read before its own store
-opens): a file the store has never opened is read as it is, nothing written to it, its pages checked
-beside the reads, and a damaged one (or one whose write lock another process holds) refused once they are
-done (`confirm_first_look`); any other file opens as it always did."""
+opens): a file the store has never opened is read as it is, nothing written to it, and one whose write
+lock another process holds refused once the reads are done (`confirm_first_look`); its pages are left for
+the store that writes, which refuses a damaged one, unless a read of the look fails (`check_unread_pages`:
+damage is then called damage). Any other file opens as it always did."""
 
 from __future__ import annotations
 
@@ -44,19 +45,22 @@ def test_a_never_opened_file_is_read_as_it_is_and_left_as_it_was(host_db: Path) 
         store.close()
 
 
-def test_a_damaged_never_opened_file_is_refused_once_the_look_is_done(host_db: Path) -> None:
+def test_a_damaged_never_opened_file_is_refused_by_the_store_that_writes(host_db: Path) -> None:
+    """The look reads what it reads and leaves every page's check to the store that writes, opened after
+    the window's first frame: that store refuses the file before it writes anything."""
     damage_unread_pages(host_db)
     before = digest(host_db)
     look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
     try:
         assert look.counts().active > 0  # the look's own reads meet no damaged page
+        look.confirm_first_look()  # nor does it wait for a check of every page
         with pytest.raises(DatabaseOpenError, match=r"damaged|malformed") as refused:
-            look.confirm_first_look()
+            look.check_unread_pages()  # what a read that failed asks
         assert "nothing was changed" in str(refused.value)
     finally:
         look.close()
     with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
-        MemoryStore.open(host_db)  # as the store that writes refuses it
+        MemoryStore.open(host_db)  # the store that writes refuses it
     assert digest(host_db) == before
 
 
@@ -76,10 +80,13 @@ def test_a_read_only_first_look_says_it_is_read_only(host_db: Path) -> None:
     try:
         assert store.read_only and not store.first_look
         assert "--read-only" in (store.read_only_reason or "")
+        store.confirm_first_look()  # no migration follows: no write lock to ask for
         with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
-            store.confirm_first_look()  # checked beside the look all the same
+            store.check_unread_pages()  # its pages were left unread all the same
     finally:
         store.close()
+    with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
+        MemoryStore.open(host_db, read_only=True)  # the window's own store, opened next
 
 
 def test_a_write_lock_held_past_the_busy_timeout_refuses_the_look(host_db: Path) -> None:
@@ -101,11 +108,11 @@ def test_a_write_lock_held_past_the_busy_timeout_refuses_the_look(host_db: Path)
     assert own_tables(host_db) == []
 
 
-def test_damage_a_look_without_a_lock_met_is_read_again_before_the_file_is_refused(host_db: Path) -> None:
+def test_damage_is_judged_on_the_file_as_it_is_now_not_through_the_look(host_db: Path) -> None:
     """A never-opened file nobody has open is looked at without a lock (immutable): should the host open
-    it and write its log back into it while the look's page check reads, the check can meet half-written
-    pages. Damage found so is read again, the way a read is made now, before the file is called damaged;
-    damage still there is refused as before."""
+    it and write its log back into it while the look reads, a read can meet half-written pages. A failed
+    read has the file checked as an open checks it now, not through the look's own access: a file sound
+    now is not called damaged; damage still there is refused."""
     sound = host_db.read_bytes()
     damage_unread_pages(host_db)
     with closing(sqlite3.connect(host_db)) as conn:
@@ -116,13 +123,23 @@ def test_damage_a_look_without_a_lock_met_is_read_again_before_the_file_is_refus
         look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
         try:
             opened = look.database.opened
-            assert opened.access is not None and opened.access.kind == IMMUTABLE
-            assert opened.page_check is not None and opened.page_check.verdict() is not None  # it met damage
+            assert opened.access is not None and opened.access.kind == IMMUTABLE and opened.unchecked
             host_db.write_bytes(later)  # the file as the host left it meanwhile
             if refused:
                 with pytest.raises(DatabaseOpenError, match=r"damaged|malformed"):
-                    look.confirm_first_look()
+                    look.check_unread_pages()
             else:
-                look.confirm_first_look()
+                look.check_unread_pages()
         finally:
             look.close()
+
+
+def test_a_file_opened_before_has_no_pages_left_unchecked(host_db: Path) -> None:
+    MemoryStore.open(host_db).close()
+    damage_unread_pages(host_db)  # after the check its first open made: nothing reads every page again
+    look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
+    try:
+        assert not look.database.opened.unchecked
+        look.check_unread_pages()
+    finally:
+        look.close()

@@ -28,9 +28,16 @@ def gone_launch_store(tmp_path: Path) -> StoreLater:
 
 def test_another_database_opens_when_the_launch_store_could_not(qtbot: QtBot, tmp_path: Path) -> None:
     controller = Controller(gone_launch_store(tmp_path))
-    with qtbot.waitSignal(controller.error, timeout=10_000):
+    errors: list[str] = []
+    controller.error.connect(errors.append)
+    with qtbot.waitSignal(controller.fileProblemChanged, timeout=10_000) as said:
         controller.load_counts()  # the launch's store, opened on the runner's thread: it is gone
-    assert not controller.store_open
+    assert not controller.store_open and "does not exist" in said.args[0]
+    assert controller.read_only and controller.refused is not None
+    first_refusal = controller.refused
+    controller.load_counts()  # refused again, without opening it again, and not said again
+    qtbot.waitUntil(lambda: not controller.runner.busy, timeout=10_000)  # its failure delivered
+    assert errors == [] and controller.refused is first_refusal
     other = build_host_db(tmp_path / "other.db")
     with qtbot.waitSignal(controller.storeChanged, timeout=10_000):
         controller.open_database(other)

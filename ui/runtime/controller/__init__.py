@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
+from app.core.errors import StoreError
 from app.core.models import Memory, Revision
 from app.core.models.links import grouped_phrases
 from app.core.paths import DatabaseChoice
@@ -33,6 +34,7 @@ class Controller(ControllerWrites, ControllerPast):
         super().__init__(store, parent)
         self.undo_history = UndoHistory(self, self)
         self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
+        self.storeRefused.connect(self._store_refused)  # on this thread, whichever thread opened it
 
     # -- which database ---------------------------------------------------------------------------------
 
@@ -41,6 +43,29 @@ class Controller(ControllerWrites, ControllerPast):
         from app.store import MemoryStore
 
         self._run(lambda: MemoryStore.open(target, read_only=read_only), self._switch)
+
+    def _store_refused(self, refusal: StoreError) -> None:
+        """The launch's store refused as it opened: what is shown stays, and nothing can be changed."""
+        if refusal is self.refused:  # else opened since, or refused anew
+            self.file_problem = refusal.message
+            self.fileProblemChanged.emit(refusal.message)
+
+    def reopen(self) -> None:
+        """Open the database anew (a file problem's Reopen): a launch's store refused as it opened, with its
+        own options, once more (refused again, it says so again); else the file now at its path."""
+        later = self._later
+        if self.refused is None or later is None:
+            self.open_database(self.facts.location)
+            return
+
+        def refused_again(exc: BaseException) -> None:
+            if not isinstance(exc, StoreError):
+                self.report(exc)
+                return
+            self.refused = exc
+            self.storeRefused.emit(exc)
+
+        self._run(later.open, self._switch, refused_again)
 
     def _switch(self, store: MemoryStore) -> None:
         old = self.replace_store(store)

@@ -13,7 +13,9 @@ package's `__init__`).
 
 A launch hands the controller a store to open later (`StoreLater`): what the window says of it until
 then comes from the first screen's reads (`facts`, `now`), and it opens on first use, on the runner's
-thread, once the first frame is painted (`ui.runtime.first_screen`).
+thread, once the first frame is painted (`ui.runtime.first_screen`). Refused as it opens (the pages of a
+file never opened are checked then: damaged), it is a file problem as below, said once (`refused`), and
+opened again only when the person asks (`Controller.reopen`).
 
 The file under the window's feet: when the database's path no longer names the file the store opened
 (deleted, or another file renamed over it), `fileProblemChanged` says so and every write is refused
@@ -93,6 +95,7 @@ class ControllerBase(QObject):
     undoChanged = Signal(str)  # the undo action's label, "" when nothing can be undone
     storeChanged = Signal(object)  # MemoryStore: another database was opened
     fileProblemChanged = Signal(object)  # str | None: what happened to the database's file, or None
+    storeRefused = Signal(object)  # StoreError: the launch's store, opened after the first frame, refused
 
     undo_history: UndoHistory  # Undo and Redo over the command log (made by `Controller`)
 
@@ -113,7 +116,8 @@ class ControllerBase(QObject):
         self._listing_token = 0
         self._refreshing = False
         self._refresh_again = False
-        self.file_problem: str | None = None  # the database's file was deleted or replaced
+        self.file_problem: str | None = None  # the database's file was deleted or replaced, or refused
+        self.refused: StoreError | None = None  # why the launch's store refused, opened after the first frame
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
         self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
         self._order: dict[ViewFilter, list[int]] = {}  # the last complete listing without a search
@@ -135,7 +139,14 @@ class ControllerBase(QObject):
             with self._opening:
                 later = self._later
                 if self._store is None and later is not None:
-                    opened = later.open()
+                    if self.refused is not None:
+                        raise self.refused  # said once; opened again only when asked (`reopen`)
+                    try:
+                        opened = later.open()
+                    except StoreError as exc:
+                        self.refused = exc
+                        self.storeRefused.emit(exc)
+                        raise
                     if self._later is later:  # else another database took its place meanwhile (its
                         self._store = opened  # opener closes this one when the window ends)
                 store = self._store
@@ -146,7 +157,7 @@ class ControllerBase(QObject):
         """Put `store` in the place of the current one, which is returned if it was open: a launch's store
         that never opened (its file went away after the first frame's read) is not opened to be left."""
         old = self._store
-        self._store, self._later = store, None
+        self._store, self._later, self.refused = store, None, None
         return old
 
     @property
@@ -221,7 +232,8 @@ class ControllerBase(QObject):
         self.runner.submit(work, done, on_error or self.report, priority=priority)
 
     def report(self, exc: BaseException) -> None:
-        self.error.emit(describe_error(exc))
+        if exc is not self.refused:  # the store's refusal is said once, as a file problem
+            self.error.emit(describe_error(exc))
 
     # -- reads -----------------------------------------------------------------------------------------
 

@@ -1,0 +1,154 @@
+"""The window when its launch's store refuses as it opens, after the first frame: the first frame was read
+by a first look, which leaves a never-opened file's pages unchecked, and the store that writes checks
+them (a fifth of a second of a large file) once that frame is painted. A damaged file is then refused:
+what is shown stays, the banner and the title say why, every change is refused, nothing is written, and
+Reopen tries the launch's own store again. The refusal is said once, not once per read."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QTimer
+from pytestqt.qtbot import QtBot
+
+from app.core.clock import ManualClock
+from app.store import MemoryStore
+from tests.conftest import REVIEW_TIME
+from tests.support.cli_run import digest
+from tests.support.hostdb import build_host_db, damage_unread_pages
+from tests.ui.window_helpers import settle
+from ui.cards.model import ID_ROLE
+from ui.dialogs.export_file import export_file
+from ui.runtime.controller import Controller
+from ui.runtime.first_page import read_first_screen
+from ui.runtime.first_screen import FirstScreen, StoreLater
+from ui.window.app import refusals_said
+from ui.window.main_window import MainWindow
+from ui.window.status_line import MessageBar
+
+REFUSED = "What is shown was read before it was refused"
+
+
+class Launch:
+    """A window built as a launch builds it (`ui.window.app.run_window`): its first screen read through a
+    first look, its own store opened on the runner's thread after the first frame."""
+
+    def __init__(self, qtbot: QtBot, path: Path, tmp_path: Path) -> None:
+        clock = ManualClock(REVIEW_TIME)
+        look = MemoryStore.open(path, clock=clock, first_look=True)
+        try:
+            screen = read_first_screen(look)
+            look.confirm_first_look()
+        finally:
+            look.close()
+        self.aside: Future[FirstScreen] = Future()
+        self.aside.set_result(screen)
+        self.opened: list[MemoryStore] = []
+        self.tries = 0
+
+        def open_store() -> MemoryStore:
+            self.tries += 1
+            self.opened.append(MemoryStore.open(path, clock=clock))
+            return self.opened[-1]
+
+        self.controller = Controller(StoreLater(open_store, clock, screen.facts))
+        self.errors: list[str] = []
+        self.controller.error.connect(self.errors.append)
+        settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+        self.window = MainWindow(self.controller, settings=settings, watch=False)
+        qtbot.addWidget(self.window, before_close_func=self.close)
+        self.window.resize(1200, 800)
+        self.window.show()
+        self.controller.start(self.aside)
+
+    def close(self, _window: MainWindow) -> None:
+        self.controller.runner.wait_for_done(10_000)
+        for store in self.opened:
+            store.close()
+
+
+def damaged_never_opened(tmp_path: Path) -> tuple[Path, bytes]:
+    """A host file never opened here, damaged where a first screen never reads; and its bytes unharmed."""
+    path = build_host_db(tmp_path / "context.db")
+    sound = path.read_bytes()
+    damage_unread_pages(path)
+    return path, sound
+
+
+def wait_refused(qtbot: QtBot, window: MainWindow) -> None:
+    banner = window.banner
+    qtbot.waitUntil(lambda: banner.isVisible() and REFUSED in banner.label.text(), timeout=10_000)
+    settle(qtbot, window)
+
+
+def test_a_damaged_file_is_refused_after_its_first_frame_and_nothing_changes(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    path, _sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    window, controller = launch.window, launch.controller
+    before = digest(path)
+    wait_refused(qtbot, window)
+    assert window.model.rowCount() > 0  # the first frame stays
+    assert "damaged" in window.banner.label.text() and "nothing was changed" in window.banner.label.text()
+    assert "it could not be opened: changes are refused" in window.windowTitle()
+    assert window.banner.action.isVisible() and window.banner.action.text() == "Reopen"
+    assert not window.acts.edit.isEnabled() and not window.acts.dismiss.isEnabled()
+    controller.load_counts()  # a read after the refusal: refused again, quietly, without a second check
+    controller.refresh(force=True)
+    settle(qtbot, window)
+    assert launch.tries == 1 and launch.errors == [] and not controller.store_open
+    first = window.model.memory(window.model.index(0, 0).data(ID_ROLE))
+    assert first is not None
+    with qtbot.waitSignal(controller.error, timeout=5_000) as refused:
+        controller.edit(first, "Prefers yarn")  # what the dialog's Save does
+    assert "damaged" in refused.args[0] and refused.args[0].endswith("Nothing was changed.")
+    assert digest(path) == before and sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == [
+        "context.db",
+        "window.ini",
+    ]
+
+
+def test_reopen_tries_the_launch_store_again(qtbot: QtBot, tmp_path: Path) -> None:
+    path, sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    window, controller = launch.window, launch.controller
+    wait_refused(qtbot, window)
+    with qtbot.waitSignal(controller.storeRefused, timeout=10_000):
+        window.banner.action.click()  # still damaged: said again
+    wait_refused(qtbot, window)
+    assert launch.tries == 2 and launch.errors == []
+    path.write_bytes(sound)  # mended meanwhile
+    with qtbot.waitSignal(controller.storeChanged, timeout=10_000):
+        window.banner.action.click()
+    settle(qtbot, window)
+    assert controller.store_open and controller.refused is None and controller.file_problem is None
+    assert not window.banner.isVisible() and "changes are refused" not in window.windowTitle()
+    assert window.model.rowCount() > 0 and launch.tries == 3
+
+
+def test_an_action_that_needs_the_refused_store_says_why_in_the_status_bar(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """An action run on the window's thread that needs the store (Export) meets the refusal in a slot:
+    said where the person looks, not as a traceback on a terminal nobody reads; nothing is written."""
+    path, _sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    wait_refused(qtbot, launch.window)
+    out = tmp_path / "memories.json"
+    with refusals_said(launch.window):
+        QTimer.singleShot(0, lambda: export_file(launch.controller, str(out), "json"))
+        bar = launch.window.statusBar()
+        assert isinstance(bar, MessageBar)
+        qtbot.waitUntil(lambda: "damaged" in bar.full_message, timeout=5_000)
+    assert bar.full_message == launch.controller.file_problem and bar.currentMessage()
+    assert not out.exists() and launch.tries == 1
+
+
+def test_a_sound_file_never_opened_opens_after_its_first_frame(qtbot: QtBot, tmp_path: Path) -> None:
+    path = build_host_db(tmp_path / "context.db")
+    launch = Launch(qtbot, path, tmp_path)
+    qtbot.waitUntil(lambda: launch.controller.store_open, timeout=10_000)
+    settle(qtbot, launch.window)
+    assert not launch.window.banner.isVisible() and launch.errors == [] and launch.tries == 1

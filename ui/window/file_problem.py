@@ -1,0 +1,25 @@
+"""What the window says of a database it shows but cannot change: its file deleted or replaced while
+open (`Controller.check_file`), or the launch's store refused as it opened, after the first frame
+(`Controller.refused`: a never-opened file's pages are checked then, and a damaged one refused)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ui.runtime.controller import Controller
+
+
+def title_note(controller: Controller) -> str:
+    """What the title adds to the database's name ("" when nothing is wrong)."""
+    if controller.file_problem is None:
+        return ""
+    why = "it could not be opened" if controller.refused is not None else "its file was deleted or replaced"
+    return f" ({why}: changes are refused)"
+
+
+def banner_text(controller: Controller, problem: str) -> str:
+    """The banner's words for `problem` (the banner's button reopens the database)."""
+    if controller.refused is not None:
+        return f"{problem} What is shown was read before it was refused; nothing can change until it opens."
+    return f"{problem}. What is shown is the file as it was; changes are refused, as they would be lost."
