@@ -184,8 +184,11 @@ class ControllerBase(QObject):
         return StoreFacts.of(self.store)
 
     def open_now(self) -> None:
-        """Open the store now, on this thread: its error, if it cannot be opened, is raised here."""
-        self.store.location  # noqa: B018 (the property opens it)
+        """Open the launch's store now, on this thread, before the window shows: its refusal is raised here
+        for the launch to ask about (each call tries again), never kept as a refusal after the first frame."""
+        with self._opening:
+            if self._store is None and self._later is not None:
+                self._store = self._later.open()
 
     def now(self) -> int:
         """The store's clock, read without opening it."""
