@@ -222,10 +222,10 @@ class MemoryStore:
         """Opened for a first look at a never-opened file: read-only now, the store that writes it next."""
         return self.database.opened.first_look
 
-    def confirm_first_look(self, *, write_lock: bool = True) -> None:
+    def confirm_first_look(self) -> None:
         """Once a first look's reads are done: the refusal the store that writes would meet at once (a
         write lock held elsewhere past the busy timeout), if any (`OpenedDatabase.confirm_first_look`)."""
-        self.database.opened.confirm_first_look(write_lock=write_lock)
+        self.database.opened.confirm_first_look()
 
     def check_unread_pages(self) -> None:
         """After a read of a first look failed: the refusal of a damaged file, if that is why

@@ -13,7 +13,7 @@ from app.cli.arguments import read_text_input
 from app.commands.presence import Import
 from app.commands.runner import execute
 from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
-from ui.runtime.controller import Controller
+from ui.runtime.controller import Controller, refused_saying
 
 if TYPE_CHECKING:
     from app.core.models.imports import ImportResult
@@ -35,7 +35,7 @@ def import_file(
     """Import `path` into the open store; the listing reloads and a message box says what happened."""
     refusal = controller.write_refusal
     if refusal is not None:
-        controller.error.emit(f"{refusal}. Nothing was imported.")
+        controller.error.emit(refused_saying(refusal, "Nothing was imported."))
         return
     store, name = controller.store, Path(path).name
 

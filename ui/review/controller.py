@@ -18,7 +18,7 @@ from app.commands.text import Merge
 from app.core.models import Memory
 from app.core.settings import load_settings
 from app.review.errors import ReviewCancelled
-from ui.runtime.controller import Controller, describe_error
+from ui.runtime.controller import Controller, describe_error, refused_saying
 from ui.runtime.tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -110,12 +110,12 @@ class ReviewController(QObject):
         """Run the configured reviewer (or `command`) and apply its verdict; one run at a time."""
         if self.running:
             return
-        store = self.controller.store
         self.controller.check_file()
         refusal = self.controller.write_refusal  # read-only, or the file is gone from under the window
         if refusal is not None:
-            self.reviewFailed.emit(f"{refusal}. The review cannot write.")
+            self.reviewFailed.emit(refused_saying(refusal, "The review cannot write."))
             return
+        store = self.controller.store
         from app.review.runner import ReviewCancel, resolve_command, run_review  # the store's writers
 
         try:

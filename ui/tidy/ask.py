@@ -33,7 +33,7 @@ from app.present.plural import counted, noun
 from app.review.errors import ReviewCancelled
 from app.tidy.model import TidyItem, TidyReport
 from ui.diff.slot import DiffSlot
-from ui.runtime.controller import Controller, describe_error
+from ui.runtime.controller import Controller, describe_error, refused_saying
 from ui.runtime.tasks import TaskRunner
 from ui.widgets.labels import plain_label
 from ui.widgets.plain_tip import plain_tip
@@ -114,8 +114,11 @@ class AskReviewerDialog(QDialog):
 
         command = configured_command()
         refusal = self.controller.write_refusal
-        if command is None or refusal is not None:
-            self._ended(NOT_CONFIGURED if command is None else f"{refusal}. Nothing can be applied.")
+        if command is None:
+            self._ended(NOT_CONFIGURED)
+            return
+        if refusal is not None:
+            self._ended(refused_saying(refusal, "Nothing can be applied."))
             return
         store, report, items = self.controller.store, self._report, self._items
         cancel = self._cancel = ReviewCancel()

@@ -10,10 +10,9 @@ that may contradict, Keep this one keeps the selected member and dismisses the o
 command, undoable; only ever the person's call). "Ask the reviewer…" (enabled with a reviewer command
 set) opens `ui.tidy.ask`, which previews the reviewer's answer about these groups and applies it on
 Apply. Its kind choice runs it again over the host's project memories (every project, or one), grouped
-within each project and category; Show card (or activating a member) shows a project memory's card on
-its project's page (`openProjectMemory`); such a group's Merge… previews merging those project memories
-(the kept one edited the host's way, the others archived and superseded by it), applied through the
-same Undo.
+within each project and category; Show card (or activating a member) shows a project memory's card on its
+project's page (`openProjectMemory`); such a group's Merge… previews merging those project memories (the
+kept one edited the host's way, the others archived and superseded by it), applied through the same Undo.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import StoreError
 from app.core.screening import make_visible
 from app.present.plural import counted
 from app.tidy.finder import TidyCancelled, find_groups
@@ -107,10 +107,8 @@ class TidyDialog(QDialog):
         )
         self.ask_button = QPushButton("Ask the reviewer…")
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton(self.keep_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton(self.ask_button, QDialogButtonBox.ButtonRole.ActionRole)
+        for action in (self.open_button, self.merge_button, self.keep_button, self.ask_button):
+            buttons.addButton(action, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         for widget in (self.kind, self.status, self.bar, self.tree, buttons):
@@ -137,7 +135,11 @@ class TidyDialog(QDialog):
     def start(self) -> None:
         """Read the projects for the kind choice, then the active memories, then find the groups; the
         list fills when the finder is done."""
-        store = self.controller.store
+        try:
+            store = self.controller.store
+        except StoreError as refused:  # the launch's store, refused as it opened: said, not read
+            self._failed(refused)
+            return
         # A failed read of the projects leaves the choice at user memories; the run below says why.
         self.controller.runner.submit(
             lambda: project_names(store), self._choices, lambda _exc: None, priority=NOW

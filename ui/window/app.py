@@ -127,10 +127,43 @@ def run_window(
                 return 0  # the person quit: the launch ends as a window they closed ends
             raise
         window.know_store()
+        ended = _ask_when_refused(window, again, openers) if again is not None else []
         code = _run_window(app, window, smoke, first_screen)
         if controller.store_open and controller.store not in opened:
             controller.store.close()  # another database opened since
+        if ended:
+            raise ended[0]  # Ctrl+C while the refusal was asked about
+        if code != 130 and controller.refused is not None and not controller.store_open:
+            raise controller.refused  # quit on it (or a smoke run's): as the command line always said it
     return code
+
+
+def _ask_when_refused(window: MainWindow, again: Again, openers: list[StoreOpener]) -> list[BaseException]:
+    """The launch's store, refused as it opens after the first frame (`Controller.storeRefused`: the pages
+    of a file never opened are checked then), is asked about as a refusal before the window is: Try
+    Again for a lock, Open Another Database…, or Quit, which closes the window (`run_window` then raises
+    the refusal). The list gets what ended the question otherwise (Ctrl+C)."""
+    ended: list[BaseException] = []
+    controller = window.controller
+
+    def refused(refusal: StoreError) -> None:
+        if refusal is not controller.refused or not isinstance(refusal, DatabaseOpenError):
+            return  # opened since, or not the database's refusal: said in the window alone
+        try:
+            step = again(refusal, openers[-1])
+        except KeyboardInterrupt as interrupt:
+            ended.append(interrupt)
+            step = None
+        if step is None:
+            window.close()
+            QApplication.exit(0)  # the launch ends here, whatever other window is up
+            return
+        if step is not openers[-1]:
+            openers.append(step)  # the store the launch opens from here (`open_here`)
+        controller.reopen()
+
+    controller.storeRefused.connect(refused)
+    return ended
 
 
 def _open_now(

@@ -79,7 +79,8 @@ def install_hub_publishing(window: WindowParts) -> HubPublishing:
         lambda: window.controller.store,
         window.statusBar(),
         window.window(),
-        ready=lambda: window.controller.facts_known,  # never opening it while a launch waits to know it
+        # never opening it while a launch waits to know it, nor a launch's store that was refused
+        ready=lambda: window.controller.facts_known and window.controller.refused is None,
     )
     publishing.finished.connect(lambda report: window.controller.refresh() if report.dismissed else None)
 

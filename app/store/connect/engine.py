@@ -59,15 +59,15 @@ class OpenedDatabase:
     # A first look at a never-opened file: read as it is, nothing written to it; it says of itself what
     # the store that writes (opened next, its pages checked, then migrating) will say.
     first_look: bool = False
-    unchecked: bool = False  # a never-opened file whose pages were left for the store that writes to read
+    unchecked: bool = False  # a never-opened file whose pages a first look left unread (for the next open)
 
-    def confirm_first_look(self, *, write_lock: bool = True) -> None:
+    def confirm_first_look(self) -> None:
         """Once a first look's reads are done, raise what the store that writes would refuse the file for
-        at once: for a look before a migration (`write_lock`), a write lock another process holds past the
-        busy timeout. Nothing otherwise. Its pages are read by that store as it opens (`checked_access`),
-        after the window's first frame: a check of every page is a fifth of a second of a large file,
-        and the reads of a first frame go to few of them."""
-        if not (self.first_look and write_lock):
+        at once: a write lock another process holds past the busy timeout (its migration waits for it).
+        Nothing otherwise. Its pages are read by that store as it opens (`checked_access`), after the
+        window's first frame: a check of every page is a fifth of a second of a large file, and the reads
+        of a first frame go to few of them."""
+        if not self.first_look:
             return
         error = _write_lock_refused(Path(self.location))
         if error is not None:

@@ -1,8 +1,8 @@
 """Loading Alembic while SQLite checks a file never opened by the dashboard.
 
 Such a file is about to be migrated, and before anything is written every page of it is read once
-(`PRAGMA quick_check`, in `app.store.connect.engine`): SQLite's work, done without Python's lock. Alembic's
-import is Python's (a third of a second: it loads its template and highlighting modules too), so it
+(`PRAGMA quick_check`, in `app.store.connect.file_checks`): SQLite's work, done without Python's lock.
+Alembic's import is Python's (a third of a second: it loads its template and highlighting modules too), so it
 runs in a thread of its own meanwhile; the migration's own `import` then finds it loaded, or waits for
 the rest. Nothing else imports Alembic before the migration, and an up-to-date file never does.
 """

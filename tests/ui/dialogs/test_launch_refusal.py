@@ -22,9 +22,11 @@ from app.cli import window_opener
 from app.core.clock import NOW_ENV
 from app.core.errors import DatabaseLockedError, DatabaseOpenError, InvalidInputError, StoreError
 from tests.support.cli_run import digest
+from tests.support.hostdb import build_host_db, damage_unread_pages
 from ui import cli_hooks
 from ui.dialogs import launch_refusal
 from ui.dialogs.launch_refusal import HEADLINE, NextStep, ask_after_refusal
+from ui.runtime.first_page import read_first_screen
 from ui.runtime.first_screen import FirstScreen, StoreOpener
 from ui.window.app import run_window
 from ui.window.launch_wait import WAITING
@@ -253,3 +255,69 @@ def test_trying_a_lock_again_says_it_waits_until_the_lock_is_let_go(
         holder.close()
     assert code == 0 and len(seen) == 1
     assert waits == [WAITING]
+
+
+def damaged_never_opened(tmp_path: Path) -> tuple[argparse.Namespace, Future[FirstScreen]]:
+    """A launch on a host file never opened here, damaged where its first screen does not read: the first
+    screen read as the launch's child reads it (a first look, no page checked)."""
+    (tmp_path / "host").mkdir()
+    path = build_host_db(tmp_path / "host" / "context.db")
+    damage_unread_pages(path)
+    args = launch_args(path)
+    aside: Future[FirstScreen] = Future()
+    with window_opener(args)(first_look=True) as store:
+        aside.set_result(read_first_screen(store))
+    return args, aside
+
+
+def test_damage_found_after_the_first_frame_is_asked_about_and_quit_raises_it(
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The window's store checks a never-opened file's pages after the first frame: damage is asked about
+    as a launch's refusal is, over the window; Quit ends the launch with the refusal, as the command line
+    says it (its exit code), nothing written."""
+    args, aside = damaged_never_opened(tmp_path)
+    before = digest(Path(args.db))
+    seen = when_asked(button("Quit"))
+    with pytest.raises(DatabaseOpenError, match="damaged"):
+        run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
+    assert len(seen) == 1 and HEADLINE in seen[0].text()
+    assert digest(Path(args.db)) == before
+
+
+def test_another_database_chosen_after_a_late_refusal_takes_the_window(
+    when_asked: Callable[..., list[QMessageBox]],
+    qtbot: QtBot,
+    tmp_path: Path,
+    host_db: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args, aside = damaged_never_opened(tmp_path)
+    monkeypatch.setattr(launch_refusal, "choose_database", lambda parent: str(host_db))
+    seen = when_asked(button("Open Another Database…"))
+    before_run = windows()
+    shown: list[str] = []
+
+    def close_once_switched() -> None:
+        for window in windows() - before_run:
+            assert isinstance(window, MainWindow)
+            c = window.controller
+            if c.store_open and c.store.location == str(host_db) and not c.runner.busy:
+                shown.append(window.windowTitle())
+                window.close()  # as the person would; earlier tests' windows may still be up:
+                QApplication.exit(0)  # the launch's loop ends here all the same
+                return
+        QTimer.singleShot(10, close_once_switched)
+
+    QTimer.singleShot(0, close_once_switched)
+    code = run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
+    assert code == 0 and len(seen) == 1
+    assert shown == [f"Memory Dashboard — {host_db.name}"]  # nothing refused is said of the one chosen
+
+
+def test_a_smoke_run_on_a_damaged_file_ends_with_its_refusal(qtbot: QtBot, tmp_path: Path) -> None:
+    """Nobody to ask (`--smoke`): the first frame is painted, the window's store is refused once it opens,
+    and the launch ends with the refusal, as the command line says it (not 0)."""
+    args, aside = damaged_never_opened(tmp_path)
+    with pytest.raises(DatabaseOpenError, match="damaged"):
+        run_window(window_opener(args), smoke=True, first_screen=aside)

@@ -9,10 +9,12 @@ from __future__ import annotations
 from concurrent.futures import Future
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, QTimer
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
+from app.core.errors import DatabaseOpenError, StoreError
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
 from tests.support.cli_run import digest
@@ -103,7 +105,8 @@ def test_a_damaged_file_is_refused_after_its_first_frame_and_nothing_changes(
     assert first is not None
     with qtbot.waitSignal(controller.error, timeout=5_000) as refused:
         controller.edit(first, "Prefers yarn")  # what the dialog's Save does
-    assert "damaged" in refused.args[0] and refused.args[0].endswith("Nothing was changed.")
+    said = refused.args[0]
+    assert "damaged" in said and said.lower().count("nothing was changed") == 1 and ".." not in said
     assert digest(path) == before and sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == [
         "context.db",
         "window.ini",
@@ -152,3 +155,103 @@ def test_a_sound_file_never_opened_opens_after_its_first_frame(qtbot: QtBot, tmp
     qtbot.waitUntil(lambda: launch.controller.store_open, timeout=10_000)
     settle(qtbot, launch.window)
     assert not launch.window.banner.isVisible() and launch.errors == [] and launch.tries == 1
+
+
+def test_a_write_asked_before_the_refusal_is_known_is_refused_in_words(qtbot: QtBot, tmp_path: Path) -> None:
+    """Save pressed right after the first paint: whether the refusal is known yet or only met by the write
+    on the runner's thread, the person is told, once, that nothing was changed."""
+    path, _sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    model = launch.window.model
+    qtbot.waitUntil(lambda: model.rowCount() > 0, timeout=10_000)  # the first frame's cards
+    first = model.memory(model.index(0, 0).data(ID_ROLE))
+    assert first is not None
+    launch.controller.edit(first, "Prefers yarn")
+    qtbot.waitUntil(lambda: launch.controller.refused is not None and bool(launch.errors), timeout=10_000)
+    settle(qtbot, launch.window)
+    (said,) = launch.errors
+    assert "damaged" in said and said.lower().count("nothing was changed") == 1 and ".." not in said
+
+
+def test_the_file_changing_under_a_refused_store_opens_nothing_and_says_nothing(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The host writing the file the window watches (`refresh_if_changed_elsewhere`, on the window's
+    thread): nothing to observe through a store that is not open."""
+    path, _sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    wait_refused(qtbot, launch.window)
+    launch.controller.refresh_if_changed_elsewhere()  # raised the refusal here before
+    settle(qtbot, launch.window)
+    assert launch.tries == 1 and launch.errors == []
+
+
+def test_reopen_answered_after_another_database_took_its_place_leaves_that_one(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """File → Open another database, then Reopen on the banner before it has opened: the launch's store is
+    refused again, and the database chosen meanwhile stays, neither closed nor said to be refused."""
+    path, _sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    window, controller = launch.window, launch.controller
+    wait_refused(qtbot, window)
+    (tmp_path / "other").mkdir()
+    other = build_host_db(tmp_path / "other" / "context.db")
+    controller.open_database(other)
+    controller.reopen()
+    controller.reopen()  # pressed twice: one open at a time
+    qtbot.waitUntil(lambda: controller.store_open and not controller.runner.busy, timeout=10_000)
+    settle(qtbot, window)
+    assert controller.store.location == str(other) and launch.tries == 2
+    assert controller.refused is None and controller.file_problem is None and not controller.read_only
+    assert not window.banner.isVisible() and "changes are refused" not in window.windowTitle()
+    controller.store.close()
+
+
+def test_a_slot_told_of_the_refusal_may_ask_the_store_again(qtbot: QtBot, tmp_path: Path) -> None:
+    """The refusal is said once its open has let go of the store's lock: a slot it reaches on the same
+    thread (the window's, asking what it knows of the store) meets the refusal, not a deadlock."""
+    clock = ManualClock(REVIEW_TIME)
+    missing = tmp_path / "missing.db"
+    controller = Controller(StoreLater(lambda: MemoryStore.open(missing, clock=clock), clock))
+    met: list[str] = []
+
+    def asks_again(_problem: object) -> None:
+        try:
+            controller.facts  # noqa: B018 (opens the store: none is known yet)
+        except StoreError as refusal:
+            met.append(refusal.message)
+
+    controller.fileProblemChanged.connect(asks_again)
+    with pytest.raises(DatabaseOpenError, match="does not exist"):
+        controller.store  # noqa: B018 (on the window's thread)
+    assert len(met) == 1 and "does not exist" in met[0]
+
+
+def test_the_launch_own_open_tries_again_after_a_refusal(qtbot: QtBot, tmp_path: Path) -> None:
+    """Before the window shows, the launch opens its store itself and asks the person after a refusal:
+    Try Again and Open Another Database… each open anew, and nothing of the refusal is kept."""
+    clock = ManualClock(REVIEW_TIME)
+    targets = [tmp_path / "missing.db"]
+    controller = Controller(StoreLater(lambda: MemoryStore.open(targets[-1], clock=clock), clock))
+    with pytest.raises(DatabaseOpenError):
+        controller.open_now()
+    targets.append(build_host_db(tmp_path / "context.db"))  # the database chosen instead
+    controller.open_now()
+    assert controller.store.location == str(targets[-1])
+    assert controller.refused is None and controller.file_problem is None and not controller.read_only
+    controller.store.close()
+
+
+def test_tidy_on_a_refused_store_says_why_instead_of_reading_for_ever(qtbot: QtBot, tmp_path: Path) -> None:
+    from ui.tidy.dialog import TidyDialog
+    from ui.window.menus import show_tidy
+
+    path, _sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    wait_refused(qtbot, launch.window)
+    show_tidy(launch.window)
+    (dialog,) = launch.window.findChildren(TidyDialog)
+    assert dialog.status.text().startswith("Tidy failed:") and "damaged" in dialog.status.text()
+    assert not dialog.bar.isVisible() and launch.tries == 1
+    dialog.close()

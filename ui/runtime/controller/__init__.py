@@ -16,7 +16,8 @@ from app.core.errors import StoreError
 from app.core.models import Memory, Revision
 from app.core.models.links import grouped_phrases
 from app.core.paths import DatabaseChoice
-from ui.runtime.controller.base import NOW, SEARCH_COMPLETE_MS, describe_error
+from ui.runtime.controller.base import NOW, SEARCH_COMPLETE_MS
+from ui.runtime.controller.messages import describe_error, refused_saying
 from ui.runtime.controller.past import ControllerPast
 from ui.runtime.controller.writes import ControllerWrites
 from ui.runtime.undo_stack import UndoHistory
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from app.store import MemoryStore
     from ui.runtime.first_screen import StoreLater
 
-__all__ = ["NOW", "SEARCH_COMPLETE_MS", "Controller", "describe_error"]
+__all__ = ["NOW", "SEARCH_COMPLETE_MS", "Controller", "describe_error", "refused_saying"]
 
 
 class Controller(ControllerWrites, ControllerPast):
@@ -35,6 +36,7 @@ class Controller(ControllerWrites, ControllerPast):
         self.undo_history = UndoHistory(self, self)
         self.undo_history.changed.connect(lambda: self.undoChanged.emit(self.undo_label))
         self.storeRefused.connect(self._store_refused)  # on this thread, whichever thread opened it
+        self._reopening = False  # the launch's refused store being opened again (`reopen`)
 
     # -- which database ---------------------------------------------------------------------------------
 
@@ -57,15 +59,28 @@ class Controller(ControllerWrites, ControllerPast):
         if self.refused is None or later is None:
             self.open_database(self.facts.location)
             return
+        if self._reopening:
+            return  # one open at a time: its answer comes
+        self._reopening = True
+
+        def opened(store: MemoryStore) -> None:
+            self._reopening = False
+            if self._later is later:
+                self._switch(store)
+            else:  # another database took its place meanwhile: it stays
+                self._run(store.close, lambda _result: None)
 
         def refused_again(exc: BaseException) -> None:
+            self._reopening = False
+            if self._later is not later:
+                return  # another database took its place meanwhile: this one's refusal is past
             if not isinstance(exc, StoreError):
                 self.report(exc)
                 return
             self.refused = exc
             self.storeRefused.emit(exc)
 
-        self._run(later.open, self._switch, refused_again)
+        self._run(later.open, opened, refused_again)
 
     def _switch(self, store: MemoryStore) -> None:
         old = self.replace_store(store)
@@ -146,6 +161,8 @@ class Controller(ControllerWrites, ControllerPast):
         themselves, and the idle indexing's steps also touch the file). A file that was deleted or
         replaced is said so (`check_file`); what the store opened is still shown."""
         self.check_file()
+        if not self.store_open:
+            return  # a launch's store, not open yet (its complete listing observes as it opens) or refused
         store, shown = self.store, list(self.wanted_ids())
 
         def work() -> list[Memory] | None:

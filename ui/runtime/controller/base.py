@@ -24,16 +24,14 @@ before it starts: a write would land in a file without a name and be lost.
 
 from __future__ import annotations
 
-import sys
 import threading
-import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.core.errors import StoreError, is_sqlalchemy_error
+from app.core.errors import StoreError
 from app.core.models import Candidate, Counts, Revision
 from ui.cards.listing import (
     FIRST_PAGE,
@@ -44,6 +42,7 @@ from ui.cards.listing import (
     load_listing,
     without_search,
 )
+from ui.runtime.controller.messages import describe_error
 from ui.runtime.first_screen import StoreFacts, StoreLater, first_part
 from ui.runtime.idle_indexing import IdleIndexing
 from ui.runtime.tasks import TaskRunner
@@ -59,17 +58,6 @@ NOW = 10  # the runner's priority of a read a person waits for
 # page was shown: read while keys still come, it would hold the one store thread when the next key's first
 # page needs it (timed from the first page's arrival, since the keys typed during that read ask after it).
 SEARCH_COMPLETE_MS = 250
-
-
-def describe_error(exc: BaseException) -> str:
-    """A message fit for the person; unexpected exceptions also go to stderr with their traceback."""
-    if isinstance(exc, StoreError):
-        return exc.message
-    if is_sqlalchemy_error(exc):
-        original = getattr(exc, "orig", None)
-        return f"The database failed: {original or exc}"
-    traceback.print_exception(exc, file=sys.stderr)
-    return f"Unexpected error: {exc}"
 
 
 class ControllerBase(QObject):
@@ -133,23 +121,29 @@ class ControllerBase(QObject):
     @property
     def store(self) -> MemoryStore:
         """The open store; a store given to open later (`StoreLater`) opens here on first use, on whichever
-        thread asks first (the runner's, after the launch's first frame)."""
+        thread asks first (the runner's, after the launch's first frame). Refused, the refusal is kept and
+        said once (`storeRefused`, emitted once the lock is let go: a slot may ask again), and raised again
+        without another open until the person asks (`Controller.reopen`)."""
         store = self._store
         if store is None:
+            refused: StoreError | None = None
             with self._opening:
                 later = self._later
                 if self._store is None and later is not None:
                     if self.refused is not None:
-                        raise self.refused  # said once; opened again only when asked (`reopen`)
+                        raise self.refused
                     try:
                         opened = later.open()
                     except StoreError as exc:
-                        self.refused = exc
-                        self.storeRefused.emit(exc)
-                        raise
-                    if self._later is later:  # else another database took its place meanwhile (its
-                        self._store = opened  # opener closes this one when the window ends)
+                        if self._later is later:  # else another database took its place meanwhile
+                            self.refused = refused = exc
+                    else:
+                        if self._later is later:  # else another database took its place meanwhile (its
+                            self._store = opened  # opener closes this one when the window ends)
                 store = self._store
+            if refused is not None:
+                self.storeRefused.emit(refused)
+                raise refused
             assert store is not None
         return store
 
@@ -207,7 +201,8 @@ class ControllerBase(QObject):
         reason = self.facts.read_only_reason
         if reason is not None:
             return f"Read-only: {reason}"
-        return self.file_problem
+        refused = self.refused  # kept on the runner's thread before the window is told (`file_problem`)
+        return self.file_problem or (refused.message if refused is not None else None)
 
     def check_file(self) -> bool:
         """Whether the database's path still names the file the store opened (one `stat`, on this

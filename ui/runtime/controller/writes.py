@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 from app.commands.status import Dismiss, Reactivate, SetExpiry
 from app.commands.text import Edit, RestoreRevision
-from app.core.errors import ConflictError, ExpiryRequiredError
+from app.core.errors import ConflictError, ExpiryRequiredError, StoreError
 from app.core.models import KEEP, Memory, Revision
 from ui.runtime.controller.base import NOW, ControllerBase
+from ui.runtime.controller.messages import refused_saying
 from ui.runtime.undo_stack import one_result
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ class ControllerWrites(ControllerBase):
         self.check_file()  # the watcher may not have told yet: never a write into an unlinked file
         refusal = self.write_refusal
         if refusal is not None:
-            self.error.emit(f"{refusal}. Nothing was changed.")
+            self.error.emit(refused_saying(refusal, "Nothing was changed."))
             return False
 
         def finish(result: T) -> None:
@@ -48,8 +49,17 @@ class ControllerWrites(ControllerBase):
             else:
                 self.load_counts()
 
-        self._run(lambda: work(self.store), finish, on_error)
+        self._run(lambda: work(self._writable()), finish, on_error)
         return True
+
+    def _writable(self) -> MemoryStore:
+        """The store, for a write asked before its refusal was known (it is kept quiet for reads): said."""
+        try:
+            return self.store
+        except StoreError as exc:
+            if exc is not self.refused:
+                raise
+            raise StoreError(refused_saying(exc.message, "Nothing was changed.")) from exc
 
     def changed(self, memory: Memory, message: str) -> None:
         self.memoryChanged.emit(memory)
