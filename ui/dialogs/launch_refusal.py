@@ -5,7 +5,8 @@ another database, or quit (with the command line's exit code)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
@@ -16,6 +17,7 @@ from ui.dialogs.open_database import choose_database
 from ui.runtime.interrupt import on_interrupt
 
 HEADLINE = "The memory database could not be opened."
+_over: list[QWidget] = []  # the window the question goes over, while `asked_over` holds (else none)
 Chooser = Callable[[QWidget | None], str | None]
 
 
@@ -40,7 +42,7 @@ def refusal_box(refusal: StoreError) -> RefusalBox:
     """The message box that says why the database was refused (the command line's words, selectable)."""
     locked = isinstance(refusal, DatabaseLockedError)
     icon = QMessageBox.Icon.Warning if locked else QMessageBox.Icon.Critical
-    box = QMessageBox(icon, QApplication.applicationName(), HEADLINE)
+    box = QMessageBox(icon, QApplication.applicationName(), HEADLINE, parent=_over[-1] if _over else None)
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setInformativeText(refusal.message)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -53,6 +55,17 @@ def refusal_box(refusal: StoreError) -> RefusalBox:
     box.setDefaultButton(retry or quit_button)
     box.setEscapeButton(quit_button)
     return RefusalBox(box, retry, other, quit_button)
+
+
+@contextmanager
+def asked_over(window: QWidget) -> Iterator[None]:
+    """The question asked meanwhile goes over `window` (the launch's, up when its store is refused after
+    its first frame): centred on it and modal to it, not in the middle of the screen beside it."""
+    _over.append(window)
+    try:
+        yield
+    finally:
+        _over.pop()
 
 
 def ask_after_refusal(refusal: StoreError, choose: Chooser | None = None) -> NextStep | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 from shiboken6 import delete
@@ -149,14 +149,18 @@ def _ask_when_refused(window: MainWindow, again: Again, openers: list[StoreOpene
     def refused(refusal: StoreError) -> None:
         if refusal is not controller.refused or not isinstance(refusal, DatabaseOpenError):
             return  # opened since, or not the database's refusal: said in the window alone
+        from ui.dialogs.launch_refusal import asked_over  # the question's modules: only when it is asked
+
         try:
-            step = again(refusal, openers[-1])
+            with asked_over(window):
+                step = again(refusal, openers[-1])
         except KeyboardInterrupt as interrupt:
             ended.append(interrupt)
             step = None
-        if step is None:
+        if step is None:  # the launch ends here, whatever other window is up, with one quit (closing the
+            window.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)  # last window would post another)
             window.close()
-            QApplication.exit(0)  # the launch ends here, whatever other window is up
+            QApplication.exit(0)
             return
         if step is not openers[-1]:
             openers.append(step)  # the store the launch opens from here (`open_here`)

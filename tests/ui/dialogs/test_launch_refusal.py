@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QProgressDialog, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -304,8 +304,11 @@ def test_another_database_chosen_after_a_late_refusal_takes_the_window(
             c = window.controller
             if c.store_open and c.store.location == str(host_db) and not c.runner.busy:
                 shown.append(window.windowTitle())
-                window.close()  # as the person would; earlier tests' windows may still be up:
-                QApplication.exit(0)  # the launch's loop ends here all the same
+                # Closed as the person would; earlier tests' windows may still be up, so the launch's
+                # loop is ended here, once (a last window closed would post a quit of its own).
+                window.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
+                window.close()
+                QApplication.exit(0)
                 return
         QTimer.singleShot(10, close_once_switched)
 

@@ -336,3 +336,28 @@ def test_enter_on_a_launchs_wait_never_quits_it_under_x(qtbot: QtBot) -> None:
     QTimer.singleShot(0, read_once_pressed)
     wait_saying_so(waited, OPENING, after_ms=50)  # returns: no LaunchQuit
     assert len(asked) == 1 and waited.result() == "read"
+
+
+def test_a_refusal_after_the_first_frame_is_answered_by_keys_under_x(qtbot: QtBot, tmp_path: Path) -> None:
+    """A never-opened file's damage, found once the window is up (its store checks every page then): the
+    question comes up active over the window and Escape quits at once; the launch ends with the refusal."""
+    import argparse
+    from functools import partial
+
+    from app.cli import window_opener
+    from tests.support.hostdb import build_host_db, damage_unread_pages
+    from ui import cli_hooks
+    from ui.runtime.first_page import read_first_screen
+    from ui.runtime.first_screen import FirstScreen
+    from ui.window.app import run_window
+
+    path = build_host_db(tmp_path / "context.db")
+    damage_unread_pages(path)
+    args = argparse.Namespace(db=str(path), demo=False, read_only=False)
+    aside: Future[FirstScreen] = Future()
+    with window_opener(args)(first_look=True) as store:
+        aside.set_result(read_first_screen(store))
+    asked = _pressed_when_asked(Qt.Key.Key_Escape)
+    with pytest.raises(DatabaseOpenError, match="damaged"):
+        run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
+    assert len(asked) == 1 and isinstance(asked[0].parent(), MainWindow)  # over the window, not beside it
