@@ -127,7 +127,11 @@ def run_window(
                 return 0  # the person quit: the launch ends as a window they closed ends
             raise
         window.know_store()
-        ended = _ask_when_refused(window, again, openers) if again is not None else []
+        if again is not None:
+            ended = _ask_when_refused(window, again, openers)
+        else:  # nobody to ask: a store refused after the first frame ends the launch, raised as at launch
+            ended = []
+            controller.storeRefused.connect(lambda _refusal: QApplication.exit(0))
         code = _run_window(app, window, smoke, first_screen)
         if controller.store_open and controller.store not in opened:
             controller.store.close()  # another database opened since
@@ -138,12 +142,14 @@ def run_window(
     return code
 
 
-def _ask_when_refused(window: MainWindow, again: Again, openers: list[StoreOpener]) -> list[BaseException]:
+def _ask_when_refused(
+    window: MainWindow, again: Again, openers: list[StoreOpener]
+) -> list[KeyboardInterrupt]:
     """The launch's store, refused as it opens after the first frame (`Controller.storeRefused`: the pages
-    of a file never opened are checked then), is asked about as a refusal before the window is: Try
-    Again for a lock, Open Another Database…, or Quit, which closes the window (`run_window` then raises
-    the refusal). The list gets what ended the question otherwise (Ctrl+C)."""
-    ended: list[BaseException] = []
+    of a file never opened are checked then; or the host held its write lock past the busy timeout), is
+    asked about as a refusal before the window is: Try Again for a lock, Open Another Database…, or Quit,
+    which closes the window (`run_window` then raises the refusal). The list gets a Ctrl+C in the box."""
+    ended: list[KeyboardInterrupt] = []
     controller = window.controller
 
     def refused(refusal: StoreError) -> None:
@@ -162,6 +168,8 @@ def _ask_when_refused(window: MainWindow, again: Again, openers: list[StoreOpene
             window.close()
             QApplication.exit(0)
             return
+        if controller.refused is not refusal:
+            return  # another database took the window while the question was up: it stays
         if step is not openers[-1]:
             openers.append(step)  # the store the launch opens from here (`open_here`)
         controller.reopen()
@@ -224,8 +232,8 @@ def _run_window(
 @contextmanager
 def refusals_said(window: MainWindow) -> Iterator[None]:
     """A store's refusal raised in a slot (an action that needs the store while the launch's, refused as
-    it opened, is shut: `Controller.refused`) is said in the status bar, not as a traceback on a
-    terminal nobody reads; any other error as Python says it."""
+    it opened, is shut: `Controller.refused`; or any other `StoreError` a slot let through) is said in
+    the status bar, not as a traceback on a terminal nobody reads; any other error as Python says it."""
     previous = sys.excepthook
 
     def said(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:

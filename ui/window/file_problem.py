@@ -21,5 +21,6 @@ def title_note(controller: Controller) -> str:
 def banner_text(controller: Controller, problem: str) -> str:
     """The banner's words for `problem` (the banner's button reopens the database)."""
     if controller.refused is not None:
-        return f"{problem} What is shown was read before it was refused; nothing can change until it opens."
+        said = problem.rstrip().rstrip(".")
+        return f"{said}. What is shown was read before it was refused; nothing can change until it opens."
     return f"{problem}. What is shown is the file as it was; changes are refused, as they would be lost."

@@ -108,11 +108,11 @@ def test_a_write_lock_held_past_the_busy_timeout_refuses_the_look(host_db: Path)
     assert own_tables(host_db) == []
 
 
-def test_damage_is_judged_on_the_file_as_it_is_now_not_through_the_look(host_db: Path) -> None:
+def test_damage_is_judged_on_the_file_as_it_is_now(host_db: Path) -> None:
     """A never-opened file nobody has open is looked at without a lock (immutable): should the host open
     it and write its log back into it while the look reads, a read can meet half-written pages. A failed
-    read has the file checked as an open checks it now, not through the look's own access: a file sound
-    now is not called damaged; damage still there is refused."""
+    read has the file checked as it is now (as an open checks it): a file sound now is not called
+    damaged; damage still there is refused."""
     sound = host_db.read_bytes()
     damage_unread_pages(host_db)
     with closing(sqlite3.connect(host_db)) as conn:

@@ -10,6 +10,7 @@ import signal
 import sqlite3
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -257,6 +258,26 @@ def test_trying_a_lock_again_says_it_waits_until_the_lock_is_let_go(
     assert waits == [WAITING]
 
 
+@contextmanager
+def ended_after(ms: int = 30_000) -> Iterator[list[str]]:
+    """A launch's loop nobody ends (the question never asked) is ended after `ms`, and the list then says
+    so: the test fails on what it expected instead of hanging."""
+    fired: list[str] = []
+    timer = QTimer()
+    timer.setSingleShot(True)
+
+    def end() -> None:
+        fired.append("the launch was ended by the test")
+        QApplication.exit(0)
+
+    timer.timeout.connect(end)
+    timer.start(ms)
+    try:
+        yield fired
+    finally:
+        timer.stop()
+
+
 def damaged_never_opened(tmp_path: Path) -> tuple[argparse.Namespace, Future[FirstScreen]]:
     """A launch on a host file never opened here, damaged where its first screen does not read: the first
     screen read as the launch's child reads it (a first look, no page checked)."""
@@ -279,9 +300,9 @@ def test_damage_found_after_the_first_frame_is_asked_about_and_quit_raises_it(
     args, aside = damaged_never_opened(tmp_path)
     before = digest(Path(args.db))
     seen = when_asked(button("Quit"))
-    with pytest.raises(DatabaseOpenError, match="damaged"):
+    with ended_after() as fired, pytest.raises(DatabaseOpenError, match="damaged"):
         run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
-    assert len(seen) == 1 and HEADLINE in seen[0].text()
+    assert fired == [] and len(seen) == 1 and HEADLINE in seen[0].text()
     assert digest(Path(args.db)) == before
 
 
@@ -313,8 +334,9 @@ def test_another_database_chosen_after_a_late_refusal_takes_the_window(
         QTimer.singleShot(10, close_once_switched)
 
     QTimer.singleShot(0, close_once_switched)
-    code = run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
-    assert code == 0 and len(seen) == 1
+    with ended_after() as fired:
+        code = run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
+    assert fired == [] and code == 0 and len(seen) == 1
     assert shown == [f"Memory Dashboard — {host_db.name}"]  # nothing refused is said of the one chosen
 
 
@@ -324,3 +346,12 @@ def test_a_smoke_run_on_a_damaged_file_ends_with_its_refusal(qtbot: QtBot, tmp_p
     args, aside = damaged_never_opened(tmp_path)
     with pytest.raises(DatabaseOpenError, match="damaged"):
         run_window(window_opener(args), smoke=True, first_screen=aside)
+
+
+def test_a_late_refusal_with_nobody_to_ask_ends_the_launch_with_it(qtbot: QtBot, tmp_path: Path) -> None:
+    """A window drawn where nobody sees it (`--offscreen`, no question): the refusal after the first frame
+    ends the launch as a refusal at launch does, not a window left up for ever."""
+    args, aside = damaged_never_opened(tmp_path)
+    with ended_after() as fired, pytest.raises(DatabaseOpenError, match="damaged"):
+        run_window(window_opener(args), first_screen=aside)
+    assert fired == []

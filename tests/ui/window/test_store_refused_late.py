@@ -6,6 +6,7 @@ Reopen tries the launch's own store again. The refusal is said once, not once pe
 
 from __future__ import annotations
 
+import traceback
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -255,3 +256,26 @@ def test_tidy_on_a_refused_store_says_why_instead_of_reading_for_ever(qtbot: QtB
     assert dialog.status.text().startswith("Tidy failed:") and "damaged" in dialog.status.text()
     assert not dialog.bar.isVisible() and launch.tries == 1
     dialog.close()
+
+
+def test_a_refusal_once_kept_is_never_reported_and_its_trace_stays_short(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """A read queued before Reopen succeeded may still meet the refusal after the store opened: never said
+    as a new error. Raised again for every read, its traceback does not grow with each."""
+    path, sound = damaged_never_opened(tmp_path)
+    launch = Launch(qtbot, path, tmp_path)
+    controller = launch.controller
+    wait_refused(qtbot, launch.window)
+    refusal = controller.refused
+    assert refusal is not None
+    for _ in range(50):
+        with pytest.raises(StoreError) as met:
+            controller.store  # noqa: B018 (every read meets it)
+    assert met.value is refusal and len(traceback.extract_tb(met.value.__traceback__)) < 5
+    path.write_bytes(sound)
+    with qtbot.waitSignal(controller.storeChanged, timeout=10_000):
+        controller.reopen()
+    settle(qtbot, launch.window)
+    controller.report(refusal)  # what that late read's failure does
+    assert launch.errors == [] and controller.refused is None

@@ -69,6 +69,7 @@ def _text(output: str | bytes | None) -> str:
     return output.decode(errors="replace") if isinstance(output, bytes) else output or ""
 
 
+@pytest.mark.timeout(SESSION_TIMEOUT_S + 120)  # its own limit ends the session first, and says what ran last
 def test_the_keyboard_path_under_a_real_x_server(display: str, tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display, "PYTHONUNBUFFERED": "1"}
     env.pop("WAYLAND_DISPLAY", None)

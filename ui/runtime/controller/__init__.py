@@ -78,6 +78,7 @@ class Controller(ControllerWrites, ControllerPast):
                 self.report(exc)
                 return
             self.refused = exc
+            self._kept.append(exc)
             self.storeRefused.emit(exc)
 
         self._run(later.open, opened, refused_again)

@@ -106,6 +106,7 @@ class ControllerBase(QObject):
         self._refresh_again = False
         self.file_problem: str | None = None  # the database's file was deleted or replaced, or refused
         self.refused: StoreError | None = None  # why the launch's store refused, opened after the first frame
+        self._kept: list[StoreError] = []  # every such refusal: said once, never again by a late read
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
         self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
         self._order: dict[ViewFilter, list[int]] = {}  # the last complete listing without a search
@@ -131,12 +132,13 @@ class ControllerBase(QObject):
                 later = self._later
                 if self._store is None and later is not None:
                     if self.refused is not None:
-                        raise self.refused
+                        raise self.refused.with_traceback(None)  # not one more frame per read kept
                     try:
                         opened = later.open()
                     except StoreError as exc:
                         if self._later is later:  # else another database took its place meanwhile
                             self.refused = refused = exc
+                            self._kept.append(exc)
                     else:
                         if self._later is later:  # else another database took its place meanwhile (its
                             self._store = opened  # opener closes this one when the window ends)
@@ -230,8 +232,8 @@ class ControllerBase(QObject):
         self.runner.submit(work, done, on_error or self.report, priority=priority)
 
     def report(self, exc: BaseException) -> None:
-        if exc is not self.refused:  # the store's refusal is said once, as a file problem
-            self.error.emit(describe_error(exc))
+        if not any(exc is kept for kept in self._kept):  # said once, as a file problem (a read queued
+            self.error.emit(describe_error(exc))  # before a Reopen succeeded may still meet it)
 
     # -- reads -----------------------------------------------------------------------------------------
 
