@@ -127,11 +127,9 @@ def run_window(
                 return 0  # the person quit: the launch ends as a window they closed ends
             raise
         window.know_store()
-        if again is not None:
-            ended = _ask_when_refused(window, again, openers)
-        else:  # nobody to ask: a store refused after the first frame ends the launch, raised as at launch
-            ended = []
-            controller.storeRefused.connect(lambda _refusal: QApplication.exit(0))
+        ended = _ask_when_refused(window, again, openers) if again is not None else []
+        if again is None and not smoke:  # nobody to ask: a store refused after the first frame ends the
+            controller.storeRefused.connect(lambda _refusal: QApplication.exit(0))  # launch, as at launch
         code = _run_window(app, window, smoke, first_screen)
         if controller.store_open and controller.store not in opened:
             controller.store.close()  # another database opened since
