@@ -235,6 +235,15 @@ def damage_unread_pages(path: Path) -> None:
     )
 
 
+def damaged_never_opened(path: Path) -> bytes:
+    """A host file at `path` the dashboard has never opened, damaged where neither an open nor a first
+    screen reads (its pages are checked by the store that writes); gives its bytes before the damage."""
+    build_host_db(path)
+    sound = path.read_bytes()
+    damage_unread_pages(path)
+    return sound
+
+
 def damage_read_pages(path: Path) -> None:
     """Damaged memories, the newest promoted: the first screen's reads meet them."""
 

@@ -23,7 +23,7 @@ from app.cli import window_opener
 from app.core.clock import NOW_ENV
 from app.core.errors import DatabaseLockedError, DatabaseOpenError, InvalidInputError, StoreError
 from tests.support.cli_run import digest
-from tests.support.hostdb import build_host_db, damage_unread_pages
+from tests.support.hostdb import damaged_never_opened
 from ui import cli_hooks
 from ui.dialogs import launch_refusal
 from ui.dialogs.launch_refusal import HEADLINE, NextStep, ask_after_refusal
@@ -121,15 +121,18 @@ def test_a_refused_file_is_said_in_a_window_and_quit_raises_it(
     assert windows() <= before_run  # the window built meanwhile is gone, its timers with it
 
 
+@pytest.fixture
+def chosen(host_db: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The database the file chooser of Open Another Database… answers with."""
+    monkeypatch.setattr(launch_refusal, "choose_database", lambda parent: str(host_db))
+    return host_db
+
+
 def test_another_database_chosen_opens_the_window_on_it(
-    when_asked: Callable[..., list[QMessageBox]],
-    qtbot: QtBot,
-    tmp_path: Path,
-    host_db: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, tmp_path: Path, chosen: Path
 ) -> None:
     args = launch_args(not_sqlite(tmp_path), read_only=True)
-    monkeypatch.setattr(launch_refusal, "choose_database", lambda parent: str(host_db))
+    host_db = chosen
     before = digest(host_db)
     seen = when_asked(button("Open Another Database…"))
     code = run_window(window_opener(args), smoke=True, again=lambda r, o: cli_hooks._ask_again(args, r, o))
@@ -278,12 +281,12 @@ def ended_after(ms: int = 30_000) -> Iterator[list[str]]:
         timer.stop()
 
 
-def damaged_never_opened(tmp_path: Path) -> tuple[argparse.Namespace, Future[FirstScreen]]:
+def damaged_launch(tmp_path: Path) -> tuple[argparse.Namespace, Future[FirstScreen]]:
     """A launch on a host file never opened here, damaged where its first screen does not read: the first
     screen read as the launch's child reads it (a first look, no page checked)."""
     (tmp_path / "host").mkdir()
-    path = build_host_db(tmp_path / "host" / "context.db")
-    damage_unread_pages(path)
+    path = tmp_path / "host" / "context.db"
+    damaged_never_opened(path)
     args = launch_args(path)
     aside: Future[FirstScreen] = Future()
     with window_opener(args)(first_look=True) as store:
@@ -297,7 +300,7 @@ def test_damage_found_after_the_first_frame_is_asked_about_and_quit_raises_it(
     """The window's store checks a never-opened file's pages after the first frame: damage is asked about
     as a launch's refusal is, over the window; Quit ends the launch with the refusal, as the command line
     says it (its exit code), nothing written."""
-    args, aside = damaged_never_opened(tmp_path)
+    args, aside = damaged_launch(tmp_path)
     before = digest(Path(args.db))
     seen = when_asked(button("Quit"))
     with ended_after() as fired, pytest.raises(DatabaseOpenError, match="damaged"):
@@ -307,14 +310,10 @@ def test_damage_found_after_the_first_frame_is_asked_about_and_quit_raises_it(
 
 
 def test_another_database_chosen_after_a_late_refusal_takes_the_window(
-    when_asked: Callable[..., list[QMessageBox]],
-    qtbot: QtBot,
-    tmp_path: Path,
-    host_db: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, tmp_path: Path, chosen: Path
 ) -> None:
-    args, aside = damaged_never_opened(tmp_path)
-    monkeypatch.setattr(launch_refusal, "choose_database", lambda parent: str(host_db))
+    args, aside = damaged_launch(tmp_path)
+    host_db = chosen
     seen = when_asked(button("Open Another Database…"))
     before_run = windows()
     shown: list[str] = []
@@ -343,7 +342,7 @@ def test_another_database_chosen_after_a_late_refusal_takes_the_window(
 def test_a_smoke_run_on_a_damaged_file_ends_with_its_refusal(qtbot: QtBot, tmp_path: Path) -> None:
     """Nobody to ask (`--smoke`): the first frame is painted, the window's store is refused once it opens,
     and the launch ends with the refusal, as the command line says it (not 0)."""
-    args, aside = damaged_never_opened(tmp_path)
+    args, aside = damaged_launch(tmp_path)
     with pytest.raises(DatabaseOpenError, match="damaged"):
         run_window(window_opener(args), smoke=True, first_screen=aside)
 
@@ -351,7 +350,7 @@ def test_a_smoke_run_on_a_damaged_file_ends_with_its_refusal(qtbot: QtBot, tmp_p
 def test_a_late_refusal_with_nobody_to_ask_ends_the_launch_with_it(qtbot: QtBot, tmp_path: Path) -> None:
     """A window drawn where nobody sees it (`--offscreen`, no question): the refusal after the first frame
     ends the launch as a refusal at launch does, not a window left up for ever."""
-    args, aside = damaged_never_opened(tmp_path)
+    args, aside = damaged_launch(tmp_path)
     with ended_after() as fired, pytest.raises(DatabaseOpenError, match="damaged"):
         run_window(window_opener(args), first_screen=aside)
     assert fired == []

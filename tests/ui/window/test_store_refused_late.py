@@ -19,7 +19,7 @@ from app.core.errors import DatabaseOpenError, StoreError
 from app.store import MemoryStore
 from tests.conftest import REVIEW_TIME
 from tests.support.cli_run import digest
-from tests.support.hostdb import build_host_db, damage_unread_pages
+from tests.support.hostdb import build_host_db, damaged_never_opened
 from tests.ui.window_helpers import settle
 from ui.cards.model import ID_ROLE
 from ui.dialogs.export_file import export_file
@@ -71,12 +71,9 @@ class Launch:
             store.close()
 
 
-def damaged_never_opened(tmp_path: Path) -> tuple[Path, bytes]:
-    """A host file never opened here, damaged where a first screen never reads; and its bytes unharmed."""
-    path = build_host_db(tmp_path / "context.db")
-    sound = path.read_bytes()
-    damage_unread_pages(path)
-    return path, sound
+def damaged_file(tmp_path: Path) -> tuple[Path, bytes]:
+    path = tmp_path / "context.db"
+    return path, damaged_never_opened(path)
 
 
 def wait_refused(qtbot: QtBot, window: MainWindow) -> None:
@@ -88,7 +85,7 @@ def wait_refused(qtbot: QtBot, window: MainWindow) -> None:
 def test_a_damaged_file_is_refused_after_its_first_frame_and_nothing_changes(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    path, _sound = damaged_never_opened(tmp_path)
+    path, _sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     window, controller = launch.window, launch.controller
     before = digest(path)
@@ -115,7 +112,7 @@ def test_a_damaged_file_is_refused_after_its_first_frame_and_nothing_changes(
 
 
 def test_reopen_tries_the_launch_store_again(qtbot: QtBot, tmp_path: Path) -> None:
-    path, sound = damaged_never_opened(tmp_path)
+    path, sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     window, controller = launch.window, launch.controller
     wait_refused(qtbot, window)
@@ -137,7 +134,7 @@ def test_an_action_that_needs_the_refused_store_says_why_in_the_status_bar(
 ) -> None:
     """An action run on the window's thread that needs the store (Export) meets the refusal in a slot:
     said where the person looks, not as a traceback on a terminal nobody reads; nothing is written."""
-    path, _sound = damaged_never_opened(tmp_path)
+    path, _sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     wait_refused(qtbot, launch.window)
     out = tmp_path / "memories.json"
@@ -161,7 +158,7 @@ def test_a_sound_file_never_opened_opens_after_its_first_frame(qtbot: QtBot, tmp
 def test_a_write_asked_before_the_refusal_is_known_is_refused_in_words(qtbot: QtBot, tmp_path: Path) -> None:
     """Save pressed right after the first paint: whether the refusal is known yet or only met by the write
     on the runner's thread, the person is told, once, that nothing was changed."""
-    path, _sound = damaged_never_opened(tmp_path)
+    path, _sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     model = launch.window.model
     qtbot.waitUntil(lambda: model.rowCount() > 0, timeout=10_000)  # the first frame's cards
@@ -179,7 +176,7 @@ def test_the_file_changing_under_a_refused_store_opens_nothing_and_says_nothing(
 ) -> None:
     """The host writing the file the window watches (`refresh_if_changed_elsewhere`, on the window's
     thread): nothing to observe through a store that is not open."""
-    path, _sound = damaged_never_opened(tmp_path)
+    path, _sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     wait_refused(qtbot, launch.window)
     launch.controller.refresh_if_changed_elsewhere()  # raised the refusal here before
@@ -192,7 +189,7 @@ def test_reopen_answered_after_another_database_took_its_place_leaves_that_one(
 ) -> None:
     """File → Open another database, then Reopen on the banner before it has opened: the launch's store is
     refused again, and the database chosen meanwhile stays, neither closed nor said to be refused."""
-    path, _sound = damaged_never_opened(tmp_path)
+    path, _sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     window, controller = launch.window, launch.controller
     wait_refused(qtbot, window)
@@ -248,7 +245,7 @@ def test_tidy_on_a_refused_store_says_why_instead_of_reading_for_ever(qtbot: QtB
     from ui.tidy.dialog import TidyDialog
     from ui.window.menus import show_tidy
 
-    path, _sound = damaged_never_opened(tmp_path)
+    path, _sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     wait_refused(qtbot, launch.window)
     show_tidy(launch.window)
@@ -263,7 +260,7 @@ def test_a_refusal_once_kept_is_never_reported_and_its_trace_stays_short(
 ) -> None:
     """A read queued before Reopen succeeded may still meet the refusal after the store opened: never said
     as a new error. Raised again for every read, its traceback does not grow with each."""
-    path, sound = damaged_never_opened(tmp_path)
+    path, sound = damaged_file(tmp_path)
     launch = Launch(qtbot, path, tmp_path)
     controller = launch.controller
     wait_refused(qtbot, launch.window)

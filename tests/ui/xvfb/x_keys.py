@@ -345,14 +345,14 @@ def test_a_refusal_after_the_first_frame_is_answered_by_keys_under_x(qtbot: QtBo
     from functools import partial
 
     from app.cli import window_opener
-    from tests.support.hostdb import build_host_db, damage_unread_pages
+    from tests.support.hostdb import damaged_never_opened
     from ui import cli_hooks
     from ui.runtime.first_page import read_first_screen
     from ui.runtime.first_screen import FirstScreen
     from ui.window.app import run_window
 
-    path = build_host_db(tmp_path / "context.db")
-    damage_unread_pages(path)
+    path = tmp_path / "context.db"
+    damaged_never_opened(path)
     args = argparse.Namespace(db=str(path), demo=False, read_only=False)
     aside: Future[FirstScreen] = Future()
     with window_opener(args)(first_look=True) as store:
