@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ui.runtime.controller.messages import refused_saying
+
 if TYPE_CHECKING:
     from ui.runtime.controller import Controller
 
@@ -21,6 +23,9 @@ def title_note(controller: Controller) -> str:
 def banner_text(controller: Controller, problem: str) -> str:
     """The banner's words for `problem` (the banner's button reopens the database)."""
     if controller.refused is not None:
-        said = problem.rstrip().rstrip(".")
-        return f"{said}. What is shown was read before it was refused; nothing can change until it opens."
-    return f"{problem}. What is shown is the file as it was; changes are refused, as they would be lost."
+        return refused_saying(
+            problem, "What is shown was read before it was refused; nothing can change until it opens."
+        )
+    return refused_saying(
+        problem, "What is shown is the file as it was; changes are refused, as they would be lost."
+    )

@@ -77,9 +77,7 @@ class Controller(ControllerWrites, ControllerPast):
             if not isinstance(exc, StoreError):
                 self.report(exc)
                 return
-            self.refused = exc
-            self._kept.append(exc)
-            self.storeRefused.emit(exc)
+            self.storeRefused.emit(self._keep(exc))
 
         self._run(later.open, opened, refused_again)
 

@@ -137,8 +137,7 @@ class ControllerBase(QObject):
                         opened = later.open()
                     except StoreError as exc:
                         if self._later is later:  # else another database took its place meanwhile
-                            self.refused = refused = exc
-                            self._kept.append(exc)
+                            refused = self._keep(exc)
                     else:
                         if self._later is later:  # else another database took its place meanwhile (its
                             self._store = opened  # opener closes this one when the window ends)
@@ -148,6 +147,12 @@ class ControllerBase(QObject):
                 raise refused
             assert store is not None
         return store
+
+    def _keep(self, refusal: StoreError) -> StoreError:
+        """`refusal` as the launch's store's, and among those never reported again (`report`)."""
+        self.refused = refusal
+        self._kept.append(refusal)
+        return refusal
 
     def replace_store(self, store: MemoryStore) -> MemoryStore | None:
         """Put `store` in the place of the current one, which is returned if it was open: a launch's store
