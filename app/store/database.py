@@ -79,6 +79,11 @@ class Database:
         return self.opened.read_only_reason
 
     @property
+    def asked_read_only(self) -> bool:
+        """Opened read-only because the person asked: opened again, it is asked for again."""
+        return self.opened.asked_read_only
+
+    @property
     def location(self) -> str:
         return self.opened.location
 

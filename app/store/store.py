@@ -214,6 +214,11 @@ class MemoryStore:
         return self.database.read_only_reason
 
     @property
+    def asked_read_only(self) -> bool:
+        """Opened read-only because the person asked (`--read-only`): a reopen asks for it again."""
+        return self.database.asked_read_only
+
+    @property
     def location(self) -> str:
         return self.database.location
 

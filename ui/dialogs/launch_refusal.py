@@ -79,10 +79,11 @@ def ask_after_refusal(refusal: StoreError, choose: Chooser | None = None) -> Nex
         if interrupted:
             raise KeyboardInterrupt
         clicked = asked.box.clickedButton()
+        asked.box.setParent(None)  # answered: it goes with its last reference, not with the window
         if asked.retry is not None and clicked is asked.retry:
             return NextStep()
         if clicked is not asked.other:
             return None
-        path = choose(None)
+        path = choose(_over[-1] if _over else None)  # over the window the question was asked over
         if path is not None:
             return NextStep(path)

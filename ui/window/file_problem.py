@@ -4,6 +4,7 @@ open (`Controller.check_file`), or the launch's store refused as it opened, afte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ui.runtime.controller.messages import refused_saying
@@ -22,10 +23,15 @@ def title_note(controller: Controller) -> str:
 
 def banner_text(controller: Controller, problem: str) -> str:
     """The banner's words for `problem` (the banner's button reopens the database)."""
-    if controller.refused is not None:
-        return refused_saying(
-            problem, "What is shown was read before it was refused; nothing can change until it opens."
-        )
+    if controller.refused is not None:  # maybe of another file chosen since, which showed nothing
+        read = controller.facts.location
+        shown = f"What is shown was read from {read} at launch; nothing can change until a database opens."
+        return refused_saying(problem, shown)
     return refused_saying(
         problem, "What is shown is the file as it was; changes are refused, as they would be lost."
     )
+
+
+def reopen_action(controller: Controller) -> tuple[str, Callable[[], None]] | None:
+    """The banner's button while the database has a file problem (any message it shows then keeps it)."""
+    return ("Reopen", controller.reopen) if controller.file_problem is not None else None

@@ -31,7 +31,7 @@ from ui.widgets.column import column
 from ui.window.card_column import CardColumn
 from ui.window.card_wiring import connect_cards
 from ui.window.commands import WindowCommands
-from ui.window.file_problem import banner_text, title_note
+from ui.window.file_problem import banner_text, reopen_action, title_note
 from ui.window.keyboard import install_keyboard
 from ui.window.menus import build_menus
 from ui.window.past_page import PastPage
@@ -331,7 +331,7 @@ class MainWindow(QMainWindow):
             self.pages.setCurrentIndex(1 if empty else 0)
 
     def _show_error(self, text: str) -> None:
-        self.banner.show_error(text)
+        self.banner.show_error(text, reopen_action(self.controller))
         self.statusBar().showMessage(text, 10_000)
 
     def know_store(self, _store: object = None) -> None:
@@ -371,7 +371,7 @@ class MainWindow(QMainWindow):
         if problem is None:
             self.banner.hide()
             return
-        self.banner.show_error(banner_text(self.controller, problem), ("Reopen", self.controller.reopen))
+        self.banner.show_error(banner_text(self.controller, problem), reopen_action(self.controller))
 
     def _each_minute(self) -> None:
         self.list.shown_time.tick()  # relative times move on, on the cards and in the panel alike

@@ -60,6 +60,7 @@ class OpenedDatabase:
     # the store that writes (opened next, its pages checked, then migrating) will say.
     first_look: bool = False
     unchecked: bool = False  # a never-opened file whose pages a first look left unread (for the next open)
+    asked_read_only: bool = False  # opened read-only because the person asked (`--read-only`)
 
     def confirm_first_look(self) -> None:
         """Once a first look's reads are done, raise what the store that writes would refuse the file for
@@ -235,7 +236,17 @@ def open_sqlite_file(
         else ()
     )
     return OpenedDatabase(
-        engine, str(path), why is not None, reason, True, identity, kept, notes, looking, probe.unchecked
+        engine,
+        str(path),
+        why is not None,
+        reason,
+        True,
+        identity,
+        kept,
+        notes,
+        looking,
+        probe.unchecked,
+        asked_read_only=read_only,
     )
 
 
@@ -274,7 +285,8 @@ def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
     if parsed.get_backend_name() == server.DIALECT:
         engine = server.open_server(parsed, read_only=read_only, timeout_ms=busy_timeout_ms())
         reason = "opened with --read-only" if read_only else None
-        return OpenedDatabase(engine, server.location_of(parsed), read_only, reason, False)
+        location = server.location_of(parsed)
+        return OpenedDatabase(engine, location, read_only, reason, False, asked_read_only=read_only)
     try:
         engine = create_engine(url)
     except Exception as exc:  # unknown dialect, missing driver, malformed URL: all the person's to fix
@@ -294,7 +306,8 @@ def open_url(url: str, *, read_only: bool) -> OpenedDatabase:
             f"{location} lacks the host's tables: {', '.join(missing)}; nothing was changed."
         )
     reason = "opened with --read-only" if read_only else None
-    return OpenedDatabase(engine, location, read_only, reason, engine.dialect.name == "sqlite")
+    is_sqlite = engine.dialect.name == "sqlite"
+    return OpenedDatabase(engine, location, read_only, reason, is_sqlite, asked_read_only=read_only)
 
 
 @contextmanager

@@ -310,10 +310,21 @@ def test_damage_found_after_the_first_frame_is_asked_about_and_quit_raises_it(
 
 
 def test_another_database_chosen_after_a_late_refusal_takes_the_window(
-    when_asked: Callable[..., list[QMessageBox]], qtbot: QtBot, tmp_path: Path, chosen: Path
+    when_asked: Callable[..., list[QMessageBox]],
+    qtbot: QtBot,
+    tmp_path: Path,
+    chosen: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     args, aside = damaged_launch(tmp_path)
     host_db = chosen
+    parents: list[object] = []  # the file chooser goes over the window, as the question did
+
+    def choose(parent: object) -> str:
+        parents.append(parent)
+        return str(host_db)
+
+    monkeypatch.setattr(launch_refusal, "choose_database", choose)
     seen = when_asked(button("Open Another Database…"))
     before_run = windows()
     shown: list[str] = []
@@ -337,6 +348,7 @@ def test_another_database_chosen_after_a_late_refusal_takes_the_window(
         code = run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
     assert fired == [] and code == 0 and len(seen) == 1
     assert shown == [f"Memory Dashboard — {host_db.name}"]  # nothing refused is said of the one chosen
+    assert len(parents) == 1 and isinstance(parents[0], MainWindow) and seen[0].parent() is None
 
 
 def test_a_smoke_run_on_a_damaged_file_ends_with_its_refusal(qtbot: QtBot, tmp_path: Path) -> None:

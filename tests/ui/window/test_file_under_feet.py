@@ -89,3 +89,24 @@ def test_the_check_before_a_write_catches_what_the_watcher_has_not_told_yet(
         window.controller.dismiss(memory)
     assert GONE in refused.args[0]
     assert window.banner.isVisible() and "deleted or replaced" in window.windowTitle()
+    assert window.banner.action.isVisible() and window.banner.action.text() == "Reopen"  # kept by the error
+
+
+@pytest.mark.parametrize("read_only", [True, False])
+def test_reopen_after_a_file_was_replaced_opens_it_as_it_was_asked_for(
+    qtbot: QtBot, host_db: Path, tmp_path: Path, read_only: bool
+) -> None:
+    """`--read-only` stays asked for when the file at the path is opened again; a writable store stays one."""
+    store = MemoryStore.open(host_db, read_only=read_only)
+    window = make_window(qtbot, store, tmp_path, watch=True)
+    select(qtbot, window, 5)
+    (tmp_path / "other").mkdir()
+    os.replace(build_host_db(tmp_path / "other" / "context.db"), host_db)
+    wait_for_the_banner(qtbot, window)
+    with qtbot.waitSignal(window.controller.storeChanged, timeout=10_000):
+        window.banner.action.click()
+    reopened = window.controller.store
+    assert reopened is not store and reopened.asked_read_only is read_only
+    assert reopened.read_only is read_only and window.status.read_only.isVisibleTo(window) is read_only
+    assert "deleted or replaced" not in window.windowTitle()
+    settle(qtbot, window)

@@ -30,7 +30,7 @@ from ui.window.app import refusals_said
 from ui.window.main_window import MainWindow
 from ui.window.status_line import MessageBar
 
-REFUSED = "What is shown was read before it was refused"
+REFUSED = "at launch; nothing can change until a database opens"
 
 
 class Launch:
@@ -93,6 +93,7 @@ def test_a_damaged_file_is_refused_after_its_first_frame_and_nothing_changes(
     assert window.model.rowCount() > 0  # the first frame stays
     assert "damaged" in window.banner.label.text() and "nothing was changed" in window.banner.label.text()
     assert "it could not be opened: changes are refused" in window.windowTitle()
+    assert f"What is shown was read from {path} at launch" in window.banner.label.text()
     assert window.banner.action.isVisible() and window.banner.action.text() == "Reopen"
     assert not window.acts.edit.isEnabled() and not window.acts.dismiss.isEnabled()
     controller.load_counts()  # a read after the refusal: refused again, quietly, without a second check
@@ -105,6 +106,9 @@ def test_a_damaged_file_is_refused_after_its_first_frame_and_nothing_changes(
         controller.edit(first, "Prefers yarn")  # what the dialog's Save does
     said = refused.args[0]
     assert "damaged" in said and said.lower().count("nothing was changed") == 1 and ".." not in said
+    settle(qtbot, window)
+    assert window.banner.label.text() == said  # the refused write is said, and Reopen stays beside it
+    assert window.banner.action.isVisible() and window.banner.action.text() == "Reopen"
     assert digest(path) == before and sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == [
         "context.db",
         "window.ini",

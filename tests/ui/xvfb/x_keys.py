@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.core.clock import ManualClock
@@ -269,15 +269,21 @@ def test_a_saved_window_comes_back_whole_on_a_smaller_screen_under_x(
 
 
 def _pressed_when_asked(
-    key: Qt.Key, modifiers: Qt.KeyboardModifier = NONE, kind: type[QDialog] = QMessageBox
+    key: Qt.Key,
+    modifiers: Qt.KeyboardModifier = NONE,
+    kind: type[QDialog] = QMessageBox,
+    parents: list[QWidget | None] | None = None,
 ) -> list[QDialog]:
-    """`key` pressed on the launch's box (`kind`) once the window system has made it the active window."""
+    """`key` pressed on the launch's box (`kind`) once the window system has made it the active window;
+    `parents` gets the window it was asked over, as it is up (answered, a box goes)."""
     asked: list[QDialog] = []
 
     def look() -> None:
         box = QApplication.activeModalWidget()
         if isinstance(box, kind) and QApplication.activeWindow() is box and not asked:
             asked.append(box)
+            if parents is not None:
+                parents.append(box.parentWidget())
             press(key, modifiers)
         elif not asked:
             QTimer.singleShot(10, look)
@@ -357,7 +363,8 @@ def test_a_refusal_after_the_first_frame_is_answered_by_keys_under_x(qtbot: QtBo
     aside: Future[FirstScreen] = Future()
     with window_opener(args)(first_look=True) as store:
         aside.set_result(read_first_screen(store))
-    asked = _pressed_when_asked(Qt.Key.Key_Escape)
+    parents: list[QWidget | None] = []
+    asked = _pressed_when_asked(Qt.Key.Key_Escape, parents=parents)
     with pytest.raises(DatabaseOpenError, match="damaged"):
         run_window(window_opener(args), first_screen=aside, again=partial(cli_hooks._ask_again, args))
-    assert len(asked) == 1 and isinstance(asked[0].parent(), MainWindow)  # over the window, not beside it
+    assert len(asked) == 1 and isinstance(parents[0], MainWindow)  # over the window, not beside it

@@ -55,9 +55,11 @@ class Controller(ControllerWrites, ControllerPast):
     def reopen(self) -> None:
         """Open the database anew (a file problem's Reopen): a launch's store refused as it opened, with its
         own options, once more (refused again, it says so again); else the file now at its path."""
-        later = self._later
+        later = self.slot.later
         if self.refused is None or later is None:
-            self.open_database(self.facts.location)
+            open_store = self.slot.open_store  # a file gone from under it: as it was asked for
+            asked = open_store is not None and open_store.asked_read_only
+            self.open_database(self.facts.location, read_only=asked)
             return
         if self._reopening:
             return  # one open at a time: its answer comes
@@ -65,19 +67,19 @@ class Controller(ControllerWrites, ControllerPast):
 
         def opened(store: MemoryStore) -> None:
             self._reopening = False
-            if self._later is later:
+            if self.slot.later is later:
                 self._switch(store)
             else:  # another database took its place meanwhile: it stays
                 self._run(store.close, lambda _result: None)
 
         def refused_again(exc: BaseException) -> None:
             self._reopening = False
-            if self._later is not later:
-                return  # another database took its place meanwhile: this one's refusal is past
             if not isinstance(exc, StoreError):
-                self.report(exc)
+                if self.slot.later is later:  # else another database took its place: this open is past
+                    self.report(exc)
                 return
-            self.storeRefused.emit(self._keep(exc))
+            if self.slot.keep(later, exc):  # else another database took its place: its refusal is past
+                self.storeRefused.emit(exc)
 
         self._run(later.open, opened, refused_again)
 

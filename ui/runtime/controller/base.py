@@ -24,7 +24,6 @@ before it starts: a write would land in a file without a name and be lost.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, TypeVar
@@ -43,6 +42,7 @@ from ui.cards.listing import (
     without_search,
 )
 from ui.runtime.controller.messages import describe_error
+from ui.runtime.controller.store_slot import StoreSlot
 from ui.runtime.first_screen import StoreFacts, StoreLater, first_part
 from ui.runtime.idle_indexing import IdleIndexing
 from ui.runtime.tasks import TaskRunner
@@ -89,13 +89,7 @@ class ControllerBase(QObject):
 
     def __init__(self, store: MemoryStore | StoreLater, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._store: MemoryStore | None = None
-        self._later: StoreLater | None = None
-        self._opening = threading.Lock()
-        if isinstance(store, StoreLater):
-            self._later = store
-        else:
-            self._store = store
+        self.slot = StoreSlot(store)
         self.runner = TaskRunner(self)
         self.filter = ViewFilter()
         self.candidates: list[Candidate] | None = None  # the pending candidates last read
@@ -105,8 +99,6 @@ class ControllerBase(QObject):
         self._refreshing = False
         self._refresh_again = False
         self.file_problem: str | None = None  # the database's file was deleted or replaced, or refused
-        self.refused: StoreError | None = None  # why the launch's store refused, opened after the first frame
-        self._kept: list[StoreError] = []  # every such refusal: said once, never again by a late read
         self.idle_indexing = IdleIndexing(self.runner, lambda: self.store, self.report, self)
         self._complete_later: Callable[[], None] | None = None  # a search's complete listing, waiting
         self._order: dict[ViewFilter, list[int]] = {}  # the last complete listing without a search
@@ -123,78 +115,54 @@ class ControllerBase(QObject):
     def store(self) -> MemoryStore:
         """The open store; a store given to open later (`StoreLater`) opens here on first use, on whichever
         thread asks first (the runner's, after the launch's first frame). Refused, the refusal is kept and
-        said once (`storeRefused`, emitted once the lock is let go: a slot may ask again), and raised again
-        without another open until the person asks (`Controller.reopen`)."""
-        store = self._store
-        if store is None:
-            refused: StoreError | None = None
-            with self._opening:
-                later = self._later
-                if self._store is None and later is not None:
-                    if self.refused is not None:
-                        raise self.refused.with_traceback(None)  # not one more frame per read kept
-                    try:
-                        opened = later.open()
-                    except StoreError as exc:
-                        if self._later is later:  # else another database took its place meanwhile
-                            refused = self._keep(exc)
-                    else:
-                        if self._later is later:  # else another database took its place meanwhile (its
-                            self._store = opened  # opener closes this one when the window ends)
-                store = self._store
-            if refused is not None:
-                self.storeRefused.emit(refused)
-                raise refused
-            assert store is not None
-        return store
+        said once (`storeRefused`), and raised again without another open until the person asks
+        (`Controller.reopen`)."""
+        return self.slot.get(self.storeRefused.emit)
 
-    def _keep(self, refusal: StoreError) -> StoreError:
-        """`refusal` as the launch's store's, and among those never reported again (`report`)."""
-        self.refused = refusal
-        self._kept.append(refusal)
-        return refusal
+    @property
+    def refused(self) -> StoreError | None:
+        """Why the launch's store refused, opened after the first frame (None: it did not, or not yet)."""
+        return self.slot.refused
 
     def replace_store(self, store: MemoryStore) -> MemoryStore | None:
-        """Put `store` in the place of the current one, which is returned if it was open: a launch's store
-        that never opened (its file went away after the first frame's read) is not opened to be left."""
-        old = self._store
-        self._store, self._later, self.refused = store, None, None
-        return old
+        """Put `store` in the place of the current one, which is returned if it was open."""
+        return self.slot.replace(store)
 
     @property
     def store_identity(self) -> object:
         """Which store this is, without opening it: the same before and after a launch's store opens, another
         once another database is open (what is kept of one store, as a tooltip's words, is not another's)."""
-        return self._later if self._later is not None else self._store
+        return self.slot.identity
 
     @property
     def store_open(self) -> bool:
         """Whether the store is open (a launch opens it after its first frame)."""
-        return self._store is not None
+        return self.slot.open_store is not None
 
     @property
     def facts_known(self) -> bool:
         """Whether `facts` can be answered without opening the store."""
-        return self._store is not None or self._later is None or self._later.facts is not None
+        later = self.slot.later
+        return self.store_open or later is None or later.facts is not None
 
     @property
     def facts(self) -> StoreFacts:
         """Where the store is and why nothing can be written there, without opening it once known."""
-        if self._store is None and self._later is not None and self._later.facts is not None:
-            return self._later.facts
+        later = self.slot.later
+        if not self.store_open and later is not None and later.facts is not None:
+            return later.facts
         return StoreFacts.of(self.store)
 
     def open_now(self) -> None:
         """Open the launch's store now, on this thread, before the window shows: its refusal is raised here
         for the launch to ask about (each call tries again), never kept as a refusal after the first frame."""
-        with self._opening:
-            if self._store is None and self._later is not None:
-                self._store = self._later.open()
+        self.slot.open_now()
 
     def now(self) -> int:
         """The store's clock, read without opening it."""
-        if self._store is None and self._later is not None:
-            return self._later.clock.now_ms()
+        later = self.slot.later
+        if not self.store_open and later is not None:
+            return later.clock.now_ms()
         return self.store.now()
 
     @property
@@ -214,9 +182,10 @@ class ControllerBase(QObject):
     def check_file(self) -> bool:
         """Whether the database's path still names the file the store opened (one `stat`, on this
         thread: a queued read must not delay it); `fileProblemChanged` when that changed."""
-        if self._store is None:
+        store = self.slot.open_store
+        if store is None:
             return False  # not open yet (the launch's first frame): nothing to compare with
-        problem = self._store.file_problem()
+        problem = store.file_problem()
         if problem != self.file_problem:
             self.file_problem = problem
             self.fileProblemChanged.emit(problem)
@@ -237,7 +206,7 @@ class ControllerBase(QObject):
         self.runner.submit(work, done, on_error or self.report, priority=priority)
 
     def report(self, exc: BaseException) -> None:
-        if not any(exc is kept for kept in self._kept):  # said once, as a file problem (a read queued
+        if not self.slot.was_kept(exc):  # said once, as a file problem (a read queued
             self.error.emit(describe_error(exc))  # before a Reopen succeeded may still meet it)
 
     # -- reads -----------------------------------------------------------------------------------------
