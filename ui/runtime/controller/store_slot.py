@@ -33,16 +33,17 @@ class StoreSlot:
     def get(self, refused_now: Callable[[StoreError], None]) -> MemoryStore:
         """The open store; the launch's opens here on first use, on whichever thread asks first. Refused,
         the refusal is kept, handed to `refused_now` once the lock is let go (a slot it reaches may ask
-        again), and raised again without another open until `open_again`."""
+        again), and raised again without another open until the person asks (`Controller.reopen`)."""
         store = self._store
         if store is not None:
             return store
         refused: StoreError | None = None
         with self._opening:
-            later = self.later
-            if self._store is None and later is not None:
-                if self.refused is not None:
-                    raise self.refused.with_traceback(None)  # not one more frame per read kept
+            with self._swap:  # one look at which store this is: a switch lands before it or after it
+                later, store, kept = self.later, self._store, self.refused
+            if store is None and later is not None:
+                if kept is not None:
+                    raise kept.with_traceback(None)  # not one more frame per read kept
                 try:
                     opened = later.open()
                 except StoreError as exc:
