@@ -44,6 +44,12 @@ from app.store.schema.legacy import LegacyGaps, install_stand_ins
 from app.store.schema.tables import HOST_TABLES
 
 BEGIN_OPTION = "sqlite_begin"
+# A first look at a never-opened file reads it mapped (`PRAGMA mmap_size`, up to SQLite's own 2 GB cap):
+# its first page is a scan of every memory (no index of ours yet), ~40 ms faster without copying each
+# page into SQLite's cache. A mapped file truncated under a read is a SIGBUS, not an error; a first look
+# is only ever taken by the launch's child (`ui.runtime.first_screen`), which then dies alone, and the
+# window reads its first screen through its own store, as when any read aside fails.
+FIRST_LOOK_MAP = 1 << 31
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +225,7 @@ def open_sqlite_file(
     # clean look on it (`change_watch`: a look on another connection means a scan).
     engine = create_engine(
         "sqlite+pysqlite://",
-        creator=lambda: _legacy_connect(uri, timeout_ms, gaps),
+        creator=lambda: _legacy_connect(uri, timeout_ms, gaps, mapped=looking),
         poolclass=QueuePool,
         pool_size=4,
         pool_use_lifo=True,
@@ -250,9 +256,14 @@ def open_sqlite_file(
     )
 
 
-def _legacy_connect(uri: str, timeout_ms: int, gaps: LegacyGaps) -> sqlite3.Connection:
-    """A connection; for an older host's file, with its TEMP stand-ins (`app.store.schema.legacy`)."""
+def _legacy_connect(
+    uri: str, timeout_ms: int, gaps: LegacyGaps, *, mapped: bool = False
+) -> sqlite3.Connection:
+    """A connection; for an older host's file, with its TEMP stand-ins (`app.store.schema.legacy`);
+    `mapped`: a first look's (`FIRST_LOOK_MAP`)."""
     connection = connect_file(uri, timeout_ms)
+    if mapped:
+        connection.execute(f"PRAGMA mmap_size = {FIRST_LOOK_MAP}")
     if gaps:
         install_stand_ins(connection, gaps)
     return connection

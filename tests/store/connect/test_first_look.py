@@ -64,11 +64,32 @@ def test_a_damaged_never_opened_file_is_refused_by_the_store_that_writes(host_db
     assert digest(host_db) == before
 
 
+def mapped_bytes(store: MemoryStore) -> int:
+    with store.database.read() as conn:
+        return int(conn.exec_driver_sql("PRAGMA mmap_size").scalar() or 0)
+
+
+def test_a_never_opened_file_is_looked_at_mapped_and_written_unmapped(host_db: Path) -> None:
+    """The look's scan of every memory (no index of ours yet) reads the file mapped; the store that writes
+    does not map it (a mapped file truncated under a read is a SIGBUS: only the launch's child looks)."""
+    look = MemoryStore.open(host_db, clock=ManualClock(NOW), first_look=True)
+    try:
+        assert mapped_bytes(look) >= host_db.stat().st_size
+    finally:
+        look.close()
+    store = MemoryStore.open(host_db, clock=ManualClock(NOW))
+    try:
+        assert mapped_bytes(store) == 0
+    finally:
+        store.close()
+
+
 def test_a_file_opened_before_opens_as_always(host_db: Path) -> None:
     MemoryStore.open(host_db).close()
     store = MemoryStore.open(host_db, first_look=True)
     try:
         assert not store.first_look and not store.read_only
+        assert mapped_bytes(store) == 0
         store.confirm_first_look()  # nothing to wait for
     finally:
         store.close()

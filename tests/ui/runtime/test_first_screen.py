@@ -96,6 +96,12 @@ elif case == "snapshot":
     made = len(glob.glob(left))
     future.cancel()  # the person quit: the child is ended, what it left removed
     print(made, len(glob.glob(left)))
+elif case == "bus":
+    import os, signal
+    def dies(store):
+        os.kill(os.getpid(), signal.SIGBUS)  # as a mapped read of a file truncated under it dies
+    future = read_aside(opener, dies)
+    print(type(future.exception(timeout=60)).__name__)
 elif case == "look":
     aside = read_aside(opener, read_first_screen).result(timeout=60)
     print(aside.facts.read_only_reason is None, len(aside.listing.rows))
@@ -166,6 +172,14 @@ def test_damage_the_child_never_reads_is_left_to_the_window_store(tmp_path: Path
     writable, rows = aside(host_db, "look").split()
     assert writable == "True" and int(rows) > 0
     assert host_db.read_bytes() == before
+
+
+def test_a_child_killed_by_its_mapped_read_gives_no_first_screen(tmp_path: Path) -> None:
+    """A first look reads a never-opened file mapped: a file truncated under that read kills the child
+    (SIGBUS) rather than raising. The launch then has no first screen and no refusal, so the window's own
+    store opens and reads it, as after any read aside that failed."""
+    host_db = build_host_db(tmp_path / "context.db")
+    assert aside(host_db, "bus") == "FirstScreenUnread"
 
 
 def test_a_launch_that_stops_waiting_ends_its_child(tmp_path: Path) -> None:
