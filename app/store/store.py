@@ -232,10 +232,10 @@ class MemoryStore:
         write lock held elsewhere past the busy timeout), if any (`OpenedDatabase.confirm_first_look`)."""
         self.database.opened.confirm_first_look()
 
-    def check_unread_pages(self) -> None:
-        """After a read of a first look failed: the refusal of a damaged file, if that is why
-        (`OpenedDatabase.check_unread_pages`)."""
-        self.database.opened.check_unread_pages()
+    def check_unread_pages(self) -> bool:
+        """After a read of a first look failed: the refusal of a damaged file, if that is why; True when its
+        pages were checked and are sound (`OpenedDatabase.check_unread_pages`)."""
+        return self.database.opened.check_unread_pages()
 
     @property
     def has_own_tables(self) -> bool:

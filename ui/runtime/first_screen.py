@@ -185,11 +185,16 @@ class _Child:
                 _left_behind(self.pid)
                 self._reap()
 
-    def reap(self) -> None:
-        """Wait for the child to end (it has closed its pipe: it is ending)."""
+    def reap(self, *, answered: bool = True) -> None:
+        """Wait for the child to end (it has closed its pipe: it is ending). One that handed nothing back
+        because a signal killed it (a SIGBUS: a mapped read of a file truncated under it) never removed
+        what it left in the temporary folder: removed before it is reaped, while its pid is its own."""
         with self.lock:
-            if not self.reaped:
-                self._reap()
+            if self.reaped:
+                return
+            if not answered and _killed(self.pid):
+                _left_behind(self.pid)
+            self._reap()
 
     def _reap(self) -> None:
         """A child already reaped is no failure: a process started with SIGCHLD ignored (as some launchers
@@ -214,6 +219,15 @@ def _ended_within(pid: int, seconds: float) -> bool:
         time.sleep(0.005)
 
 
+def _killed(pid: int) -> bool:
+    """Whether child `pid`, ending, was ended by a signal; it is left unreaped (`WNOWAIT`)."""
+    try:
+        ended = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+    except ChildProcessError:
+        return False  # reaped by the system (SIGCHLD ignored): its pid may be another's already
+    return ended is not None and ended.si_code in (os.CLD_KILLED, os.CLD_DUMPED)
+
+
 def _left_behind(pid: int) -> None:
     from app.store import remove_snapshots_of  # the store's modules: only on the way out of a launch
 
@@ -231,8 +245,10 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
         with open_store(first_look=True) as store:
             try:
                 screen = read(store)
-            except BaseException:
-                store.check_unread_pages()  # damaged pages a read met: the check says so
+            except BaseException as exc:
+                sound = store.check_unread_pages()  # damaged pages a read met: the check says so
+                if sound and is_sqlalchemy_error(exc, "DatabaseError"):  # the file changed under a look
+                    raise FirstScreenUnread(str(exc)) from None  # that held no lock: no refusal of it
                 raise
             store.confirm_first_look()  # a never-opened file's write lock
             data = _dumps(screen)
@@ -248,6 +264,7 @@ def _child(open_store: StoreOpener, read: Callable[[MemoryStore], FirstScreen], 
 def _receive(pipe: int, child: _Child, future: Future[FirstScreen]) -> None:
     """What the child hands back, settled in `future` whatever happens here (unless the launch stopped
     waiting for it: cancelled): the window waits for it."""
+    data = b""
     try:
         with os.fdopen(pipe, "rb") as incoming:
             data = incoming.read()
@@ -255,7 +272,7 @@ def _receive(pipe: int, child: _Child, future: Future[FirstScreen]) -> None:
         _settle(future, FirstScreenUnread(str(exc)))
         return
     finally:
-        child.reap()
+        child.reap(answered=bool(data))
     if not data:
         _settle(future, FirstScreenUnread())
         return

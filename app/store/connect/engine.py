@@ -83,17 +83,20 @@ class OpenedDatabase:
                 refused = DatabaseOpenError(f"{self.location} cannot be read ({error}); nothing was changed.")
             raise refused from error
 
-    def check_unread_pages(self) -> None:
+    def check_unread_pages(self) -> bool:
         """After a read of a file whose pages were not checked (`unchecked`) failed: the file checked as an
         open checks it now (`checked_access`: live where the host has it open, every page read), and its
-        refusal raised (damage, in the words the store that writes would use); nothing when it is sound
-        now. Not through this look's own access: one that took no lock (immutable, or a snapshot of a
-        file nobody had open) may have met the host writing its log back into the file meanwhile."""
+        refusal raised (damage, in the words the store that writes would use). True when it was checked
+        and is sound now (the read failed for another reason: a file the host rewrote under a look that
+        held no lock); False when there was nothing to check. Not through this look's own access: one
+        that took no lock (immutable, or a snapshot of a file nobody had open) may have met the host
+        writing its log back into the file meanwhile."""
         if not self.unchecked:
-            return
+            return False
         path = Path(self.location)
         access, _probe = checked_access(path, busy_timeout_ms(), migrating=False, first_look=False)
         access.release()
+        return True
 
     def close(self) -> None:
         self.engine.dispose()

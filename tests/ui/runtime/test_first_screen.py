@@ -96,6 +96,22 @@ elif case == "snapshot":
     made = len(glob.glob(left))
     future.cancel()  # the person quit: the child is ended, what it left removed
     print(made, len(glob.glob(left)))
+elif case == "moved":
+    def misreads(store):  # a read failing on a sound file, as one the host rewrote under a lock-free look
+        with store.database.read() as conn:
+            conn.exec_driver_sql("SELECT * FROM a_table_the_host_dropped")
+    future = read_aside(opener, misreads)
+    print(type(future.exception(timeout=60)).__name__)
+elif case == "killed snapshot":
+    import os, signal
+    from pathlib import Path
+    from app.store.connect.file_access import snapshot
+    made = Path(path).with_name("snapshot-made")
+    def dies_reading_a_copy(store):
+        made.write_text(str(snapshot(Path(path)).private_folder))  # a private copy, as some reads have
+        os.kill(os.getpid(), signal.SIGBUS)
+    future = read_aside(opener, dies_reading_a_copy)
+    print(type(future.exception(timeout=60)).__name__, Path(made.read_text()).exists())
 elif case == "bus":
     import os, signal
     def dies(store):
@@ -180,6 +196,19 @@ def test_a_child_killed_by_its_mapped_read_gives_no_first_screen(tmp_path: Path)
     store opens and reads it, as after any read aside that failed."""
     host_db = build_host_db(tmp_path / "context.db")
     assert aside(host_db, "bus") == "FirstScreenUnread"
+
+
+def test_a_read_failing_on_a_sound_never_opened_file_is_no_refusal(tmp_path: Path) -> None:
+    """A first look holds no lock on a file nobody had open: the host may rewrite it under the read, which
+    then fails though the file is sound. The child's check of its pages finds it sound, so it hands back
+    nothing rather than a refusal of the launch: the window's own store opens it and reads."""
+    host_db = build_host_db(tmp_path / "context.db")
+    assert aside(host_db, "moved") == "FirstScreenUnread"
+
+
+def test_a_child_killed_reading_a_private_copy_leaves_no_copy_behind(tmp_path: Path) -> None:
+    host_db = build_host_db(tmp_path / "context.db")
+    assert aside(host_db, "killed snapshot") == "FirstScreenUnread False"
 
 
 def test_a_launch_that_stops_waiting_ends_its_child(tmp_path: Path) -> None:
