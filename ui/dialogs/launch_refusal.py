@@ -76,10 +76,10 @@ def ask_after_refusal(refusal: StoreError, choose: Chooser | None = None) -> Nex
         asked = refusal_box(refusal)
         with on_interrupt(asked.box.reject) as interrupted:  # Ctrl+C: quit, as anywhere on the command line
             asked.box.exec()
-        if interrupted:
-            raise KeyboardInterrupt
         clicked = asked.box.clickedButton()
         asked.box.setParent(None)  # answered: it goes with its last reference, not with the window
+        if interrupted:
+            raise KeyboardInterrupt
         if asked.retry is not None and clicked is asked.retry:
             return NextStep()
         if clicked is not asked.other:

@@ -193,7 +193,8 @@ class _Child:
             if self.reaped:
                 return
             if not answered and _killed(self.pid):
-                _left_behind(self.pid)
+                with suppress(Exception):  # whatever happens there, the child is reaped and the launch
+                    _left_behind(self.pid)  # told (`_receive` settles its future next)
             self._reap()
 
     def _reap(self) -> None:
@@ -229,7 +230,8 @@ def _killed(pid: int) -> bool:
 
 
 def _left_behind(pid: int) -> None:
-    from app.store import remove_snapshots_of  # the store's modules: only on the way out of a launch
+    # Only the snapshot's module (no SQLAlchemy), and only for a child that could not clean up after itself.
+    from app.store import remove_snapshots_of
 
     remove_snapshots_of(pid)
 

@@ -190,10 +190,10 @@ def test_damage_the_child_never_reads_is_left_to_the_window_store(tmp_path: Path
     assert host_db.read_bytes() == before
 
 
-def test_a_child_killed_by_its_mapped_read_gives_no_first_screen(tmp_path: Path) -> None:
+def test_a_child_killed_by_a_signal_gives_no_first_screen(tmp_path: Path) -> None:
     """A first look reads a never-opened file mapped: a file truncated under that read kills the child
-    (SIGBUS) rather than raising. The launch then has no first screen and no refusal, so the window's own
-    store opens and reads it, as after any read aside that failed."""
+    (SIGBUS, sent here) rather than raising. The read aside then hands back neither a first screen nor a
+    refusal, so the window's own store opens and reads, as after any read aside that failed."""
     host_db = build_host_db(tmp_path / "context.db")
     assert aside(host_db, "bus") == "FirstScreenUnread"
 
