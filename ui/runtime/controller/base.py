@@ -142,15 +142,15 @@ class ControllerBase(QObject):
     @property
     def facts_known(self) -> bool:
         """Whether `facts` can be answered without opening the store."""
-        later = self.slot.later
-        return self.store_open or later is None or later.facts is not None
+        pending = self.slot.pending
+        return pending is None or pending.facts is not None
 
     @property
     def facts(self) -> StoreFacts:
         """Where the store is and why nothing can be written there, without opening it once known."""
-        later = self.slot.later
-        if not self.store_open and later is not None and later.facts is not None:
-            return later.facts
+        pending = self.slot.pending
+        if pending is not None and pending.facts is not None:
+            return pending.facts
         return StoreFacts.of(self.store)
 
     def open_now(self) -> None:
@@ -160,9 +160,9 @@ class ControllerBase(QObject):
 
     def now(self) -> int:
         """The store's clock, read without opening it."""
-        later = self.slot.later
-        if not self.store_open and later is not None:
-            return later.clock.now_ms()
+        pending = self.slot.pending
+        if pending is not None:
+            return pending.clock.now_ms()
         return self.store.now()
 
     @property

@@ -95,6 +95,11 @@ class StoreSlot:
         return self._store
 
     @property
+    def pending(self) -> StoreLater | None:
+        """The launch's store while it is not open yet (its facts and clock stand in for it), else None."""
+        return self.later if self._store is None else None
+
+    @property
     def identity(self) -> object:
         """Which store this is, without opening it (the same before and after the launch's opens)."""
         return self.later if self.later is not None else self._store
