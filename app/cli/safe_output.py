@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from app.core.errors import InvalidInputError
+from app.store.connect import held_files
 from app.store.connect.file_checks import SQLITE_HEADER
 
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
@@ -39,10 +40,7 @@ def _same_file(first: Path, second: Path) -> bool:
 def _is_sqlite_file(path: Path) -> bool:
     """Whether `path` is a regular file that starts with SQLite's header (never opens a FIFO or device)."""
     try:
-        if not path.is_file():
-            return False
-        with path.open("rb") as handle:
-            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+        return held_files.read_head(path, len(SQLITE_HEADER)) == SQLITE_HEADER  # keeps a store's locks
     except OSError:
         return False
 

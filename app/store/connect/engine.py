@@ -26,7 +26,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from app.core.errors import DatabaseLockedError, DatabaseOpenError
 from app.core.paths import make_folder
-from app.store.connect import server
+from app.store.connect import held_files, server
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_checks import (
     WriteNeeded,
@@ -40,6 +40,7 @@ from app.store.connect.file_checks import (
     unwritable,
 )
 from app.store.connect.file_identity import FileIdentity
+from app.store.connect.held_files import Hold
 from app.store.schema.legacy import LegacyGaps, install_stand_ins
 from app.store.schema.tables import HOST_TABLES
 
@@ -67,6 +68,7 @@ class OpenedDatabase:
     first_look: bool = False
     unchecked: bool = False  # a never-opened file whose pages a first look left unread (for the next open)
     asked_read_only: bool = False  # opened read-only because the person asked (`--read-only`)
+    held: Hold | None = None  # the file claimed while it is open (files only): `held_files`
 
     def confirm_first_look(self) -> None:
         """Once a first look's reads are done, raise what the store that writes would refuse the file for
@@ -102,6 +104,8 @@ class OpenedDatabase:
         self.engine.dispose()
         if self.access is not None:
             self.access.release()
+        if self.held is not None:
+            self.held.release()  # after the connections: the last store's close lets go of the file
 
 
 def host_schema_sql() -> str:
@@ -209,6 +213,17 @@ def open_sqlite_file(
         create_host_database(path)
     if path.is_dir():
         raise DatabaseOpenError(f"{path} is a folder, not a database file.")
+    held = held_files.hold(path)  # the checks below read its bytes: this process's locks on it stay
+    try:
+        return _open_held(path, timeout_ms, held, read_only=read_only, first_look=first_look)
+    except BaseException:
+        held.release()
+        raise
+
+
+def _open_held(
+    path: Path, timeout_ms: int, held: Hold, *, read_only: bool, first_look: bool
+) -> OpenedDatabase:
     check_sqlite_header(path)
     if path.stat().st_size == 0:
         raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
@@ -256,6 +271,7 @@ def open_sqlite_file(
         looking,
         probe.unchecked,
         asked_read_only=read_only,
+        held=held,
     )
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from app.core.clock import format_instant
+from app.store.connect import held_files
 
 LIVE = "live"
 IMMUTABLE = "immutable"
@@ -94,9 +95,8 @@ def _holds_data(path: Path) -> bool:
 
 
 def is_wal_mode(path: Path) -> bool:
-    with path.open("rb") as handle:
-        header = handle.read(20)
-    return len(header) == 20 and header[18] == header[19] == _WAL_VERSION
+    header = held_files.read_head(path, 20)
+    return header is not None and len(header) == 20 and header[18] == header[19] == _WAL_VERSION
 
 
 def first_choice(path: Path) -> ReadAccess:
@@ -133,7 +133,7 @@ def snapshot(path: Path) -> ReadAccess:
     copy = folder / path.name
     try:
         taken = format_instant(int(time.time() * 1000))
-        shutil.copyfile(path, copy)
+        held_files.copy(path, copy)  # the file read through `held_files`: a store of ours may hold it
         for suffix in ("-wal", "-journal"):
             if side_file(path, suffix).is_file():
                 shutil.copyfile(side_file(path, suffix), side_file(copy, suffix))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core.errors import DatabaseLockedError, DatabaseOpenError
-from app.store.connect import file_access, server
+from app.store.connect import file_access, held_files, server
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.page_check import check_pages
 from app.store.read.host_cells import decode_text
@@ -50,9 +50,8 @@ def locked_message(location: str) -> str:
 
 
 def check_sqlite_header(path: Path) -> None:
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header and header != SQLITE_HEADER:
+    header = held_files.read_head(path, len(SQLITE_HEADER))  # never `open()`: a close drops our locks
+    if header is None or (header and header != SQLITE_HEADER):
         raise DatabaseOpenError(f"{path} is not a SQLite database; nothing was changed.")
 
 

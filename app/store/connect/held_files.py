@@ -1,0 +1,126 @@
+"""Reading a database file's bytes in a process whose SQLite connections may hold locks on it.
+
+POSIX record locks belong to a process and a file, not to a descriptor: closing any descriptor of the
+file drops every lock the process holds on it. SQLite's connections in one process share their locks and
+keep their own descriptors open while another still holds one; a plain `open()` and `close()` of the
+file anywhere else in the process drops them all (SQLite's "How To Corrupt An SQLite Database File",
+2.2). In WAL mode a connection's shared lock on the file is what tells the host's closing connection
+that it is not the last one: without it, that close checkpoints the log past our readers and deletes it
+while our connections still write to it, and a write is lost, ours or the host's. Nothing takes the lock
+again: SQLite counts it as held for the rest of the process.
+
+So the file's bytes (its header, a snapshot's copy) are read here, through descriptors that stay open
+while a store of this process has the file open (`hold`: from the start of its open to its close) and
+are closed with the last such store; a file no store holds is closed at once.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+_Key = tuple[int, int]  # a file: (st_dev, st_ino)
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+_lock = threading.Lock()
+_holders: Counter[_Key] = Counter()  # stores of this process with the file open (or opening it)
+_kept: dict[_Key, list[int]] = {}  # descriptors read through while a store held their file
+
+
+class Hold:
+    """A store's claim on its file, from the start of its open: `release` once its connections are closed
+    (again: nothing)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: _Key | None) -> None:
+        self.key = key
+
+    def release(self) -> None:
+        with _lock:
+            key, self.key = self.key, None
+            if key is None:
+                return
+            _holders[key] -= 1
+            if _holders[key] > 0:
+                return
+            del _holders[key]
+            descriptors = _kept.pop(key, [])
+        for descriptor in descriptors:
+            os.close(descriptor)
+
+
+def hold(path: Path) -> Hold:
+    """Claim the file `path` names now, for a store about to open it (nothing there: an empty claim)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return Hold(None)
+    key = (found.st_dev, found.st_ino)
+    with _lock:
+        _holders[key] += 1
+    return Hold(key)
+
+
+def read_head(path: Path, size: int) -> bytes | None:
+    """The first `size` bytes of `path` (fewer for a shorter file); None for anything but a regular file,
+    opened without waiting (a FIFO, a device). OSError reaches the caller."""
+    with _opened(path) as descriptor:
+        return None if descriptor is None else _read_at(descriptor, size, 0)
+
+
+def copy(path: Path, target: Path) -> None:
+    """`path`'s bytes written to `target`, a new file (OSError when it exists, or `path` is not a regular
+    file)."""
+    with _opened(path) as descriptor:
+        if descriptor is None:
+            raise OSError(f"{path} is not a regular file")
+        with target.open("xb") as out:
+            offset = 0
+            while chunk := _read_at(descriptor, 1 << 20, offset):
+                out.write(chunk)
+                offset += len(chunk)
+
+
+def _read_at(descriptor: int, size: int, offset: int) -> bytes:
+    """Without moving the descriptor's position: a kept one is shared by threads."""
+    if hasattr(os, "pread"):
+        return os.pread(descriptor, size, offset)
+    with _lock:  # pragma: no cover (Windows, where a close drops no lock)
+        os.lseek(descriptor, offset, os.SEEK_SET)
+        return os.read(descriptor, size)
+
+
+@contextmanager
+def _opened(path: Path) -> Iterator[int | None]:
+    """A descriptor of `path` (None when it is not a regular file): one kept for its file if there is
+    one, else a new one, kept if a store of this process holds the file. Claimed meanwhile (`hold`), so
+    no release closes it under the read, and the claim's release closes it when no store holds the file."""
+    claim = hold(path)
+    try:
+        with _lock:
+            kept = _kept.get(claim.key) if claim.key is not None else None
+            reused = kept[0] if kept else None
+        if reused is not None:
+            yield reused
+            return
+        descriptor = os.open(path, _FLAGS)
+        key: _Key | None = None
+        try:
+            found = os.fstat(descriptor)
+            if stat.S_ISREG(found.st_mode):
+                key = (found.st_dev, found.st_ino)
+            yield descriptor if key is not None else None
+        finally:
+            with _lock:
+                keep = key is not None and _holders[key] > 0
+                if keep and key is not None:
+                    _kept.setdefault(key, []).append(descriptor)
+            if not keep:
+                os.close(descriptor)
+    finally:
+        claim.release()
