@@ -6,8 +6,10 @@ launch, not `--smoke`) and `sqlitebrowser COPY` on copies of the same generated 
 `tests.bench.window.screen_watch` captures the screen every 100 ms. From the process's start it reports
 when the screen first changed (the window mapped), when it last changed (the screen stable) and how many
 visible changes followed the first one (the goal: none). Both run warm (a file our app has opened
-before) and on a file neither has opened (our tables dropped from the copy). Without `sqlitebrowser`
-(Debian: `apt-get install sqlitebrowser`) or `Xvfb` the row is skipped with a message.
+before) and on a file neither has opened (our tables dropped from the copy). A bare PySide6 window
+(`tests.bench.window.paint_probe --stay`: a QMainWindow and a list, nothing read) is launched in the same
+rounds and reported beside DB Browser: the floor any window of this toolkit starts from. Without
+`sqlitebrowser` (Debian: `apt-get install sqlitebrowser`) or `Xvfb` the row is skipped with a message.
 """
 
 from __future__ import annotations
@@ -127,7 +129,7 @@ def _start_x() -> tuple[subprocess.Popen[bytes], str]:
 
 
 def _launch(which: str, db: BenchDb, work: Path, fresh: bool) -> Sight:
-    """One launch of `which` ("ours" or "theirs") on a fresh copy, on an X server of its own."""
+    """One launch of `which` ("ours", "theirs" or "bare") on a fresh copy, on an X server of its own."""
     copy = work / f"sight-{which}.db"
     for leftover in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
         leftover.unlink(missing_ok=True)
@@ -139,8 +141,10 @@ def _launch(which: str, db: BenchDb, work: Path, fresh: bool) -> Sight:
         args = [str(Path(PYTHON).parent / "memory-dashboard"), "--db", str(copy)]
         if not Path(args[0]).exists():
             args = [PYTHON, "-m", "ui", "--db", str(copy)]
-    else:
+    elif which == "theirs":
         args = ["sqlitebrowser", str(copy)]
+    else:
+        args = [PYTHON, "-m", "tests.bench.window.paint_probe", "--stay"]
     server, display = _start_x()
     try:
         with tempfile.TemporaryDirectory(dir=work) as config:
@@ -150,36 +154,39 @@ def _launch(which: str, db: BenchDb, work: Path, fresh: bool) -> Sight:
         server.wait(30)
 
 
-def _rounds(db: BenchDb, work: Path, rounds: int, fresh: bool) -> tuple[list[Sight], list[Sight]]:
-    ours: list[Sight] = []
-    theirs: list[Sight] = []
+def _rounds(db: BenchDb, work: Path, rounds: int, fresh: bool) -> dict[str, list[Sight]]:
+    """Each contestant's sights, launched in turn in every round."""
+    seen: dict[str, list[Sight]] = {"ours": [], "theirs": [], "bare": []}
     for index in range(rounds + 1):  # the first round warms the page cache and is dropped
-        for which, seen in (("ours", ours), ("theirs", theirs)):
+        for which, sights in seen.items():
             sight = _launch(which, db, work, fresh)
             if index:
-                seen.append(sight)
-    return ours, theirs
+                sights.append(sight)
+    return seen
 
 
-def _result(name: str, ours: list[Sight], theirs: list[Sight]) -> list[Result]:
+def _result(name: str, seen: dict[str, list[Sight]]) -> list[Result]:
     def ms(values: list[float]) -> str:
         return f"{statistics.median(values) * 1e3:.0f} ms"
 
-    note = (
-        f"window mapped {ms([s.mapped for s in ours])} vs {ms([s.mapped for s in theirs])}; visible "
-        f"changes after the first paint: ours {[s.changes_after for s in ours]}, "
-        f"theirs {[s.changes_after for s in theirs]}; load {os.getloadavg()[0]:.2f}"
-    )
-    return [
-        Result(
-            f"start → screen stable, Xvfb ({name})",
-            statistics.median([s.stable for s in ours]),
+    def row(what: str, contestant: list[Sight], target: float | None, note: str) -> Result:
+        theirs = seen["theirs"]
+        return Result(
+            f"start → screen stable, Xvfb ({what})",
+            statistics.median([s.stable for s in contestant]),
             statistics.median([s.stable for s in theirs]),
-            TARGET,
-            note=note,
-            ours_rounds=[s.stable for s in ours],
+            target,
+            note=f"window mapped {ms([s.mapped for s in contestant])} vs {ms([s.mapped for s in theirs])}; "
+            + note,
+            ours_rounds=[s.stable for s in contestant],
             floor_rounds=[s.stable for s in theirs],
         )
+
+    changes = ", ".join(f"{which} {[s.changes_after for s in sights]}" for which, sights in seen.items())
+    load = f"load {os.getloadavg()[0]:.2f}"
+    return [
+        row(name, seen["ours"], TARGET, f"visible changes after the first paint: {changes}; {load}"),
+        row(f"{name}: a bare PySide6 window, the floor", seen["bare"], None, load),
     ]
 
 
@@ -193,9 +200,9 @@ def first_sight(db: BenchDb, work: Path, rounds: int) -> list[Result]:
     results = []
     for name, fresh in (("warm", False), ("never opened", True)):
         try:
-            ours, theirs = _rounds(db, work, rounds, fresh)
+            seen = _rounds(db, work, rounds, fresh)
         except (RuntimeError, OSError, subprocess.SubprocessError, sqlite3.Error) as exc:
             print(f"first sight ({name}) failed: {exc!r}", file=sys.stderr)
             continue
-        results += _result(name, ours, theirs)
+        results += _result(name, seen)
     return results

@@ -6,7 +6,8 @@
 
 `python -m tests.bench.window.paint_probe` is the floor of the launch row: a bare PySide6 process (a
 QMainWindow holding a QListView over a QStringListModel) that prints the `perf_counter` of its list's
-first paint and exits. This module imports PySide6 only, never `app`/`ui`, so that child stays bare;
+first paint and exits; with `--stay` it keeps its window until it is killed (the first-sight row's
+floor, watched on the screen). This module imports PySide6 only, never `app`/`ui`, so that child stays bare;
 `perf_counter` is the system-wide monotonic clock on Linux, comparable across processes.
 """
 
@@ -82,8 +83,9 @@ def wait_for_paints(probes: Sequence[PaintProbe], what: str, timeout_s: float = 
     return max(probe.at for probe in probes if probe.at is not None)
 
 
-def bare_window() -> None:
-    """The floor: start to the first paint of a QMainWindow with a QListView of a few hundred rows."""
+def bare_window(*, stay: bool = False) -> None:
+    """The floor: start to the first paint of a QMainWindow with a QListView of a few hundred rows;
+    `stay`: the window stays up after that paint, until the process is killed."""
     app = QApplication(sys.argv[:1])
     window = QMainWindow()
     view = QListView(window)
@@ -95,6 +97,9 @@ def bare_window() -> None:
         print(probe.at, flush=True)
         os._exit(0)  # no teardown: the paint is what is timed
 
+    if stay:
+        window.show()
+        sys.exit(app.exec())
     probe = PaintProbe(view.viewport(), lambda: view.model().rowCount() > 0)
     probe.painted.connect(shown)
     window.show()
@@ -103,4 +108,4 @@ def bare_window() -> None:
 
 
 if __name__ == "__main__":
-    bare_window()
+    bare_window(stay=sys.argv[1:] == ["--stay"])
