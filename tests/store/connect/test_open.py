@@ -44,6 +44,13 @@ def test_not_sqlite_is_refused_untouched(tmp_path: Path) -> None:
     assert digest(path) == before
 
 
+def test_a_fifo_named_as_the_database_is_refused_without_waiting(tmp_path: Path) -> None:
+    path = tmp_path / "context.db"
+    os.mkfifo(path)  # opened to read, a FIFO waits for a writer that never comes
+    with pytest.raises(DatabaseOpenError, match="not a SQLite database"):
+        MemoryStore.open(path)
+
+
 def test_foreign_sqlite_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "other.db"
     conn = sqlite3.connect(path)
