@@ -118,6 +118,15 @@ elif case == "bus":
         os.kill(os.getpid(), signal.SIGBUS)  # as a mapped read of a file truncated under it dies
     future = read_aside(opener, dies)
     print(type(future.exception(timeout=60)).__name__)
+elif case == "dumpable":
+    import ctypes, os, signal
+    from pathlib import Path
+    seen = Path(path).with_name("dumpable")
+    def dies_mapped(store):  # PR_GET_DUMPABLE, then the death a mapped read of a truncated file dies
+        seen.write_text(f"{store.first_look} {ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)}")
+        os.kill(os.getpid(), signal.SIGBUS)
+    future = read_aside(opener, dies_mapped)
+    print(type(future.exception(timeout=60)).__name__, seen.read_text())
 elif case == "look":
     aside = read_aside(opener, read_first_screen).result(timeout=60)
     print(aside.facts.read_only_reason is None, len(aside.listing.rows))
@@ -196,6 +205,13 @@ def test_a_child_killed_by_a_signal_gives_no_first_screen(tmp_path: Path) -> Non
     refusal, so the window's own store opens and reads, as after any read aside that failed."""
     host_db = build_host_db(tmp_path / "context.db")
     assert aside(host_db, "bus") == "FirstScreenUnread"
+
+
+def test_a_child_reading_mapped_dies_without_a_core_dump(tmp_path: Path) -> None:
+    """That death is expected, not a crash to report: the child reading a never-opened file mapped is not
+    dumpable (no core file, nothing for a crash reporter)."""
+    host_db = build_host_db(tmp_path / "context.db")
+    assert aside(host_db, "dumpable") == "FirstScreenUnread True 0"
 
 
 def test_a_read_failing_on_a_sound_never_opened_file_is_no_refusal(tmp_path: Path) -> None:
