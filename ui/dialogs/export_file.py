@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from app.cli.commands.export import export_text
 from app.cli.opener import database_files
 from app.cli.safe_output import write_bytes
+from ui.dialogs.file_chooser import choose_file
 from ui.runtime.controller import Controller
 
 JSON_FILTER = "Memory Dashboard export, JSON (*.json)"
@@ -31,11 +32,12 @@ def export_format(path: str, chosen_filter: str) -> str:
 
 def choose_and_export(controller: Controller, parent: QWidget) -> None:
     """The save dialog (which asks before replacing a file), then the export to the file chosen."""
-    path, chosen = QFileDialog.getSaveFileName(
-        parent, "Export memories", "memories.json", f"{JSON_FILTER};;{MARKDOWN_FILTER}"
+    chosen = choose_file(
+        parent, "Export memories", f"{JSON_FILTER};;{MARKDOWN_FILTER}", save_as="memories.json"
     )
-    if path:
-        export_file(controller, path, export_format(path, chosen))
+    if chosen:
+        path, name_filter = chosen
+        export_file(controller, path, export_format(path, name_filter))
 
 
 def export_file(

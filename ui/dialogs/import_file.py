@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.cli.arguments import read_text_input
 from app.commands.presence import Import
 from app.commands.runner import execute
 from app.transfer.export_format import MAX_EXPORT_BYTES, parse_export
+from ui.dialogs.file_chooser import choose_file
 from ui.runtime.controller import Controller, refused_saying
 
 if TYPE_CHECKING:
@@ -22,11 +23,9 @@ SHOWN_LINES = 30  # a message box lists this many memories, then says how many m
 
 
 def choose_and_import(controller: Controller, parent: QWidget) -> None:
-    path, _ = QFileDialog.getOpenFileName(
-        parent, "Import memories", "", "Memory Dashboard exports (*.json);;All files (*)"
-    )
-    if path:
-        import_file(controller, path, parent)
+    chosen = choose_file(parent, "Import memories", "Memory Dashboard exports (*.json);;All files (*)")
+    if chosen:
+        import_file(controller, chosen[0], parent)
 
 
 def import_file(

@@ -10,11 +10,8 @@ file already open) reads the file's header first: it must not drop the first sto
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
-import subprocess
-import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -22,31 +19,11 @@ from app.store import MemoryStore
 from app.store.connect import held_files
 from app.store.connect.file_access import snapshot
 from app.store.connect.file_checks import check_sqlite_header
-
-HOST_WRITE = "UPDATE user_memories SET updated_at = COALESCE(updated_at, 0) + 1 WHERE id = 2"
-
-
-def _host(path: Path, *statements: str) -> list[tuple[object, ...]]:
-    """The host: a process of its own that connects, runs `statements`, prints the last one's rows and
-    closes its connection (its close checkpoints and deletes the log when it finds itself the last)."""
-    code = (
-        "import json, sqlite3, sys\n"
-        "c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=5)\n"
-        "rows = [c.execute(s).fetchall() for s in sys.argv[2:]][-1]\n"
-        "c.close()\n"
-        "print(json.dumps(rows))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(path), *statements], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    return [tuple(row) for row in json.loads(done.stdout)]
+from tests.support.host_close import HOST_WRITE, host, host_close_leaves_the_log
 
 
 def _nobody_writes_between(path: Path) -> None:
-    """The host writes and closes while our store is open: its close must leave the log to us."""
-    _host(path, HOST_WRITE, "SELECT 1")
-    assert Path(f"{path}-wal").exists(), "the host's close took itself for the last connection"
+    assert host_close_leaves_the_log(path), "the host's close took itself for the last connection"
 
 
 def test_a_second_store_on_the_same_file_loses_no_write(store: MemoryStore, host_db: Path) -> None:
@@ -54,12 +31,12 @@ def test_a_second_store_on_the_same_file_loses_no_write(store: MemoryStore, host
     store.get(1)  # the store's connection is open: its shared lock says so to the host
     with closing(store.reopened()) as again:  # as the hub's publish opens it, in this process
         again.get(1)
-    _host(host_db, HOST_WRITE, "SELECT 1")
+    host(host_db, HOST_WRITE, "SELECT 1")
     store.edit(1, "Written after the second store closed")
-    _host(host_db, HOST_WRITE, "SELECT 1")
-    rows = _host(host_db, "SELECT content FROM user_memories WHERE id = 1")
+    host(host_db, HOST_WRITE, "SELECT 1")
+    rows = host(host_db, "SELECT content FROM user_memories WHERE id = 1")
     assert rows == [("Written after the second store closed",)]
-    assert _host(host_db, "SELECT updated_at FROM user_memories WHERE id = 2") == [(before + 2,)]
+    assert host(host_db, "SELECT updated_at FROM user_memories WHERE id = 2") == [(before + 2,)]
 
 
 def test_reading_the_header_again_keeps_the_locks(store: MemoryStore, host_db: Path) -> None:

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.cli.commands.export import export_data, export_markdown
 from app.store import MemoryStore
 from tests.ui.window_helpers import make_window, settle
+from ui.dialogs import export_file
 from ui.dialogs.export_file import JSON_FILTER, MARKDOWN_FILTER, export_format
 from ui.window.main_window import MainWindow
 
@@ -27,14 +28,14 @@ def file_menu(window: MainWindow) -> list[QAction]:
 
 
 def answer_save_dialog(monkeypatch: pytest.MonkeyPatch, path: Path, chosen: str) -> list[str]:
-    """The save dialog's answer (the platform's own dialog cannot be driven here); what it was asked."""
+    """The save dialog's answer (its modal run is not driven here); what it was asked."""
     asked: list[str] = []
 
-    def answer(parent: QWidget, caption: str, folder: str, filters: str) -> tuple[str, str]:
+    def answer(parent: QWidget, caption: str, filters: str, *, save_as: str | None = None) -> tuple[str, str]:
         asked.append(filters)
         return str(path), chosen
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", answer)
+    monkeypatch.setattr(export_file, "choose_file", answer)
     return asked
 
 

@@ -1,0 +1,69 @@
+"""The window's file dialogs tell a file's type by its name: looking at the open database's folder must not
+drop the store's locks (a file read and closed anywhere in the process drops them: `held_files`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QFileInfo, Qt
+from PySide6.QtWidgets import QFileDialog, QFileSystemModel
+from pytestqt.qtbot import QtBot
+
+from app.store import MemoryStore
+from tests.support.host_close import host_close_leaves_the_log
+from ui.dialogs.file_chooser import NameOnlyTypes, file_dialog
+from ui.dialogs.open_database import OPEN_FILTER, OPEN_TITLE
+
+UI = Path(__file__).resolve().parents[3] / "ui"
+
+
+def test_the_types_shown_leave_the_stores_locks(qtbot: QtBot, store: MemoryStore, host_db: Path) -> None:
+    store.get(1)  # connected: the store's shared lock tells the host it is not alone
+    shm = Path(f"{host_db}-shm")
+    assert shm.exists()
+    types = NameOnlyTypes()
+    for path in (host_db, shm):
+        info = QFileInfo(str(path))
+        assert not types.icon(info).isNull()
+        assert types.type(info) == ("DB file" if path == host_db else "DB-SHM file")
+    assert host_close_leaves_the_log(host_db)
+
+
+def test_the_open_dialog_on_the_databases_folder_leaves_the_stores_locks(
+    qtbot: QtBot, store: MemoryStore, host_db: Path
+) -> None:
+    store.get(1)
+    dialog = file_dialog(None, OPEN_TITLE, OPEN_FILTER)
+    qtbot.addWidget(dialog)
+    dialog.setViewMode(QFileDialog.ViewMode.Detail)  # the Type column: every file's type asked for
+    dialog.selectNameFilter("All files (*)")
+    model = dialog.findChild(QFileSystemModel)
+    assert model is not None
+    with qtbot.waitSignal(model.directoryLoaded, timeout=10_000):
+        dialog.setDirectory(str(host_db.parent))
+        dialog.open()
+    folder = model.index(str(host_db.parent))
+    names = {model.index(row, 0, folder).data() for row in range(model.rowCount(folder))}
+    assert {host_db.name, f"{host_db.name}-wal", f"{host_db.name}-shm"} <= names
+    dialog.selectFile(str(host_db))
+
+    def typed() -> bool:  # the gatherer has asked for every file's icon and type
+        rows = range(model.rowCount(folder))
+        return all(model.index(row, 2, folder).data(Qt.ItemDataRole.DisplayRole) for row in rows)
+
+    qtbot.waitUntil(typed, timeout=10_000)
+    dialog.reject()
+    assert host_close_leaves_the_log(host_db)
+
+
+def test_every_file_dialog_of_the_window_is_made_by_the_chooser() -> None:
+    dialog = file_dialog(None, "Export", "JSON (*.json)", save_as="memories.json")
+    assert dialog.testOption(QFileDialog.Option.DontUseNativeDialog)
+    assert isinstance(dialog.iconProvider(), NameOnlyTypes)
+    assert dialog.acceptMode() == QFileDialog.AcceptMode.AcceptSave
+    makers = [
+        path.relative_to(UI).as_posix()
+        for path in UI.rglob("*.py")
+        if "QFileDialog" in path.read_text(encoding="utf-8")
+    ]
+    assert makers == ["dialogs/file_chooser.py"]

@@ -1,0 +1,66 @@
+"""The window's file dialogs (Open database…, Import…, Export…): Qt's own, telling file types by name alone.
+
+A file dialog shows each file's type, and finds it by reading the file's first bytes (Qt's MIME database;
+the desktops' native dialogs, which run inside this process, do the same) and closing it again. Done to
+the open database or its `-shm` file, that close drops every lock this process holds on the file (POSIX
+locks belong to a process and a file: `app/store/connect/held_files.py`), and the host's next close then
+deletes the log our connections still write to: a write is lost. So every file dialog of the window is
+made here: Qt's widget dialog, never a native one, whose icons and type names come from the name only.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QFileInfo
+from PySide6.QtGui import QAbstractFileIconProvider, QIcon
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QFileIconProvider, QStyle, QWidget
+
+
+class NameOnlyTypes(QFileIconProvider):
+    """A folder's or a file's icon and a type named after the file's suffix: never opens the file."""
+
+    def icon(self, what: QFileInfo | QAbstractFileIconProvider.IconType) -> QIcon:
+        if isinstance(what, QFileInfo):
+            folder = what.isDir()
+            kind = QStyle.StandardPixmap.SP_DirIcon if folder else QStyle.StandardPixmap.SP_FileIcon
+            return QApplication.style().standardIcon(kind)
+        return super().icon(what)
+
+    def type(self, info: QFileInfo) -> str:
+        if info.isDir():
+            return "Folder"
+        suffix = info.suffix()
+        return f"{suffix.upper()} file" if suffix else "File"
+
+
+_TYPES: list[NameOnlyTypes] = []  # one for every dialog, alive as long as the dialogs that use it
+
+
+def file_dialog(
+    parent: QWidget | None, title: str, filters: str, *, save_as: str | None = None
+) -> QFileDialog:
+    """A dialog to pick an existing file, or with `save_as` (the name it suggests) to name one to write
+    (it asks before replacing a file)."""
+    if not _TYPES:
+        _TYPES.append(NameOnlyTypes())
+    dialog = QFileDialog(parent, title, "", filters)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    dialog.setIconProvider(_TYPES[0])
+    if save_as is None:
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+    else:
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.selectFile(save_as)
+    return dialog
+
+
+def choose_file(
+    parent: QWidget | None, title: str, filters: str, *, save_as: str | None = None
+) -> tuple[str, str] | None:
+    """The file the person picks and the filter chosen with it; None when they cancel."""
+    dialog = file_dialog(parent, title, filters, save_as=save_as)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return None
+        return dialog.selectedFiles()[0], dialog.selectedNameFilter()
+    finally:
+        dialog.setParent(None)  # gone with its Python object, not left among the parent's children
