@@ -84,6 +84,12 @@ def read_text_input(name: str, limit: int = MAX_CONTENT_BYTES) -> str:
     """The UTF-8 text of file `name`, or of standard input for `-`: at most `limit` bytes. One byte more
     is read to tell a larger input, so an endless source (`/dev/zero`, `yes |`) returns at once."""
     label = "standard input" if name == "-" else name
+    if name != "-":
+        from app.store.connect.held_files import held_part  # (not on the launch's path)
+
+        part = held_part(Path(name))  # never opened: a close would drop that database's locks
+        if part is not None:
+            raise InvalidInputError(f"{label} is {part}, not a text to read; nothing was changed")
     try:
         if name == "-":
             data = _read_stdin(limit + 1)

@@ -22,8 +22,8 @@ from pathlib import Path
 from app.core.errors import InvalidInputError
 from app.store.connect import held_files
 from app.store.connect.file_checks import SQLITE_HEADER
+from app.store.connect.held_files import COMPANION_SUFFIXES
 
-COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 NEW_FILE_MODE = 0o666  # narrowed by the umask, as for any file the person creates
 
 

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 _Key = tuple[int, int]  # a file: (st_dev, st_ino)
+COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 _lock = threading.Lock()
 _holders: Counter[_Key] = Counter()  # stores of this process with the file open (or opening it)
@@ -49,9 +50,8 @@ class Hold:
             if _holders[key] > 0:
                 return
             del _holders[key]
-            descriptors = _kept.pop(key, [])
-        for descriptor in descriptors:
-            os.close(descriptor)
+            for descriptor in _kept.pop(key, []):
+                os.close(descriptor)  # under the lock: no store of the file begins its open meanwhile
 
 
 def hold(path: Path) -> Hold:
@@ -64,6 +64,25 @@ def hold(path: Path) -> Hold:
     with _lock:
         _holders[key] += 1
     return Hold(key)
+
+
+def held_part(path: Path) -> str | None:
+    """What `path` is of a database a store of this process has open ("an open database", "the shm file
+    of an open database"), found by `stat`, never by opening it; None for anything else."""
+    named = [(path, "an open database")]
+    for suffix in COMPANION_SUFFIXES:
+        if path.name.endswith(suffix):
+            base = path.with_name(path.name.removesuffix(suffix))
+            named.append((base, f"the {suffix.lstrip('-')} file of an open database"))
+    for file, what in named:
+        try:
+            found = os.stat(file)
+        except OSError:
+            continue
+        with _lock:
+            if _holders[(found.st_dev, found.st_ino)] > 0:
+                return what
+    return None
 
 
 def read_head(path: Path, size: int) -> bytes | None:
@@ -117,10 +136,9 @@ def _opened(path: Path) -> Iterator[int | None]:
             yield descriptor if key is not None else None
         finally:
             with _lock:
-                keep = key is not None and _holders[key] > 0
-                if keep and key is not None:
+                if key is not None and _holders[key] > 0:
                     _kept.setdefault(key, []).append(descriptor)
-            if not keep:
-                os.close(descriptor)
+                else:
+                    os.close(descriptor)  # under the lock, as in `Hold.release`
     finally:
         claim.release()
