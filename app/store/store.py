@@ -180,17 +180,17 @@ class MemoryStore:
             if not opened.read_only:
                 upgrade(opened.engine, opened.location)
             store = cls(opened, clock or clock_from_env(), choice.origin)
+            upkeep = store.database.keeping.upkeep  # a read-only store keeps no index and sweeps nothing
+            if upkeep:
+                store.fill_search_index()
+            if sweep and upkeep:
+                try:
+                    store.swept = store.sweep()
+                except DatabaseLockedError as exc:
+                    store.warnings.append(f"expired memories not swept yet: {exc}")
         except BaseException:
-            opened.close()  # a refused open keeps no connection (nor a private snapshot) behind
+            opened.close()  # a refused open keeps no connection, snapshot or claim on the file behind
             raise
-        upkeep = store.database.keeping.upkeep  # a read-only store keeps no index and sweeps nothing
-        if upkeep:
-            store.fill_search_index()
-        if sweep and upkeep:
-            try:
-                store.swept = store.sweep()
-            except DatabaseLockedError as exc:
-                store.warnings.append(f"expired memories not swept yet: {exc}")
         return store
 
     def reopened(self) -> MemoryStore:

@@ -24,9 +24,10 @@ from urllib.parse import quote
 from sqlalchemy import Connection, Engine, QueuePool, Select, create_engine, event, inspect, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
-from app.core.errors import DatabaseLockedError, DatabaseOpenError
+from app.core.errors import DatabaseLockedError, DatabaseOpenError, DatabaseReplacedError
 from app.core.paths import make_folder
 from app.store.connect import held_files, server
+from app.store.connect.connections_out import ConnectionsOut
 from app.store.connect.file_access import ReadAccess
 from app.store.connect.file_checks import (
     WriteNeeded,
@@ -68,7 +69,7 @@ class OpenedDatabase:
     first_look: bool = False
     unchecked: bool = False  # a never-opened file whose pages a first look left unread (for the next open)
     asked_read_only: bool = False  # opened read-only because the person asked (`--read-only`)
-    held: Hold | None = None  # the file claimed while it is open (files only): `held_files`
+    held: ConnectionsOut | None = None  # the file claimed while it is open (files only): `held_files`
 
     def confirm_first_look(self) -> None:
         """Once a first look's reads are done, raise what the store that writes would refuse the file for
@@ -105,7 +106,7 @@ class OpenedDatabase:
         if self.access is not None:
             self.access.release()
         if self.held is not None:
-            self.held.release()  # after the connections: the last store's close lets go of the file
+            self.held.close()  # after the connections: the last store's close lets go of the file
 
 
 def host_schema_sql() -> str:
@@ -228,6 +229,8 @@ def _open_held(
     if path.stat().st_size == 0:
         raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
     identity = FileIdentity.of(path)  # before any check: a file replaced from here on is noticed too
+    if held.key is not None and identity.inode and (identity.device, identity.inode) != held.key:
+        raise DatabaseReplacedError(f"{path} was replaced while it was being opened; nothing was changed.")
     access, probe = checked_access(path, timeout_ms, migrating=not read_only, first_look=first_look)
     gaps = probe.gaps
     why = gaps.message() if gaps else "opened with --read-only" if read_only else unwritable(path)
@@ -271,7 +274,7 @@ def _open_held(
         looking,
         probe.unchecked,
         asked_read_only=read_only,
-        held=held,
+        held=ConnectionsOut(engine, held),
     )
 
 

@@ -15,11 +15,17 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
+from app.cli.arguments import read_text_input
+from app.core.errors import DatabaseReplacedError, InvalidInputError
 from app.store import MemoryStore
-from app.store.connect import held_files
+from app.store.connect import engine, held_files
 from app.store.connect.file_access import snapshot
 from app.store.connect.file_checks import check_sqlite_header
+from app.store.write.edits import MemoryEdits
 from tests.support.host_close import HOST_WRITE, host, host_close_leaves_the_log
+from tests.support.hostdb import build_host_db
 
 
 def _nobody_writes_between(path: Path) -> None:
@@ -72,3 +78,66 @@ def test_the_descriptors_kept_go_with_the_last_store(host_db: Path) -> None:
     _nobody_writes_between(host_db)  # the second still holds its locks
     second.close()
     assert set(os.listdir("/proc/self/fd")) == opened
+
+
+@pytest.mark.parametrize("suffix", ["", "-shm", "-wal"])
+def test_the_open_database_is_never_read_as_a_text(store: MemoryStore, host_db: Path, suffix: str) -> None:
+    """Import, `edit --file` and a review's verdict read a file the person names: named by mistake, the
+    open database or its -shm is refused unopened (its close would drop the store's locks)."""
+    store.get(1)
+    with pytest.raises(InvalidInputError, match="open database, not a text to read"):
+        read_text_input(f"{host_db}{suffix}")
+    _nobody_writes_between(host_db)
+
+
+def test_a_text_beside_the_open_database_is_read(store: MemoryStore, host_db: Path) -> None:
+    text = host_db.with_name("context.db-notes")
+    text.write_text("a note", encoding="utf-8")
+    assert read_text_input(str(text)) == "a note"
+
+
+def test_a_connection_still_out_keeps_the_file_claimed(host_db: Path) -> None:
+    """A store closed while a task still has one of its connections out (a review, while the person
+    opens another database): that connection keeps its locks until it comes back, and is then closed."""
+    opened = _descriptors()
+    store = MemoryStore.open(host_db)
+    with store.database.engine.connect() as out:
+        out.exec_driver_sql("SELECT count(*) FROM user_memories").all()
+        store.close()
+        _nobody_writes_between(host_db)
+        out.exec_driver_sql("SELECT count(*) FROM user_memories").all()
+    assert _descriptors() == opened
+
+
+def test_a_file_replaced_while_it_opens_is_refused(host_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim on the file and the identity the store keeps are of one file: another file renamed over
+    the path between the two is refused, not opened under the first one's claim."""
+    other = build_host_db(host_db.with_name("other.db"))
+    checked = check_sqlite_header
+
+    def renamed_over(path: Path) -> None:
+        checked(path)
+        os.replace(other, path)
+
+    monkeypatch.setattr(engine, "check_sqlite_header", renamed_over)
+    opened = _descriptors()
+    with pytest.raises(DatabaseReplacedError, match="replaced while it was being opened"):
+        MemoryStore.open(host_db)
+    assert _descriptors() == opened
+
+
+def test_an_open_failing_after_its_engine_leaves_nothing_open(
+    host_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def replaced(_edits: MemoryEdits) -> list[int]:
+        raise DatabaseReplacedError("replaced while it was swept")
+
+    monkeypatch.setattr(MemoryEdits, "sweep", replaced)  # the sweep, after the engine, as it would raise
+    opened = _descriptors()
+    with pytest.raises(DatabaseReplacedError):
+        MemoryStore.open(host_db)
+    assert _descriptors() == opened
+
+
+def _descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
