@@ -6,11 +6,14 @@ the open database or its `-shm` file, that close drops every lock this process h
 locks belong to a process and a file: `app/store/connect/held_files.py`), and the host's next close then
 deletes the log our connections still write to: a write is lost. So every file dialog of the window is
 made here: Qt's widget dialog, never a native one, whose icons and type names come from the name only.
+The application says so too (`AA_DontUseNativeDialogs`, `ui.runtime.qt_app`): a GTK desktop's theme
+builds its own chooser as soon as a QFileDialog is made, before any option of it is set, and that
+chooser reads every file of the folder it starts in, on a thread of its own.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QFileInfo
+from PySide6.QtCore import QCoreApplication, QFileInfo, Qt
 from PySide6.QtGui import QAbstractFileIconProvider, QIcon
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QFileIconProvider, QStyle, QWidget
 
@@ -42,6 +45,7 @@ def file_dialog(
     (it asks before replacing a file)."""
     if not _TYPES:
         _TYPES.append(NameOnlyTypes())
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)  # (an app made elsewhere)
     dialog = QFileDialog(parent, title, "", filters)
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
     dialog.setIconProvider(_TYPES[0])

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from ui.widgets.icons import app_icon
@@ -31,6 +31,9 @@ def application(*, offscreen: bool = False) -> QApplication:
         and not os.environ.get("WAYLAND_DISPLAY")
     ):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # Never a desktop's own file dialog: it runs inside this process and reads every file of the folder
+    # it shows, the open database too, whose locks that read's close drops (`ui/dialogs/file_chooser.py`).
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)
     app = QApplication(sys.argv[:1])
     app.setApplicationName("Memory Dashboard")
     app.setOrganizationName("memory-dashboard")

@@ -3,8 +3,12 @@ drop the store's locks (a file read and closed anywhere in the process drops the
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QFileInfo, Qt
 from PySide6.QtWidgets import QFileDialog, QFileSystemModel
 from pytestqt.qtbot import QtBot
@@ -67,3 +71,31 @@ def test_every_file_dialog_of_the_window_is_made_by_the_chooser() -> None:
         if "QFileDialog" in path.read_text(encoding="utf-8")
     ]
     assert makers == ["dialogs/file_chooser.py"]
+
+
+NATIVE = """
+import sys
+from PySide6.QtCore import QCoreApplication, Qt
+NO_NATIVE = Qt.ApplicationAttribute.AA_DontUseNativeDialogs
+if sys.argv[1] == "application":
+    from ui.runtime.qt_app import application
+    application(offscreen=True)
+else:
+    from PySide6.QtWidgets import QApplication
+    from ui.dialogs.file_chooser import file_dialog
+    app = QApplication(["made elsewhere"])
+    before = QCoreApplication.testAttribute(NO_NATIVE)
+    file_dialog(None, "Open", "All files (*)")
+    print(before, end=" ")
+print(QCoreApplication.testAttribute(NO_NATIVE))
+"""
+
+
+@pytest.mark.parametrize(("made_by", "said"), [("application", "True"), ("elsewhere", "False True")])
+def test_no_desktop_dialog_is_ever_made(made_by: str, said: str) -> None:
+    """A GTK desktop's theme builds its own chooser (which reads every file of its folder, on a thread of
+    its own) as soon as a QFileDialog is made, unless the application says no native dialogs."""
+    env = {**os.environ, "PYTHONPATH": str(UI.parent), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", NATIVE, made_by], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == said
