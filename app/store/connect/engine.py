@@ -274,7 +274,7 @@ def _open_held(
         looking,
         probe.unchecked,
         asked_read_only=read_only,
-        held=ConnectionsOut(engine, held),
+        held=ConnectionsOut(engine, held, path),
     )
 
 

@@ -27,9 +27,12 @@ from pathlib import Path
 _Key = tuple[int, int]  # a file: (st_dev, st_ino)
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-_lock = threading.Lock()
+# Reentrant: a garbage collection inside it may finalize a closed store's connection, whose check-in lets
+# go of that store's claim (`connections_out`) on this same thread.
+_lock = threading.RLock()
 _holders: Counter[_Key] = Counter()  # stores of this process with the file open (or opening it)
 _kept: dict[_Key, list[int]] = {}  # descriptors read through while a store held their file
+_named: dict[_Key, set[Path]] = {}  # the paths a held file was opened by, to find its -wal, -shm, -journal
 
 
 class Hold:
@@ -50,6 +53,7 @@ class Hold:
             if _holders[key] > 0:
                 return
             del _holders[key]
+            _named.pop(key, None)
             for descriptor in _kept.pop(key, []):
                 os.close(descriptor)  # under the lock: no store of the file begins its open meanwhile
 
@@ -63,25 +67,30 @@ def hold(path: Path) -> Hold:
     key = (found.st_dev, found.st_ino)
     with _lock:
         _holders[key] += 1
+        _named.setdefault(key, set()).update({path, path.resolve()})  # SQLite names its files after either
     return Hold(key)
 
 
 def held_part(path: Path) -> str | None:
     """What `path` is of a database a store of this process has open ("an open database", "the shm file
-    of an open database"), found by `stat`, never by opening it; None for anything else."""
-    named = [(path, "an open database")]
-    for suffix in COMPANION_SUFFIXES:
-        if path.name.endswith(suffix):
-            base = path.with_name(path.name.removesuffix(suffix))
-            named.append((base, f"the {suffix.lstrip('-')} file of an open database"))
-    for file, what in named:
-        try:
-            found = os.stat(file)
-        except OSError:
-            continue
-        with _lock:
-            if _holders[(found.st_dev, found.st_ino)] > 0:
-                return what
+    of an open database"), by any name or link (compared by `stat`, never by opening it); None otherwise."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    key = (found.st_dev, found.st_ino)
+    with _lock:
+        if _holders[key] > 0:
+            return "an open database"
+        named = [name for names in _named.values() for name in names]
+    for name in named:
+        for suffix in COMPANION_SUFFIXES:
+            try:
+                beside = os.stat(f"{name}{suffix}")
+            except OSError:
+                continue
+            if (beside.st_dev, beside.st_ino) == key:
+                return f"the {suffix.lstrip('-')} file of an open database"
     return None
 
 

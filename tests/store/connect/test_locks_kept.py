@@ -141,3 +141,38 @@ def test_an_open_failing_after_its_engine_leaves_nothing_open(
 
 def _descriptors() -> set[str]:
     return set(os.listdir("/proc/self/fd"))
+
+
+def test_a_closed_store_used_again_claims_its_file_again(host_db: Path) -> None:
+    """A review's verdict applied through the store the person switched away from: its new connection
+    keeps its locks while another store of the process opens and closes the file."""
+    store = MemoryStore.open(host_db)
+    store.close()
+    with store.database.engine.connect() as out:
+        out.exec_driver_sql("SELECT count(*) FROM user_memories").all()
+        MemoryStore.open(host_db).close()
+        _nobody_writes_between(host_db)
+
+
+def test_a_failed_reconnect_leaves_the_count_of_connections_out_right(host_db: Path, tmp_path: Path) -> None:
+    """A pooled connection invalidated, then reconnected while the file is away: the pool checks it back
+    in without a checkout. A connection out when the store closes still keeps the file claimed."""
+    store = MemoryStore.open(host_db)
+    with store.database.engine.connect() as broken:
+        broken.invalidate()  # as after an error that closed it
+    host_db.rename(tmp_path / "away.db")
+    with pytest.raises(Exception, match="unable to open"):
+        store.get(1)
+    (tmp_path / "away.db").rename(host_db)
+    with store.database.engine.connect() as out:
+        out.exec_driver_sql("SELECT count(*) FROM user_memories").all()
+        store.close()
+        _nobody_writes_between(host_db)
+
+
+def test_a_link_to_the_open_databases_shm_is_never_read_as_a_text(store: MemoryStore, host_db: Path) -> None:
+    store.get(1)
+    link = host_db.with_name("notes.txt")
+    link.symlink_to(f"{host_db}-shm")
+    with pytest.raises(InvalidInputError, match="shm file of an open database"):
+        read_text_input(str(link))
