@@ -49,6 +49,9 @@ def _database_problem(target: Path, databases: list[Path]) -> str | None:
     """Why `target` is (part of) a database, or None."""
     if any(_same_file(target, database) for database in databases):
         return "it is the open database"
+    held = held_files.held_part(target)  # by any name or link, never opened
+    if held is not None:
+        return f"it is {held}"
     for suffix in COMPANION_SUFFIXES:
         if target.name.endswith(suffix):
             base = target.with_name(target.name.removesuffix(suffix))

@@ -36,3 +36,20 @@ def host_close_leaves_the_log(path: Path) -> bool:
     """The host writes and closes: True when its close found another connection (ours) and left the log."""
     host(path, HOST_WRITE, "SELECT 1")
     return Path(f"{path}-wal").exists()
+
+
+_DMS_PROBE = (
+    "import fcntl, os, struct, sys\n"
+    "fd = os.open(sys.argv[1], os.O_RDONLY)\n"
+    "asked = struct.pack('hhqqi', fcntl.F_WRLCK, 0, 128, 1, 0)\n"
+    "kind, _whence, _start, _length, pid = struct.unpack('hhqqi', fcntl.fcntl(fd, fcntl.F_GETLK, asked))\n"
+    "print(0 if kind == fcntl.F_UNLCK else pid)\n"
+)
+
+
+def shm_held_by(path: Path) -> int:
+    """The process holding a lock on the database's `-shm` DMS byte (SQLite's "someone has it open"), 0 for
+    none: asked from another process, since a process never sees its own locks this way."""
+    done = subprocess.run([sys.executable, "-c", _DMS_PROBE, f"{path}-shm"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)

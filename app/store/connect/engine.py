@@ -214,6 +214,9 @@ def open_sqlite_file(
         create_host_database(path)
     if path.is_dir():
         raise DatabaseOpenError(f"{path} is a folder, not a database file.")
+    part = held_files.held_companion(path)  # its -shm holds our locks: never opened, not even to check
+    if part is not None:
+        raise DatabaseOpenError(f"{path} is {part}, not a database to open; nothing was changed.")
     held = held_files.hold(path)  # the checks below read its bytes: this process's locks on it stay
     try:
         return _open_held(path, timeout_ms, held, read_only=read_only, first_look=first_look)
@@ -229,7 +232,7 @@ def _open_held(
     if path.stat().st_size == 0:
         raise DatabaseOpenError(f"{path} is an empty file, not an agent memory database; nothing changed.")
     identity = FileIdentity.of(path)  # before any check: a file replaced from here on is noticed too
-    if held.key is not None and identity.inode and (identity.device, identity.inode) != held.key:
+    if held.key is None or (identity.inode and (identity.device, identity.inode) != held.key):
         raise DatabaseReplacedError(f"{path} was replaced while it was being opened; nothing was changed.")
     access, probe = checked_access(path, timeout_ms, migrating=not read_only, first_look=first_look)
     gaps = probe.gaps

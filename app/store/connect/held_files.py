@@ -82,6 +82,21 @@ def held_part(path: Path) -> str | None:
     with _lock:
         if _holders[key] > 0:
             return "an open database"
+    return _companion(key)
+
+
+def held_companion(path: Path) -> str | None:
+    """`held_part`, for SQLite's files beside a held database only ("the shm file of an open database")."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return _companion((found.st_dev, found.st_ino))
+
+
+def _companion(key: _Key) -> str | None:
+    """Which of SQLite's files beside a held database the file `key` is, if one."""
+    with _lock:
         named = [name for names in _named.values() for name in names]
     for name in named:
         for suffix in COMPANION_SUFFIXES:
@@ -125,9 +140,10 @@ def _read_at(descriptor: int, size: int, offset: int) -> bytes:
 
 @contextmanager
 def _opened(path: Path) -> Iterator[int | None]:
-    """A descriptor of `path` (None when it is not a regular file): one kept for its file if there is
-    one, else a new one, kept if a store of this process holds the file. Claimed meanwhile (`hold`), so
-    no release closes it under the read, and the claim's release closes it when no store holds the file."""
+    """A descriptor of `path` (None when it is not a regular file, or is one of SQLite's files beside a
+    held database): one kept for its file if there is one, else a new one, kept if a store of this
+    process holds the file. Claimed meanwhile (`hold`), so no release closes it under the read, and the
+    claim's release closes it when no store holds the file."""
     claim = hold(path)
     try:
         with _lock:
@@ -135,6 +151,9 @@ def _opened(path: Path) -> Iterator[int | None]:
             reused = kept[0] if kept else None
         if reused is not None:
             yield reused
+            return
+        if claim.key is not None and _companion(claim.key) is not None:
+            yield None  # a held database's -shm (its locks), -wal or -journal: never opened here
             return
         descriptor = os.open(path, _FLAGS)
         key: _Key | None = None

@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 
 from app.cli.arguments import read_text_input
-from app.core.errors import DatabaseReplacedError, InvalidInputError
+from app.cli.safe_output import write_bytes
+from app.core.errors import DatabaseOpenError, DatabaseReplacedError, InvalidInputError
 from app.store import MemoryStore
 from app.store.connect import engine, held_files
 from app.store.connect.file_access import snapshot
 from app.store.connect.file_checks import check_sqlite_header
 from app.store.write.edits import MemoryEdits
-from tests.support.host_close import HOST_WRITE, host, host_close_leaves_the_log
+from tests.support.host_close import HOST_WRITE, host, host_close_leaves_the_log, shm_held_by
 from tests.support.hostdb import build_host_db
 
 
@@ -176,3 +177,43 @@ def test_a_link_to_the_open_databases_shm_is_never_read_as_a_text(store: MemoryS
     link.symlink_to(f"{host_db}-shm")
     with pytest.raises(InvalidInputError, match="shm file of an open database"):
         read_text_input(str(link))
+
+
+def test_the_open_databases_shm_is_never_opened_as_a_database(store: MemoryStore, host_db: Path) -> None:
+    """File → Open with All files, on the -shm of the open database: refused unopened, since closing a
+    descriptor of it drops the store's lock there (the one that tells the host's next open it is not
+    alone)."""
+    store.get(1)
+    assert shm_held_by(host_db) == os.getpid()
+    with pytest.raises(DatabaseOpenError, match="shm file of an open database"):
+        MemoryStore.open(Path(f"{host_db}-shm"))
+    assert shm_held_by(host_db) == os.getpid()
+
+
+def test_an_export_over_a_link_to_the_open_databases_shm_is_refused(
+    store: MemoryStore, host_db: Path
+) -> None:
+    store.get(1)
+    link = host_db.with_name("backup.json")
+    os.link(f"{host_db}-shm", link)
+    with pytest.raises(InvalidInputError, match="shm file of an open database"):
+        write_bytes(str(link), b"{}", databases=[], force=True)
+    assert shm_held_by(host_db) == os.getpid()
+
+
+def test_a_file_away_at_the_claim_is_refused(host_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file renamed away and back around the claim (a host's rename-save): opened with no claim, a
+    later store's close would drop its locks, so it is refused as replaced."""
+    claim = held_files.hold
+    away = host_db.with_name("away.db")
+
+    def missing_meanwhile(path: Path) -> held_files.Hold:
+        host_db.rename(away)
+        try:
+            return claim(path)
+        finally:
+            away.rename(host_db)
+
+    monkeypatch.setattr(held_files, "hold", missing_meanwhile)
+    with pytest.raises(DatabaseReplacedError, match="replaced while it was being opened"):
+        MemoryStore.open(host_db)
