@@ -13,9 +13,13 @@ chooser reads every file of the folder it starts in, on a thread of its own.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QFileInfo, Qt
+import os
+
+from PySide6.QtCore import QDir, QFileInfo
 from PySide6.QtGui import QAbstractFileIconProvider, QIcon
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QFileIconProvider, QStyle, QWidget
+
+from ui.runtime.qt_app import NATIVE_IS_SAFE, no_native_dialogs
 
 
 class NameOnlyTypes(QFileIconProvider):
@@ -36,18 +40,21 @@ class NameOnlyTypes(QFileIconProvider):
 
 
 _TYPES: list[NameOnlyTypes] = []  # one for every dialog, alive as long as the dialogs that use it
+_LAST_FOLDER: list[str] = []  # the folder of the last file chosen in this process
 
 
 def file_dialog(
-    parent: QWidget | None, title: str, filters: str, *, save_as: str | None = None
+    parent: QWidget | None, title: str, filters: str, *, save_as: str | None = None, folder: str | None = None
 ) -> QFileDialog:
     """A dialog to pick an existing file, or with `save_as` (the name it suggests) to name one to write
-    (it asks before replacing a file)."""
+    (it asks before replacing a file); it starts in `folder`, else where the last file was chosen, else
+    the person's home (never the folder the program was started in, `/` from a desktop's launcher)."""
     if not _TYPES:
         _TYPES.append(NameOnlyTypes())
-    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)  # (an app made elsewhere)
-    dialog = QFileDialog(parent, title, "", filters)
-    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    no_native_dialogs()  # (again, for an application made elsewhere)
+    start = folder or (_LAST_FOLDER[-1] if _LAST_FOLDER else QDir.homePath())
+    dialog = QFileDialog(parent, title, start, filters)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, not NATIVE_IS_SAFE)
     dialog.setIconProvider(_TYPES[0])
     if save_as is None:
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
@@ -58,13 +65,15 @@ def file_dialog(
 
 
 def choose_file(
-    parent: QWidget | None, title: str, filters: str, *, save_as: str | None = None
+    parent: QWidget | None, title: str, filters: str, *, save_as: str | None = None, folder: str | None = None
 ) -> tuple[str, str] | None:
     """The file the person picks and the filter chosen with it; None when they cancel."""
-    dialog = file_dialog(parent, title, filters, save_as=save_as)
+    dialog = file_dialog(parent, title, filters, save_as=save_as, folder=folder)
     try:
         if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
-        return dialog.selectedFiles()[0], dialog.selectedNameFilter()
+        chosen = dialog.selectedFiles()[0]
+        _LAST_FOLDER[:] = [os.path.dirname(chosen)]
+        return chosen, dialog.selectedNameFilter()
     finally:
         dialog.setParent(None)  # gone with its Python object, not left among the parent's children

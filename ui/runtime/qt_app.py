@@ -18,6 +18,15 @@ SMOKE_TIMEOUT_MS = 30_000
 # 5 ms): the window's thread waits for a worker's Python at every call into Qt that lets the lock go,
 # several times per input event.
 GIL_SWITCH_S = 0.001
+# Windows: a closed handle drops no other handle's locks; elsewhere a desktop's own file dialog, made
+# inside this process, reads every file of its folder and drops the open database's (`file_chooser`).
+NATIVE_IS_SAFE = sys.platform == "win32"
+
+
+def no_native_dialogs() -> None:
+    """Said to the application before any file dialog is made (a GTK theme builds its chooser at once)."""
+    if not NATIVE_IS_SAFE:
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)
 
 
 def application(*, offscreen: bool = False) -> QApplication:
@@ -31,9 +40,7 @@ def application(*, offscreen: bool = False) -> QApplication:
         and not os.environ.get("WAYLAND_DISPLAY")
     ):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    # Never a desktop's own file dialog: it runs inside this process and reads every file of the folder
-    # it shows, the open database too, whose locks that read's close drops (`ui/dialogs/file_chooser.py`).
-    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)
+    no_native_dialogs()
     app = QApplication(sys.argv[:1])
     app.setApplicationName("Memory Dashboard")
     app.setOrganizationName("memory-dashboard")

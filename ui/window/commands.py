@@ -214,7 +214,7 @@ class WindowCommands:
     def open_database(self) -> None:
         from ui.dialogs.open_database import choose_database
 
-        path = choose_database(self.dialog_parent)
+        path = choose_database(self.dialog_parent, self.controller.facts.location)
         if path is not None:
             self.controller.open_database(path)
 

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QFileInfo, Qt
-from PySide6.QtWidgets import QFileDialog, QFileSystemModel
+from PySide6.QtCore import QFileInfo, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QFileSystemModel
 from pytestqt.qtbot import QtBot
 
 from app.store import MemoryStore
 from tests.support.host_close import host_close_leaves_the_log
-from ui.dialogs.file_chooser import NameOnlyTypes, file_dialog
+from ui.dialogs import file_chooser
+from ui.dialogs.file_chooser import NameOnlyTypes, choose_file, file_dialog
 from ui.dialogs.open_database import OPEN_FILTER, OPEN_TITLE
 
 UI = Path(__file__).resolve().parents[3] / "ui"
@@ -99,3 +100,24 @@ def test_no_desktop_dialog_is_ever_made(made_by: str, said: str) -> None:
     done = subprocess.run([sys.executable, "-c", NATIVE, made_by], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == said
+
+
+def test_a_dialog_starts_at_home_then_where_the_last_file_was_chosen(
+    qtbot: QtBot, host_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Never in the folder the program was started in (`/` from a desktop's launcher, unwritable)."""
+    monkeypatch.setattr(file_chooser, "_LAST_FOLDER", [])  # as at the process's start
+    assert Path(file_dialog(None, "Import", "All files (*)").directory().absolutePath()) == Path.home()
+    beside = file_dialog(None, OPEN_TITLE, OPEN_FILTER, folder=str(host_db.parent))
+    assert Path(beside.directory().absolutePath()) == host_db.parent
+
+    def pick() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QFileDialog)
+        dialog.selectFile(str(host_db))
+        dialog.accept()
+
+    QTimer.singleShot(0, pick)
+    assert choose_file(None, "Import", "All files (*)") == (str(host_db), "All files (*)")
+    later = file_dialog(None, "Export", "JSON (*.json)", save_as="memories.json")
+    assert Path(later.directory().absolutePath()) == host_db.parent
