@@ -155,6 +155,9 @@ def _opened(path: Path) -> Iterator[int | None]:
         if claim.key is not None and _companion(claim.key) is not None:
             yield None  # a held database's -shm (its locks), -wal or -journal: never opened here
             return
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            yield None  # a FIFO, a device (whose open alone may act), a folder: never opened
+            return
         descriptor = os.open(path, _FLAGS)
         key: _Key | None = None
         try:
