@@ -60,25 +60,34 @@ class Hold:
 
 def hold(path: Path) -> Hold:
     """Claim the file `path` names now, for a store about to open it (nothing there: an empty claim)."""
+    return _claim(path, _key_of(path))
+
+
+def _claim(path: Path, key: _Key | None) -> Hold:
+    if key is not None:
+        with _lock:
+            _holders[key] += 1
+            _named.setdefault(key, set()).update(
+                {path, path.resolve()}
+            )  # SQLite names its files after either
+    return Hold(key)
+
+
+def _key_of(path: Path) -> _Key | None:
+    """The file `path` names now (None: nothing there, or it cannot be looked at)."""
     try:
         found = os.stat(path)
     except OSError:
-        return Hold(None)
-    key = (found.st_dev, found.st_ino)
-    with _lock:
-        _holders[key] += 1
-        _named.setdefault(key, set()).update({path, path.resolve()})  # SQLite names its files after either
-    return Hold(key)
+        return None
+    return (found.st_dev, found.st_ino)
 
 
 def held_part(path: Path) -> str | None:
     """What `path` is of a database a store of this process has open ("an open database", "the shm file
     of an open database"), by any name or link (compared by `stat`, never by opening it); None otherwise."""
-    try:
-        found = os.stat(path)
-    except OSError:
+    key = _key_of(path)
+    if key is None:
         return None
-    key = (found.st_dev, found.st_ino)
     with _lock:
         if _holders[key] > 0:
             return "an open database"
@@ -87,11 +96,8 @@ def held_part(path: Path) -> str | None:
 
 def held_companion(path: Path) -> str | None:
     """`held_part`, for SQLite's files beside a held database only ("the shm file of an open database")."""
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return _companion((found.st_dev, found.st_ino))
+    key = _key_of(path)
+    return None if key is None else _companion(key)
 
 
 def _companion(key: _Key) -> str | None:
@@ -144,18 +150,20 @@ def _opened(path: Path) -> Iterator[int | None]:
     held database): one kept for its file if there is one, else a new one, kept if a store of this
     process holds the file. Claimed meanwhile (`hold`), so no release closes it under the read, and the
     claim's release closes it when no store holds the file."""
-    claim = hold(path)
+    named = os.stat(path)  # OSError reaches the caller
+    file = (named.st_dev, named.st_ino)
+    claim = _claim(path, file)
     try:
         with _lock:
-            kept = _kept.get(claim.key) if claim.key is not None else None
+            kept = _kept.get(file)
             reused = kept[0] if kept else None
         if reused is not None:
             yield reused
             return
-        if claim.key is not None and _companion(claim.key) is not None:
+        if _companion(file) is not None:
             yield None  # a held database's -shm (its locks), -wal or -journal: never opened here
             return
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        if not stat.S_ISREG(named.st_mode):
             yield None  # a FIFO, a device (whose open alone may act), a folder: never opened
             return
         descriptor = os.open(path, _FLAGS)
